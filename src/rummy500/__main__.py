@@ -1,0 +1,5 @@
+"""``python -m rummy500``: the same as the ``rummy500`` command."""
+
+from rummy500.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,53 @@
+"""``rummy500 rules``: the presets and the option catalogue."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rummy500.rules import _SPECS, PRESET_DESCRIPTIONS, PRESETS, Rules, RulesError
+
+__all__ = ["main"]
+
+
+def main(argv: list[str]) -> int:
+    """List presets and options, or show one preset's full option set."""
+    parser = argparse.ArgumentParser(prog="rummy500 rules", description="Presets and house-rule options.")
+    parser.add_argument("--show", metavar="PRESET", help="print every option of a preset")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+    if args.show:
+        try:
+            rules = Rules.preset_rules(args.show)
+        except RulesError as exc:
+            print(f"rummy500 rules: {exc}", file=sys.stderr)
+            return 2
+        full = rules.to_mapping(full=True)
+        if args.json:
+            print(json.dumps({"preset": args.show, "rules": full}, indent=2))
+            return 0
+        print(f"preset {args.show}: {PRESET_DESCRIPTIONS[args.show]}")
+        changed = PRESETS[args.show]
+        for spec in _SPECS:
+            mark = "*" if spec.name in changed else " "
+            print(f" {mark} {spec.name:<22} {json.dumps(full[spec.name]):<14} {spec.description}")
+        print("(* set by the preset)")
+        return 0
+    if args.json:
+        print(json.dumps({
+            "presets": {k: {"description": PRESET_DESCRIPTIONS[k], "options": v} for k, v in PRESETS.items()},
+            "options": [{"name": s.name, "default": s.default, "values": s.values, "description": s.description, "group": s.group} for s in _SPECS],
+        }, indent=2))
+        return 0
+    print("Presets (rummy500 rules --show NAME):")
+    for name, desc in PRESET_DESCRIPTIONS.items():
+        print(f"  {name:<16} {desc}")
+    print("\nOptions (default first):")
+    group = None
+    for spec in _SPECS:
+        if spec.group != group:
+            group = spec.group
+            print(f"  [{group}]")
+        print(f"    {spec.name:<22} {spec.values:<40} {spec.description}")
+    return 0

@@ -1,0 +1,236 @@
+"""Why an action is refused, in words a player understands.
+
+``RoundState.apply`` decides legality by membership in ``legal_actions()``
+(so the two can never disagree); this module only finds the words. It walks
+the rules in the order a player would think of them and names the first one
+the action breaks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from rummy500.actions import (
+    Action,
+    Block,
+    CallRummy,
+    Discard,
+    Draw,
+    Float,
+    LayOff,
+    Meld,
+    Nominate,
+    Pass,
+    Swap,
+    Take,
+)
+from rummy500.cards import JOKER, Card
+from rummy500.melds import MeldError, extend_meld
+from rummy500.scoring import new_meld_points
+
+if TYPE_CHECKING:
+    from rummy500.state import RoundState
+
+__all__ = ["explain"]
+
+_DRAWS = (Draw, Take, Pass)
+_PLAYS = (Meld, LayOff, Swap, Discard, Float)
+
+
+def _missing(state: RoundState, seat: int, cards: tuple[Card, ...] | list[Card]) -> str | None:
+    need = Counter(JOKER if c >= 64 else c for c in cards)
+    have = Counter(state.hands[seat])
+    have[JOKER] += state._extra_jokers(seat)
+    lacking = [str(c) for c, k in need.items() if have[c] < k]
+    if lacking:
+        return f"you do not hold {' '.join(lacking)}"
+    return None
+
+
+def explain(state: RoundState, action: Action, seat: int) -> str:  # noqa: C901 - one rule per branch
+    """The first rule ``action`` by ``seat`` breaks (assumes it is not legal)."""
+    from rummy500.state import Phase
+
+    rules = state.rules
+    if not 0 <= seat < state.n:
+        return f"there is no seat {seat} in this {state.n}-player game"
+    if state.phase is Phase.ROUND_OVER:
+        return "the round is over: nobody may play now"
+    if state.phase is Phase.SHUFFLE:
+        return "the discard pile must be reshuffled into a new stock first"
+    if state.phase is Phase.NOMINATE:
+        if seat != state.dealer:
+            return f"the dealer (seat {state.dealer}) must first nominate what jokers do this hand"
+        return "the dealer must first nominate what jokers do this hand: nominate wild, double or split"
+    if isinstance(action, Nominate):
+        return "jokers are nominated only by the dealer, before play starts"
+    if isinstance(action, Block):
+        if not rules.dealers_gambit:
+            return "blocking the dealer's joker is a Dealer's Gambit rule, not played here"
+        if seat == state.dealer:
+            return "the dealer cannot block their own joker"
+        if state.dealer_joker != "available":
+            return f"the dealer's joker is already {state.dealer_joker}"
+        if JOKER not in state.hands[seat]:
+            return "you need a joker in hand to block the dealer's joker"
+        return "you may block the dealer's joker only during your own turn"
+    if isinstance(action, CallRummy):
+        return _explain_call(state, action, seat)
+    if seat != state.to_move:
+        if rules.meld_out_of_turn and isinstance(action, (Meld, LayOff)):
+            return _explain_lay(state, action, seat, in_turn=False)
+        return f"it is not your turn: seat {state.to_move} is to play"
+    if state.rummy_due:
+        return "you went out leaving a playable card in the pile: you must call Rummy and take it"
+    if state.phase is Phase.DRAW and isinstance(action, _PLAYS):
+        return "draw first: take the top card of the stock or cards from the discard pile"
+    if state.phase is Phase.PLAY and isinstance(action, _DRAWS):
+        return "you have already drawn this turn"
+    match action:
+        case Draw():
+            return "the stock is empty: take from the discard pile or pass"
+        case Pass():
+            if state.stock:
+                return "you may pass only when the stock is empty"
+            return "the stock is empty but play goes on: you must take from the discard pile"
+        case Take(k, split):
+            return _explain_take(state, seat, k, split)
+        case Meld() | LayOff():
+            return _explain_lay(state, action, seat, in_turn=True)
+        case Swap(c, on):
+            if not rules.joker_swap:
+                return "swapping a card for a melded joker is not allowed in this game (joker_swap)"
+            if on >= len(state.melds) or on < 0:
+                return f"there is no meld {on} on the table"
+            if c not in state.hands[seat]:
+                return f"you do not hold {c}"
+            return f"meld {on} has no joker standing for {c}"
+        case Discard(cards):
+            return _explain_discard(state, seat, cards)
+        case Float():
+            return "you may float only when you have melded all your cards and must still discard to go out"
+    return "that move is not allowed now"
+
+
+def _explain_take(state: RoundState, seat: int, k: int, split: bool) -> str:
+    rules = state.rules
+    if not state.discard:
+        return "the discard pile is empty"
+    if k > len(state.discard):
+        return f"the discard pile has only {len(state.discard)} card(s)"
+    if k > 1 and rules.discard_draw == "top_only":
+        return "only the top card of the discard pile may be taken in this game"
+    if split:
+        if state.gambit != "split":
+            return "a split take needs jokers nominated 'split' this hand"
+        if k < 2:
+            return "a split takes a card below the top of the pile"
+        if not state._joker_for(seat):
+            return "you need a joker to split the pile"
+    chosen = state.discard[-k]
+    if k > 1 or rules.must_use_taken == "always" or split:
+        how = "in a new meld" if rules.taken_card_use == "new_meld" else "in a meld or a lay-off"
+        return f"you could not use the {chosen} this turn: the deepest card taken must be used {how} in the same turn"
+    return f"taking the {chosen} would leave you no way to finish the turn"
+
+
+def _explain_lay(state: RoundState, action: Meld | LayOff, seat: int, *, in_turn: bool) -> str:
+    rules = state.rules
+    cards = action.cards
+    missing = _missing(state, seat, cards)
+    if missing:
+        return missing
+    if state.gambit is not None and state.gambit != "wild" and any(c >= 128 for c in cards):
+        return f"jokers are not wild this hand (the dealer nominated {state.gambit})"
+    hand_left = len(state.hands[seat]) - state._hand_cost(seat, cards)[0]
+    if isinstance(action, LayOff):
+        if action.on < 0 or action.on >= len(state.melds):
+            return f"there is no meld {action.on} on the table"
+        meld = state.melds[action.on]
+        if not state.may_extend(seat, meld):
+            whose = "your own melds" if rules.layoff_onto == "own" else "your side's melds"
+            return f"you may lay off only on {whose} (layoff_onto: {rules.layoff_onto})"
+        if not state.opened[seat]:
+            return f"you may not lay off before your first melds total {rules.first_meld_min} points"
+        if rules.layoff_needs_own_meld and not state.has_melded[seat]:
+            return "you may lay off only after laying down a meld of your own this round"
+        try:
+            extend_meld(meld, cards, rules, seat)
+        except MeldError as exc:
+            return str(exc)
+    else:
+        try:
+            built = state._build_meld(seat, cards, len(state.melds))
+        except MeldError as exc:
+            return str(exc)
+        if not state.opened[seat]:
+            pts = new_meld_points(built, rules) + (state.turn_points if in_turn else 0)
+            if pts < rules.first_meld_min:
+                return (
+                    f"your first melds this round must total at least {rules.first_meld_min} points "
+                    f"(this makes {pts}, and your hand cannot make up the rest)"
+                )
+    if not in_turn and hand_left < 1:
+        return "out of turn you may not play your last card: you go out only on your own turn"
+    if hand_left < 1 and rules.going_out == "discard_required":
+        return "you must keep a card to discard: going out requires a discard in this game"
+    if in_turn and state.obligation is not None:
+        if rules.taken_card_use == "new_meld" and isinstance(action, LayOff) and state.obligation in _bare(cards):
+            return f"the {state.obligation} taken from the pile must go into a new meld, not be laid off"
+        return f"after this you could no longer use the {state.obligation} you took from the pile, which you must"
+    if not in_turn and state.obligation is not None:
+        return "you may not play out of turn while the player to move still has to use a card taken from the pile"
+    return "that play is not allowed now"
+
+
+def _explain_discard(state: RoundState, seat: int, cards: tuple[Card, ...]) -> str:
+    rules = state.rules
+    missing = _missing(state, seat, [c for c in cards])
+    if missing:
+        return missing
+    if state.obligation is not None:
+        how = "a new meld" if rules.taken_card_use == "new_meld" else "a meld or a lay-off"
+        return f"you must use the {state.obligation} you took from the pile in {how} before you discard"
+    if not state.opened[seat] and state.turn_points:
+        return f"your first melds this round must total at least {rules.first_meld_min} points before you discard"
+    hand = state.hands[seat]
+    if rules.discard_count == "match_drawn":
+        need = min(max(1, state.drawn), len(hand))
+        if len(cards) != need:
+            return f"discard {need} card(s): as many as you drew this turn"
+    elif len(cards) != 1:
+        return "discard exactly one card"
+    if state.taken_top is not None and state.taken_top in cards and not rules.discard_back:
+        return f"you may not discard the {state.taken_top} you just took from the top of the pile"
+    return "that discard is not allowed now"
+
+
+def _explain_call(state: RoundState, action: CallRummy, seat: int) -> str:
+    from rummy500.state import Phase
+
+    rules = state.rules
+    if state.rummy_due and seat == state.to_move:
+        return "claim a playable card of the pile: it must be one you can meld or lay off"
+    if rules.calling_rummy == "off":
+        return "calling Rummy is not played in this game (calling_rummy: off)"
+    if seat == state.last_discarder:
+        return "you discarded last: only the other players may call Rummy on your discard"
+    if seat == state.to_move:
+        return "it is your turn: take the cards from the pile as your draw instead of calling Rummy"
+    if state.phase is not Phase.DRAW or state.last_discarder is None:
+        return "Rummy may be called only after a discard, before the next player draws"
+    if action.depth > len(state.discard):
+        return f"the discard pile has only {len(state.discard)} card(s)"
+    if rules.calling_rummy == "top_card" and action.depth != 1:
+        return "only the card just discarded may be claimed (calling_rummy: top_card)"
+    chosen = state.discard[-action.depth]
+    if rules.calling_rummy == "steal" and action.on is None and action.meld is None:
+        return "a steal names where the card goes: 'on' a meld id, or the pile cards it melds with"
+    if rules.calling_rummy != "steal" and (action.on is not None or action.meld is not None):
+        return "name only the depth of the claimed card; you then meld or lay it off yourself"
+    return f"the {chosen} is not playable: it can neither be laid off on a table meld nor melded from the pile"
+
+
+def _bare(cards: tuple[Card, ...]) -> list[Card]:
+    return [JOKER if c >= 64 else c for c in cards]

@@ -1,0 +1,249 @@
+"""A match: rounds to the target (or a fixed number), dealer rotation, the winner.
+
+A :class:`Match` owns the current :class:`~rummy500.state.RoundState`, the
+running totals and the full history of deals and actions, so it can always
+produce its RECORD.md record. Randomness comes only from the ``random.Random``
+it is given (live games seed it from :mod:`secrets`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rummy500.actions import Action, Reshuffle
+from rummy500.cards import Card, natural_cards
+from rummy500.rules import Rules
+from rummy500.state import IllegalAction, Phase, RoundState
+
+__all__ = ["Match", "RoundLog", "cut_for_dealer"]
+
+
+@dataclass
+class RoundLog:
+    """One round as the record keeps it: the dealer, the deal, every action."""
+
+    dealer: int
+    hands: list[list[Card]]
+    stock: list[Card]
+    discard: list[Card]
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    round_scores: list[int] | None = None
+    went_out: int | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        """This round in RECORD.md form."""
+        return {
+            "dealer": self.dealer,
+            "deal": {
+                "hands": [[str(c) for c in h] for h in self.hands],
+                "stock": [str(c) for c in self.stock],
+                "discard": [str(c) for c in self.discard],
+            },
+            "actions": [{"p": p, **a.to_record()} for p, a in self.actions],
+        }
+
+
+def cut_for_dealer(rules: Rules, rng: random.Random) -> int:
+    """Cut for the first dealer: highest card deals (``low_card``: lowest, ace low); ties cut again."""
+    pack = natural_cards()
+    while True:
+        cut = rng.sample(pack, rules.players)
+        ranks = [c.rank for c in cut]
+        best = max(ranks) if rules.first_dealer == "high_card" else min(ranks)
+        if ranks.count(best) == 1:
+            return ranks.index(best)
+
+
+class Match:
+    """A game of Rummy 500 from the first deal to the winner.
+
+    Args:
+        rules: the rules (``rules.players`` seats).
+        players: names, or None for ``Seat 0``, ``Seat 1`` ...
+        scores: totals before the first round (default 0).
+        rng: the source of every shuffle (default: ``random.Random(seed)``).
+        seed: seed for the default rng.
+        dealer: the first dealer; by default cut for as the rules say.
+        deal: start the first round now (False when replaying a record).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: Sequence[str] | None = None,
+        scores: Sequence[int] | None = None,
+        *,
+        rng: random.Random | None = None,
+        seed: int | None = None,
+        dealer: int | None = None,
+        deal: bool = True,
+    ) -> None:
+        n = rules.players
+        self.rules = rules
+        self.players = list(players) if players is not None else [f"Seat {i}" for i in range(n)]
+        if len(self.players) != n:
+            raise ValueError(f"{len(self.players)} player names for a {n}-player game")
+        self.initial_scores = list(scores) if scores is not None else [0] * n
+        if len(self.initial_scores) != n:
+            raise ValueError(f"{len(self.initial_scores)} scores for a {n}-player game")
+        self.totals = list(self.initial_scores)
+        self.rng = rng if rng is not None else random.Random(seed)
+        self.rounds: list[RoundLog] = []
+        self.winner: int | list[int] | None = None
+        self.bonus_to: int | None = None
+        self.state: RoundState | None = None
+        if deal:
+            first = dealer if dealer is not None else cut_for_dealer(rules, self.rng)
+            self.start_round(RoundState.new(rules, first, self.rng))
+
+    # ----------------------------------------------------------------- rounds
+    def start_round(self, state: RoundState) -> None:
+        """Begin a round from a dealt state (its deal is logged for the record)."""
+        if self.is_over:
+            raise IllegalAction("the game is over")
+        self.state = state
+        self.rounds.append(
+            RoundLog(
+                dealer=state.dealer,
+                hands=[list(h) for h in state.hands],
+                stock=state.stock_top_first(),
+                discard=list(state.discard),
+            )
+        )
+        self._resolve_chance()
+
+    def next_dealer(self) -> int:
+        """Who deals the next round (``next_dealer``)."""
+        assert self.state is not None
+        if self.rules.next_dealer == "round_winner" and self.state.went_out is not None:
+            return self.state.went_out
+        return self.state.next_seat(self.state.dealer)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has a winner."""
+        return self.winner is not None
+
+    @property
+    def round_index(self) -> int:
+        """The index of the current (or last) round."""
+        return len(self.rounds) - 1
+
+    def side_totals(self) -> list[int]:
+        """Totals per side (per seat when not playing partnerships)."""
+        if not self.rules.partnership:
+            return list(self.totals)
+        return [self.totals[0] + self.totals[2], self.totals[1] + self.totals[3]]
+
+    # ------------------------------------------------------------------ play
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The current round's legal actions for ``seat`` (none once the game is over)."""
+        if self.state is None or self.is_over:
+            return []
+        return self.state.legal_actions(seat)
+
+    def apply(self, seat: int, action: Action, *, check: bool = True, auto: bool = True) -> None:
+        """Play an action; when the round ends, score it and (``auto``) deal the next.
+
+        Raises:
+            IllegalAction: the action is not legal; nothing changes.
+        """
+        if self.state is None:
+            raise IllegalAction("no round is in progress")
+        if self.is_over:
+            raise IllegalAction("the game is over")
+        state = self.state
+        if state.is_over:
+            raise IllegalAction("the round is over")
+        state.apply(action, seat, check=check)
+        self.rounds[-1].actions.append((seat, action))
+        if auto:
+            self._resolve_chance()
+        if state.is_over:
+            self._finish_round()
+            if auto and not self.is_over:
+                self.start_round(RoundState.new(self.rules, self.next_dealer(), self.rng))
+
+    def _resolve_chance(self) -> None:
+        state = self.state
+        while state is not None and state.phase is Phase.SHUFFLE:
+            event: Reshuffle = state.chance_reshuffle(self.rng)
+            state.apply(event)
+            self.rounds[-1].actions.append((state.to_move, event))
+
+    def _finish_round(self) -> None:
+        assert self.state is not None and self.state.result is not None
+        log = self.rounds[-1]
+        res = self.state.result
+        log.round_scores = list(res.round_scores)
+        log.went_out = res.went_out
+        for i, s in enumerate(res.round_scores):
+            self.totals[i] += s
+        self._decide_winner()
+
+    def _decide_winner(self) -> None:
+        rules = self.rules
+        sides = self.side_totals()
+        best = max(sides)
+        leaders = [i for i, t in enumerate(sides) if t == best]
+        went_out = self.rounds[-1].went_out
+        if rules.rounds != "to_target":
+            if len(self.rounds) < int(rules.rounds) or len(leaders) > 1:
+                return  # more rounds to play, or tie-break rounds
+            self._crown(leaders[0])
+            return
+        if best < rules.target:
+            return
+        if rules.must_go_out_to_win:
+            if went_out is None:
+                return
+            side = rules.side_of(went_out)
+            if sides[side] >= rules.target:
+                self._crown(side)
+            return
+        if len(leaders) == 1:
+            self._crown(leaders[0])
+
+    def _crown(self, side: int) -> None:
+        rules = self.rules
+        if rules.final_bonus:
+            # final_bonus goes to the side with the best total; in a partnership to its first seat.
+            seat = side
+            self.totals[seat] += rules.final_bonus
+            self.bonus_to = seat
+        self.winner = [side, side + 2] if rules.partnership else side
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int | None):  # noqa: ANN201 - returns rummy500.views.View
+        """The current round's view for ``seat`` with the match totals."""
+        assert self.state is not None
+        return self.state.view(seat, self.totals)
+
+    # ---------------------------------------------------------------- records
+    def record(self) -> dict[str, Any]:
+        """The game as a RECORD.md record (every deal and action)."""
+        return {
+            "rules": self.rules.to_mapping(),
+            "players": list(self.players),
+            "scores": list(self.initial_scores),
+            "rounds": [r.to_record() for r in self.rounds],
+        }
+
+    @classmethod
+    def from_record(cls, record: Any) -> Match:
+        """Rebuild a match by replaying a record (raises on illegal or malformed input)."""
+        from rummy500.record import load_record, replay_match
+
+        rec = load_record(record)
+        match, error = replay_match(rec)
+        if error is not None:
+            raise IllegalAction(f"round {error[0]} action {error[1]}: {error[2]}")
+        return match
+
+    def continue_play(self) -> None:
+        """After replaying a record whose last round ended, deal the next round."""
+        if self.state is not None and self.state.is_over and not self.is_over:
+            self.start_round(RoundState.new(self.rules, self.next_dealer(), self.rng))

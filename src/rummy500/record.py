@@ -1,0 +1,253 @@
+"""Game records (RECORD.md): loading, validating, saving and replaying.
+
+:func:`load_record` turns JSON into a :class:`Record` and refuses anything
+malformed with a :class:`RecordError` that names the problem and where it is.
+:func:`replay` plays a record through the engine and returns exactly the
+object ``rummy500 replay`` prints.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from rummy500.actions import Action, ActionError, action_from_record
+from rummy500.cards import JOKER, Card, CardError, parse_card
+from rummy500.match import Match
+from rummy500.rules import Rules, RulesError
+from rummy500.state import IllegalAction, RoundState, build_pack
+
+__all__ = ["Record", "RecordError", "RoundSpec", "load_record", "record_to_json", "replay", "replay_match"]
+
+
+class RecordError(ValueError):
+    """A malformed record: not JSON, unknown card, option or verb, too many copies of a card."""
+
+
+@dataclass
+class RoundSpec:
+    """One round of a record: its dealer (None: by the rules), deal and actions."""
+
+    dealer: int | None
+    hands: list[list[Card]] | None
+    stock: list[Card] | None
+    discard: list[Card] | None
+    deck: list[Card] | None
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+
+
+@dataclass
+class Record:
+    """A parsed, validated record."""
+
+    rules: Rules
+    players: list[str]
+    scores: list[int]
+    rounds: list[RoundSpec]
+    raw: dict[str, Any]
+
+
+def _cards(value: Any, where: str, *, allow_declared: bool = False) -> list[Card]:
+    if not isinstance(value, list):
+        raise RecordError(f"{where} must be a list of cards")
+    out = []
+    for i, v in enumerate(value):
+        try:
+            c = parse_card(v)
+        except CardError as exc:
+            raise RecordError(f"{where}[{i}]: {exc}") from None
+        if c.is_declared and not allow_declared:
+            raise RecordError(f"{where}[{i}]: a joker in a deal is plain 'JK', not {v!r}")
+        out.append(c)
+    return out
+
+
+def load_record(obj: Any) -> Record:
+    """Validate a record (a parsed JSON value, or a JSON string).
+
+    Raises:
+        RecordError: naming the first problem found.
+    """
+    if isinstance(obj, (str, bytes)):
+        try:
+            obj = json.loads(obj)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise RecordError("a record must be a JSON object")
+    rules_obj = obj.get("rules", {})
+    if not isinstance(rules_obj, dict):
+        raise RecordError("'rules' must be an object")
+    players_obj = obj.get("players")
+    names: list[str] | None = None
+    overrides: dict[str, Any] = {}
+    if players_obj is not None:
+        if isinstance(players_obj, bool):
+            raise RecordError("'players' must be a count or a list of names")
+        if isinstance(players_obj, int):
+            overrides["players"] = players_obj
+        elif isinstance(players_obj, list) and all(isinstance(p, str) for p in players_obj):
+            names = list(players_obj)
+            overrides["players"] = len(names)
+        else:
+            raise RecordError("'players' must be a count or a list of names")
+        if "players" in rules_obj and rules_obj["players"] != overrides["players"]:
+            raise RecordError(f"'players' ({overrides['players']}) and rules.players ({rules_obj['players']}) disagree")
+    try:
+        rules = Rules.from_mapping(rules_obj, **overrides)
+    except RulesError as exc:
+        raise RecordError(f"rules: {exc}") from None
+    n = rules.players
+    if names is None:
+        names = [f"Seat {i}" for i in range(n)]
+    scores = obj.get("scores", [0] * n)
+    if not isinstance(scores, list) or len(scores) != n or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores):
+        raise RecordError(f"'scores' must be a list of {n} whole numbers")
+    if "rounds" in obj:
+        rounds_obj = obj["rounds"]
+        if not isinstance(rounds_obj, list):
+            raise RecordError("'rounds' must be a list")
+        if any(k in obj for k in ("deal", "actions", "dealer")):
+            raise RecordError("give 'rounds', or one round's 'dealer'/'deal'/'actions' at the top level, not both")
+    elif "deal" in obj or "actions" in obj:
+        rounds_obj = [{k: obj[k] for k in ("dealer", "deal", "actions") if k in obj}]
+    else:
+        rounds_obj = []
+    pack = Counter(build_pack(rules))
+    if rules.dealers_gambit:
+        pack[JOKER] -= 1  # the dealer's joker lies beside the dealer, outside the deal
+    rounds = [_load_round(r, i, rules, pack) for i, r in enumerate(rounds_obj)]
+    return Record(rules, names, list(scores), rounds, obj)
+
+
+def _load_round(obj: Any, i: int, rules: Rules, pack: Counter[Card]) -> RoundSpec:
+    where = f"rounds[{i}]"
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where} must be an object")
+    n = rules.players
+    dealer = obj.get("dealer")
+    if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n):
+        raise RecordError(f"{where}.dealer must be a seat 0..{n - 1}")
+    deal = obj.get("deal")
+    if not isinstance(deal, dict):
+        raise RecordError(f"{where}.deal is missing: give hands/stock/discard or deck")
+    spec = RoundSpec(dealer, None, None, None, None)
+    if "deck" in deal:
+        if any(k in deal for k in ("hands", "stock", "discard")):
+            raise RecordError(f"{where}.deal gives 'deck' or hands/stock/discard, not both")
+        spec.deck = _cards(deal["deck"], f"{where}.deal.deck")
+        if rules.dealers_gambit:
+            pack = pack + Counter({JOKER: 1})
+        seen = Counter(spec.deck)
+    else:
+        hands = deal.get("hands")
+        if not isinstance(hands, list) or len(hands) != n:
+            raise RecordError(f"{where}.deal.hands must list {n} hands")
+        spec.hands = [_cards(h, f"{where}.deal.hands[{s}]") for s, h in enumerate(hands)]
+        spec.stock = _cards(deal.get("stock", []), f"{where}.deal.stock")
+        spec.discard = _cards(deal.get("discard", []), f"{where}.deal.discard")
+        seen = Counter(spec.stock) + Counter(spec.discard)
+        for h in spec.hands:
+            seen += Counter(h)
+    for c, k in seen.items():
+        if k > pack[c]:
+            raise RecordError(
+                f"{where}.deal holds {k} x {c} but the pack has {pack[c]}"
+                + (" (short pack)" if rules.short_pack and pack[c] == 0 else "")
+            )
+    actions = obj.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError(f"{where}.actions must be a list")
+    for j, a in enumerate(actions):
+        if not isinstance(a, dict):
+            raise RecordError(f"{where}.actions[{j}] must be an object")
+        p = a.get("p")
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < n:
+            raise RecordError(f"{where}.actions[{j}].p must be a seat 0..{n - 1}")
+        try:
+            spec.actions.append((p, action_from_record(a)))
+        except ActionError as exc:
+            raise RecordError(f"{where}.actions[{j}]: {exc}") from None
+    return spec
+
+
+def _start_state(rules: Rules, spec: RoundSpec, dealer: int, where: str) -> RoundState:
+    try:
+        if spec.deck is not None:
+            return RoundState.from_deck(rules, dealer, spec.deck)
+        assert spec.hands is not None and spec.stock is not None and spec.discard is not None
+        return RoundState.from_deal(rules, dealer, spec.hands, spec.stock, spec.discard)
+    except ValueError as exc:
+        raise RecordError(f"{where}.deal: {exc}") from None
+
+
+def replay_match(rec: Record) -> tuple[Match, tuple[int, int, str] | None]:
+    """Play a record; return the match and (round, action, message) of the first illegal action."""
+    match = Match(rec.rules, rec.players, rec.scores, deal=False)
+    for r, spec in enumerate(rec.rounds):
+        if match.is_over:
+            raise RecordError(f"rounds[{r}] comes after the game was already won")
+        if match.state is not None and not match.state.is_over:
+            raise RecordError(f"rounds[{r}] follows a round that had not ended")
+        if spec.dealer is not None:
+            dealer = spec.dealer
+        elif match.state is None:
+            dealer = 0
+        else:
+            dealer = match.next_dealer()
+        match.start_round(_start_state(rec.rules, spec, dealer, f"rounds[{r}]"))
+        for i, (seat, action) in enumerate(spec.actions):
+            try:
+                match.apply(seat, action, auto=False)
+            except IllegalAction as exc:
+                return match, (r, i, str(exc))
+    return match, None
+
+
+def _state_json(match: Match) -> dict[str, Any] | None:
+    state = match.state
+    if state is None:
+        return None
+    phase = "game_over" if match.is_over else state.phase.value
+    return {
+        "round": match.round_index,
+        "to_move": state.to_move,
+        "phase": phase,
+        "hands": [[str(c) for c in h] for h in state.hands],
+        "stock_count": len(state.stock),
+        "discard": [str(c) for c in state.discard],
+        "melds": [{"id": m.id, "cards": [str(c) for c in m.cards], "laid_by": list(m.laid_by)} for m in state.melds],
+    }
+
+
+def replay(record: Any) -> dict[str, Any]:
+    """Replay a record and return the ``rummy500 replay`` result object.
+
+    Raises:
+        RecordError: the record is malformed (the CLI exits 2).
+    """
+    rec = record if isinstance(record, Record) else load_record(record)
+    match, error = replay_match(rec)
+    rounds = []
+    for log in match.rounds:
+        over = log.round_scores is not None
+        rounds.append({"round_scores": log.round_scores, "went_out": log.went_out if over else None, "over": over})
+    winner: int | list[int] | None = match.winner
+    out: dict[str, Any] = {
+        "ok": error is None,
+        "error": None if error is None else {"round": error[0], "action": error[1], "message": error[2]},
+        "rounds": rounds,
+        "totals": list(match.totals),
+        "winner": winner,
+        "state": _state_json(match),
+    }
+    if rec.rules.partnership:
+        out["side_totals"] = match.side_totals()
+    return out
+
+
+def record_to_json(record: dict[str, Any], indent: int | None = None) -> str:
+    """A record as JSON text."""
+    return json.dumps(record, indent=indent)

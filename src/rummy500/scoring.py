@@ -1,0 +1,200 @@
+"""Card values and round scoring, as pure functions of the rules and the table.
+
+Scoring is never an action: :func:`score_round` reads a finished round (the
+melds with who laid each card, the hands left, who went out) and returns each
+seat's round score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rummy500.cards import JOKER, Card
+from rummy500.melds import JOKER_SET, RUN, SET, TableMeld, is_low_ace
+from rummy500.rules import Rules
+
+__all__ = ["RoundResult", "card_value", "hand_value", "meld_points", "score_round"]
+
+
+def _base_value(rank: int, rules: Rules, *, low: bool) -> int:
+    """Value of a natural rank under ``card_values`` (before overrides)."""
+    cv = rules.card_values
+    if rank == 1:
+        if cv == "pip_rank":
+            return 1
+        if cv == "ace_25":
+            return 25
+        if cv == "flat":
+            return 5 if low else 15
+        if cv == "ace_11":
+            return 1 if low else 11
+        return 1 if low else 15
+    if cv == "pip_rank":
+        return rank
+    if rank >= 10:
+        return 10
+    return 5 if cv == "flat" else rank
+
+
+def _custom(c: Card, rules: Rules) -> int | None:
+    custom = rules.custom_values
+    if not custom:
+        return None
+    name = str(c.natural)
+    if name in custom:
+        return custom[name]
+    rank_key = "A23456789TJQK"[c.rank - 1]
+    return custom.get(rank_key)
+
+
+def natural_value(c: Card, rules: Rules, *, low: bool = False, in_hand: bool = False) -> int:
+    """Value of a natural card (or of the card a joker represents)."""
+    custom = _custom(c, rules)
+    if custom is not None:
+        return custom
+    if low and rules.low_ace_value != "auto" and c.rank == 1:
+        return int(rules.low_ace_value)
+    if in_hand and rules.card_values == "ace_11" and c.rank == 1:
+        return 15
+    return _base_value(c.rank, rules, low=low)
+
+
+def joker_value(c: Card, rules: Rules, *, in_hand: bool, low: bool = False) -> int:
+    """Value of a joker, in hand or declared on the table."""
+    if "JK" in rules.custom_values:
+        return rules.custom_values["JK"]
+    if rules.dealers_gambit and rules.joker_value == "auto":
+        return 0
+    jv = rules.joker_value
+    if jv == "represented" or (jv == "auto" and rules.card_values == "ace_11"):
+        if in_hand or not c.is_declared:
+            return 15
+        return natural_value(c.natural, rules, low=low)
+    if jv == "auto":
+        return 15
+    return int(jv)
+
+
+def card_value(c: Card, rules: Rules, *, in_hand: bool = True, low: bool = False) -> int:
+    """The value of one card, in hand or on the table (``low``: a low ace of a run)."""
+    if c >= 64:
+        return joker_value(c, rules, in_hand=in_hand, low=low)
+    return natural_value(c, rules, low=low, in_hand=in_hand)
+
+
+def hand_value(hand: Sequence[Card], rules: Rules) -> int:
+    """What the cards in a hand count against their holder."""
+    return sum(card_value(c, rules, in_hand=True) for c in hand)
+
+
+def meld_card_values(meld: TableMeld, rules: Rules) -> list[int]:
+    """The value each card of a table meld scores for the player who laid it."""
+    values = []
+    rummy15 = rules.rummy_card_value == 15
+    for i, c in enumerate(meld.cards):
+        if rummy15 and meld.claimed[i]:
+            values.append(15)
+        elif meld.doubled and c == JOKER:
+            values.append(0)
+        else:
+            values.append(card_value(c, rules, in_hand=False, low=is_low_ace(meld, i)))
+    return values
+
+
+def _at_once_bonus(meld: TableMeld, rules: Rules, values: list[int]) -> int:
+    """Extra points for the cards laid down when the meld was made."""
+    if meld.kind not in (SET, JOKER_SET) or meld.initial == 0:
+        return 0
+    initial = meld.cards[: meld.initial]
+    naturals = [c for c in initial if c != JOKER] if meld.doubled else list(initial)
+    base = sum(values[: meld.initial])
+    if meld.doubled:
+        # Dealer's Gambit: the joker doubles the whole set's value, later cards never come.
+        return sum(values[i] for i in range(len(meld.cards)) if meld.cards[i] != JOKER)
+    if rules.four_aces_bonus and len(naturals) == 4 and all(c < 64 and c.rank == 1 for c in naturals):
+        return 100 - base
+    if rules.four_of_a_kind_double and len(naturals) == 4:
+        return base
+    return 0
+
+
+def meld_points(meld: TableMeld, rules: Rules) -> dict[int, int]:
+    """Points a table meld gives each seat that laid cards on it."""
+    values = meld_card_values(meld, rules)
+    out: dict[int, int] = {}
+    for seat, v in zip(meld.laid_by, values, strict=True):
+        out[seat] = out.get(seat, 0) + v
+    bonus = _at_once_bonus(meld, rules, values)
+    if bonus:
+        out[meld.owner] = out.get(meld.owner, 0) + bonus
+    return out
+
+
+def new_meld_points(meld: TableMeld, rules: Rules) -> int:
+    """What a freshly laid meld is worth to its owner (for ``first_meld_min``)."""
+    return sum(meld_points(meld, rules).values())
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A scored round: per-seat scores and what produced them."""
+
+    round_scores: list[int]
+    table_points: list[int]
+    hand_points: list[int]
+    went_out: int | None
+
+
+def _divide(x: int, d: int) -> int:
+    if d == 1:
+        return x
+    q, r = divmod(abs(x), d)
+    q += 1 if 2 * r >= d else 0  # half away from zero
+    return q if x >= 0 else -q
+
+
+def score_round(
+    rules: Rules,
+    melds: Sequence[TableMeld],
+    hands: Sequence[Sequence[Card]],
+    went_out: int | None,
+    *,
+    masters: int | None = None,
+) -> RoundResult:
+    """Score a finished round.
+
+    Args:
+        rules: the rules in force.
+        melds: the table at the end of the round.
+        hands: the cards left in each hand.
+        went_out: the seat that went out, or None (stock exhausted).
+        masters: the seat that made the Rummy Master's Hand, if any.
+    """
+    n = len(hands)
+    table = [0] * n
+    for meld in melds:
+        for seat, pts in meld_points(meld, rules).items():
+            table[seat] += pts
+    in_hand = [hand_value(h, rules) for h in hands]
+    scores = list(table)
+    if went_out is None and not rules.stock_out_penalty:
+        pass  # nobody deducts their hand when the stock ran out
+    elif rules.hand_penalty == "own":
+        scores = [t - h for t, h in zip(table, in_hand, strict=True)]
+    elif went_out is not None:
+        # "Add opponent's hand": the hands of the other side go to the player who went out.
+        goer_side = rules.side_of(went_out)
+        scores[went_out] += sum(in_hand[s] for s in range(n) if rules.side_of(s) != goer_side)
+    elif rules.n_sides == 2:
+        for s in range(n):
+            scores[s] += sum(in_hand[o] for o in range(n) if rules.side_of(o) != rules.side_of(s))
+    if went_out is not None and rules.going_out_bonus:
+        scores[went_out] += rules.going_out_bonus
+    if masters is not None:
+        scores[masters] = 500 * rules.score_divisor
+    scores = [_divide(s, rules.score_divisor) for s in scores]
+    return RoundResult(scores, table, in_hand, went_out)
+
+
+__all__ += ["JOKER_SET", "RUN", "SET", "new_meld_points"]

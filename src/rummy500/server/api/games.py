@@ -1,0 +1,96 @@
+"""REST routes of played games: the list, a finished game's record, stepping through it.
+
+Nothing here reveals a deal, a hand or the seed before the game is over: the
+record and the replay answer 409 until then.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException, Query
+
+from rummy500.server.api.deps import ManagerDep
+from rummy500.server.engine import parse_action
+from rummy500.server.manager import LobbyError
+from rummy500.server.protocol import GameSummary, ReplayStep
+from rummy500.server.storage import GameRow
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+_NOT_FOUND = {"code": "no_table", "message": "no such game"}
+
+
+def _summary(row: GameRow) -> GameSummary:
+    result = row.result or {}
+    return GameSummary(
+        id=row.id,
+        title=row.title,
+        status=row.status,
+        players=row.players,
+        rules=row.rules,
+        created=row.created,
+        started=row.started,
+        finished=row.finished,
+        actions=row.actions,
+        totals=result.get("totals"),
+        winner=result.get("winner"),
+    )
+
+
+@router.get("", response_model=list[GameSummary])
+async def list_games(
+    manager: ManagerDep,
+    status: Literal["lobby", "running", "finished"] | None = None,
+    limit: int = Query(default=50, ge=1, le=500),
+) -> list[GameSummary]:
+    """Games, newest first; ``?status=finished`` for the replays list."""
+    return [_summary(row) for row in await manager.list_games(status, limit)]
+
+
+async def _finished(manager: ManagerDep, game_id: str) -> GameRow:
+    try:
+        row = await manager.finished_game(game_id)
+    except LobbyError as exc:
+        raise HTTPException(exc.status, detail=exc.detail()) from exc
+    if row is None:
+        raise HTTPException(404, detail=_NOT_FOUND)
+    return row
+
+
+@router.get("/{game_id}/record")
+async def get_record(game_id: str, manager: ManagerDep) -> dict[str, Any]:
+    """The RECORD.md record of a finished game (409 while it is being played)."""
+    row = await _finished(manager, game_id)
+    assert row.record is not None
+    return row.record
+
+
+@router.get("/{game_id}/seed")
+async def get_seed(game_id: str, manager: ManagerDep) -> dict[str, str]:
+    """The shuffle seed of a finished game, for anyone who wants to check the deal."""
+    row = await _finished(manager, game_id)
+    return {"seed": str(row.seed)}
+
+
+@router.get("/{game_id}/replay/{step}", response_model=ReplayStep)
+async def get_replay_step(game_id: str, step: int, manager: ManagerDep) -> ReplayStep:
+    """A finished game after ``step`` actions: the spectator view and every hand."""
+    row = await _finished(manager, game_id)
+    actions = await manager.stored_actions(game_id)
+    if not 0 <= step <= len(actions):
+        raise HTTPException(
+            404, detail={"code": "no_step", "message": f"steps run from 0 to {len(actions)}"}
+        )
+    game = manager.replay_game(row)
+    event: dict[str, Any] | None = None
+    for seat, record in actions[:step]:
+        events = game.apply(seat, parse_action(record))
+        event = dict(events[0], name=row.players[seat])
+    return ReplayStep(
+        step=step,
+        steps=len(actions),
+        action=event,
+        view=game.view_dict(None),
+        hands=game.hands(),
+    )

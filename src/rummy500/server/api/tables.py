@@ -1,0 +1,75 @@
+"""REST routes of the lobby: the rules catalogue, creating, joining and starting tables."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request
+
+from rummy500.server.api.deps import BearerToken, ManagerDep, SettingsDep
+from rummy500.server.engine import rules_catalogue
+from rummy500.server.manager import LobbyError
+from rummy500.server.protocol import (
+    CreateTableRequest,
+    CreateTableResponse,
+    JoinRequest,
+    JoinResponse,
+    RulesCatalogue,
+    TableInfo,
+)
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+
+
+def _http(exc: LobbyError) -> HTTPException:
+    return HTTPException(status_code=exc.status, detail=exc.detail())
+
+
+@router.get("/rules", response_model=RulesCatalogue)
+async def get_rules(manager: ManagerDep) -> RulesCatalogue:
+    """The options catalogue with one-line descriptions, the presets and the bot levels."""
+    return RulesCatalogue(**rules_catalogue(), bot_levels=manager.bot_levels)
+
+
+@router.post("/tables", response_model=CreateTableResponse, status_code=201)
+async def create_table(
+    body: CreateTableRequest, request: Request, manager: ManagerDep, settings: SettingsDep
+) -> CreateTableResponse:
+    """Open a table. The creator gets seat 0 and its token; share ``invite_url``."""
+    try:
+        table_id, token = await manager.create_table(body)
+    except LobbyError as exc:
+        raise _http(exc) from exc
+    base = (settings.public_url or str(request.base_url)).rstrip("/")
+    return CreateTableResponse(
+        table_id=table_id, seat=0, token=token, invite_url=f"{base}/t/{table_id}"
+    )
+
+
+@router.get("/tables/{table_id}", response_model=TableInfo)
+async def get_table(table_id: str, manager: ManagerDep) -> TableInfo:
+    """Public facts about a table: seats, status, rules (never cards)."""
+    info = await manager.table_info(table_id)
+    if info is None:
+        raise HTTPException(404, detail={"code": "no_table", "message": "no such table"})
+    return info
+
+
+@router.post("/tables/{table_id}/join", response_model=JoinResponse)
+async def join_table(table_id: str, body: JoinRequest, manager: ManagerDep) -> JoinResponse:
+    """Take the first open seat of a table in the lobby."""
+    try:
+        seat, token = await manager.join(table_id, body.name)
+    except LobbyError as exc:
+        raise _http(exc) from exc
+    return JoinResponse(table_id=table_id, seat=seat, token=token)
+
+
+@router.post("/tables/{table_id}/start", response_model=TableInfo)
+async def start_table(table_id: str, token: BearerToken, manager: ManagerDep) -> TableInfo:
+    """Deal: open seats get bots. Only the creator's token (seat 0) may start."""
+    try:
+        await manager.start(table_id, token)
+    except LobbyError as exc:
+        raise _http(exc) from exc
+    info = await manager.table_info(table_id)
+    assert info is not None
+    return info

@@ -1,0 +1,109 @@
+"""The ASGI application: :func:`create_app` wires settings, storage, hub, manager and routes.
+
+At startup every unfinished game is rebuilt from storage by replaying its log
+and its bots resume; at shutdown the bots stop and the database is released.
+The browser client is served from ``static/``: ``/`` and ``/t/{table_id}``
+(invite links) answer ``index.html``, the other files live under ``/static``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from rummy500.server.api import router
+from rummy500.server.config import Settings
+from rummy500.server.hub import Hub
+from rummy500.server.manager import TableManager
+from rummy500.server.storage import Storage, open_storage
+
+__all__ = ["create_app"]
+
+log = logging.getLogger(__name__)
+
+_NO_CLIENT = """<!doctype html><meta charset="utf-8"><title>rummy500</title>
+<p>The rummy500 server is running, but its browser client is missing
+(<code>rummy500/server/static/index.html</code>). The API is at <a href="/docs">/docs</a>.</p>
+"""
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    storage: Storage | None = None,
+    seed_source: Callable[[], int] | None = None,
+) -> FastAPI:
+    """Build the app.
+
+    Args:
+        settings: Server settings (defaults: embedded SQLite in the data folder).
+        storage: Use this storage instead of opening ``settings.database_url()``
+            (the app then does not close it).
+        seed_source: Draws each new game's seed; only tests pass one (live games
+            use :func:`secrets.randbits`).
+
+    Returns:
+        The FastAPI application; services are on ``app.state``.
+    """
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = storage or open_storage(settings.database_url())
+        hub = Hub()
+        kwargs = {"seed_source": seed_source} if seed_source else {}
+        manager = TableManager(settings, store, hub, **kwargs)
+        app.state.settings = settings
+        app.state.hub = hub
+        app.state.manager = manager
+        restored = await manager.restore()
+        if restored:
+            log.info("restored %d unfinished game(s)", restored)
+        try:
+            yield
+        finally:
+            await manager.close()
+            if storage is None:
+                store.close()
+
+    app = FastAPI(
+        title="rummy500",
+        summary="Rummy 500 at the table: lobby, live play over websockets, replays.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.include_router(router)
+
+    @app.middleware("http")
+    async def _headers(request: Request, call_next: Callable) -> Response:
+        response = await call_next(request)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        # Invite links carry the table id: keep it out of other sites' logs.
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        if request.url.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    static = settings.static_dir
+    index = static / "index.html"
+
+    def _index() -> Response:
+        if index.is_file():
+            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(_NO_CLIENT)
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> Response:
+        return _index()
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def invite(table_id: str) -> Response:
+        return _index()
+
+    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+    return app

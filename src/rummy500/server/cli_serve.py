@@ -1,0 +1,126 @@
+"""``rummy500 serve``: run the web server on this machine with uvicorn.
+
+With no options it listens on 127.0.0.1:8000 and keeps its games in a SQLite
+file in the data folder, so it runs on a laptop with nothing else installed.
+The main CLI dispatches ``rummy500 serve ...`` to :func:`serve_main`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import re
+import sys
+from pathlib import Path
+
+__all__ = ["build_parser", "serve_main"]
+
+_TOKEN_RE = re.compile(r"(token=)[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """Keep seat tokens out of access logs (websocket URLs carry ``?token=``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's arguments with tokens replaced by ``***``."""
+        if record.args:
+            record.args = tuple(
+                _TOKEN_RE.sub(r"\1***", a) if isinstance(a, str) else a
+                for a in (record.args if isinstance(record.args, tuple) else (record.args,))
+            )
+        if isinstance(record.msg, str):
+            record.msg = _TOKEN_RE.sub(r"\1***", record.msg)
+        return True
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``serve`` command's options."""
+    p = argparse.ArgumentParser(
+        prog="rummy500 serve", description="Run the Rummy 500 web app (lobby, live tables, replays)."
+    )
+    p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    p.add_argument(
+        "--db",
+        metavar="URL",
+        help="sqlite:///PATH or postgresql://user@host:port/db (default: SQLite in the data folder)",
+    )
+    p.add_argument("--data-dir", type=Path, metavar="DIR", help="folder of the embedded database")
+    p.add_argument(
+        "--grace",
+        type=float,
+        metavar="SECONDS",
+        default=60.0,
+        help="how long a player may be away before a bot plays for them (default 60)",
+    )
+    p.add_argument(
+        "--bot-delay", type=float, metavar="SECONDS", default=0.8, help="pause before each bot action"
+    )
+    p.add_argument("--public-url", metavar="URL", help="base URL for invite links")
+    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    return p
+
+
+def serve_main(argv: list[str]) -> int:
+    """Run ``rummy500 serve`` with these arguments (without ``serve``).
+
+    Returns:
+        The exit status: 0 after a clean shutdown, 2 on bad options or a database
+        that cannot be opened.
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        import uvicorn
+        from pydantic import ValidationError
+
+        from rummy500.server.app import create_app
+        from rummy500.server.config import Settings
+        from rummy500.server.storage import StorageError, open_storage
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        print(f"rummy500 serve: the server's packages are missing ({exc}); "
+              "install rummy500 with its server dependencies", file=sys.stderr)
+        return 2
+    fields = {
+        "host": args.host,
+        "port": args.port,
+        "db_url": args.db,
+        "grace_seconds": args.grace,
+        "bot_delay": args.bot_delay,
+        "public_url": args.public_url,
+    }
+    if args.data_dir is not None:
+        fields["data_dir"] = args.data_dir
+    try:
+        settings = Settings(**fields)
+    except ValidationError as exc:
+        print(f"rummy500 serve: {exc}", file=sys.stderr)
+        return 2
+    try:
+        storage = open_storage(settings.database_url())
+    except StorageError as exc:
+        print(f"rummy500 serve: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    redact = RedactTokens()
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redact)
+    for name in ("uvicorn", "uvicorn.access", "uvicorn.error"):
+        logging.getLogger(name).addFilter(redact)
+    where = settings.db_url or settings.database_url()
+    print(f"rummy500: games kept in {where.split('@')[-1]}", file=sys.stderr)
+    print(f"rummy500: open http://{settings.host}:{settings.port}/", file=sys.stderr)
+    app = create_app(settings, storage=storage)
+    try:
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level=args.log_level,
+            # Our logging (set up above, with the token filter) rather than uvicorn's.
+            log_config=None,
+            ws_max_size=settings.ws_max_message_bytes,
+            proxy_headers=False,
+        )
+    finally:
+        storage.close()
+    return 0

@@ -1,0 +1,84 @@
+"""Typed settings of the web server: where it listens, where it keeps games, timings and limits.
+
+One frozen :class:`Settings` object is built by the command line (or by a test)
+and handed to :func:`rummy500.server.app.create_app`. Bad values are refused by
+pydantic when the object is built; nothing falls back silently.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Settings", "default_data_dir", "STATIC_DIR"]
+
+#: The browser client's files, served at ``/``.
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+
+def default_data_dir() -> Path:
+    """The folder that holds the embedded SQLite database when no ``--db`` is given.
+
+    ``$RUMMY500_DATA_DIR`` if set, else ``$XDG_DATA_HOME/rummy500``, else
+    ``~/.local/share/rummy500``.
+    """
+    env = os.environ.get("RUMMY500_DATA_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+    return base / "rummy500"
+
+
+class Settings(BaseModel):
+    """Everything the server can be told.
+
+    Attributes:
+        host: Interface to listen on.
+        port: TCP port to listen on.
+        db_url: ``sqlite:///PATH`` or ``postgresql://...``; ``None`` means a
+            SQLite file ``rummy500.sqlite3`` in ``data_dir``.
+        data_dir: Folder for the embedded database.
+        grace_seconds: How long a seated player may be away before a bot plays
+            their seat (until they come back).
+        bot_delay: Seconds a bot waits before each of its actions, so people can
+            follow the play.
+        default_bot_level: Level given to seats still open when a game starts;
+            ``None`` means the bot registry's first level.
+        ws_max_message_bytes: Largest websocket message accepted from a client.
+        ws_rate_per_second: Sustained messages per second one connection may send.
+        ws_rate_burst: Messages one connection may send in a burst.
+        chat_max_chars: Longest chat line.
+        log_length: Public events kept in each state message.
+        send_queue: Messages queued for one slow connection before it is dropped
+            (it may reconnect and resync).
+        public_url: Base URL used in invite links (e.g. ``https://cards.example``);
+            ``None`` means the URL the request came in on.
+        static_dir: Folder of the browser client.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    db_url: str | None = None
+    data_dir: Path = Field(default_factory=default_data_dir)
+    grace_seconds: float = Field(default=60.0, ge=0)
+    bot_delay: float = Field(default=0.8, ge=0)
+    default_bot_level: str | None = None
+    ws_max_message_bytes: int = Field(default=16 * 1024, ge=256)
+    ws_rate_per_second: float = Field(default=10.0, gt=0)
+    ws_rate_burst: int = Field(default=30, ge=1)
+    chat_max_chars: int = Field(default=500, ge=1)
+    log_length: int = Field(default=40, ge=0)
+    send_queue: int = Field(default=256, ge=1)
+    public_url: str | None = None
+    static_dir: Path = STATIC_DIR
+
+    def database_url(self) -> str:
+        """The database URL to open, the embedded SQLite file by default."""
+        if self.db_url:
+            return self.db_url
+        return f"sqlite:///{(self.data_dir / 'rummy500.sqlite3').as_posix()}"

@@ -1,0 +1,240 @@
+"""The server's one door into the engine: rules, a live match, its public log, its replay.
+
+Everything the server asks of :mod:`rummy500` goes through this module, so the
+rest of the server never touches engine internals. :class:`LiveGame` wraps a
+:class:`~rummy500.match.Match` with the server's bookkeeping: the version
+number (how many actions were accepted), validation without side effects, and
+the *public* events each action produced (what goes in the table log: nothing
+a seat could not see at the table).
+
+A live game is fully determined by its rules, player names, a 128-bit seed and
+its action log: :meth:`LiveGame.replay` rebuilds it, which is how the server
+restarts and how finished games are stepped through.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from rummy500.actions import Action, Reshuffle, action_from_record
+from rummy500.match import Match
+from rummy500.rules import OPTIONS, PRESETS, Rules, RulesError
+
+from rummy500.state import IllegalAction
+
+__all__ = [
+    "Action",
+    "IllegalAction",
+    "LiveGame",
+    "RulesError",
+    "parse_action",
+    "parse_rules",
+    "rules_catalogue",
+]
+
+
+def parse_rules(mapping: Mapping[str, Any], players: int) -> Rules:
+    """Parse a table's rules strictly, fixing the number of seats.
+
+    Raises:
+        RulesError: Every problem with the options, at once.
+    """
+    return Rules.from_mapping(dict(mapping), players=players)
+
+
+def rules_catalogue() -> dict[str, Any]:
+    """The options and presets, for the table editor (``GET /api/rules``)."""
+    try:
+        from rummy500.rules import PRESET_DESCRIPTIONS
+    except ImportError:  # pragma: no cover
+        PRESET_DESCRIPTIONS = {}  # noqa: N806
+    options = [
+        {
+            "name": spec.name,
+            "default": spec.default,
+            "values": spec.values,
+            "description": spec.description,
+            "group": getattr(spec, "group", None),
+        }
+        for spec in OPTIONS.values()
+    ]
+    presets = [
+        {"name": name, "options": dict(opts), "description": PRESET_DESCRIPTIONS.get(name, "")}
+        for name, opts in PRESETS.items()
+    ]
+    return {"options": options, "presets": presets}
+
+
+def parse_action(record: Any) -> Action:
+    """Parse a RECORD.md verb without ``p`` (``{"draw": "stock"}``).
+
+    Raises:
+        ValueError: Not an action (unknown verb, bad card, a ``p`` field...).
+    """
+    if not isinstance(record, dict):
+        raise ValueError("an action is a JSON object such as {\"draw\": \"stock\"}")
+    if "p" in record:
+        raise ValueError("leave out \"p\": the seat is the one your token belongs to")
+    if "reshuffle" in record:
+        raise ValueError("a reshuffle is the table's chance event, not a player's action")
+    try:
+        return action_from_record(record)
+    except ValueError:
+        raise
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"not an action: {record!r}") from exc
+
+
+class LiveGame:
+    """A match being played (or replayed) by the server.
+
+    Attributes:
+        match: The engine's match; only this class mutates it.
+        version: Number of actions accepted so far.
+        names: Player names by seat.
+    """
+
+    def __init__(self, rules: Rules, names: list[str], seed: int) -> None:
+        """Deal a new match from ``random.Random(seed)``."""
+        self.rules = rules
+        self.names = list(names)
+        self.seed = seed
+        self.match = Match(rules, players=list(names), rng=random.Random(seed))
+        self.version = 0
+
+    def __repr__(self) -> str:  # the seed stays out of logs and tracebacks
+        return f"LiveGame(players={self.names!r}, version={self.version})"
+
+    @classmethod
+    def replay(
+        cls,
+        rules: Rules,
+        names: list[str],
+        seed: int,
+        actions: Iterable[tuple[int, Mapping[str, Any]]],
+        *,
+        upto: int | None = None,
+        events: list[dict[str, Any]] | None = None,
+    ) -> LiveGame:
+        """Rebuild a game from its stored truth.
+
+        Args:
+            rules: The game's rules.
+            names: Player names by seat.
+            seed: The game's seed.
+            actions: ``(seat, verb)`` pairs in order.
+            upto: Stop after this many actions.
+            events: If given, the public events of every action are appended.
+
+        Raises:
+            ValueError: A stored action is illegal (the log does not match the engine).
+        """
+        game = cls(rules, names, seed)
+        for i, (seat, record) in enumerate(actions):
+            if upto is not None and i >= upto:
+                break
+            produced = game.apply(seat, parse_action(dict(record)))
+            if events is not None:
+                events.extend(produced)
+        return game
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has ended."""
+        return bool(self.match.is_over)
+
+    def actors(self) -> list[int]:
+        """Seats that may act now, the seat to move first."""
+        if self.is_over:
+            return []
+        return list(self.match.state.actors())
+
+    @property
+    def to_move(self) -> int:
+        """The seat whose turn it is."""
+        return int(self.match.state.to_move)
+
+    def legal(self, seat: int) -> list[Action]:
+        """The seat's legal actions now."""
+        if self.is_over:
+            return []
+        return list(self.match.state.legal_actions(seat))
+
+    def view(self, seat: int | None) -> Any:
+        """The engine's :class:`View` for a seat, or the spectators' (``None``)."""
+        return self.match.view(seat)
+
+    def view_dict(self, seat: int | None) -> dict[str, Any]:
+        """The JSON view a seat (or a spectator, ``None``) is sent."""
+        return self.view(seat).to_dict()
+
+    def hands(self) -> list[list[str]]:
+        """Every seat's hand (only ever sent once the game is finished)."""
+        return [list(self.view_dict(s).get("hand") or []) for s in range(len(self.names))]
+
+    def record(self) -> dict[str, Any]:
+        """The RECORD.md record of the match so far."""
+        return self.match.record()
+
+    def result(self) -> dict[str, Any]:
+        """Totals and winner (``None`` while the game goes on)."""
+        winner = self.match.winner
+        return {"totals": list(self.match.totals), "winner": winner}
+
+    # ---------------------------------------------------------------- actions
+    def check(self, seat: int, action: Action) -> None:
+        """Validate an action without changing anything.
+
+        Raises:
+            IllegalAction: Naming the rule the action breaks.
+        """
+        self.match.state.copy().apply(action, seat)
+
+    def apply(self, seat: int, action: Action) -> list[dict[str, Any]]:
+        """Apply an action and return the public events it produced.
+
+        Events name no hidden card: an action is public at the table (a draw
+        from the stock shows none), a reshuffle says only that it happened.
+
+        Raises:
+            IllegalAction: The action is illegal; nothing changed.
+        """
+        if isinstance(action, Reshuffle):
+            # A chance event: the match draws it itself; nobody may choose one.
+            raise IllegalAction("a reshuffle is the table's chance event, not a player's action")
+        before = self.match.state
+        round_index = self.match.round_index
+        logged = len(self.match.rounds[-1].actions)
+        self.match.apply(seat, action)
+        self.version += 1
+        events: list[dict[str, Any]] = [
+            {
+                "kind": "action",
+                "version": self.version,
+                "round": round_index,
+                "seat": seat,
+                "action": action.to_record(),
+                "text": str(action),
+            }
+        ]
+        chance = self.match.rounds[round_index].actions[logged + 1 :]
+        if any(isinstance(a, Reshuffle) for _, a in chance):
+            events.append({"kind": "reshuffle", "version": self.version, "round": round_index})
+        if before.is_over:
+            log = self.match.rounds[round_index]
+            events.append(
+                {
+                    "kind": "round_over",
+                    "version": self.version,
+                    "round": round_index,
+                    "went_out": log.went_out,
+                    "round_scores": list(log.round_scores or []),
+                    "totals": list(self.match.totals),
+                }
+            )
+        if self.is_over:
+            events.append({"kind": "game_over", "version": self.version, **self.result()})
+        return events

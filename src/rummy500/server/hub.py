@@ -1,0 +1,170 @@
+"""The connection registry: which websockets watch which table, and sending to them.
+
+Each open websocket is a :class:`Connection` with its seat (``None`` for a
+spectator) and its own outgoing queue, drained by a writer task, so one slow
+browser never holds up a table. The :class:`Hub` groups connections by table
+and implements :class:`~rummy500.server.session.SessionListener`: when a
+session accepts an action, every connection is sent *its own seat's* view —
+the only place where views meet sockets. A connection whose queue overflows is
+closed; its client reconnects and resyncs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from rummy500.server.protocol import ChatMessage, ErrorMessage, StateMessage, TableInfo, TableMessage
+from rummy500.server.session import MatchSession
+
+__all__ = ["Connection", "Hub"]
+
+log = logging.getLogger(__name__)
+
+#: Close code sent to a connection that fell too far behind.
+CLOSE_TOO_SLOW = 4408
+
+
+class Connection:
+    """One websocket: its table, its seat and its outgoing queue."""
+
+    def __init__(
+        self,
+        table_id: str,
+        seat: int | None,
+        send: Callable[[dict[str, Any]], Awaitable[None]],
+        close: Callable[[int], Awaitable[None]],
+        max_queue: int = 256,
+    ) -> None:
+        """Wrap a socket's send and close coroutines.
+
+        Args:
+            table_id: The table watched.
+            seat: The seat the token belongs to, ``None`` for a spectator.
+            send: Sends one JSON message.
+            close: Closes the socket with a code.
+            max_queue: Messages queued before the connection is dropped.
+        """
+        self.table_id = table_id
+        self.seat = seat
+        self._send = send
+        self._close = close
+        self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=max_queue)
+        self._writer: asyncio.Task[None] | None = None
+        self.dropped = False
+
+    def start(self) -> None:
+        """Start the writer task (call from the event loop)."""
+        self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    def push(self, message: dict[str, Any]) -> None:
+        """Queue a message; drop the connection if it cannot keep up."""
+        if self.dropped:
+            return
+        try:
+            self._queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dropped = True
+            log.info("dropping a connection to table %s: too slow", self.table_id[:8])
+            with contextlib.suppress(asyncio.QueueEmpty):
+                while True:
+                    self._queue.get_nowait()
+            self._queue.put_nowait(None)
+
+    def error(self, code: str, message: str, version: int | None = None) -> None:
+        """Queue an ``error`` message."""
+        self.push(ErrorMessage(code=code, message=message, version=version).model_dump())
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                message = await self._queue.get()
+                if message is None:
+                    await self._close(CLOSE_TOO_SLOW)
+                    return
+                await self._send(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the socket went away; the reader notices
+            log.debug("send failed on table %s", self.table_id[:8], exc_info=True)
+
+    async def stop(self) -> None:
+        """Stop the writer task, sending what is already queued first if possible."""
+        if self._writer is None:
+            return
+        if not self._writer.done():
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer
+
+
+class Hub:
+    """Connections by table, and the fan-out of state, table and chat messages."""
+
+    def __init__(self) -> None:
+        """An empty registry."""
+        self.rooms: dict[str, set[Connection]] = {}
+
+    def add(self, conn: Connection) -> None:
+        """Register a connection."""
+        self.rooms.setdefault(conn.table_id, set()).add(conn)
+
+    def remove(self, conn: Connection) -> None:
+        """Forget a connection."""
+        room = self.rooms.get(conn.table_id)
+        if room is not None:
+            room.discard(conn)
+            if not room:
+                del self.rooms[conn.table_id]
+
+    def connections(self, table_id: str) -> list[Connection]:
+        """The connections watching a table."""
+        return list(self.rooms.get(table_id, ()))
+
+    def seated(self, table_id: str) -> dict[int, int]:
+        """Open connections per seat at a table (spectators left out)."""
+        counts: dict[int, int] = {}
+        for conn in self.connections(table_id):
+            if conn.seat is not None:
+                counts[conn.seat] = counts.get(conn.seat, 0) + 1
+        return counts
+
+    # ------------------------------------------------------- SessionListener
+    def state_changed(self, session: MatchSession) -> None:
+        """Send each connection the new state from its own seat's view."""
+        by_seat: dict[int | None, dict[str, Any]] = {}
+        for conn in self.connections(session.game_id):
+            if conn.seat not in by_seat:
+                by_seat[conn.seat] = state_message(session, conn.seat)
+            conn.push(by_seat[conn.seat])
+
+    def table_changed(self, session: MatchSession) -> None:
+        """Send everyone the table's public facts."""
+        self.broadcast_table(session.game_id, TableInfo.model_validate(session.table_info()))
+
+    def chat(self, session: MatchSession, sender: str, seat: int, text: str) -> None:
+        """Send a chat line to everyone at the table, spectators included."""
+        message = ChatMessage(seat=seat, text=text, from_=sender).to_json_dict()
+        for conn in self.connections(session.game_id):
+            conn.push(message)
+
+    # ----------------------------------------------------------------- lobby
+    def broadcast_table(self, table_id: str, table: TableInfo) -> None:
+        """Send everyone at a table (lobby or game) its public facts."""
+        message = TableMessage(table=table).model_dump(mode="json")
+        for conn in self.connections(table_id):
+            conn.push(message)
+
+
+def state_message(session: MatchSession, seat: int | None) -> dict[str, Any]:
+    """The validated ``state`` message for one seat (``None``: spectators)."""
+    raw = session.state_message(seat)
+    return StateMessage(
+        version=raw["version"],
+        view=raw["view"],
+        table=TableInfo.model_validate(raw["table"]),
+        log=raw["log"],
+    ).model_dump(mode="json", exclude_none=False)

@@ -1,0 +1,359 @@
+"""Tables from lobby to finish: creating, joining, starting, and the live sessions.
+
+The :class:`TableManager` is the service layer between the routes and the rest:
+it talks to the :class:`~rummy500.server.storage.Storage` for the lobby, deals
+new games from a secret seed, owns the one :class:`MatchSession` of each live
+game, and rebuilds every unfinished game from storage at startup. Routes stay
+thin and translate its :class:`LobbyError` into HTTP answers.
+
+Secrets: table ids and seat tokens come from :func:`secrets.token_urlsafe`;
+only SHA-256 hashes of tokens are stored; the seed is drawn with
+:func:`secrets.randbits` and only leaves the server inside the record of a
+finished game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from rummy500.server.bots import bot_levels
+from rummy500.server.config import Settings
+from rummy500.server.engine import LiveGame, RulesError, parse_rules
+from rummy500.server.hub import Hub
+from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo
+from rummy500.server.session import MatchSession, SeatInfo, clean_text
+from rummy500.server.storage import ConflictError, GameRow, SeatRow, Storage
+
+__all__ = ["LobbyError", "TableManager", "hash_token"]
+
+log = logging.getLogger(__name__)
+
+
+class LobbyError(Exception):
+    """A refused lobby request: an HTTP status, a stable code and a message."""
+
+    def __init__(self, status: int, code: str, message: str, problems: list[str] | None = None):
+        self.status = status
+        self.code = code
+        self.message = message
+        self.problems = problems or []
+        super().__init__(message)
+
+    def detail(self) -> dict[str, Any]:
+        """The JSON ``detail`` of the HTTP error."""
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.problems:
+            out["problems"] = self.problems
+        return out
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _new_seed() -> int:
+    return secrets.randbits(128)
+
+
+class TableManager:
+    """Lobby operations and live sessions (one per running game)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        storage: Storage,
+        hub: Hub,
+        *,
+        seed_source: Callable[[], int] = _new_seed,
+    ) -> None:
+        """Wire the manager.
+
+        Args:
+            settings: Server settings.
+            storage: Where tables and games are kept.
+            hub: The connection registry (told about lobby changes, listens to sessions).
+            seed_source: Draws a game's seed (tests pass a seeded one; live games
+                use :func:`secrets.randbits`).
+        """
+        self.settings = settings
+        self.storage = storage
+        self.hub = hub
+        self.seed_source = seed_source
+        self.sessions: dict[str, MatchSession] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        levels = bot_levels()
+        self.bot_levels = levels
+        self.default_bot_level = settings.default_bot_level or levels[0]
+
+    # ---------------------------------------------------------------- lobby
+    async def create_table(self, req: CreateTableRequest) -> tuple[str, str]:
+        """Open a table; the creator takes seat 0.
+
+        Returns:
+            The table id and the creator's token.
+
+        Raises:
+            LobbyError: Bad rules or bots.
+        """
+        mapping = {"preset": req.preset, **req.rules}
+        try:
+            rules = parse_rules(mapping, req.seats)
+        except RulesError as exc:
+            raise LobbyError(422, "bad_rules", str(exc), exc.problems) from exc
+        seats: list[SeatRow] = [SeatRow(0, "human", clean_text(req.name, 40) or "Player 1")]
+        bots: dict[int, str] = {}
+        for key, level in req.bots.items():
+            if not key.isdigit() or not 1 <= int(key) < req.seats:
+                raise LobbyError(422, "bad_bots", f"bot seat {key!r} must be 1..{req.seats - 1}")
+            if level not in self.bot_levels:
+                raise LobbyError(
+                    422, "bad_bots", f"unknown bot level {level!r} ({', '.join(self.bot_levels)})"
+                )
+            bots[int(key)] = level
+        for seat in range(1, req.seats):
+            if seat in bots:
+                seats.append(SeatRow(seat, "bot", f"Bot {seat + 1}", bots[seat]))
+            else:
+                seats.append(SeatRow(seat, "open"))
+        table_id = secrets.token_urlsafe(16)
+        token = secrets.token_urlsafe(24)
+        title = clean_text(req.title or "", 80) or f"{seats[0].name}'s table"
+        await asyncio.to_thread(
+            self.storage.create_table,
+            game_id=table_id,
+            title=title,
+            rules=rules.to_mapping(),
+            seats=seats,
+            creator_token_hash=hash_token(token),
+        )
+        return table_id, token
+
+    async def join(self, table_id: str, name: str) -> tuple[int, str]:
+        """Seat a player in the first open seat.
+
+        Raises:
+            LobbyError: No such table, already started, or full.
+        """
+        token = secrets.token_urlsafe(24)
+        display = clean_text(name, 40) or "Player"
+        try:
+            seat = await asyncio.to_thread(
+                self.storage.join, table_id, display, hash_token(token)
+            )
+        except ConflictError as exc:
+            if await self._row(table_id) is None:
+                raise LobbyError(404, "no_table", "no such table") from exc
+            raise LobbyError(409, "cannot_join", str(exc)) from exc
+        await self._lobby_changed(table_id)
+        return seat, token
+
+    async def start(self, table_id: str, token: str | None) -> MatchSession:
+        """Start a table: open seats get bots, the cards are dealt.
+
+        Raises:
+            LobbyError: No such table, not the creator's token, or not in the lobby.
+        """
+        row = await self._row(table_id)
+        if row is None:
+            raise LobbyError(404, "no_table", "no such table")
+        seat = await self.authenticate(table_id, token) if token else None
+        if seat != 0:
+            raise LobbyError(403, "bad_token", "only the table's creator can start it")
+        seed = self.seed_source()
+        try:
+            row = await asyncio.to_thread(
+                self.storage.start, table_id, seed=seed, bot_level=self.default_bot_level
+            )
+        except ConflictError as exc:
+            raise LobbyError(409, "not_in_lobby", str(exc)) from exc
+        session = self._make_session(row, seed, [], [])
+        for conn in self.hub.connections(table_id):
+            session.connect(conn.seat)
+        self.hub.state_changed(session)
+        session.start()
+        return session
+
+    async def table_info(self, table_id: str) -> TableInfo | None:
+        """Public lobby facts, or ``None`` for an unknown table."""
+        session = self.sessions.get(table_id)
+        row = await self._row(table_id)
+        if row is None:
+            return None
+        if session is not None:
+            info = TableInfo.model_validate(session.table_info())
+        else:
+            seated = self.hub.seated(table_id)
+            info = TableInfo(
+                id=row.id,
+                title=row.title,
+                status=row.status,
+                rules=row.rules,
+                version=row.actions,
+                seats=[
+                    SeatPublic(
+                        seat=s.seat,
+                        name=s.name,
+                        kind=s.kind,
+                        bot_level=s.bot_level,
+                        connected=seated.get(s.seat, 0) > 0,
+                    )
+                    for s in row.seats
+                ],
+                spectators=sum(1 for c in self.hub.connections(table_id) if c.seat is None),
+            )
+        info.created = row.created
+        info.invite_path = f"/t/{row.id}"
+        return info
+
+    async def authenticate(self, table_id: str, token: str) -> int | None:
+        """The seat a token belongs to at this table, or ``None``."""
+        if not token or len(token) > 200:
+            return None
+        return await asyncio.to_thread(self.storage.seat_of_token, table_id, hash_token(token))
+
+    async def _row(self, table_id: str, *, with_record: bool = False) -> GameRow | None:
+        if not table_id or len(table_id) > 64:
+            return None
+        return await asyncio.to_thread(self.storage.get_game, table_id, with_record=with_record)
+
+    async def _lobby_changed(self, table_id: str) -> None:
+        info = await self.table_info(table_id)
+        if info is not None:
+            self.hub.broadcast_table(table_id, info)
+
+    async def lobby_presence_changed(self, table_id: str) -> None:
+        """Tell a lobby's watchers who is connected (no-op once the game runs)."""
+        if table_id not in self.sessions:
+            await self._lobby_changed(table_id)
+
+    # ------------------------------------------------------------- sessions
+    def _make_session(
+        self,
+        row: GameRow,
+        seed: int,
+        actions: list[tuple[int, dict[str, Any]]],
+        events: list[dict[str, Any]] | None,
+    ) -> MatchSession:
+        rules = parse_rules(row.rules, len(row.seats))
+        names = row.players
+        collected: list[dict[str, Any]] = []
+        game = LiveGame.replay(rules, names, seed, actions, events=collected)
+        for event in collected:
+            if event["kind"] == "action":
+                seat = event["seat"]
+                event["name"] = names[seat]
+                event["auto"] = row.seats[seat].kind == "bot"
+        session = MatchSession(
+            game_id=row.id,
+            title=row.title,
+            rules=row.rules,
+            seats=[
+                SeatInfo(seat=s.seat, name=s.name or "", kind=s.kind, bot_level=s.bot_level)
+                for s in row.seats
+            ],
+            game=game,
+            store=self.storage,
+            events=collected,
+            bot_delay=self.settings.bot_delay,
+            grace_seconds=self.settings.grace_seconds,
+            log_length=self.settings.log_length,
+            default_bot_level=self.default_bot_level,
+            rng=random.Random(secrets.randbits(64)),
+        )
+        session.listeners.append(self.hub)
+        self.sessions[row.id] = session
+        return session
+
+    async def session(self, table_id: str) -> MatchSession | None:
+        """The live session of a started game, rebuilding it from storage if needed.
+
+        Finished games are rebuilt on demand too (their final position is shown
+        to anyone who opens the table).
+        """
+        found = self.sessions.get(table_id)
+        if found is not None:
+            return found
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            found = self.sessions.get(table_id)
+            if found is not None:
+                return found
+            row = await self._row(table_id)
+            if row is None or row.status == "lobby" or row.seed is None:
+                return None
+            return await self._load(row)
+
+    async def _load(self, row: GameRow) -> MatchSession:
+        stored = await asyncio.to_thread(self.storage.actions, row.id)
+        actions = [(a.seat, a.action) for a in stored]
+        session = self._make_session(row, row.seed or 0, actions, None)
+        if session.finished and row.status != "finished":
+            # The last action was stored but the end was not: finish it now.
+            await asyncio.to_thread(
+                self.storage.finish,
+                row.id,
+                record=session.game.record(),
+                result=session.game.result(),
+            )
+        for conn in self.hub.connections(row.id):
+            session.connect(conn.seat)
+        session.start()
+        return session
+
+    async def restore(self) -> int:
+        """Rebuild every unfinished game from storage (at startup).
+
+        Returns:
+            The number of games restored. A game whose log cannot be replayed is
+            logged and left alone.
+        """
+        count = 0
+        for game_id in await asyncio.to_thread(self.storage.running_ids):
+            try:
+                if await self.session(game_id) is not None:
+                    count += 1
+            except Exception:  # noqa: BLE001 - one bad game must not stop the server
+                log.exception("game %s could not be restored", game_id)
+        return count
+
+    async def close(self) -> None:
+        """Stop every session's bots."""
+        for session in list(self.sessions.values()):
+            await session.close()
+        self.sessions.clear()
+
+    async def finished_game(self, game_id: str) -> GameRow | None:
+        """A finished game with its record, else ``None``.
+
+        Raises:
+            LobbyError: The game exists but is not finished (409).
+        """
+        row = await self._row(game_id, with_record=True)
+        if row is None:
+            return None
+        if row.status != "finished" or row.record is None:
+            raise LobbyError(
+                409, "not_finished", "the record of a game is only shown once the game is over"
+            )
+        return row
+
+    def replay_game(self, row: GameRow) -> LiveGame:
+        """A fresh :class:`LiveGame` for a finished game, dealt but not played."""
+        rules = parse_rules(row.rules, len(row.seats))
+        return LiveGame(rules, row.players, row.seed or 0)
+
+    async def stored_actions(self, game_id: str) -> list[tuple[int, dict[str, Any]]]:
+        """A game's action log as ``(seat, verb)`` pairs."""
+        stored = await asyncio.to_thread(self.storage.actions, game_id)
+        return [(a.seat, a.action) for a in stored]
+
+    async def list_games(self, status: str | None, limit: int) -> list[GameRow]:
+        """Games, newest first."""
+        return await asyncio.to_thread(self.storage.list_games, status, limit)  # type: ignore[arg-type]

@@ -1,0 +1,479 @@
+"""The master of one live match: the only code that changes a game's state.
+
+A :class:`MatchSession` knows no sockets and no SQL. It receives actions (from
+people through the hub, or from its own bots), runs the fixed chain of checks,
+and for each accepted action:
+
+1. appends it to the stored log (the :class:`ActionStore`) and waits until the
+   write is durable,
+2. applies it to the :class:`~rummy500.server.engine.LiveGame`,
+3. tells its listeners, who send every seat its own view.
+
+So nobody is ever told of an action that a crash could lose. Actions are
+processed one at a time under an :class:`asyncio.Lock`; every state carries the
+version number (how many actions were accepted) so a client acting on an old
+state is refused with ``stale_version``.
+
+The session also drives the bots: bot seats, and seats whose player has been
+away longer than the grace period, are played after a short delay. An away
+seat is only played while at least one seated person is connected: a table
+everybody has left waits for them instead of playing itself out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+import unicodedata
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from rummy500.server.bots import Bot, choose_action, make_bot
+from rummy500.server.engine import Action, IllegalAction, LiveGame, parse_action
+from rummy500.server.storage import ConflictError, StorageError
+
+__all__ = [
+    "ActionStore",
+    "MatchSession",
+    "SeatInfo",
+    "SessionError",
+    "SessionListener",
+    "clean_text",
+]
+
+log = logging.getLogger(__name__)
+
+
+class SessionError(Exception):
+    """A refused request, with a stable code for the client (see docs/protocol.md)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(f"{code}: {message}")
+
+
+class ActionStore(Protocol):
+    """The part of the storage a session writes to (blocking calls, run in a thread)."""
+
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+        """Append one action durably; raise ``ConflictError`` if ``seq`` is taken."""
+
+    def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
+        """Store the finished game's record and result."""
+
+
+class SessionListener(Protocol):
+    """Who is told when a session changes (the hub)."""
+
+    def state_changed(self, session: MatchSession) -> None:
+        """A new version was accepted: send every connection its view."""
+
+    def table_changed(self, session: MatchSession) -> None:
+        """Presence changed (someone connected, left, or a bot took over)."""
+
+    def chat(self, session: MatchSession, sender: str, seat: int, text: str) -> None:
+        """A seated player said something."""
+
+
+@dataclass
+class SeatInfo:
+    """A seat as the session sees it.
+
+    Attributes:
+        seat: Seat number.
+        name: Display name.
+        kind: ``human`` or ``bot``.
+        bot_level: Level of a bot seat (also used when a bot stands in).
+        connections: Open connections of this seat.
+        away_since: Monotonic time the seat's last connection closed (``None``
+            while connected).
+    """
+
+    seat: int
+    name: str
+    kind: str
+    bot_level: str | None = None
+    connections: int = 0
+    away_since: float | None = None
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Chat text with control characters removed, trimmed to ``limit`` characters."""
+    kept = "".join(
+        ch for ch in text if ch in " " or not unicodedata.category(ch).startswith("C")
+    )
+    return " ".join(kept.split())[:limit]
+
+
+class MatchSession:
+    """One live match: the lock, the checks, the log, the bots and the listeners."""
+
+    def __init__(
+        self,
+        *,
+        game_id: str,
+        title: str,
+        rules: dict[str, Any],
+        seats: list[SeatInfo],
+        game: LiveGame,
+        store: ActionStore,
+        events: list[dict[str, Any]] | None = None,
+        bot_delay: float = 0.8,
+        grace_seconds: float = 60.0,
+        log_length: int = 40,
+        default_bot_level: str = "random",
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """Set up a session around a dealt (or rebuilt) game.
+
+        Args:
+            game_id: The table id.
+            title: The table name.
+            rules: The public rules mapping.
+            seats: Every seat, in order.
+            game: The game, already at its current version.
+            store: Where accepted actions are appended.
+            events: Public events so far (from a replay), for the log.
+            bot_delay: Seconds a bot waits before acting.
+            grace_seconds: How long a person may be away before a bot plays for them.
+            log_length: Public events kept for the state messages.
+            default_bot_level: Level of a bot standing in for an away person.
+            rng: Randomness for the bots (seeded from ``secrets`` by the server).
+            clock: Monotonic clock (tests may replace it).
+        """
+        self.game_id = game_id
+        self.title = title
+        self.rules = dict(rules)
+        self.seats = seats
+        self.game = game
+        self.store = store
+        self.bot_delay = bot_delay
+        self.grace_seconds = grace_seconds
+        self.default_bot_level = default_bot_level
+        self.spectators = 0
+        self.listeners: list[SessionListener] = []
+        self.lock = asyncio.Lock()
+        self.broken: str | None = None
+        self._rng = rng or random.Random()
+        self._clock = clock
+        self._log: deque[dict[str, Any]] = deque(maxlen=max(log_length, 1))
+        self._log_length = log_length
+        self._bots: dict[int, Bot] = {}
+        self._driver: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._closed = False
+        self._stuck_logged = False
+        now = clock()
+        for s in self.seats:
+            if s.kind == "human" and s.connections == 0 and s.away_since is None:
+                s.away_since = now
+        for event in events or []:
+            self._add_event(event)
+
+    def __repr__(self) -> str:
+        return f"MatchSession({self.game_id!r}, version={self.version})"
+
+    # ------------------------------------------------------------------ reads
+    @property
+    def version(self) -> int:
+        """Number of accepted actions."""
+        return self.game.version
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over."""
+        return self.game.is_over
+
+    @property
+    def status(self) -> str:
+        """``running`` or ``finished``."""
+        return "finished" if self.finished else "running"
+
+    def autoplayed(self, seat: int) -> bool:
+        """Whether a bot is standing in for this person's seat now."""
+        info = self.seats[seat]
+        if info.kind != "human" or info.connections or info.away_since is None:
+            return False
+        if not any(s.kind == "human" and s.connections for s in self.seats):
+            return False
+        return self._clock() - info.away_since >= self.grace_seconds
+
+    def table_info(self) -> dict[str, Any]:
+        """Public facts about the table: seats, presence, status (no cards)."""
+        return {
+            "id": self.game_id,
+            "title": self.title,
+            "status": self.status,
+            "rules": self.rules,
+            "version": self.version,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "bot_level": s.bot_level,
+                    "connected": s.connections > 0,
+                    "autoplay": self.autoplayed(s.seat),
+                }
+                for s in self.seats
+            ],
+            "spectators": self.spectators,
+        }
+
+    def log(self) -> list[dict[str, Any]]:
+        """The recent public events (the current round, and the last round's result)."""
+        return list(self._log) if self._log_length else []
+
+    def state_message(self, seat: int | None) -> dict[str, Any]:
+        """The ``state`` message for a seat (``None``: a spectator)."""
+        return {
+            "type": "state",
+            "version": self.version,
+            "view": self.game.view_dict(seat),
+            "table": self.table_info(),
+            "log": self.log(),
+        }
+
+    # ---------------------------------------------------------------- actions
+    async def submit(self, seat: int | None, version: Any, record: Any) -> None:
+        """Run the chain of checks on a person's action and, if it passes, play it.
+
+        The checks, in order: well-formed, a seat, the game running, not stale,
+        the seat may act now, legal. Each failure raises :class:`SessionError`
+        with its code and leaves the game unchanged.
+
+        Args:
+            seat: The seat the connection's token belongs to (``None``: spectator).
+            version: The version the client saw when choosing the action.
+            record: The action, a RECORD.md verb without ``p``.
+
+        Raises:
+            SessionError: The action was refused.
+        """
+        try:
+            action = parse_action(record)
+        except ValueError as exc:
+            raise SessionError("bad_message", str(exc)) from exc
+        if seat is None:
+            raise SessionError("not_seated", "spectators cannot act; join a seat to play")
+        async with self.lock:
+            if self.broken:
+                raise SessionError("unavailable", self.broken)
+            if self.finished:
+                raise SessionError("not_running", "the game is over")
+            if version != self.version:
+                raise SessionError(
+                    "stale_version",
+                    f"the game is at version {self.version}, your action was for {version}",
+                )
+            if seat not in self.game.actors():
+                raise SessionError("not_your_turn", f"{self.game.names[self.game.to_move]} is to move")
+            try:
+                self.game.check(seat, action)
+            except (IllegalAction, ValueError) as exc:
+                raise SessionError("illegal_action", str(exc)) from exc
+            await self._commit(seat, action, auto=False)
+
+    async def _commit(self, seat: int, action: Action, *, auto: bool) -> None:
+        """Store, apply and announce an action already checked (lock held)."""
+        record = action.to_record()
+        try:
+            await asyncio.to_thread(
+                self.store.append_action, self.game_id, self.version, seat, record
+            )
+        except ConflictError as exc:
+            # Another server wrote this action number: this copy is out of date.
+            self.broken = "this game is being played elsewhere; reload the page"
+            log.error("game %s: %s", self.game_id, exc)
+            raise SessionError("unavailable", self.broken) from exc
+        except StorageError as exc:
+            log.error("game %s: could not store an action: %s", self.game_id, exc)
+            raise SessionError("unavailable", "the game could not be saved; try again") from exc
+        try:
+            events = self.game.apply(seat, action)
+        except Exception as exc:
+            # Stored but refused by the engine: an engine bug. Stop this table
+            # rather than let memory and storage disagree.
+            self.broken = "the game hit an internal error; it will resume after a restart"
+            log.exception("game %s: stored action %s could not be applied", self.game_id, record)
+            raise SessionError("unavailable", self.broken) from exc
+        for event in events:
+            if event["kind"] == "action":
+                event["name"] = self.game.names[seat]
+                event["auto"] = auto or self.seats[seat].kind == "bot"
+            self._add_event(event)
+        if self.finished:
+            try:
+                await asyncio.to_thread(
+                    self.store.finish,
+                    self.game_id,
+                    record=self.game.record(),
+                    result=self.game.result(),
+                )
+            except StorageError as exc:  # replayed and finished again at restart
+                log.error("game %s: could not store its end: %s", self.game_id, exc)
+        for listener in list(self.listeners):
+            listener.state_changed(self)
+        self.kick()
+
+    def _add_event(self, event: dict[str, Any]) -> None:
+        if event["kind"] == "action" and self._log and self._log[-1]["kind"] == "round_over":
+            # A new round: its log starts afresh, keeping only the last result.
+            # Cards of earlier rounds never appear beside the new deal.
+            last = self._log[-1]
+            self._log.clear()
+            self._log.append(last)
+        self._log.append(event)
+
+    # ------------------------------------------------------------------- chat
+    def chat(self, seat: int | None, text: Any, limit: int = 500) -> None:
+        """Pass a seated player's chat line to the listeners.
+
+        Raises:
+            SessionError: Not seated, or the text is empty or not a string.
+        """
+        if seat is None:
+            raise SessionError("not_seated", "only seated players can chat")
+        if not isinstance(text, str):
+            raise SessionError("bad_message", "chat text must be a string")
+        clean = clean_text(text, limit)
+        if not clean:
+            raise SessionError("bad_message", "empty chat message")
+        for listener in list(self.listeners):
+            listener.chat(self, self.seats[seat].name, seat, clean)
+
+    # --------------------------------------------------------------- presence
+    def connect(self, seat: int | None) -> None:
+        """A connection for ``seat`` (``None``: a spectator) opened."""
+        if seat is None:
+            self.spectators += 1
+        else:
+            info = self.seats[seat]
+            info.connections += 1
+            info.away_since = None
+        self._presence_changed()
+
+    def disconnect(self, seat: int | None) -> None:
+        """A connection for ``seat`` (``None``: a spectator) closed."""
+        if seat is None:
+            self.spectators = max(0, self.spectators - 1)
+        else:
+            info = self.seats[seat]
+            info.connections = max(0, info.connections - 1)
+            if info.connections == 0:
+                info.away_since = self._clock()
+        self._presence_changed()
+
+    def _presence_changed(self) -> None:
+        for listener in list(self.listeners):
+            listener.table_changed(self)
+        self.kick()
+
+    # ------------------------------------------------------------------- bots
+    def start(self) -> None:
+        """Start playing the bots' turns (call from the event loop)."""
+        self.kick()
+
+    def kick(self) -> None:
+        """Make the bot driver look again at whose turn it is."""
+        if self._closed or self.finished:
+            return
+        if self._driver is None or self._driver.done():
+            self._driver = asyncio.get_running_loop().create_task(
+                self._drive(), name=f"bots-{self.game_id[:8]}"
+            )
+        else:
+            self._wake.set()
+
+    async def close(self) -> None:
+        """Stop the bot driver."""
+        self._closed = True
+        if self._driver is not None:
+            self._driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._driver
+
+    def _next_auto(self) -> tuple[int | None, float | None]:
+        """The seat a bot should play now, else how long until one might.
+
+        Only the seat to move is ever autoplayed: bots do not make out-of-turn
+        claims (Rummy calls), which are left to the people at the table.
+        """
+        if self.broken:
+            return None, None
+        actors = self.game.actors()
+        if not actors:
+            return None, None
+        seat = actors[0]
+        info = self.seats[seat]
+        if not self.game.legal(seat):
+            # The engine offers the seat to move nothing: a stuck position. Never
+            # spin on it; people at the table still see the state.
+            if not self._stuck_logged:
+                self._stuck_logged = True
+                log.error("game %s: seat %d to move has no legal action", self.game_id, seat)
+            return None, None
+        if info.kind == "bot":
+            return seat, None
+        if info.connections or info.away_since is None:
+            return None, None
+        if not any(s.kind == "human" and s.connections for s in self.seats):
+            return None, None
+        left = info.away_since + self.grace_seconds - self._clock()
+        if left <= 0:
+            return seat, None
+        return None, left
+
+    async def _sleep(self, seconds: float) -> None:
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), timeout=seconds)
+
+    async def _drive(self) -> None:
+        announced: set[int] = set()
+        while not self._closed and not self.finished:
+            announced = {s for s in announced if self.autoplayed(s)}
+            seat, wait = self._next_auto()
+            if seat is None:
+                if wait is None:
+                    return
+                await self._sleep(wait)
+                continue
+            if self.seats[seat].kind == "human" and seat not in announced:
+                # A bot just took over an away seat: show it at the table.
+                announced.add(seat)
+                for listener in list(self.listeners):
+                    listener.table_changed(self)
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
+            else:
+                await asyncio.sleep(0)
+            async with self.lock:
+                if self._closed or self.finished or self._next_auto()[0] != seat:
+                    continue
+                action = self._bot_action(seat)
+                try:
+                    await self._commit(seat, action, auto=True)
+                except SessionError as exc:
+                    log.warning("game %s: bot action refused: %s", self.game_id, exc)
+                    await asyncio.sleep(max(self.bot_delay, 1.0))
+
+    def _bot_action(self, seat: int) -> Action:
+        bot = self._bots.get(seat)
+        if bot is None:
+            info = self.seats[seat]
+            bot = make_bot(info.bot_level or self.default_bot_level, self._rng.getrandbits(64))
+            self._bots[seat] = bot
+        legal = self.game.legal(seat)
+
+        def check(action: Action) -> None:
+            self.game.check(seat, action)
+
+        return choose_action(bot, self.game.view(seat), legal, self._rng, check)

@@ -1,0 +1,81 @@
+// REST calls and the per-table seat tokens kept in localStorage.
+
+export class ApiError extends Error {
+  constructor(message, status, code) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** fetch JSON; a non-2xx answer becomes an ApiError carrying the server's message. */
+export async function api(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(`Cannot reach the server (${e.message}).`, 0, "network");
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { message: text };
+  }
+  if (!res.ok) {
+    throw new ApiError(errorMessage(data) || `${res.status} ${res.statusText}`, res.status,
+      data?.code ?? data?.error?.code ?? data?.detail?.code);
+  }
+  return data;
+}
+
+/** The words of an error body, whatever shape the server gave it. */
+export function errorMessage(data) {
+  if (!data) return "";
+  if (typeof data === "string") return data;
+  if (typeof data.message === "string") return data.message;
+  if (data.error) return errorMessage(data.error);
+  const d = data.detail;
+  if (typeof d === "string") return d;
+  if (Array.isArray(d)) return d.map((x) => x.msg ?? JSON.stringify(x)).join("; ");
+  if (d && typeof d === "object") {
+    const msg = errorMessage(d);
+    return Array.isArray(d.problems) && d.problems.length > 1 ? `${msg}: ${d.problems.join("; ")}` : msg;
+  }
+  return "";
+}
+
+const PREFIX = "rummy500.";
+
+export function storedName() {
+  return localStorage.getItem(PREFIX + "name") || "";
+}
+
+export function storeName(name) {
+  localStorage.setItem(PREFIX + "name", name);
+}
+
+/** {seat, token, name, creator} for a table, or null. */
+export function seatFor(tableId) {
+  try {
+    return JSON.parse(localStorage.getItem(`${PREFIX}seat.${tableId}`) || "null");
+  } catch {
+    return null;
+  }
+}
+
+export function storeSeat(tableId, info) {
+  localStorage.setItem(`${PREFIX}seat.${tableId}`, JSON.stringify(info));
+}
+
+export function forgetSeat(tableId) {
+  localStorage.removeItem(`${PREFIX}seat.${tableId}`);
+}

@@ -1,0 +1,50 @@
+// Tiny DOM helpers: h() builds elements, so views read as their markup.
+
+/**
+ * h("button", {class: "x", dataset: {testid: "btn"}, onclick: fn, disabled: true}, [children])
+ * Attributes: `dataset` object, `on<event>` functions, booleans set/omit the
+ * attribute, everything else is setAttribute. Children: nodes, strings,
+ * numbers, arrays, null/false (skipped).
+ */
+export function h(tag, attrs = {}, children = []) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (v === true) el.setAttribute(k, "");
+    else if (k === "value" && (tag === "input" || tag === "textarea" || tag === "select")) el.value = v;
+    else el.setAttribute(k, String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, c) {
+  if (c === null || c === undefined || c === false) return;
+  if (Array.isArray(c)) c.forEach((x) => append(el, x));
+  else if (c instanceof Node) el.append(c);
+  else el.append(String(c));
+}
+
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+  return el;
+}
+
+export function showError(box, message) {
+  box.textContent = message;
+  box.hidden = false;
+}
+
+/** A short-lived message in the corner (errors stay until dismissed). */
+export function toast(message, kind = "info") {
+  let host = document.getElementById("toasts");
+  if (!host) {
+    host = h("div", { id: "toasts", class: "toasts", "aria-live": "polite" });
+    document.body.append(host);
+  }
+  const t = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  host.append(t);
+  setTimeout(() => t.remove(), kind === "error" ? 8000 : 3500);
+}

@@ -1,0 +1,210 @@
+// The player's own hand: its order (sorted by suit or rank, or arranged by
+// hand), the selection, drag-to-reorder (mouse and touch) and the keyboard.
+//
+// A hand may hold two identical cards (two packs), so each card is keyed by
+// its code and which copy it is: "7H#0", "7H#1".
+
+import { cardEl, sortKey } from "./cards.js";
+import { h, clear } from "./dom.js";
+
+const ORDER_KEY = "rummy500.sort";
+
+export class Hand {
+  constructor(onChange) {
+    this.onChange = onChange; // called when the selection changes
+    this.order = [];          // keys, in display order
+    this.selected = new Set();
+    this.fresh = new Set();   // keys that just arrived (highlighted once)
+    this.mode = localStorage.getItem(ORDER_KEY) || "suit";
+    this.el = h("div", {
+      class: "hand", role: "group", "aria-label": "Your hand", dataset: { testid: "hand" },
+    });
+    this.drag = null;
+    this.el.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    this.el.addEventListener("keydown", (e) => this.keyDown(e));
+  }
+
+  static keysOf(cards) {
+    const seen = {};
+    return cards.map((c) => {
+      seen[c] = (seen[c] ?? -1) + 1;
+      return `${c}#${seen[c]}`;
+    });
+  }
+
+  /** Take a new hand from the server, keeping the player's order and selection. */
+  update(cards) {
+    const keys = Hand.keysOf(cards || []);
+    const had = new Set(this.order);
+    const present = new Set(keys);
+    const firstUpdate = this.order.length === 0;
+    this.fresh = new Set(firstUpdate ? [] : keys.filter((k) => !had.has(k)));
+    this.order = this.order.filter((k) => present.has(k));
+    for (const k of keys) if (!this.order.includes(k)) this.order.push(k);
+    this.selected = new Set([...this.selected].filter((k) => present.has(k)));
+    if (this.mode !== "custom") this.sortBy(this.mode, false);
+    this.render();
+  }
+
+  sortBy(mode, render = true) {
+    this.mode = mode;
+    localStorage.setItem(ORDER_KEY, mode);
+    if (mode !== "custom") {
+      this.order.sort((a, b) => sortKey(code(a), mode) - sortKey(code(b), mode) || (a < b ? -1 : 1));
+    }
+    if (render) this.render();
+  }
+
+  /** Selected cards, as codes, in hand order. */
+  selectedCards() {
+    return this.order.filter((k) => this.selected.has(k)).map(code);
+  }
+
+  clearSelection() {
+    this.selected.clear();
+    this.render();
+    this.onChange();
+  }
+
+  toggle(key) {
+    if (this.selected.has(key)) this.selected.delete(key);
+    else this.selected.add(key);
+    this.render(key);
+    this.onChange();
+  }
+
+  render(focusKey = null) {
+    const active = focusKey ?? document.activeElement?.dataset?.key;
+    clear(this.el);
+    if (!this.order.length) {
+      this.el.append(h("p", { class: "hint empty" }, "No cards in hand."));
+      return;
+    }
+    const count = {};
+    for (const key of this.order) {
+      const c = code(key);
+      count[c] = (count[c] ?? -1) + 1;
+      const testid = count[c] ? `card-${c}-${count[c] + 1}` : `card-${c}`;
+      const el = cardEl(c, { tag: "button", testid });
+      el.type = "button";
+      el.dataset.key = key;
+      el.classList.add("in-hand");
+      el.setAttribute("aria-pressed", this.selected.has(key) ? "true" : "false");
+      if (this.selected.has(key)) el.classList.add("selected");
+      if (this.fresh.has(key)) el.classList.add("fresh");
+      el.addEventListener("click", (e) => {
+        if (this.suppressClick) {
+          this.suppressClick = false;
+          e.preventDefault();
+          return;
+        }
+        this.toggle(key);
+      });
+      this.el.append(el);
+    }
+    if (active) this.el.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus();
+  }
+
+  // --- keyboard: arrows move focus; Shift/Alt + arrows move the card ---
+  keyDown(e) {
+    const key = e.target?.dataset?.key;
+    if (!key) return;
+    const i = this.order.indexOf(key);
+    let d = 0;
+    if (e.key === "ArrowLeft" || e.key === "ArrowUp") d = -1;
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") d = 1;
+    if (e.key === "Escape") {
+      this.clearSelection();
+      return;
+    }
+    if (!d) return;
+    e.preventDefault();
+    const j = Math.max(0, Math.min(this.order.length - 1, i + d));
+    if (e.shiftKey || e.altKey) {
+      this.order.splice(i, 1);
+      this.order.splice(j, 0, key);
+      this.mode = "custom";
+      localStorage.setItem(ORDER_KEY, "custom");
+      this.render(key);
+      this.onChange();
+    } else {
+      this.el.querySelector(`[data-key="${CSS.escape(this.order[j])}"]`)?.focus();
+    }
+  }
+
+  // --- dragging with pointer events (works for mouse, pen and touch) ---
+  pointerDown(e) {
+    const card = e.target.closest?.(".card.in-hand");
+    if (!card || e.button > 0) return;
+    this.drag = { key: card.dataset.key, card, x0: e.clientX, y0: e.clientY, active: false };
+    const move = (ev) => this.pointerMove(ev);
+    const up = (ev) => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", up);
+      this.pointerUp(ev);
+    };
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", up);
+  }
+
+  pointerMove(e) {
+    const d = this.drag;
+    if (!d) return;
+    const dx = e.clientX - d.x0;
+    const dy = e.clientY - d.y0;
+    if (!d.active && Math.hypot(dx, dy) < 8) return;
+    if (!d.active) {
+      d.active = true;
+      d.card.classList.add("dragging");
+      this.el.classList.add("drag-on");
+    }
+    e.preventDefault();
+    d.card.style.transform = `translate(${dx}px, ${dy}px)`;
+    const target = this.insertIndex(e.clientX, e.clientY, d.key);
+    this.el.querySelectorAll(".drop-before, .drop-after").forEach((x) => x.classList.remove("drop-before", "drop-after"));
+    if (target.el) target.el.classList.add(target.after ? "drop-after" : "drop-before");
+  }
+
+  pointerUp(e) {
+    const d = this.drag;
+    this.drag = null;
+    if (!d || !d.active) return;
+    this.suppressClick = true;
+    setTimeout(() => { this.suppressClick = false; }, 0);
+    this.el.classList.remove("drag-on");
+    const target = this.insertIndex(e.clientX, e.clientY, d.key);
+    const from = this.order.indexOf(d.key);
+    this.order.splice(from, 1);
+    let to = target.index;
+    if (to > from) to -= 1;
+    this.order.splice(Math.max(0, Math.min(this.order.length, to)), 0, d.key);
+    this.mode = "custom";
+    localStorage.setItem(ORDER_KEY, "custom");
+    this.render();
+    this.onChange();
+  }
+
+  /** Where a card dropped at (x, y) goes: index into the current order. */
+  insertIndex(x, y, dragKey) {
+    let best = { index: this.order.length, el: null, after: true, dist: Infinity };
+    for (const el of this.el.querySelectorAll(".card.in-hand")) {
+      if (el.dataset.key === dragKey) continue;
+      const r = el.getBoundingClientRect();
+      const cx = r.left + r.width / 2;
+      const cy = r.top + r.height / 2;
+      const dist = Math.abs(x - cx) + 2 * Math.abs(y - cy);
+      if (dist < best.dist) {
+        const after = x > cx;
+        const idx = this.order.indexOf(el.dataset.key) + (after ? 1 : 0);
+        best = { index: idx, el, after, dist };
+      }
+    }
+    return best;
+  }
+}
+
+function code(key) {
+  return key.slice(0, key.indexOf("#"));
+}

@@ -1,0 +1,310 @@
+// The start page: pick a name, create a table (seats, preset, house rules,
+// bots), or go back to a table you sit at.
+
+import { api, storedName, storeName, storeSeat } from "./api.js";
+import { h, clear, showError } from "./dom.js";
+
+let BOT_LEVELS = ["random", "easy", "medium", "hard"];
+const GROUP_TITLES = {
+  table: "Table and cards",
+  melds: "Melds",
+  drawing: "Drawing from the discard pile",
+  going_out: "Going out and stock exhaustion",
+  calling: "Calling \u201cRummy!\u201d",
+  scoring: "Card values and scoring",
+  winning: "Winning",
+  partnership: "Partnerships",
+  gambit: "Dealer\u2019s Gambit",
+};
+
+/** Normalise /api/rules into {options:[{name,default,values,description,group}], presets:{name:{rules,description}}}. */
+export function normaliseCatalogue(data) {
+  let options = data?.options ?? data?.catalogue ?? [];
+  if (!Array.isArray(options)) {
+    options = Object.entries(options).map(([name, spec]) => ({ name, ...spec }));
+  }
+  let presets = data?.presets ?? {};
+  if (Array.isArray(presets)) {
+    presets = Object.fromEntries(presets.map((p) => [p.name, p]));
+  }
+  const out = {};
+  for (const [name, p] of Object.entries(presets)) {
+    const rules = p?.rules ?? p?.options ?? (p && typeof p === "object" && !("description" in p) ? p : {});
+    out[name] = { rules: rules || {}, description: p?.description ?? "" };
+  }
+  return { options, presets: out, botLevels: Array.isArray(data?.bot_levels) ? data.bot_levels : null };
+}
+
+/**
+ * The choices an option offers, from its `values` ("auto, 7..13", "0, 30, any
+ * integer", "false, true", or a list). Returns {choices:[values], freeInt, object}.
+ */
+export function optionChoices(spec) {
+  const raw = Array.isArray(spec.values)
+    ? spec.values
+    : String(spec.values ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const choices = [];
+  let freeInt = false;
+  let object = false;
+  const add = (v) => {
+    if (!choices.some((c) => c === v)) choices.push(v);
+  };
+  for (const t of raw) {
+    if (typeof t !== "string") { add(t); continue; }
+    let m;
+    if (t === "true" || t === "false") add(t === "true");
+    else if ((m = t.match(/^(-?\d+)\s*\.\.\s*(-?\d+)$/))) {
+      for (let i = +m[1]; i <= +m[2]; i++) add(i);
+    } else if (/^-?\d+$/.test(t)) add(+t);
+    else if (/any|^N$|integer/i.test(t)) freeInt = true;
+    else if (/object|\{\}/.test(t)) object = true;
+    else add(t);
+  }
+  if (spec.default !== undefined && typeof spec.default !== "object") add(spec.default);
+  return { choices, freeInt, object };
+}
+
+function valueText(v) {
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  return String(v);
+}
+
+export function renderLobby(root) {
+  clear(root);
+  document.title = "rummy500";
+  const errorBox = h("div", { class: "error-banner", role: "alert", hidden: true, dataset: { testid: "error-banner" } });
+
+  const nameInput = h("input", {
+    id: "player-name", type: "text", maxlength: "24", autocomplete: "nickname",
+    value: storedName(), placeholder: "Your name", required: true, dataset: { testid: "name-input" },
+  });
+  const titleInput = h("input", {
+    id: "table-title", type: "text", maxlength: "60", placeholder: "Friday game (optional)", dataset: { testid: "title-input" },
+  });
+  const seatsSel = h("select", { id: "seats", dataset: { testid: "seats" } },
+    [2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n }, `${n} players`)));
+  const presetSel = h("select", { id: "preset", dataset: { testid: "preset" } });
+  const presetDesc = h("p", { class: "hint", id: "preset-desc" });
+  const botsBox = h("div", { class: "bots", dataset: { testid: "bots" } });
+  const rulesBox = h("div", { class: "rules-editor", dataset: { testid: "rules-editor" } }, "Loading the rules\u2026");
+  const changedCount = h("span", { class: "badge" });
+  const createBtn = h("button", { type: "submit", class: "primary", dataset: { testid: "create-table" } }, "Create table");
+
+  let catalogue = { options: [], presets: {} };
+  const controls = new Map(); // option name -> {get(), set(v), row}
+
+  function presetRules() {
+    return catalogue.presets[presetSel.value]?.rules ?? {};
+  }
+  function effectiveDefault(spec) {
+    const pr = presetRules();
+    return spec.name in pr ? pr[spec.name] : spec.default;
+  }
+
+  function renderBots() {
+    const n = +seatsSel.value;
+    const prev = {};
+    botsBox.querySelectorAll("select").forEach((s) => { prev[s.dataset.seat] = s.value; });
+    clear(botsBox);
+    botsBox.append(h("div", { class: "bot-row" }, [h("span", {}, "Seat 1"), h("span", { class: "hint" }, "you")]));
+    for (let s = 1; s < n; s++) {
+      const sel = h("select", {
+        id: `bot-${s}`, dataset: { seat: String(s), testid: `bot-seat-${s}` },
+        "aria-label": `Who plays seat ${s + 1}`,
+      }, [h("option", { value: "" }, "Human (invite)"),
+        ...BOT_LEVELS.map((l) => h("option", { value: l }, `Bot \u2014 ${l}`))]);
+      const dflt = BOT_LEVELS.includes("medium") ? "medium" : BOT_LEVELS[0];
+      sel.value = prev[String(s)] ?? (n === 2 ? dflt : "");
+      if (sel.selectedIndex < 0) sel.value = "";
+      botsBox.append(h("label", { class: "bot-row", for: `bot-${s}` }, [h("span", {}, `Seat ${s + 1}`), sel]));
+    }
+  }
+
+  function updateChanged() {
+    let n = 0;
+    for (const [name, c] of controls) {
+      const spec = c.spec;
+      const changed = JSON.stringify(c.get()) !== JSON.stringify(effectiveDefault(spec));
+      c.row.classList.toggle("changed", changed);
+      if (changed) n++;
+      void name;
+    }
+    changedCount.textContent = n ? `${n} changed` : "";
+  }
+
+  function renderRules() {
+    clear(rulesBox);
+    controls.clear();
+    const groups = new Map();
+    for (const spec of catalogue.options) {
+      if (spec.name === "players") continue; // the seat count sets it
+      const g = spec.group ?? "other";
+      if (!groups.has(g)) groups.set(g, []);
+      groups.get(g).push(spec);
+    }
+    for (const [g, specs] of groups) {
+      const fs = h("fieldset", { class: "rule-group" }, [h("legend", {}, GROUP_TITLES[g] ?? g)]);
+      for (const spec of specs) fs.append(optionRow(spec));
+      rulesBox.append(fs);
+    }
+    applyPreset();
+  }
+
+  function optionRow(spec) {
+    const id = `opt-${spec.name}`;
+    const { choices, freeInt, object } = optionChoices(spec);
+    const row = h("div", { class: "rule-row", dataset: { option: spec.name } });
+    const label = h("label", { for: id, class: "rule-name" }, spec.name.replace(/_/g, " "));
+    const desc = h("div", { class: "rule-desc", id: `${id}-desc` }, spec.description ?? "");
+    let get, set;
+    if (object) {
+      const ta = h("textarea", { id, rows: "1", "aria-describedby": `${id}-desc`, spellcheck: "false", dataset: { testid: id } });
+      get = () => {
+        try { return JSON.parse(ta.value || "{}"); } catch { return ta.value; }
+      };
+      set = (v) => { ta.value = JSON.stringify(v ?? {}); };
+      ta.addEventListener("input", updateChanged);
+      row.append(label, ta, desc);
+    } else {
+      const sel = h("select", { id, "aria-describedby": `${id}-desc`, dataset: { testid: id } },
+        choices.map((v, i) => h("option", { value: String(i) }, valueText(v))));
+      let num = null;
+      if (freeInt) {
+        sel.append(h("option", { value: "custom" }, "other\u2026"));
+        num = h("input", { type: "number", step: "1", class: "num", hidden: true, "aria-label": `${spec.name} value` });
+        num.addEventListener("input", updateChanged);
+      }
+      sel.addEventListener("change", () => {
+        if (num) num.hidden = sel.value !== "custom";
+        updateChanged();
+      });
+      get = () => (sel.value === "custom" ? parseInt(num.value || "0", 10) : choices[+sel.value]);
+      set = (v) => {
+        const i = choices.findIndex((c) => c === v);
+        if (i >= 0) {
+          sel.value = String(i);
+          if (num) num.hidden = true;
+        } else if (num) {
+          sel.value = "custom";
+          num.hidden = false;
+          num.value = String(v);
+        }
+      };
+      row.append(label, h("span", { class: "rule-ctl" }, num ? [sel, num] : [sel]), desc);
+    }
+    controls.set(spec.name, { spec, get, set, row });
+    return row;
+  }
+
+  function applyPreset() {
+    for (const c of controls.values()) c.set(effectiveDefault(c.spec));
+    const p = catalogue.presets[presetSel.value];
+    presetDesc.textContent = p?.description ?? "";
+    const players = p?.rules?.players;
+    if (players) {
+      seatsSel.value = String(players);
+      renderBots();
+    }
+    updateChanged();
+  }
+
+  presetSel.addEventListener("change", applyPreset);
+  seatsSel.addEventListener("change", renderBots);
+
+  const form = h("form", { class: "panel create-form", novalidate: true }, [
+    h("h2", {}, "New table"),
+    h("label", { for: "player-name" }, "Your name"),
+    nameInput,
+    h("label", { for: "table-title" }, "Table name"),
+    titleInput,
+    h("div", { class: "two-col" }, [
+      h("div", {}, [h("label", { for: "seats" }, "Seats"), seatsSel]),
+      h("div", {}, [h("label", { for: "preset" }, "Preset"), presetSel]),
+    ]),
+    presetDesc,
+    h("h3", {}, "Players"),
+    botsBox,
+    h("details", { class: "house-rules", dataset: { testid: "house-rules" } }, [
+      h("summary", {}, ["House rules ", changedCount]),
+      h("p", { class: "hint" }, "Starting from the preset. Changed options are highlighted."),
+      rulesBox,
+    ]),
+    errorBox,
+    createBtn,
+  ]);
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    errorBox.hidden = true;
+    const name = nameInput.value.trim();
+    if (!name) {
+      showError(errorBox, "Please pick a name first.");
+      nameInput.focus();
+      return;
+    }
+    storeName(name);
+    const rules = {};
+    for (const [optName, c] of controls) {
+      const v = c.get();
+      if (JSON.stringify(v) !== JSON.stringify(effectiveDefault(c.spec))) rules[optName] = v;
+    }
+    const bots = {};
+    botsBox.querySelectorAll("select").forEach((s) => {
+      if (s.value) bots[s.dataset.seat] = s.value;
+    });
+    createBtn.disabled = true;
+    try {
+      const body = { name, seats: +seatsSel.value, preset: presetSel.value, rules, bots };
+      if (titleInput.value.trim()) body.title = titleInput.value.trim();
+      const res = await api("POST", "/api/tables", body);
+      storeSeat(res.table_id, { seat: res.seat, token: res.token, name, creator: true, invite_url: res.invite_url });
+      history.pushState(null, "", `/t/${res.table_id}`);
+      window.dispatchEvent(new PopStateEvent("popstate"));
+    } catch (e) {
+      showError(errorBox, e.message);
+    } finally {
+      createBtn.disabled = false;
+    }
+  });
+
+  root.append(h("main", { class: "lobby" }, [
+    h("header", { class: "lobby-head" }, [
+      h("h1", {}, ["Rummy ", h("span", { class: "accent" }, "500")]),
+      h("p", { class: "tagline" }, "Meld, lay off, and race to 500. No account needed \u2014 pick a name and deal."),
+      h("nav", {}, [h("a", { href: "/#replays", dataset: { testid: "nav-replays" } }, "Replays of finished games")]),
+    ]),
+    form,
+    yourTables(),
+  ]));
+
+  renderBots();
+  api("GET", "/api/rules").then((data) => {
+    catalogue = normaliseCatalogue(data);
+    if (catalogue.botLevels?.length) {
+      BOT_LEVELS = catalogue.botLevels;
+      renderBots();
+    }
+    clear(presetSel);
+    const names = Object.keys(catalogue.presets);
+    for (const n of names.length ? names : ["standard"]) {
+      presetSel.append(h("option", { value: n }, n.replace(/_/g, " ")));
+    }
+    presetSel.value = names.includes("standard") ? "standard" : names[0] ?? "standard";
+    renderRules();
+  }).catch((e) => {
+    rulesBox.textContent = `Could not load the rules catalogue: ${e.message}`;
+  });
+}
+
+/** Tables this browser holds a seat at (from localStorage). */
+function yourTables() {
+  const rows = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const k = localStorage.key(i);
+    if (!k.startsWith("rummy500.seat.")) continue;
+    const id = k.slice("rummy500.seat.".length);
+    rows.push(h("li", {}, h("a", { href: `/t/${id}` }, `Table ${id}`)));
+  }
+  if (!rows.length) return h("span", { hidden: true });
+  return h("section", { class: "panel your-tables" }, [h("h2", {}, "Your tables"), h("ul", {}, rows.slice(-8))]);
+}

@@ -1,0 +1,137 @@
+// Finished games: a list (/#replays) and a step-by-step viewer
+// (/#replay/{id}). The server replays the record; the page only shows the
+// position it is sent after each step, and offers the record for download.
+
+import { api } from "./api.js";
+import { cardEl, cardText } from "./cards.js";
+import { describe } from "./actions.js";
+import { h, clear } from "./dom.js";
+
+function header(extra) {
+  return h("header", { class: "lobby-head" }, [
+    h("h1", {}, ["Rummy ", h("span", { class: "accent" }, "500"), " \u2014 replays"]),
+    h("nav", {}, [h("a", { href: "/" }, "\u2190 Back to the lobby"), extra ?? null]),
+  ]);
+}
+
+export function renderReplays(root) {
+  clear(root);
+  document.title = "Replays \u2014 rummy500";
+  const list = h("ul", { class: "game-list", dataset: { testid: "game-list" } }, h("li", { class: "hint" }, "Loading\u2026"));
+  root.append(h("main", { class: "replays" }, [header(), h("section", { class: "panel" }, [h("h2", {}, "Finished games"), list])]));
+  api("GET", "/api/games?status=finished").then((data) => {
+    const games = Array.isArray(data) ? data : (data?.games ?? []);
+    clear(list);
+    if (!games.length) list.append(h("li", { class: "hint" }, "No finished games yet."));
+    for (const g of games) {
+      const id = g.id ?? g.game_id;
+      const players = (g.players ?? g.seats ?? []).map((p) => (typeof p === "string" ? p : p?.name ?? "?"));
+      const totals = g.result?.totals ?? g.totals;
+      const when = g.finished ?? g.finished_at ?? g.created;
+      list.append(h("li", {}, h("a", { href: `/#replay/${encodeURIComponent(id)}`, dataset: { testid: `game-${id}` } }, [
+        h("span", {}, [h("b", {}, g.title ?? g.name ?? `Game ${id}`), " \u2014 ", players.join(", ")]),
+        h("span", { class: "hint" }, [totals ? totals.join(" / ") : "", when ? ` \u00B7 ${new Date(when).toLocaleString()}` : ""]),
+      ])));
+    }
+  }).catch((e) => {
+    clear(list);
+    list.append(h("li", { class: "error-banner" }, e.message));
+  });
+  return null;
+}
+
+export function renderReplay(root, gameId) {
+  clear(root);
+  document.title = "Replay \u2014 rummy500";
+  const enc = encodeURIComponent(gameId);
+  const dl = h("a", { href: `/api/games/${enc}/record`, download: `rummy500-${gameId}.json`, dataset: { testid: "download-record" } }, "Download the record (JSON)");
+  const stepLabel = h("span", { class: "replay-step", dataset: { testid: "replay-step" }, "aria-live": "polite" });
+  const slider = h("input", { type: "range", min: "0", max: "0", value: "0", "aria-label": "Move number", dataset: { testid: "replay-slider" } });
+  const mk = (label, testid, fn) => {
+    const b = h("button", { type: "button", dataset: { testid } }, label);
+    b.addEventListener("click", fn);
+    return b;
+  };
+  const board = h("section", { class: "board replay-board", dataset: { testid: "replay-board" } });
+  const lastAction = h("p", { class: "hint", dataset: { testid: "replay-action" } });
+  const errorBox = h("div", { class: "error-banner", role: "alert", hidden: true });
+  let step = 0;
+  let total = 0;
+  let names = [];
+  let loading = 0;
+
+  async function go(n) {
+    n = Math.max(0, Math.min(total || n, n));
+    const ticket = ++loading;
+    try {
+      const data = await api("GET", `/api/games/${enc}/replay/${n}`);
+      if (ticket !== loading) return;
+      step = data.step ?? n;
+      total = data.total ?? data.steps ?? data.actions ?? total;
+      slider.max = String(total);
+      slider.value = String(step);
+      stepLabel.textContent = `move ${step} of ${total}`;
+      if (data.players) names = data.players;
+      const ev = data.action; // the log event of the last action played
+      lastAction.textContent = ev
+        ? `Move ${step}: ${ev.name ?? names[ev.seat] ?? `Seat ${ev.seat + 1}`} — ${describe(ev.action ?? ev)}`
+        : "The deal.";
+      drawBoard(data);
+      errorBox.hidden = true;
+    } catch (e) {
+      errorBox.textContent = e.message;
+      errorBox.hidden = false;
+    }
+  }
+
+  function drawBoard(data) {
+    clear(board);
+    const v = data.view ?? data.state ?? data;
+    const hands = data.hands ?? v.hands ?? null;
+    if (Array.isArray(v.players)) names = v.players.map((p) => (typeof p === "string" ? p : p?.name));
+    const n = (hands ?? v.hand_sizes ?? names).length;
+    const handsBox = h("div", { class: "replay-hands" });
+    for (let s = 0; s < n; s++) {
+      const cards = hands?.[s];
+      handsBox.append(h("div", { class: `replay-hand${v.to_move === s ? " turn" : ""}` }, [
+        h("b", {}, `${v.to_move === s ? "\u25B6 " : ""}${names[s] ?? `Seat ${s + 1}`}`),
+        h("span", { class: "hint" }, `${v.scores?.[s] ?? data.totals?.[s] ?? 0} pts`),
+        h("div", { class: "hcards" }, cards ? cards.map((c) => cardEl(c, { small: true })) : `${v.hand_sizes?.[s] ?? "?"} cards`),
+      ]));
+    }
+    const pile = h("div", { class: "pile" }, (v.discard ?? []).map((c) => cardEl(c, { small: true })));
+    const melds = h("div", { class: "meld-row" }, (v.melds ?? []).map((m) => h("div", { class: "meld" }, [
+      h("span", { class: "meld-id" }, `#${m.id}`),
+      h("div", { class: "meld-cards" }, m.cards.map((c) => cardEl(c, { small: true }))),
+    ])));
+    board.append(
+      h("h2", { class: "label" }, `Round ${(v.round ?? data.round ?? 0) + 1}${v.phase ? ` \u00B7 ${v.phase}` : ""} \u00B7 stock ${v.stock_count ?? "?"}`),
+      handsBox,
+      h("h2", { class: "label" }, "Discard pile"), pile,
+      h("h2", { class: "label" }, "Melds"), melds,
+    );
+    void cardText;
+  }
+
+  slider.addEventListener("input", () => go(+slider.value));
+  const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the game" }, [
+    mk("\u23EE Start", "replay-first", () => go(0)),
+    mk("\u25C0 Back", "replay-prev", () => go(step - 1)),
+    mk("Next \u25B6", "replay-next", () => go(step + 1)),
+    mk("End \u23ED", "replay-last", () => go(total)),
+    slider, stepLabel,
+  ]);
+  const onKey = (e) => {
+    if (e.target.closest?.("input, textarea, select")) return;
+    if (e.key === "ArrowRight") go(step + 1);
+    if (e.key === "ArrowLeft") go(step - 1);
+  };
+  document.addEventListener("keydown", onKey);
+  root.append(h("main", { class: "replays" }, [
+    header(h("a", { href: "/#replays" }, "All replays")),
+    h("section", { class: "panel" }, [h("h2", {}, `Game ${gameId}`), dl, errorBox, controls, lastAction]),
+    board,
+  ]));
+  go(0);
+  return () => document.removeEventListener("keydown", onKey);
+}

@@ -1,0 +1,861 @@
+// The table page (/t/{id}): the waiting room before the start, then the game.
+// Everything shown comes from the server's state messages; every move the
+// player can make is an entry of `view.legal`, matched against the selection.
+
+import { api, seatFor, storeSeat, forgetSeat, storedName, storeName } from "./api.js";
+import { cardEl, cardText, cardLabel } from "./cards.js";
+import {
+  verbOf, selectionChoices, selectionCouldGrow, legalTakes, legalRummies, describe, ordinal,
+} from "./actions.js";
+import { Hand } from "./hand.js";
+import { TableConnection } from "./connection.js";
+import { h, clear, toast } from "./dom.js";
+import { chooseAction } from "./chooser.js";
+import { ScoreSheet } from "./scores.js";
+
+const SIDE_NAMES = ["A", "B", "C", "D"];
+
+export function renderTable(root, tableId) {
+  const page = new TablePage(root, tableId);
+  page.start();
+  return () => page.destroy();
+}
+
+class TablePage {
+  constructor(root, tableId) {
+    this.root = root;
+    this.tableId = tableId;
+    this.me = seatFor(tableId); // {seat, token, name, creator} or null
+    this.table = null;          // table info (REST or state.table)
+    this.view = null;
+    this.log = [];
+    this.chat = [];
+    this.pendingAction = false;
+    this.pileDepth = null;      // depth of the pile card the player looks at
+    this.meldOwners = new Map(); // meld id -> seat that laid it down (first seen)
+    this.endSeen = -1;          // version of the last round end shown
+    this.banner = null;         // {round_over, game_over} events to show
+    this.scores = new ScoreSheet();
+    this.hand = new Hand(() => this.renderActions());
+    this.conn = null;
+    this.pollTimer = null;
+    this.build();
+  }
+
+  // ------------------------------------------------------------------ layout
+  build() {
+    clear(this.root);
+    this.connBadge = h("span", { class: "conn", dataset: { testid: "conn-status" }, "aria-live": "polite" }, "connecting\u2026");
+    this.titleEl = h("span", { class: "table-title" }, `Table ${this.tableId}`);
+    this.errorBanner = h("div", { class: "error-banner", role: "alert", hidden: true, dataset: { testid: "error-banner" } });
+    this.waiting = h("section", { class: "waiting panel", hidden: true, dataset: { testid: "waiting-room" } });
+    this.players = h("section", { class: "players", "aria-label": "Players", dataset: { testid: "players" } });
+    this.statusLine = h("div", { class: "status-line", "aria-live": "polite", dataset: { testid: "status" } });
+    this.stockEl = h("div", { class: "stock-area" });
+    this.pileEl = h("div", { class: "pile", role: "group", "aria-label": "Discard pile, top card last", dataset: { testid: "discard-pile" } });
+    this.pilePreview = h("div", { class: "pile-preview", dataset: { testid: "pile-preview" } });
+    this.meldsEl = h("section", { class: "melds", "aria-label": "Melds on the table", dataset: { testid: "melds" } });
+    this.actionsEl = h("div", { class: "actions", role: "toolbar", "aria-label": "Your moves", dataset: { testid: "actions" } });
+    this.hintEl = h("p", { class: "hint action-hint", "aria-live": "polite", dataset: { testid: "action-hint" } });
+    this.sortEl = h("div", { class: "sort-toggle", role: "group", "aria-label": "Sort hand" });
+    this.myArea = h("section", { class: "my-area", "aria-label": "Your hand and moves" }, [
+      h("div", { class: "my-head" }, [h("h2", { class: "sr-only" }, "Your hand"), this.sortEl]),
+      this.hand.el,
+      this.hintEl,
+      this.actionsEl,
+    ]);
+    this.roundBanner = h("div", { class: "round-banner", hidden: true, dataset: { testid: "round-over" }, role: "status" });
+    this.logEl = h("ol", { class: "log", dataset: { testid: "game-log" }, "aria-live": "off" });
+    this.chatList = h("ul", { class: "chat-list", "aria-live": "polite", dataset: { testid: "chat-list" } });
+    this.chatInput = h("input", {
+      type: "text", maxlength: "300", placeholder: "Say something\u2026", "aria-label": "Chat message",
+      dataset: { testid: "chat-input" }, autocomplete: "off",
+    });
+    const chatForm = h("form", { class: "chat-form" }, [this.chatInput,
+      h("button", { type: "submit", dataset: { testid: "chat-send" } }, "Send")]);
+    chatForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = this.chatInput.value.trim();
+      if (!text) return;
+      if (this.conn?.chat(text)) this.chatInput.value = "";
+      else toast("Not connected \u2014 message not sent.", "error");
+    });
+
+    this.board = h("div", { class: "board", hidden: true }, [
+      this.players,
+      this.statusLine,
+      h("div", { class: "center-row" }, [this.stockEl, h("div", { class: "pile-wrap" }, [
+        h("h2", { class: "label" }, "Discard pile"), this.pileEl, this.pilePreview])]),
+      this.roundBanner,
+      h("h2", { class: "label" }, "Melds"),
+      this.meldsEl,
+      this.myArea,
+    ]);
+    this.side = h("aside", { class: "side" }, [
+      h("section", { class: "panel" }, [h("h2", {}, "Scores"), this.scores.el]),
+      h("section", { class: "panel chat" }, [h("h2", {}, "Chat"), this.chatList, chatForm]),
+      h("details", { class: "panel", open: true }, [h("summary", {}, h("h2", {}, "Game log")), this.logEl]),
+    ]);
+    this.root.append(h("div", { class: "table-page" }, [
+      h("header", { class: "topbar" }, [
+        h("a", { href: "/", class: "brand" }, ["Rummy ", h("span", { class: "accent" }, "500")]),
+        this.titleEl,
+        this.connBadge,
+        h("a", { href: "/#replays", class: "nav" }, "Replays"),
+      ]),
+      this.errorBanner,
+      h("div", { class: "table-layout" }, [h("main", { class: "main-col" }, [this.waiting, this.board]), this.side]),
+    ]));
+  }
+
+  start() {
+    this.refreshTable();
+    this.connect();
+  }
+
+  destroy() {
+    this.conn?.close();
+    clearInterval(this.pollTimer);
+    document.title = "rummy500";
+  }
+
+  connect() {
+    this.conn?.close();
+    this.conn = new TableConnection(this.tableId, this.me?.token, {
+      state: (m) => this.onState(m),
+      error: (m) => this.onError(m),
+      chat: (m) => this.onChat(m),
+      other: (m) => this.onOther(m),
+      status: (s, secs) => this.setConn(s, secs),
+      fatal: (reason, code) => this.onFatal(reason, code),
+    });
+    window.rummyConnection = this.conn; // handle for debugging and browser tests
+    this.conn.open();
+  }
+
+  setConn(s, secs) {
+    const text = {
+      connecting: "connecting\u2026", connected: "connected",
+      reconnecting: secs ? `reconnecting in ${secs}s\u2026` : "reconnecting\u2026",
+    }[s] ?? s;
+    this.connBadge.textContent = text;
+    this.connBadge.className = `conn ${s}`;
+  }
+
+  async refreshTable() {
+    try {
+      const t = await api("GET", `/api/tables/${encodeURIComponent(this.tableId)}`);
+      this.setTable(t);
+    } catch (e) {
+      if (e.status === 404) {
+        this.showBanner(`There is no table ${this.tableId}. ${e.message}`);
+        this.conn?.close();
+      } else if (!this.view) {
+        this.showBanner(e.message);
+      }
+    }
+  }
+
+  setTable(t) {
+    if (!t) return;
+    this.table = { ...(this.table || {}), ...t };
+    const name = this.table.title ?? this.table.name;
+    if (name) this.titleEl.textContent = name;
+    if (!this.view) this.renderWaiting();
+    this.renderPlayers();
+    this.scores.setNames(this.names(), this.sides());
+  }
+
+  names() {
+    const v = this.view;
+    const t = this.table || {};
+    const n = this.seatCount();
+    const out = [];
+    for (let s = 0; s < n; s++) {
+      out.push(pickName(v?.players, s) ?? pickName(t.names, s) ?? pickName(t.players, s)
+        ?? pickName(t.seats, s) ?? `Seat ${s + 1}`);
+    }
+    return out;
+  }
+
+  seatCount() {
+    const v = this.view;
+    const t = this.table || {};
+    if (v?.hand_sizes) return v.hand_sizes.length;
+    if (Array.isArray(v?.players)) return v.players.length;
+    if (typeof t.seats === "number") return t.seats;
+    if (Array.isArray(t.seats)) return t.seats.length;
+    if (Array.isArray(t.players)) return t.players.length;
+    return t.rules?.players ?? 2;
+  }
+
+  /** Partnership sides as lists of seats, or null. */
+  sides() {
+    const t = this.table || {};
+    if (Array.isArray(t.sides) && t.sides.length) return t.sides;
+    if (t.rules?.partnership || t.partnership) return [[0, 2], [1, 3]];
+    return null;
+  }
+
+  seatInfo(s) {
+    const seats = this.table?.seats;
+    const info = Array.isArray(seats) && seats[s] && typeof seats[s] === "object" ? { ...seats[s] } : {};
+    const bots = this.table?.bots;
+    if (bots && bots[String(s)]) info.bot_level = bots[String(s)];
+    // A bot seat, or a person's seat a bot plays while they are away.
+    info.bot = info.kind === "bot" || (info.kind === undefined && info.bot_level) ? (info.bot_level ?? "bot") : null;
+    return info;
+  }
+
+  mySeat() {
+    if (this.view && typeof this.view.seat === "number") return this.view.seat;
+    return this.me ? this.me.seat : null;
+  }
+
+  isStarted() {
+    const st = this.table?.status;
+    return !!this.view || st === "running" || st === "finished";
+  }
+
+  // ---------------------------------------------------------- waiting room
+  renderWaiting() {
+    const w = this.waiting;
+    clear(w);
+    w.hidden = false;
+    this.board.hidden = true;
+    const n = this.seatCount();
+    const names = this.names();
+    const list = h("ol", { class: "seat-list", dataset: { testid: "seat-list" } });
+    for (let s = 0; s < n; s++) {
+      const info = this.seatInfo(s);
+      const bot = info.bot;
+      const taken = info.kind ? info.kind !== "open" : !!(bot || info.name);
+      const label = bot ? `${names[s]} (bot \u2014 ${bot})` : taken ? names[s] : "open seat";
+      list.append(h("li", { class: taken ? "taken" : "open" }, [
+        label, s === this.mySeat() ? h("span", { class: "you" }, " (you)") : null]));
+    }
+    const invite = new URL(this.table?.invite_url ?? this.table?.invite_path ?? `/t/${this.tableId}`, location.href).href;
+    const inviteInput = h("input", { type: "text", readonly: true, value: invite, "aria-label": "Invite link", dataset: { testid: "invite-link" } });
+    const copy = h("button", { type: "button", dataset: { testid: "copy-invite" } }, "Copy");
+    copy.addEventListener("click", async () => {
+      inviteInput.select();
+      try {
+        await navigator.clipboard.writeText(invite);
+        toast("Invite link copied.");
+      } catch {
+        document.execCommand?.("copy");
+      }
+    });
+    w.append(h("h2", {}, "Waiting for players"), list);
+    w.append(h("div", { class: "invite" }, [h("label", {}, "Invite link \u2014 send it to the people you want to play with"),
+      h("div", { class: "row" }, [inviteInput, copy])]));
+    if (this.me) {
+      const startBtn = h("button", { type: "button", class: "primary", dataset: { testid: "start-game" } }, "Start the game");
+      startBtn.addEventListener("click", () => this.startGame(startBtn));
+      if (this.me.seat === 0) {
+        w.append(h("p", { class: "hint" }, "Open seats are filled with bots when you start."), startBtn);
+      } else {
+        w.append(h("p", { class: "hint" }, `You sit at seat ${this.me.seat + 1}. ${this.names()[0]} (who created the table) starts the game.`));
+      }
+    } else {
+      const nameIn = h("input", { type: "text", maxlength: "24", value: storedName(), placeholder: "Your name", "aria-label": "Your name", dataset: { testid: "join-name" } });
+      const joinBtn = h("button", { type: "submit", class: "primary", dataset: { testid: "join-table" } }, "Join this table");
+      const form = h("form", { class: "join-form" }, [nameIn, joinBtn]);
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        this.join(nameIn.value.trim(), joinBtn);
+      });
+      w.append(h("p", {}, "You are watching. Take a seat:"), form);
+    }
+  }
+
+  async join(name, btn) {
+    if (!name) {
+      this.showBanner("Please pick a name first.");
+      return;
+    }
+    storeName(name);
+    btn.disabled = true;
+    try {
+      const res = await api("POST", `/api/tables/${encodeURIComponent(this.tableId)}/join`, { name });
+      this.me = { seat: res.seat, token: res.token, name, creator: false };
+      storeSeat(this.tableId, this.me);
+      this.hideBanner();
+      this.connect();
+      await this.refreshTable();
+    } catch (e) {
+      this.showBanner(e.message);
+    } finally {
+      btn.disabled = false;
+    }
+  }
+
+  async startGame(btn) {
+    btn.disabled = true;
+    try {
+      const res = await api("POST", `/api/tables/${encodeURIComponent(this.tableId)}/start`, {}, this.me?.token);
+      this.hideBanner();
+      if (res && typeof res === "object") this.setTable(res.table ?? res);
+      this.conn?.sync();
+    } catch (e) {
+      this.showBanner(e.message);
+    } finally {
+      btn.disabled = false;
+    }
+  }
+
+  // ---------------------------------------------------------- messages
+  onState(msg) {
+    this.pendingAction = false;
+    if (msg.table) this.setTable(msg.table);
+    if (Array.isArray(msg.log)) this.log = msg.log;
+    else if (msg.log) this.log.push(msg.log);
+    if (!msg.view) {
+      if (!this.view) this.renderWaiting();
+      return;
+    }
+    const first = !this.view;
+    this.view = msg.view;
+    this.waiting.hidden = true;
+    this.board.hidden = false;
+    this.trackEvents(first);
+    for (const m of this.view.melds || []) {
+      if (!this.meldOwners.has(m.id)) this.meldOwners.set(m.id, meldOwner(m));
+    }
+    this.scores.update(this.view);
+    this.render();
+  }
+
+  onError(msg) {
+    this.pendingAction = false;
+    const text = msg.message || msg.code || "The server refused that.";
+    this.showBanner(text);
+    toast(text, "error");
+    this.renderActions();
+  }
+
+  onChat(msg) {
+    const from = msg.from ?? this.names()[msg.seat];
+    this.chatList.append(h("li", {}, [h("b", {}, `${from ?? "?"}: `), msg.text]));
+    this.chatList.scrollTop = this.chatList.scrollHeight;
+  }
+
+  onOther(msg) {
+    if (msg.type === "table" || msg.type === "lobby") this.setTable(msg.table ?? msg);
+    else if (msg.type === "chat_history" && Array.isArray(msg.messages)) msg.messages.forEach((m) => this.onChat(m));
+  }
+
+  onFatal(reason, code) {
+    this.setConn("offline");
+    if (this.me && code === 4401) {
+      // The stored seat token is no longer valid: watch instead.
+      forgetSeat(this.tableId);
+      this.me = null;
+      this.showBanner(`${reason} You are now watching.`);
+      this.connect();
+      return;
+    }
+    this.showBanner(reason);
+  }
+
+  showBanner(text) {
+    this.errorBanner.textContent = text;
+    this.errorBanner.hidden = false;
+    clearTimeout(this.bannerTimer);
+    this.bannerTimer = setTimeout(() => this.hideBanner(), 10000);
+  }
+
+  hideBanner() {
+    this.errorBanner.hidden = true;
+  }
+
+  send(action) {
+    if (this.pendingAction) return;
+    this.hideBanner();
+    if (!this.conn?.action(action)) {
+      toast("Not connected \u2014 reconnecting.", "error");
+      return;
+    }
+    this.pendingAction = true;
+    this.pileDepth = null;
+    if (["meld", "layoff", "discard", "swap"].includes(verbOf(action))) this.hand.selected.clear();
+    this.renderActions();
+  }
+
+  // ---------------------------------------------------------- rounds
+  /**
+   * The server deals the next round as soon as one ends, so a round's end is
+   * known from the log's `round_over` / `game_over` events (the last result
+   * stays at the head of the next round's log).
+   */
+  trackEvents(first) {
+    const log = this.log;
+    for (const ev of log) if (ev?.kind === "round_over") this.scores.addRound(ev);
+    let lastEnd = null;
+    for (const ev of log) if (ev?.kind === "round_over" || ev?.kind === "game_over") lastEnd = ev;
+    if (!lastEnd || (lastEnd.version ?? 0) <= this.endSeen) return;
+    this.endSeen = lastEnd.version ?? 0;
+    this.meldOwners.clear(); // meld ids start again at 0
+    const tail = log[log.length - 1];
+    // On a fresh load, only show a result nobody has played past yet.
+    if (first && tail !== lastEnd && tail?.kind !== "game_over") return;
+    this.banner = {
+      round_over: log.filter((e) => e?.kind === "round_over" && e.version === lastEnd.version).pop() ?? null,
+      game_over: log.filter((e) => e?.kind === "game_over").pop() ?? null,
+    };
+  }
+
+  // ---------------------------------------------------------- rendering
+  render() {
+    this.renderPlayers();
+    this.renderStatus();
+    this.renderPile();
+    this.renderMelds();
+    this.renderRoundBanner();
+    this.renderMine();
+    this.renderLog();
+    this.renderTitle();
+  }
+
+  renderTitle() {
+    const v = this.view;
+    // A read-only handle for browser tests and debugging.
+    window.rummy = { view: v, version: this.conn?.version ?? null, pending: this.pendingAction, table: this.table };
+    const me = this.mySeat();
+    let title = `rummy500 \u2014 ${this.titleEl.textContent}`;
+    if (v && v.legal?.length && v.to_move === me && !isOver(v)) title = "\u25B6 Your turn \u2014 rummy500";
+    else if (v && legalRummies(v.legal || []).length) title = "\u2605 Rummy! \u2014 rummy500";
+    document.title = title;
+  }
+
+  renderPlayers() {
+    const el = this.players;
+    clear(el);
+    const v = this.view;
+    const names = this.names();
+    const sides = this.sides();
+    const n = this.seatCount();
+    const totals = v?.scores ?? [];
+    for (let s = 0; s < n; s++) {
+      const side = sides ? sides.findIndex((x) => x.includes(s)) : -1;
+      const info = this.seatInfo(s);
+      const bot = info.bot;
+      const turn = v && v.to_move === s && !isOver(v);
+      const chip = h("div", {
+        class: `player${turn ? " turn" : ""}${s === this.mySeat() ? " me" : ""}${side >= 0 ? ` side-${side}` : ""}`,
+        dataset: { testid: `player-${s}`, seat: String(s) },
+        "aria-current": turn ? "true" : false,
+      }, [
+        h("div", { class: "pname" }, [
+          turn ? h("span", { class: "turn-mark", "aria-label": "to move" }, "\u25B6 ") : null,
+          names[s],
+          s === this.mySeat() ? h("span", { class: "you" }, " (you)") : null,
+        ]),
+        h("div", { class: "pmeta" }, [
+          bot ? h("span", { class: "tag" }, `bot ${bot}`) : null,
+          v && v.dealer === s ? h("span", { class: "tag dealer", title: "Dealer" }, "dealer") : null,
+          side >= 0 ? h("span", { class: `tag side side-${side}` }, `side ${SIDE_NAMES[side]}`) : null,
+          info.kind === "human" && info.autoplay ? h("span", { class: "tag off" }, "away — bot plays") : null,
+          info.kind === "human" && info.connected === false && !info.autoplay ? h("span", { class: "tag off" }, "away") : null,
+        ]),
+        v ? h("div", { class: "pstats" }, [
+          h("span", { class: "mini-backs", "aria-label": `${v.hand_sizes?.[s] ?? 0} cards in hand` },
+            [h("span", { class: "mini-back", "aria-hidden": "true" }), `\u00D7${v.hand_sizes?.[s] ?? 0}`]),
+          h("span", { class: "score", "aria-label": `total ${totals[s] ?? 0}` }, `${totals[s] ?? 0} pts`),
+        ]) : null,
+        v?.known?.[s]?.length && s !== this.mySeat()
+          ? h("div", { class: "known", "aria-label": `Known cards in ${names[s]}'s hand: ${v.known[s].map(cardLabel).join(", ")}` },
+            ["known: ", v.known[s].map(cardText).join(" ")])
+          : null,
+      ]);
+      el.append(chip);
+    }
+  }
+
+  renderStatus() {
+    const v = this.view;
+    const me = this.mySeat();
+    const names = this.names();
+    const el = this.statusLine;
+    clear(el);
+    if (!v) return;
+    let text;
+    if (v.phase === "game_over" || v.phase === "GAME_OVER") text = "Game over.";
+    else if (isOver(v)) text = "Round over.";
+    else if (v.phase === "nominate") text = v.to_move === me ? "You are the dealer: nominate what jokers do this hand." : `${names[v.to_move]} is nominating what jokers do.`;
+    else if (v.to_move === me) text = v.phase === "draw" ? "Your turn: draw from the stock or take from the pile." : "Your turn: meld, lay off, then discard.";
+    else text = `${names[v.to_move]} to ${v.phase === "draw" ? "draw" : "play"}.`;
+    if (me === null || me === undefined || v.hand === null) text = `Watching. ${text}`;
+    el.append(h("span", {}, text));
+    if (v.obligation) {
+      const who = v.to_move === me ? "You must" : `${names[v.to_move]} must`;
+      el.append(h("span", { class: "obligation", dataset: { testid: "obligation" } },
+        [`${who} use `, cardEl(v.obligation, { small: true }), " this turn (taken from the pile)."]));
+    }
+  }
+
+  renderPile() {
+    const v = this.view;
+    clear(this.stockEl);
+    clear(this.pileEl);
+    const legal = v.legal || [];
+    const takes = legalTakes(legal);
+    const rummies = legalRummies(legal);
+    const canDraw = legal.find((a) => verbOf(a) === "draw");
+    const stockBtn = h("button", {
+      type: "button", class: "stock card back", dataset: { testid: "stock" },
+      "aria-label": `Stock, ${v.stock_count} cards${canDraw ? ", draw a card" : ""}`,
+      disabled: !canDraw || this.pendingAction,
+    });
+    stockBtn.addEventListener("click", () => canDraw && this.send(canDraw));
+    this.stockEl.append(h("h2", { class: "label" }, "Stock"), stockBtn,
+      h("div", { class: "count", dataset: { testid: "stock-count" } }, `${v.stock_count} cards`));
+
+    const pile = v.discard || [];
+    if (this.pileDepth && this.pileDepth > pile.length) this.pileDepth = null;
+    pile.forEach((c, i) => {
+      const depth = pile.length - i; // 1 = top card
+      const usable = takes.has(depth) || rummies.some((r) => r.rummy === depth);
+      const el = cardEl(c, { tag: "button", testid: `pile-card-${depth}`, extraLabel: depth === 1 ? "top of the pile" : `${ordinal(depth)} from the top` });
+      el.type = "button";
+      el.classList.add("pile-card");
+      if (usable) el.classList.add("usable");
+      if (this.pileDepth && depth <= this.pileDepth) el.classList.add("coming");
+      if (this.pileDepth === depth) el.classList.add("chosen");
+      el.disabled = !usable;
+      el.addEventListener("click", () => {
+        this.pileDepth = this.pileDepth === depth ? null : depth;
+        this.renderPile();
+        this.renderActions();
+      });
+      this.pileEl.append(el);
+    });
+    if (!pile.length) this.pileEl.append(h("p", { class: "hint" }, "The discard pile is empty."));
+    // keep the top of a long pile in view
+    requestAnimationFrame(() => { this.pileEl.scrollLeft = this.pileEl.scrollWidth; });
+    this.renderPilePreview();
+  }
+
+  renderPilePreview() {
+    const el = this.pilePreview;
+    clear(el);
+    const v = this.view;
+    const d = this.pileDepth;
+    if (!d) return;
+    const pile = v.discard || [];
+    const cards = pile.slice(pile.length - d); // bottom-first: chosen card first
+    const takeAct = (v.legal || []).find((a) => verbOf(a) === "take" && a.take === d);
+    const rummyActs = legalRummies(v.legal || []).filter((a) => a.rummy === d);
+    el.append(h("p", {}, d === 1
+      ? ["Take the top card ", cardEl(cards[0], { small: true })]
+      : [`Take ${d} cards: `, ...cards.map((c) => cardEl(c, { small: true })),
+        h("span", { class: "hint" }, ` \u2014 you must use the ${cardText(cards[0])} this turn.`)]));
+    const row = h("div", { class: "row" });
+    if (takeAct) {
+      const b = h("button", { type: "button", class: "primary", dataset: { testid: "btn-take" } }, d === 1 ? "Take it" : `Take ${d} cards`);
+      b.addEventListener("click", () => this.send(takeAct));
+      row.append(b);
+    }
+    rummyActs.forEach((a, i) => {
+      const b = h("button", { type: "button", class: "rummy", dataset: { testid: i ? `btn-rummy-pile-${i}` : "btn-rummy-pile" } }, describe(a));
+      b.addEventListener("click", () => this.send(a));
+      row.append(b);
+    });
+    const cancel = h("button", { type: "button", dataset: { testid: "btn-take-cancel" } }, "Cancel");
+    cancel.addEventListener("click", () => {
+      this.pileDepth = null;
+      this.renderPile();
+      this.renderActions();
+    });
+    row.append(cancel);
+    el.append(row);
+  }
+
+  renderMelds() {
+    const v = this.view;
+    const el = this.meldsEl;
+    clear(el);
+    const names = this.names();
+    const melds = v.melds || [];
+    if (!melds.length) {
+      el.append(h("p", { class: "hint" }, "No melds yet."));
+      return;
+    }
+    const sel = this.hand.selectedCards();
+    const layoffs = sel.length ? selectionChoices(v.legal || [], sel).layoffs : new Map();
+    const byOwner = new Map();
+    for (const m of melds) {
+      const owner = m.owner ?? this.meldOwners.get(m.id) ?? meldOwner(m);
+      if (!byOwner.has(owner)) byOwner.set(owner, []);
+      byOwner.get(owner).push(m);
+    }
+    const sides = this.sides();
+    for (const owner of [...byOwner.keys()].sort((a, b) => a - b)) {
+      const side = sides ? sides.findIndex((x) => x.includes(owner)) : -1;
+      const group = h("div", { class: `meld-group${side >= 0 ? ` side-${side}` : ""}`, dataset: { testid: `melds-of-${owner}` } },
+        [h("h3", {}, `${names[owner] ?? `Seat ${owner + 1}`}${owner === this.mySeat() ? " (you)" : ""}`)]);
+      const row = h("div", { class: "meld-row" });
+      for (const m of byOwner.get(owner)) {
+        const target = layoffs.get(m.id);
+        const meld = h(target ? "button" : "div", {
+          class: `meld${target ? " target" : ""}`,
+          dataset: { testid: `meld-${m.id}`, meld: String(m.id) },
+          "aria-label": `Meld ${m.id}${m.kind ? `, a ${m.kind}` : ""}${target ? ". Lay off the selected cards here" : ""}`,
+          type: target ? "button" : false,
+          role: target ? false : "group",
+        });
+        meld.append(h("span", { class: "meld-id", "aria-hidden": "true" }, `#${m.id}`));
+        const cards = h("div", { class: "meld-cards" });
+        m.cards.forEach((c, i) => {
+          const by = m.laid_by?.[i];
+          const other = by !== undefined && by !== owner;
+          const ce = cardEl(c, { small: true, extraLabel: `laid by ${names[by] ?? `seat ${by + 1}`}` });
+          if (other) {
+            ce.classList.add("laid-off");
+            ce.append(h("span", { class: "by", "aria-hidden": "true", title: `laid off by ${names[by]}` }, initials(names[by])));
+          }
+          cards.append(ce);
+        });
+        meld.append(cards);
+        if (target) meld.addEventListener("click", () => this.playChoice(target, "Lay off: what does the joker stand for?"));
+        row.append(meld);
+      }
+      group.append(row);
+      el.append(group);
+    }
+  }
+
+  renderRoundBanner() {
+    const el = this.roundBanner;
+    clear(el);
+    const b = this.banner;
+    if (!b || (!b.round_over && !b.game_over)) {
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const names = this.names();
+    const ro = b.round_over;
+    const go = b.game_over;
+    el.append(h("h2", {}, go ? "Game over" : `Round ${(ro?.round ?? 0) + 1} over`));
+    if (ro) {
+      el.append(h("p", {}, ro.went_out !== null && ro.went_out !== undefined ? `${names[ro.went_out]} went out.` : "Nobody went out."));
+      if (ro.round_scores) {
+        el.append(h("ul", { class: "round-scores", dataset: { testid: "round-scores" } }, ro.round_scores.map((sc, i) =>
+          h("li", {}, [h("span", {}, names[i]), h("b", {}, `${sc > 0 ? "+" : ""}${sc}`),
+            h("span", { class: "hint" }, `(total ${ro.totals?.[i] ?? "?"})`)]))));
+      }
+    }
+    if (go && go.winner !== null && go.winner !== undefined) {
+      const w = Array.isArray(go.winner) ? go.winner.map((s) => names[s]).join(" & ") : names[go.winner];
+      el.append(h("p", { class: "winner", dataset: { testid: "winner" } }, `${w} won the game!`));
+    }
+    const row = h("div", { class: "row" });
+    if (!go) {
+      const ok = h("button", { type: "button", class: "primary", dataset: { testid: "round-over-ok" } }, "Continue");
+      ok.addEventListener("click", () => {
+        this.banner = null;
+        this.renderRoundBanner();
+      });
+      row.append(ok, h("span", { class: "hint" }, "The next round has been dealt."));
+    } else {
+      row.append(h("a", { href: "/" }, "New game"), h("a", { href: `/#replay/${encodeURIComponent(this.tableId)}` }, "Replay this game"));
+    }
+    el.append(row);
+  }
+
+  renderMine() {
+    const v = this.view;
+    const spectating = v.hand === null || v.hand === undefined;
+    this.myArea.hidden = false;
+    if (spectating) {
+      this.hand.el.hidden = true;
+      this.sortEl.hidden = true;
+      clear(this.actionsEl);
+      clear(this.hintEl);
+      this.hintEl.append("You are watching this game (no hand). ");
+      if (!this.me) {
+        this.hintEl.append(h("a", { href: "/" }, "Start your own table"));
+      }
+      return;
+    }
+    this.hand.el.hidden = false;
+    this.sortEl.hidden = false;
+    this.hand.update(v.hand);
+    clear(this.sortEl);
+    for (const [mode, label] of [["suit", "By suit"], ["rank", "By rank"]]) {
+      const b = h("button", { type: "button", class: "chip", "aria-pressed": this.hand.mode === mode ? "true" : "false", dataset: { testid: `sort-${mode}` } }, label);
+      b.addEventListener("click", () => {
+        this.hand.sortBy(mode);
+        this.renderMine();
+      });
+      this.sortEl.append(b);
+    }
+    this.sortEl.append(h("span", { class: "hint" }, this.hand.mode === "custom" ? "your order (drag, or Shift+arrows)" : "drag or Shift+arrows to rearrange"));
+    this.renderActions();
+  }
+
+  /** The move buttons: each enabled only when it is one of `legal`. */
+  renderActions() {
+    const v = this.view;
+    if (!v || v.hand === null || v.hand === undefined) return;
+    const el = this.actionsEl;
+    clear(el);
+    const legal = this.pendingAction ? [] : (v.legal || []);
+    const sel = this.hand.selectedCards();
+    const { melds, discards, layoffs, swaps } = selectionChoices(legal, sel);
+    const names = this.names();
+
+    const btn = (testid, label, actions, opts = {}) => {
+      const b = h("button", {
+        type: "button", class: opts.cls ?? "", dataset: { testid },
+        disabled: !actions.length, title: opts.title,
+      }, label);
+      b.addEventListener("click", () => this.playChoice(actions, opts.chooseTitle));
+      el.append(b);
+      return b;
+    };
+
+    const draw = legal.filter((a) => verbOf(a) === "draw");
+    btn("btn-draw", "Draw", draw, { cls: draw.length ? "primary" : "" });
+    btn("btn-meld", "Meld", melds, { chooseTitle: "Meld: what does the joker stand for?", cls: melds.length ? "primary" : "" });
+    if (layoffs.size) {
+      for (const [id, acts] of layoffs) {
+        const owner = this.meldOwners.get(id);
+        btn(`btn-layoff-${id}`, `Lay off on meld ${id}${owner !== undefined ? ` (${names[owner]})` : ""}`, acts,
+          { cls: "primary", chooseTitle: "Lay off: what does the joker stand for?" });
+      }
+    } else {
+      btn("btn-layoff", "Lay off", [], { title: "Select cards that extend a meld on the table" });
+    }
+    for (const a of swaps) btn(`btn-swap-${a.on}`, `Swap for joker on meld ${a.on}`, [a]);
+    btn("btn-discard", "Discard", discards, { cls: discards.length ? "danger" : "" });
+
+    // Moves that need no selection.
+    const extra = [
+      ["pass", "btn-pass"], ["float", "btn-float"], ["block", "btn-block"],
+    ];
+    for (const [verb, testid] of extra) {
+      const acts = legal.filter((a) => verbOf(a) === verb);
+      if (acts.length) btn(testid, describe(acts[0]), acts);
+    }
+    for (const a of legal.filter((x) => verbOf(x) === "nominate")) {
+      btn(`btn-nominate-${a.nominate}`, `Jokers: ${a.nominate}`, [a], { cls: "primary" });
+    }
+    const rummies = legalRummies(legal);
+    if (rummies.length) btn("btn-rummy", "Rummy!", rummies, { cls: "rummy", chooseTitle: "Call Rummy! \u2014 which card?" });
+    // Moves the buttons above cannot reach (e.g. using the dealer's joker that
+    // is not in the hand): offer them by name so nothing legal is hidden.
+    const inHand = v.hand || [];
+    const unreachable = legal.filter((a) => ["meld", "layoff"].includes(verbOf(a)) && !coverable(a, inHand));
+    if (unreachable.length) btn("btn-other", `Other moves (${unreachable.length})`, unreachable, { chooseTitle: "Other legal moves" });
+    if (sel.length) {
+      const c = h("button", { type: "button", class: "ghost", dataset: { testid: "btn-clear" } }, "Clear selection");
+      c.addEventListener("click", () => this.hand.clearSelection());
+      el.append(c);
+    }
+
+    // Say why the buttons are as they are.
+    const hint = this.hintEl;
+    clear(hint);
+    const me = this.mySeat();
+    if (this.pendingAction) hint.textContent = "Sending\u2026";
+    else if (isOver(v)) hint.textContent = "The round is over.";
+    else if (!legal.length) hint.textContent = v.to_move === me ? "Waiting\u2026" : `Waiting for ${names[v.to_move]}.`;
+    else if (v.phase === "draw" && v.to_move === me) hint.textContent = "Draw from the stock, or tap a card of the discard pile to take it (and all the cards above it).";
+    else if (!sel.length) hint.textContent = v.to_move === me ? "Tap cards to select them, then Meld, Lay off or Discard." : "";
+    else if (melds.length || discards.length || layoffs.size || swaps.length) hint.textContent = `${sel.length} selected. `;
+    else if (selectionCouldGrow(legal, sel)) hint.textContent = `${sel.length} selected \u2014 add more cards to make a meld or a lay-off.`;
+    else hint.textContent = `${sel.map(cardText).join(" ")}: no legal meld, lay-off or discard with ${sel.length === 1 ? "this card" : "these cards"} now.`;
+    if (v.obligation && v.to_move === me && !isOver(v)) {
+      hint.append(h("span", { class: "obligation" }, ` You must use ${cardText(v.obligation)} before you can discard.`));
+    }
+    this.renderTitle();
+    // Melds become lay-off targets as the selection changes.
+    this.renderMelds();
+  }
+
+  async playChoice(actions, title) {
+    if (!actions.length) return;
+    const a = actions.length === 1 ? actions[0] : await chooseAction(title || "Choose", actions);
+    if (a) this.send(a);
+  }
+
+  renderLog() {
+    const el = this.logEl;
+    clear(el);
+    const names = this.names();
+    for (const entry of this.log.slice(-200)) {
+      el.append(h("li", { class: entry?.kind && entry.kind !== "action" ? "log-end" : "" }, logText(entry, names)));
+    }
+    el.scrollTop = el.scrollHeight;
+  }
+}
+
+// ---------------------------------------------------------------- helpers
+
+function isOver(v) {
+  const p = String(v?.phase ?? "").toLowerCase();
+  return p === "round_over" || p === "game_over";
+}
+
+/** Who laid the meld down: the seat that laid most of its cards (first on ties). */
+function meldOwner(m) {
+  if (typeof m.owner === "number") return m.owner;
+  if (typeof m.laid_down_by === "number") return m.laid_down_by;
+  const count = new Map();
+  for (const s of m.laid_by || []) count.set(s, (count.get(s) ?? 0) + 1);
+  let best = m.laid_by?.[0] ?? 0;
+  for (const [s, c] of count) if (c > (count.get(best) ?? 0)) best = s;
+  return best;
+}
+
+function pickName(list, s) {
+  if (!list) return null;
+  const x = Array.isArray(list) ? list[s] : list[String(s)];
+  if (x === null || x === undefined) return null;
+  if (typeof x === "string") return x;
+  if (typeof x === "object") return x.name ?? null;
+  return null;
+}
+
+function initials(name) {
+  return String(name ?? "?").trim().slice(0, 2);
+}
+
+/** Can the player's hand supply this action's cards (jokers counted as "JK")? */
+function coverable(action, hand) {
+  const pool = [...hand];
+  const cards = action.meld ?? action.layoff ?? [];
+  return cards.every((c) => {
+    const base = c.startsWith("JK") ? "JK" : c;
+    const i = pool.indexOf(base);
+    if (i < 0) return false;
+    pool.splice(i, 1);
+    return true;
+  });
+}
+
+function logText(entry, names) {
+  if (typeof entry === "string") return entry;
+  const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
+  const signed = (x) => `${x > 0 ? "+" : ""}${x}`;
+  switch (entry?.kind) {
+    case "round_over": {
+      const out = entry.went_out !== null && entry.went_out !== undefined ? `${who(entry.went_out)} went out. ` : "";
+      const sc = (entry.round_scores ?? []).map((x, i) => `${who(i)} ${signed(x)}`).join(", ");
+      return `Round ${(entry.round ?? 0) + 1} over. ${out}${sc}`;
+    }
+    case "game_over": {
+      const w = entry.winner;
+      if (w === null || w === undefined) return "Game over.";
+      return `Game over: ${Array.isArray(w) ? w.map(who).join(" & ") : who(w)} won.`;
+    }
+    default: break;
+  }
+  const seat = entry.seat ?? entry.p;
+  const name = entry.name ?? (seat !== undefined ? who(seat) : "");
+  const act = entry.action;
+  const text = act ? describe(act) : (entry.text ?? entry.message ?? JSON.stringify(entry));
+  return `${name}${name ? ": " : ""}${text}`;
+}

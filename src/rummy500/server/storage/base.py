@@ -1,0 +1,178 @@
+"""The storage interface: what the server keeps about tables and games, whatever the database.
+
+A table is a game from its lobby on: it is created with its seats, players join
+it, it starts and becomes a running game, and it finishes. The stored truth of a
+game is its rules, its players, its secret seed and its append-only action log;
+the live state is rebuilt from them by replaying the log (see
+:mod:`rummy500.server.engine`). When a game ends its RECORD.md record and result
+are stored too.
+
+Methods are synchronous; the server calls them from worker threads.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+__all__ = [
+    "ConflictError",
+    "GameRow",
+    "SeatKind",
+    "SeatRow",
+    "Status",
+    "Storage",
+    "StorageError",
+    "StoredAction",
+]
+
+Status = Literal["lobby", "running", "finished"]
+SeatKind = Literal["open", "human", "bot"]
+
+
+class StorageError(RuntimeError):
+    """The database failed or refused a write."""
+
+
+class ConflictError(StorageError):
+    """A write lost a race: the action number is taken, the seat is gone, the table started."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat of a table.
+
+    Attributes:
+        seat: Seat number, 0..n-1.
+        kind: ``open`` (nobody yet), ``human`` or ``bot``.
+        name: Display name (``None`` while open).
+        bot_level: Level of a bot seat, else ``None``.
+    """
+
+    seat: int
+    kind: SeatKind
+    name: str | None = None
+    bot_level: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    """One accepted action of the log: number ``seq`` (from 0), seat and RECORD.md verb."""
+
+    seq: int
+    seat: int
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A table or game as stored.
+
+    Attributes:
+        id: Unguessable table id.
+        title: Table name shown in the lobby.
+        status: ``lobby``, ``running`` or ``finished``.
+        created: When the table was created (UTC).
+        started: When the game started, or ``None``.
+        finished: When the game ended, or ``None``.
+        rules: The rules mapping (preset and options, ``players`` included).
+        seats: Every seat, in order.
+        seed: The secret shuffle seed, set at start. Never shown before the end.
+        record: The RECORD.md record, once finished.
+        result: ``{"totals": [...], "winner": ...}``, once finished.
+        actions: Number of accepted actions.
+    """
+
+    id: str
+    title: str
+    status: Status
+    created: datetime
+    rules: dict[str, Any]
+    seats: list[SeatRow] = field(default_factory=list)
+    started: datetime | None = None
+    finished: datetime | None = None
+    seed: int | None = field(default=None, repr=False)
+    record: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    actions: int = 0
+
+    @property
+    def players(self) -> list[str]:
+        """Seat names in order (open seats as empty strings)."""
+        return [s.name or "" for s in self.seats]
+
+
+class Storage(ABC):
+    """Where tables, seats, tokens and action logs live.
+
+    Seat tokens are never stored, only their SHA-256 hashes.
+    """
+
+    @abstractmethod
+    def create_table(
+        self,
+        *,
+        game_id: str,
+        title: str,
+        rules: dict[str, Any],
+        seats: list[SeatRow],
+        creator_token_hash: str,
+    ) -> None:
+        """Store a new table in the lobby; seat 0 is the creator's."""
+
+    @abstractmethod
+    def get_game(self, game_id: str, *, with_record: bool = False) -> GameRow | None:
+        """The table or game ``game_id`` (its record only if asked), or ``None``."""
+
+    @abstractmethod
+    def join(self, game_id: str, name: str, token_hash: str) -> int:
+        """Seat a player in the first open seat of a table in the lobby.
+
+        Returns:
+            The seat number.
+
+        Raises:
+            ConflictError: The table is not in the lobby or has no open seat.
+        """
+
+    @abstractmethod
+    def seat_of_token(self, game_id: str, token_hash: str) -> int | None:
+        """The seat a token hash belongs to at this table, or ``None``."""
+
+    @abstractmethod
+    def start(self, game_id: str, *, seed: int, bot_level: str) -> GameRow:
+        """Start a table: open seats become bots of ``bot_level``, the seed is stored.
+
+        Raises:
+            ConflictError: The table is not in the lobby.
+        """
+
+    @abstractmethod
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+        """Append action number ``seq`` to a running game's log, durably.
+
+        Raises:
+            ConflictError: Number ``seq`` is already taken (another server wrote it)
+                or the game is not running.
+        """
+
+    @abstractmethod
+    def actions(self, game_id: str) -> list[StoredAction]:
+        """The game's action log, in order."""
+
+    @abstractmethod
+    def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
+        """Mark a game finished and store its record and result."""
+
+    @abstractmethod
+    def list_games(self, status: Status | None = None, limit: int = 100) -> list[GameRow]:
+        """Games, newest first, optionally of one status (records not loaded)."""
+
+    @abstractmethod
+    def running_ids(self) -> list[str]:
+        """Ids of every game started and not finished."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release connections."""

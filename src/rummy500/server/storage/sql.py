@@ -1,0 +1,389 @@
+"""SQLAlchemy adapters of :class:`~rummy500.server.storage.base.Storage`: SQLite and PostgreSQL.
+
+Three tables: ``games`` (one row per table, from lobby to finished: rules,
+players, the secret seed and, once over, the record), ``seats`` (who sits where,
+bots, hashed seat tokens) and ``actions`` (the append-only log, primary key
+``(game_id, seq)`` so two servers can never fork a game: the second writer of
+an action number gets a :class:`ConflictError`).
+
+Every write commits before it returns; SQLite runs in WAL mode with
+``synchronous=FULL`` so an acknowledged action survives a crash.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from rummy500.server.storage.base import (
+    ConflictError,
+    GameRow,
+    SeatRow,
+    Status,
+    Storage,
+    StorageError,
+    StoredAction,
+)
+
+__all__ = ["PostgresStorage", "SqlStorage", "SqliteStorage", "metadata", "open_storage"]
+
+_JSON = JSON().with_variant(JSONB(), "postgresql")
+
+metadata = MetaData()
+
+GAMES = Table(
+    "games",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("title", String(100), nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("started", DateTime(timezone=True)),
+    Column("finished", DateTime(timezone=True)),
+    Column("rules", _JSON, nullable=False),
+    Column("players", _JSON),
+    # 128 bits do not fit a BIGINT: kept as decimal text. Secret until finished.
+    Column("seed", String(48)),
+    Column("record", _JSON),
+    Column("result", _JSON),
+)
+
+SEATS = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(64)),
+    Column("bot_level", String(32)),
+    Column("token_hash", String(64), unique=True),
+)
+
+ACTIONS = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", _JSON, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    # SQLite hands back naive datetimes; everything stored is UTC.
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+class SqlStorage(Storage):
+    """The storage interface over any SQLAlchemy engine; subclasses tune the dialect."""
+
+    def __init__(self, engine: Engine) -> None:
+        """Wrap an engine and create the tables if they are missing.
+
+        Args:
+            engine: A SQLAlchemy engine (see :func:`open_storage`).
+        """
+        self.engine = engine
+        try:
+            metadata.create_all(engine)
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot open the database: {exc}") from exc
+
+    # ------------------------------------------------------------------ helpers
+    def _seats(self, conn: Connection, game_id: str) -> list[SeatRow]:
+        rows = conn.execute(
+            select(SEATS.c.seat, SEATS.c.kind, SEATS.c.name, SEATS.c.bot_level)
+            .where(SEATS.c.game_id == game_id)
+            .order_by(SEATS.c.seat)
+        )
+        return [SeatRow(seat=r.seat, kind=r.kind, name=r.name, bot_level=r.bot_level) for r in rows]
+
+    def _row(self, conn: Connection, row: Any, *, with_record: bool) -> GameRow:
+        count = conn.execute(
+            select(func.count()).select_from(ACTIONS).where(ACTIONS.c.game_id == row.id)
+        ).scalar_one()
+        return GameRow(
+            id=row.id,
+            title=row.title,
+            status=row.status,
+            created=_utc(row.created),
+            started=_utc(row.started),
+            finished=_utc(row.finished),
+            rules=dict(row.rules),
+            seats=self._seats(conn, row.id),
+            seed=int(row.seed) if row.seed is not None else None,
+            record=row.record if with_record else None,
+            result=row.result,
+            actions=count,
+        )
+
+    # --------------------------------------------------------------- interface
+    def create_table(
+        self,
+        *,
+        game_id: str,
+        title: str,
+        rules: dict[str, Any],
+        seats: list[SeatRow],
+        creator_token_hash: str,
+    ) -> None:
+        """See :meth:`Storage.create_table`."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(GAMES).values(
+                        id=game_id, title=title, status="lobby", created=_now(), rules=rules
+                    )
+                )
+                conn.execute(
+                    insert(SEATS),
+                    [
+                        {
+                            "game_id": game_id,
+                            "seat": s.seat,
+                            "kind": s.kind,
+                            "name": s.name,
+                            "bot_level": s.bot_level,
+                            "token_hash": creator_token_hash if s.seat == 0 else None,
+                        }
+                        for s in seats
+                    ],
+                )
+        except IntegrityError as exc:
+            raise ConflictError(f"table {game_id} already exists") from exc
+        except SQLAlchemyError as exc:
+            raise StorageError(str(exc)) from exc
+
+    def get_game(self, game_id: str, *, with_record: bool = False) -> GameRow | None:
+        """See :meth:`Storage.get_game`."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(GAMES).where(GAMES.c.id == game_id)).first()
+            return None if row is None else self._row(conn, row, with_record=with_record)
+
+    def join(self, game_id: str, name: str, token_hash: str) -> int:
+        """See :meth:`Storage.join`."""
+        with self.engine.begin() as conn:
+            status = conn.execute(select(GAMES.c.status).where(GAMES.c.id == game_id)).scalar()
+            if status != "lobby":
+                raise ConflictError("the game has already started" if status else "no such table")
+            open_seats = conn.execute(
+                select(SEATS.c.seat)
+                .where(SEATS.c.game_id == game_id, SEATS.c.kind == "open")
+                .order_by(SEATS.c.seat)
+            ).scalars()
+            for seat in list(open_seats):
+                # The kind == 'open' condition makes a concurrent join or start lose
+                # cleanly instead of overwriting a seat.
+                done = conn.execute(
+                    update(SEATS)
+                    .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat, SEATS.c.kind == "open")
+                    .values(kind="human", name=name, token_hash=token_hash)
+                ).rowcount
+                if done:
+                    return seat
+        raise ConflictError("the table is full")
+
+    def seat_of_token(self, game_id: str, token_hash: str) -> int | None:
+        """See :meth:`Storage.seat_of_token`."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(SEATS.c.seat).where(
+                    SEATS.c.game_id == game_id, SEATS.c.token_hash == token_hash
+                )
+            ).scalar()
+
+    def start(self, game_id: str, *, seed: int, bot_level: str) -> GameRow:
+        """See :meth:`Storage.start`."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(GAMES)
+                .where(GAMES.c.id == game_id, GAMES.c.status == "lobby")
+                .values(status="running", started=_now(), seed=str(seed))
+            ).rowcount
+            if not done:
+                raise ConflictError("the table is not waiting to start")
+            conn.execute(
+                update(SEATS)
+                .where(SEATS.c.game_id == game_id, SEATS.c.kind == "open")
+                .values(kind="bot", bot_level=bot_level)
+            )
+            table_seats = self._seats(conn, game_id)
+            names = _bot_names(table_seats)
+            for s in table_seats:
+                if s.kind == "bot" and not s.name:
+                    conn.execute(
+                        update(SEATS)
+                        .where(SEATS.c.game_id == game_id, SEATS.c.seat == s.seat)
+                        .values(name=names[s.seat])
+                    )
+            conn.execute(
+                update(GAMES).where(GAMES.c.id == game_id).values(players=list(names))
+            )
+            row = conn.execute(select(GAMES).where(GAMES.c.id == game_id)).one()
+            return self._row(conn, row, with_record=False)
+
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+        """See :meth:`Storage.append_action`."""
+        try:
+            with self.engine.begin() as conn:
+                status = conn.execute(
+                    select(GAMES.c.status).where(GAMES.c.id == game_id)
+                ).scalar()
+                if status != "running":
+                    raise ConflictError(f"game {game_id} is not running")
+                conn.execute(
+                    insert(ACTIONS).values(
+                        game_id=game_id, seq=seq, seat=seat, action=action, created=_now()
+                    )
+                )
+        except IntegrityError as exc:
+            raise ConflictError(f"action {seq} of game {game_id} is already stored") from exc
+        except SQLAlchemyError as exc:
+            raise StorageError(str(exc)) from exc
+
+    def actions(self, game_id: str) -> list[StoredAction]:
+        """See :meth:`Storage.actions`."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ACTIONS.c.seq, ACTIONS.c.seat, ACTIONS.c.action)
+                .where(ACTIONS.c.game_id == game_id)
+                .order_by(ACTIONS.c.seq)
+            )
+            return [StoredAction(seq=r.seq, seat=r.seat, action=dict(r.action)) for r in rows]
+
+    def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
+        """See :meth:`Storage.finish`."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(GAMES)
+                    .where(GAMES.c.id == game_id)
+                    .values(status="finished", finished=_now(), record=record, result=result)
+                )
+        except SQLAlchemyError as exc:
+            raise StorageError(str(exc)) from exc
+
+    def list_games(self, status: Status | None = None, limit: int = 100) -> list[GameRow]:
+        """See :meth:`Storage.list_games`."""
+        cols = [c for c in GAMES.c if c.name != "record"]
+        query = select(*cols).order_by(GAMES.c.created.desc(), GAMES.c.id).limit(limit)
+        if status is not None:
+            query = query.where(GAMES.c.status == status)
+        with self.engine.connect() as conn:
+            return [self._row(conn, row, with_record=False) for row in conn.execute(query)]
+
+    def running_ids(self) -> list[str]:
+        """See :meth:`Storage.running_ids`."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(GAMES.c.id).where(GAMES.c.status == "running").order_by(GAMES.c.started)
+                ).scalars()
+            )
+
+    def close(self) -> None:
+        """Dispose of the connection pool."""
+        self.engine.dispose()
+
+
+def _bot_names(table_seats: list[SeatRow]) -> list[str]:
+    taken = {s.name for s in table_seats if s.name}
+    names: list[str] = []
+    for s in table_seats:
+        if s.name:
+            names.append(s.name)
+            continue
+        name = f"Bot {s.seat + 1}"
+        while name in taken:
+            name += "'"
+        taken.add(name)
+        names.append(name)
+    return names
+
+
+class SqliteStorage(SqlStorage):
+    """The embedded default: one SQLite file, created with its folder if missing."""
+
+    def __init__(self, url: str) -> None:
+        """Open (or create) the SQLite database at ``url`` (``sqlite:///PATH``)."""
+        parsed = make_url(url)
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url)
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            # FULL: a committed action is on disk before the players are told.
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=5000")
+            cur.close()
+
+        super().__init__(engine)
+
+
+class PostgresStorage(SqlStorage):
+    """PostgreSQL through psycopg 3, optionally inside one schema (tests use a fresh one)."""
+
+    def __init__(self, url: str, *, schema: str | None = None) -> None:
+        """Connect to ``url`` (``postgresql://...``; the psycopg driver is chosen).
+
+        Args:
+            url: Database URL.
+            schema: Keep the tables in this existing schema instead of the default.
+        """
+        parsed = make_url(url)
+        if parsed.drivername in ("postgresql", "postgres"):
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        engine = create_engine(parsed, pool_pre_ping=True)
+        if schema:
+            engine = engine.execution_options(schema_translate_map={None: schema})
+        super().__init__(engine)
+
+
+def open_storage(url: str) -> SqlStorage:
+    """Open the storage a database URL names.
+
+    Args:
+        url: ``sqlite:///PATH`` or ``postgresql://user@host:port/db``.
+
+    Raises:
+        StorageError: The scheme is not supported or the database cannot be opened.
+    """
+    scheme = url.split(":", 1)[0].split("+", 1)[0].lower()
+    if scheme == "sqlite":
+        return SqliteStorage(url)
+    if scheme in ("postgresql", "postgres"):
+        return PostgresStorage(url)
+    raise StorageError(f"unsupported database URL {url!r}: use sqlite:///PATH or postgresql://...")

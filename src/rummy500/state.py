@@ -1,0 +1,1049 @@
+"""One round of Rummy 500: the deal, the turn cycle, legal actions and their effects.
+
+:class:`RoundState` is mutable with a cheap :meth:`~RoundState.copy`; all
+that is inside it (cards, table melds) is immutable or copied. It enumerates
+every legal action of a position (:meth:`~RoundState.legal_actions`) and
+:meth:`~RoundState.apply` refuses anything outside that list with an
+:class:`IllegalAction` naming the rule it breaks, leaving the state unchanged.
+
+House-rule decisions the spec leaves open are written down in
+``docs/rules.md``; comments here name the rule each branch implements.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from itertools import combinations
+
+from rummy500.actions import (
+    Action,
+    Block,
+    CallRummy,
+    Discard,
+    Draw,
+    Float,
+    LayOff,
+    Meld,
+    Nominate,
+    Pass,
+    Reshuffle,
+    Swap,
+    Take,
+)
+from rummy500.cards import JOKER, Card, card, natural_cards
+from rummy500.melds import (
+    RUN,
+    SET,
+    MeldError,
+    TableMeld,
+    extend_meld,
+    find_layoffs,
+    find_melds,
+    make_meld,
+)
+from rummy500.rules import Rules
+from rummy500.scoring import RoundResult, new_meld_points, score_round
+
+__all__ = ["IllegalAction", "Phase", "RoundState", "build_pack"]
+
+# A round that reaches this many turns ends as if the stock had run out. Real
+# games never come near it; it only keeps aimless bots from playing forever
+# under ``stock_out: play_on`` or ``reshuffle``.
+MAX_TURNS = 1500
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message names the rule."""
+
+
+class Phase(StrEnum):
+    """Where a round stands."""
+
+    NOMINATE = "nominate"  # Dealer's Gambit: the dealer says what jokers do
+    DRAW = "draw"
+    PLAY = "play"
+    SHUFFLE = "shuffle"  # stock_out: reshuffle -- a chance event is due
+    ROUND_OVER = "round_over"
+
+
+def build_pack(rules: Rules) -> list[Card]:
+    """The whole pack for these rules, in a fixed order (shuffle it yourself)."""
+    naturals = natural_cards()
+    if rules.short_pack:
+        naturals = [c for c in naturals if c.rank == 1 or c.rank >= 7]
+    return naturals * rules.n_decks + [JOKER] * rules.n_jokers
+
+
+def _remove(hand: list[Card], cards: Iterable[Card]) -> None:
+    for c in cards:
+        hand.remove(c)
+
+
+def _contains(hand: Sequence[Card], need: Counter[Card]) -> bool:
+    if not need:
+        return True
+    have = Counter(hand)
+    return all(have[c] >= k for c, k in need.items())
+
+
+class RoundState:
+    """The position of one round. Build with :meth:`new`, :meth:`from_deck` or :meth:`from_deal`."""
+
+    __slots__ = (
+        "rules",
+        "n",
+        "dealer",
+        "hands",
+        "stock",
+        "discard",
+        "melds",
+        "to_move",
+        "phase",
+        "obligation",
+        "taken_top",
+        "drawn",
+        "turn_points",
+        "turn_long_run",
+        "opened",
+        "has_melded",
+        "known",
+        "went_out",
+        "last_discarder",
+        "floating",
+        "stock_emptied_by",
+        "masters",
+        "removed",
+        "gambit",
+        "dealer_joker",
+        "rummy_due",
+        "claimed_card",
+        "turns",
+        "result",
+        "_legal_cache",
+    )
+
+    rules: Rules
+    n: int
+    dealer: int
+    hands: list[list[Card]]
+    stock: list[Card]
+    discard: list[Card]
+    melds: list[TableMeld]
+    to_move: int
+    phase: Phase
+    obligation: Card | None
+    taken_top: Card | None
+    drawn: int
+    turn_points: int
+    turn_long_run: bool
+    opened: list[bool]
+    has_melded: list[bool]
+    known: list[list[Card]]
+    went_out: int | None
+    last_discarder: int | None
+    floating: list[bool]
+    stock_emptied_by: int | None
+    masters: int | None
+    removed: list[Card]
+    gambit: str | None
+    dealer_joker: str | None
+    rummy_due: bool
+    claimed_card: Card | None
+    turns: int
+    result: RoundResult | None
+    _legal_cache: tuple[int, list[Action]] | None
+
+    # ------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, rules: Rules, dealer: int, rng: random.Random) -> RoundState:
+        """Shuffle a full pack with ``rng`` and deal it."""
+        deck = build_pack(rules)
+        rng.shuffle(deck)
+        return cls.from_deck(rules, dealer, deck)
+
+    @classmethod
+    def from_deck(cls, rules: Rules, dealer: int, deck: Sequence[Card]) -> RoundState:
+        """Deal ``deck`` (top first) as the rules say: one card at a time from the dealer's left."""
+        cards = list(deck)
+        dealer_joker = False
+        if rules.dealers_gambit:
+            # Before the deal one joker is set aside: it becomes the dealer's joker.
+            if JOKER not in cards:
+                raise ValueError("dealers_gambit needs a joker in the pack for the dealer's joker")
+            cards.remove(JOKER)
+            dealer_joker = True
+        n = rules.players
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        order = [(dealer + rules.step * i) % n for i in range(1, n + 1)]
+        pos = 0
+        need = n * rules.n_hand + (1 if rules.first_discard == "first_player" else 0)
+        if rules.first_discard == "upcard":
+            need += 1
+        if len(cards) < need:
+            raise ValueError(f"the pack has {len(cards)} cards but the deal needs {need}")
+        for _ in range(rules.n_hand):
+            for seat in order:
+                hands[seat].append(cards[pos])
+                pos += 1
+        discard: list[Card] = []
+        if rules.first_discard == "first_player":
+            hands[order[0]].append(cards[pos])
+            pos += 1
+        else:
+            discard.append(cards[pos])
+            pos += 1
+        stock = cards[pos:]
+        return cls._start(rules, dealer, hands, stock, discard, dealer_joker)
+
+    @classmethod
+    def from_deal(
+        cls,
+        rules: Rules,
+        dealer: int,
+        hands: Sequence[Sequence[Card]],
+        stock: Sequence[Card],
+        discard: Sequence[Card],
+    ) -> RoundState:
+        """Start from a given position: ``stock`` top first, ``discard`` bottom first.
+
+        Under Dealer's Gambit the dealer's joker lies beside the dealer and is
+        not listed in the deal.
+        """
+        if len(hands) != rules.players:
+            raise ValueError(f"the deal has {len(hands)} hands but the game has {rules.players} players")
+        return cls._start(rules, dealer, [list(h) for h in hands], list(stock), list(discard), rules.dealers_gambit)
+
+    @classmethod
+    def _start(
+        cls,
+        rules: Rules,
+        dealer: int,
+        hands: list[list[Card]],
+        stock_top_first: list[Card],
+        discard: list[Card],
+        dealer_joker: bool,
+    ) -> RoundState:
+        if not 0 <= dealer < rules.players:
+            raise ValueError(f"dealer {dealer} is not a seat of a {rules.players}-player game")
+        s = cls.__new__(cls)
+        n = rules.players
+        s.rules = rules
+        s.n = n
+        s.dealer = dealer
+        s.hands = hands
+        s.stock = list(reversed(stock_top_first))
+        s.discard = discard
+        s.melds = []
+        s.to_move = (dealer + rules.step) % n
+        s.obligation = None
+        s.taken_top = None
+        s.drawn = 0
+        s.turn_points = 0
+        s.turn_long_run = False
+        s.opened = [rules.first_meld_min == 0] * n
+        s.has_melded = [False] * n
+        s.known = [[] for _ in range(n)]
+        s.went_out = None
+        s.last_discarder = None
+        s.floating = [False] * n
+        s.stock_emptied_by = None
+        s.masters = None
+        s.removed = []
+        s.gambit = None
+        s.dealer_joker = "available" if dealer_joker else None
+        s.rummy_due = False
+        s.claimed_card = None
+        s.turns = 0
+        s.result = None
+        s._legal_cache = None
+        if rules.dealers_gambit:
+            s.phase = Phase.NOMINATE
+            s.to_move = dealer  # the dealer nominates before anyone looks at their cards
+        elif rules.first_discard == "first_player":
+            # The 10-and-11th-card deal: the first player starts the pile by discarding.
+            s.phase = Phase.PLAY
+        else:
+            s.phase = Phase.DRAW
+            s._begin_turn()
+        return s
+
+    def copy(self) -> RoundState:
+        """An independent copy (cards and melds are immutable, lists are copied)."""
+        c = RoundState.__new__(RoundState)
+        c.rules = self.rules
+        c.n = self.n
+        c.dealer = self.dealer
+        c.hands = [list(h) for h in self.hands]
+        c.stock = list(self.stock)
+        c.discard = list(self.discard)
+        c.melds = list(self.melds)
+        c.to_move = self.to_move
+        c.phase = self.phase
+        c.obligation = self.obligation
+        c.taken_top = self.taken_top
+        c.drawn = self.drawn
+        c.turn_points = self.turn_points
+        c.turn_long_run = self.turn_long_run
+        c.opened = list(self.opened)
+        c.has_melded = list(self.has_melded)
+        c.known = [list(k) for k in self.known]
+        c.went_out = self.went_out
+        c.last_discarder = self.last_discarder
+        c.floating = list(self.floating)
+        c.stock_emptied_by = self.stock_emptied_by
+        c.masters = self.masters
+        c.removed = list(self.removed)
+        c.gambit = self.gambit
+        c.dealer_joker = self.dealer_joker
+        c.rummy_due = self.rummy_due
+        c.claimed_card = self.claimed_card
+        c.turns = self.turns
+        c.result = self.result
+        c._legal_cache = None
+        return c
+
+    # --------------------------------------------------------------- queries
+    @property
+    def is_over(self) -> bool:
+        """True once the round has ended."""
+        return self.phase is Phase.ROUND_OVER
+
+    def stock_top_first(self) -> list[Card]:
+        """The stock as a record lists it: top card first."""
+        return list(reversed(self.stock))
+
+    def round_scores(self) -> list[int]:
+        """Each seat's score for the round (raises if the round is not over)."""
+        if self.result is None:
+            raise ValueError("the round is not over")
+        return list(self.result.round_scores)
+
+    def next_seat(self, seat: int) -> int:
+        """The seat that plays after ``seat``."""
+        return (seat + self.rules.step) % self.n
+
+    def _jokers_wild(self) -> bool:
+        if self.gambit is not None:
+            return self.gambit == "wild"
+        return self.rules.jokers_wild
+
+    def _extra_jokers(self, seat: int) -> int:
+        """The dealer's joker, while it is free, counts as a joker the dealer holds."""
+        return 1 if seat == self.dealer and self.dealer_joker == "available" else 0
+
+    def _meld_hand(self, seat: int, hand: Sequence[Card] | None = None) -> list[Card]:
+        """The cards usable for melding: jokers drop out when they are not wild this hand."""
+        h = self.hands[seat] if hand is None else hand
+        if self.gambit is not None and self.gambit != "wild":
+            return [c for c in h if c != JOKER]
+        return list(h)
+
+    def _meld_extra(self, seat: int) -> int:
+        if self.gambit is not None and self.gambit != "wild":
+            return 0
+        return self._extra_jokers(seat)
+
+    def may_extend(self, seat: int, meld: TableMeld) -> bool:
+        """``layoff_onto``: whether ``seat`` may lay off on ``meld``."""
+        onto = self.rules.layoff_onto
+        if onto == "any":
+            return True
+        if onto == "own":
+            return meld.owner == seat
+        return self.rules.side_of(meld.owner) == self.rules.side_of(seat)
+
+    def _may_layoff_now(self, seat: int) -> bool:
+        if not self.opened[seat]:
+            return False  # first_meld_min: no lay-offs before the opening melds
+        if self.rules.layoff_needs_own_meld and not self.has_melded[seat]:
+            return False
+        return True
+
+    # ---------------------------------------------------------- legal actions
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every action ``seat`` (default: the seat to move) may take now."""
+        if seat is None:
+            seat = self.to_move
+        key = seat
+        cached = self._legal_cache
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
+        acts = self._legal(seat)
+        self._legal_cache = (key, acts)
+        return list(acts)
+
+    def actors(self) -> list[int]:
+        """Seats with a legal action now, the seat to move first."""
+        if self.phase in (Phase.ROUND_OVER, Phase.SHUFFLE):
+            return []
+        out = [self.to_move]
+        for i in range(1, self.n):
+            s = (out[0] + i) % self.n
+            if self._out_of_turn(s):
+                out.append(s)
+        return out
+
+    def _legal(self, seat: int) -> list[Action]:
+        if not 0 <= seat < self.n or self.phase in (Phase.ROUND_OVER, Phase.SHUFFLE):
+            return []
+        if self.phase is Phase.NOMINATE:
+            return [Nominate(m) for m in ("wild", "double", "split")] if seat == self.dealer else []
+        if seat != self.to_move:
+            return self._out_of_turn(seat)
+        if self.phase is Phase.DRAW:
+            return self._draw_actions(seat)
+        return self._play_actions(seat)
+
+    def _draw_actions(self, seat: int) -> list[Action]:
+        if self.rummy_due:
+            # rummy_after_going_out: the player who went out must claim the playable card.
+            return [CallRummy(k) for k in self._callable_depths(seat, "pile")]
+        rules = self.rules
+        acts: list[Action] = []
+        if self.stock:
+            acts.append(Draw())
+        depth = len(self.discard) if rules.discard_draw == "any_depth" else min(1, len(self.discard))
+        for k in range(1, depth + 1):
+            if self._take_ok(seat, k, split=False):
+                acts.append(Take(k))
+        if self.gambit == "split" and self._joker_for(seat):
+            for k in range(2, len(self.discard) + 1):
+                if rules.discard_draw == "any_depth" and self._take_ok(seat, k, split=True):
+                    acts.append(Take(k, split=True))
+        if not self.stock:
+            takes = any(isinstance(a, Take) for a in acts)
+            if rules.stock_out != "play_on" or not takes:
+                acts.append(Pass())
+        acts.extend(self._block_actions(seat))
+        return acts
+
+    def _block_actions(self, seat: int) -> list[Action]:
+        if self.dealer_joker == "available" and seat != self.dealer and JOKER in self.hands[seat]:
+            return [Block()]
+        return []
+
+    def _joker_for(self, seat: int) -> bool:
+        return JOKER in self.hands[seat] or self._extra_jokers(seat) > 0
+
+    def _play_actions(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        rules = self.rules
+        if not hand:
+            # floating / unplayable_discard: the hand is melded out; the turn ends by floating.
+            return [Float()]
+        acts: list[Action] = []
+        acts.extend(self._meld_actions(seat, in_turn=True))
+        acts.extend(self._layoff_actions(seat, in_turn=True))
+        acts.extend(self._swap_actions(seat))
+        acts.extend(self._block_actions(seat))
+        if self.obligation is None and self._opening_done(seat):
+            need = max(1, self.drawn) if rules.discard_count == "match_drawn" else 1
+            count = min(need, len(hand))
+            counts = Counter(hand)
+            if self.taken_top is not None and not rules.discard_back:
+                counts[self.taken_top] -= 1
+            if count == 1:
+                for c in sorted(k for k, v in counts.items() if v > 0):
+                    acts.append(Discard((c,)))
+            else:
+                for combo in sorted(set(combinations(sorted(counts.elements()), count))):
+                    acts.append(Discard(combo))
+        return acts
+
+    def _opening_done(self, seat: int) -> bool:
+        """first_meld_min: a turn that began melding must reach the minimum before it ends."""
+        return self.opened[seat] or self.turn_points == 0
+
+    def _out_of_turn(self, seat: int) -> list[Action]:
+        if seat == self.to_move or self.phase in (Phase.ROUND_OVER, Phase.SHUFFLE, Phase.NOMINATE):
+            return []
+        acts: list[Action] = []
+        if (
+            self.rules.calling_rummy != "off"
+            and self.phase is Phase.DRAW
+            and self.last_discarder is not None
+            and seat != self.last_discarder
+            and not self.rummy_due
+        ):
+            if self.rules.calling_rummy == "steal":
+                acts.extend(self._steal_actions(seat))
+            else:
+                acts.extend(CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy))
+        if self.rules.meld_out_of_turn and (self.phase is Phase.DRAW or self.obligation is None):
+            # Out of turn a player never plays their last card: going out happens on one's own turn.
+            acts.extend(self._meld_actions(seat, in_turn=False))
+            acts.extend(self._layoff_actions(seat, in_turn=False))
+        return acts
+
+    # -- melds and lay-offs
+    def _keep_min(self, seat: int, in_turn: bool) -> int:
+        """Cards that must stay in hand after a meld or lay-off."""
+        if not in_turn or self.rules.going_out == "discard_required":
+            return 1
+        return 0
+
+    def _hand_cost(self, seat: int, cards: Sequence[Card]) -> tuple[int, int]:
+        """(hand cards used, dealer's-joker uses) for laying ``cards`` from ``seat``'s hand."""
+        jokers = sum(1 for c in cards if c >= 64)
+        extra = min(jokers, self._extra_jokers(seat))
+        return len(cards) - extra, extra
+
+    def _meld_actions(self, seat: int, in_turn: bool) -> list[Action]:
+        hand = self.hands[seat]
+        rules = self.rules
+        keep = self._keep_min(seat, in_turn)
+        melds = find_melds(self._meld_hand(seat), rules_for(self), self._meld_extra(seat))
+        if self.gambit == "double" and self._joker_for(seat):
+            # Dealer's Gambit, double: a joker may be placed on a set as it is melded.
+            doubled = [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
+            melds = melds + doubled
+        out: list[Action] = []
+        for cards in melds:
+            used, _ = self._hand_cost(seat, cards)
+            if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used)):
+                continue
+            if not self._meld_keeps_obligation(seat, cards, in_turn):
+                continue
+            if not self.opened[seat] and not self._opening_ok(seat, cards, in_turn):
+                continue
+            out.append(Meld(cards))
+        return out
+
+    def _layoff_actions(self, seat: int, in_turn: bool) -> list[Action]:
+        if not self._may_layoff_now(seat):
+            return []
+        hand = self.hands[seat]
+        keep = self._keep_min(seat, in_turn)
+        r = rules_for(self)
+        mhand = self._meld_hand(seat)
+        extra = self._meld_extra(seat)
+        out: list[Action] = []
+        for meld in self.melds:
+            if not self.may_extend(seat, meld):
+                continue
+            for cards in find_layoffs(meld, mhand, r, extra):
+                used, _ = self._hand_cost(seat, cards)
+                if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used)):
+                    continue
+                if in_turn and self.obligation is not None:
+                    if self.rules.taken_card_use == "new_meld" and self.obligation in _bare(cards):
+                        continue
+                    if self.obligation not in _bare(cards) and not self._still_usable(seat, cards, meld.id):
+                        continue
+                out.append(LayOff(cards, meld.id))
+        return out
+
+    def _swap_actions(self, seat: int) -> list[Action]:
+        if not self.rules.joker_swap:
+            return []
+        hand = self.hands[seat]
+        out: list[Action] = []
+        for meld in self.melds:
+            for c in meld.cards:
+                if c >= 128 and c.natural in hand:
+                    act = Swap(c.natural, meld.id)
+                    if act not in out:
+                        out.append(act)
+        return out
+
+    def _strands_taken_card(self, seat: int, cards: Sequence[Card], used: int) -> bool:
+        """Whether a play would leave only the top card just taken, which may not be discarded."""
+        hand = self.hands[seat]
+        if self.taken_top is None or self.rules.discard_back or len(hand) - used != 1:
+            return False
+        rest = list(hand)
+        _remove(rest, _bare(cards)[:used])
+        return rest[0] == self.taken_top
+
+    def _meld_keeps_obligation(self, seat: int, cards: Sequence[Card], in_turn: bool) -> bool:
+        """A play that does not use the taken card must leave it usable."""
+        if not in_turn or self.obligation is None:
+            return True
+        if self.obligation in _bare(cards):
+            return True
+        return self._still_usable(seat, cards, None)
+
+    def _still_usable(self, seat: int, cards: Sequence[Card], onto: int | None) -> bool:
+        sim = self.copy()
+        sim._do_lay(seat, cards, onto, check_out=False)
+        return sim._can_use(seat, sim.hands[seat], self.obligation)  # type: ignore[arg-type]
+
+    def _opening_ok(self, seat: int, cards: Sequence[Card], in_turn: bool) -> bool:
+        """first_meld_min: this meld, with what else the hand can still meld, reaches the minimum."""
+        try:
+            meld = self._build_meld(seat, cards, 0)
+        except MeldError:
+            return False
+        have = (self.turn_points if in_turn else 0) + new_meld_points(meld, self.rules)
+        need = self.rules.first_meld_min - have
+        if need <= 0:
+            return True
+        if not in_turn:
+            return False
+        rest = list(self.hands[seat])
+        _remove(rest, _bare(cards)[: self._hand_cost(seat, cards)[0]])
+        return self._can_reach(seat, rest, need, depth=3)
+
+    def _can_reach(self, seat: int, hand: list[Card], need: int, depth: int) -> bool:
+        if depth == 0:
+            return False
+        for cards in find_melds(self._meld_hand(seat, hand), rules_for(self), 0):
+            if len(cards) > len(hand) - self._keep_min(seat, True):
+                continue
+            try:
+                pts = new_meld_points(make_meld(cards, rules_for(self), 0, seat), self.rules)
+            except MeldError:
+                continue
+            if pts >= need:
+                return True
+            rest = list(hand)
+            _remove(rest, _bare(cards))
+            if self._can_reach(seat, rest, need - pts, depth - 1):
+                return True
+        return False
+
+    # -- taking from the pile
+    def _take_ok(self, seat: int, k: int, split: bool) -> bool:
+        """Whether taking ``k`` cards leaves a turn that can be finished legally."""
+        rules = self.rules
+        pile = self.discard
+        chosen = pile[-k]
+        hand = self.hands[seat]
+        if split:
+            new_hand = list(hand) + [chosen]
+            if JOKER in new_hand and self._extra_jokers(seat) == 0:
+                new_hand.remove(JOKER)
+            must_use = True
+        else:
+            new_hand = list(hand) + pile[-k:]
+            must_use = k > 1 or rules.must_use_taken == "always"
+        if must_use:
+            return self._can_use(seat, new_hand, chosen, split_joker=split)
+        if rules.discard_back or hand:
+            return True
+        # An empty (floating) hand takes the top card alone and may not discard it back:
+        # it must be playable.
+        return self._can_use(seat, new_hand, chosen)
+
+    def _can_use(self, seat: int, hand: Sequence[Card], chosen: Card, split_joker: bool = False) -> bool:
+        """Whether ``chosen`` (in ``hand``) can be melded or laid off this turn."""
+        rules = self.rules
+        r = rules_for(self)
+        keep = self._keep_min(seat, True)
+        extra = 0 if split_joker else self._meld_extra(seat)
+        mhand = self._meld_hand(seat, hand)
+        if chosen == JOKER and chosen not in mhand:
+            return False  # a joker that is not wild this hand cannot be used
+        melds = find_melds(mhand, r, extra)
+        if self.gambit == "double" and JOKER in hand:
+            melds = melds + [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
+        opened = self.opened[seat]
+        for cards in melds:
+            if chosen not in _bare(cards):
+                continue
+            used = len(cards) - min(sum(1 for c in cards if c >= 64), extra)
+            if len(hand) - used < keep:
+                continue
+            if not opened:
+                try:
+                    pts = new_meld_points(self._build_meld(seat, cards, 0), rules)
+                except MeldError:
+                    continue
+                need = rules.first_meld_min - self.turn_points - pts
+                if need > 0:
+                    rest = list(hand)
+                    _remove(rest, _bare(cards)[:used])
+                    if not self._can_reach(seat, rest, need, depth=2):
+                        continue
+            return True
+        if rules.taken_card_use == "new_meld" or not opened:
+            return False
+        if rules.layoff_needs_own_meld and not self.has_melded[seat]:
+            # Lay off only after a meld of one's own: meld something else first.
+            for cards in melds:
+                if chosen in _bare(cards):
+                    continue
+                rest = list(hand)
+                _remove(rest, _bare(cards))
+                if len(rest) - 1 < keep:
+                    continue
+                if self._layoff_uses(seat, rest, chosen, keep, extra):
+                    return True
+            return False
+        return self._layoff_uses(seat, hand, chosen, keep, extra)
+
+    def _layoff_uses(self, seat: int, hand: Sequence[Card], chosen: Card, keep: int, extra: int) -> bool:
+        r = rules_for(self)
+        mhand = self._meld_hand(seat, hand)
+        for meld in self.melds:
+            if not self.may_extend(seat, meld):
+                continue
+            for cards in find_layoffs(meld, mhand, r, extra):
+                if chosen in _bare(cards) and len(hand) - len(cards) >= keep:
+                    return True
+        return False
+
+    # -- calling Rummy
+    def _playable_from_pile(self, k: int) -> bool:
+        """Whether the k-th card from the top could be laid off, or melds with the cards above it."""
+        chosen = self.discard[-k]
+        r = rules_for(self)
+        for meld in self.melds:
+            if find_layoffs(meld, [chosen], r):
+                return True
+        if k >= 3:
+            for cards in find_melds(self.discard[-k:], r, 0):
+                if chosen in _bare(cards):
+                    return True
+        return False
+
+    def _callable_depths(self, seat: int, mode: str) -> list[int]:
+        depths = [1] if mode == "top_card" else range(1, len(self.discard) + 1)
+        out = []
+        for k in depths:
+            if k > len(self.discard) or not self._playable_from_pile(k):
+                continue
+            if self._can_use(seat, list(self.hands[seat]) + self.discard[-k:], self.discard[-k]):
+                out.append(k)
+        return out
+
+    def _steal_actions(self, seat: int) -> list[Action]:
+        """``calling_rummy: steal``: the playable card alone, laid off at once or melded from the pile."""
+        r = rules_for(self)
+        out: list[Action] = []
+        pile = self.discard
+        seen: set[Card] = set()
+        pile_melds = find_melds(pile, r, 0)
+        for k in range(1, len(pile) + 1):
+            c = pile[-k]
+            if c in seen or c == JOKER:
+                continue
+            seen.add(c)
+            for meld in self.melds:
+                if self.may_extend(seat, meld):
+                    try:
+                        extend_meld(meld, [c], r, seat)
+                    except MeldError:
+                        continue
+                    out.append(CallRummy(k, on=meld.id))
+            for cards in pile_melds:
+                if c in cards:
+                    out.append(CallRummy(k, meld=cards))
+        return out
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action, seat: int | None = None, *, check: bool = True) -> None:
+        """Play ``action`` for ``seat`` (default: the seat to move).
+
+        Args:
+            action: the action.
+            seat: who plays it; out-of-turn actions (Rummy calls, melding out of
+                turn) name their seat.
+            check: validate first (skip only for actions taken from
+                :meth:`legal_actions`).
+
+        Raises:
+            IllegalAction: the action breaks a rule; the state is unchanged.
+        """
+        if isinstance(action, Reshuffle):
+            self._apply_reshuffle(action, check)
+            return
+        if seat is None:
+            seat = self.to_move
+        if check and action not in self.legal_actions(seat):
+            raise IllegalAction(self.explain(action, seat))
+        self._legal_cache = None
+        match action:
+            case Nominate(mode):
+                self.gambit = mode
+                self.to_move = self.next_seat(self.dealer)
+                self.phase = Phase.PLAY if self.rules.first_discard == "first_player" else Phase.DRAW
+                if self.phase is Phase.DRAW:
+                    self._begin_turn()
+            case Draw():
+                self._do_draw(seat)
+            case Take(k, split):
+                self._do_take(seat, k, split)
+            case Pass():
+                self._end_round(None)
+            case Meld(cards):
+                self._do_lay(seat, cards, None, check_out=True)
+            case LayOff(cards, on):
+                self._do_lay(seat, cards, on, check_out=True)
+            case Swap(c, on):
+                self._do_swap(seat, c, on)
+            case Discard(cards):
+                self._do_discard(seat, cards)
+            case Float():
+                self.floating[seat] = True
+                self._end_turn(seat)
+            case CallRummy(k, on, meld):
+                self._do_call(seat, k, on, meld)
+            case Block():
+                self.hands[seat].remove(JOKER)
+                self._forget(seat, [JOKER])
+                self.removed.append(JOKER)
+                self.dealer_joker = "blocked"
+
+    # -- effects (no validation)
+    def _forget(self, seat: int, cards: Iterable[Card]) -> None:
+        known = self.known[seat]
+        for c in cards:
+            if c in known:
+                known.remove(c)
+
+    def _do_draw(self, seat: int) -> None:
+        count = min(self.rules.stock_draw_count, len(self.stock))
+        for _ in range(count):
+            self.hands[seat].append(self.stock.pop())
+        self.drawn = count
+        self.taken_top = None
+        self.phase = Phase.PLAY
+        self.last_discarder = None
+        if not self.stock and self.stock_emptied_by is None:
+            self.stock_emptied_by = seat
+
+    def _do_take(self, seat: int, k: int, split: bool) -> None:
+        chosen = self.discard[-k]
+        taken = self.discard[-k:]
+        del self.discard[-k:]
+        hand = self.hands[seat]
+        if split:
+            # Dealer's Gambit split: a joker splits the pile; the cards above the chosen one leave play.
+            self._spend_joker(seat)
+            self.removed.extend(taken[1:])
+            taken = [chosen]
+        hand.extend(taken)
+        self.known[seat].extend(taken)
+        self.drawn = len(taken)
+        must_use = k > 1 or split or self.rules.must_use_taken == "always"
+        self.obligation = chosen if must_use else None
+        self.taken_top = chosen if k == 1 and not split else None
+        self.phase = Phase.PLAY
+        self.last_discarder = None
+
+    def _spend_joker(self, seat: int) -> None:
+        if self._extra_jokers(seat):
+            self.dealer_joker = "used"
+        else:
+            self.hands[seat].remove(JOKER)
+            self._forget(seat, [JOKER])
+        self.removed.append(JOKER)
+
+    def _build_meld(self, seat: int, cards: Sequence[Card], meld_id: int) -> TableMeld:
+        doubling = self.gambit == "double" and JOKER in cards
+        return make_meld(cards, rules_for(self), meld_id, seat, doubling_joker=doubling)
+
+    def _do_lay(self, seat: int, cards: Sequence[Card], onto: int | None, *, check_out: bool) -> None:
+        claimed = self.claimed_card is not None and self.claimed_card in _bare(cards) and seat == self.to_move
+        if onto is None:
+            meld = self._build_meld(seat, cards, len(self.melds))
+            if claimed:
+                meld = _mark_claimed(meld, self.claimed_card)  # type: ignore[arg-type]
+            self.melds.append(meld)
+            self.has_melded[seat] = True
+            if not self.opened[seat]:
+                if seat != self.to_move:
+                    self.opened[seat] = True  # out of turn, the meld alone reached the minimum
+                else:
+                    self.turn_points += new_meld_points(meld, self.rules)
+                    if self.turn_points >= self.rules.first_meld_min:
+                        self.opened[seat] = True
+            if meld.kind == RUN and len(meld.cards) >= 7:
+                self.turn_long_run = True
+        else:
+            old = self.melds[onto]
+            new = extend_meld(old, cards, rules_for(self), seat)
+            if claimed:
+                new = _mark_claimed(new, self.claimed_card, start=len(old.cards))  # type: ignore[arg-type]
+            self.melds[onto] = new
+        used, extra = self._hand_cost(seat, cards)
+        if extra:
+            self.dealer_joker = "used"
+        bare = _bare(cards)
+        hand_cards = list(bare)
+        for _ in range(extra):
+            hand_cards.remove(JOKER)
+        _remove(self.hands[seat], hand_cards)
+        self._forget(seat, hand_cards)
+        if self.obligation is not None and self.obligation in bare and seat == self.to_move:
+            self.obligation = None
+        if claimed:
+            self.claimed_card = None
+        if check_out and not self.hands[seat] and seat == self.to_move:
+            if self.rules.going_out == "any":
+                self._end_round(seat)
+            # floating / unplayable_discard: the player must still float (see _play_actions).
+
+    def _do_swap(self, seat: int, c: Card, on: int) -> None:
+        meld = self.melds[on]
+        idx = next(i for i, m in enumerate(meld.cards) if m >= 128 and m.natural == c)
+        cards = list(meld.cards)
+        cards[idx] = c
+        self.melds[on] = TableMeld(
+            meld.id, meld.kind, tuple(cards), meld.laid_by, meld.positions, meld.suit, meld.rank,
+            meld.initial, meld.owner, meld.claimed, meld.sealed, meld.doubled,
+        )
+        hand = self.hands[seat]
+        hand.remove(c)
+        self._forget(seat, [c])
+        hand.append(JOKER)
+
+    def _do_discard(self, seat: int, cards: Sequence[Card]) -> None:
+        hand = self.hands[seat]
+        _remove(hand, cards)
+        self._forget(seat, cards)
+        self.discard.extend(cards)
+        if hand:
+            self._end_turn(seat)
+            return
+        if self.rules.going_out == "unplayable_discard" and any(self._fits_table(c) for c in cards):
+            # The going-out discard was playable: the player floats instead.
+            self.floating[seat] = True
+            self._end_turn(seat)
+            return
+        if self.rules.masters_hand and self.turn_long_run:
+            self.masters = seat
+        if self.rules.rummy_after_going_out and self._callable_depths(seat, "pile"):
+            # The discard leaves a playable card in the pile: a Rummy. Play goes on.
+            self.masters = None
+            self.rummy_due = True
+            self.phase = Phase.DRAW
+            return
+        self._end_round(seat)
+
+    def _fits_table(self, c: Card) -> bool:
+        r = rules_for(self)
+        for meld in self.melds:
+            try:
+                extend_meld(meld, [c], r, 0)
+                return True
+            except MeldError:
+                continue
+        return False
+
+    def _do_call(self, seat: int, k: int, on: int | None, meld_cards: tuple[Card, ...] | None) -> None:
+        chosen = self.discard[-k]
+        if self.rules.calling_rummy == "steal" and not self.rummy_due:
+            claim = rules_for(self)
+            if on is not None:
+                del self.discard[-k]
+                new = extend_meld(self.melds[on], [chosen], claim, seat, claimed=True)
+                self.melds[on] = new
+            else:
+                assert meld_cards is not None
+                _remove(self.discard, _bare(meld_cards))
+                built = make_meld(meld_cards, claim, len(self.melds), seat)
+                self.melds.append(_mark_claimed(built, chosen))
+                self.has_melded[seat] = True
+            self._legal_cache = None
+            return
+        taken = self.discard[-k:]
+        del self.discard[-k:]
+        self.hands[seat].extend(taken)
+        self.known[seat].extend(taken)
+        self.to_move = seat
+        self.phase = Phase.PLAY
+        self.obligation = chosen
+        self.claimed_card = chosen
+        self.taken_top = None
+        self.drawn = len(taken)
+        self.turn_points = 0
+        self.turn_long_run = False
+        self.last_discarder = None
+        self.rummy_due = False
+
+    def _apply_reshuffle(self, action: Reshuffle, check: bool) -> None:
+        if check:
+            if self.phase is not Phase.SHUFFLE:
+                raise IllegalAction("there is nothing to reshuffle now: the stock is not empty")
+            expected = Counter(self.discard[:-1])
+            if Counter(action.cards) != expected:
+                raise IllegalAction("a reshuffle must use exactly the discard pile except its top card")
+        self._legal_cache = None
+        top = self.discard[-1]
+        self.stock = list(reversed(action.cards))
+        self.discard = [top]
+        self.phase = Phase.DRAW
+        self._begin_turn()
+
+    def chance_reshuffle(self, rng: random.Random) -> Reshuffle:
+        """(``stock_out: reshuffle``) Draw the chance event due in phase SHUFFLE."""
+        cards = list(self.discard[:-1])
+        rng.shuffle(cards)
+        return Reshuffle(tuple(cards))
+
+    # -- turn flow
+    def _end_turn(self, seat: int) -> None:
+        self.turns += 1
+        if self.rules.stock_out == "immediate" and self.stock_emptied_by is not None:
+            self._end_round(None)
+            return
+        if self.turns >= MAX_TURNS:
+            self._end_round(None)
+            return
+        self.to_move = self.next_seat(seat)
+        self.last_discarder = seat
+        self.phase = Phase.DRAW
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        self.obligation = None
+        self.taken_top = None
+        self.drawn = 0
+        self.turn_points = 0
+        self.turn_long_run = False
+        self.claimed_card = None
+        if not self.stock and self.rules.stock_out == "reshuffle" and len(self.discard) >= 2:
+            self.phase = Phase.SHUFFLE
+
+    def _end_round(self, went_out: int | None) -> None:
+        self.went_out = went_out
+        self.phase = Phase.ROUND_OVER
+        self.last_discarder = None
+        self.rummy_due = False
+        self._legal_cache = None
+        self.result = score_round(self.rules, self.melds, self.hands, went_out, masters=self.masters)
+
+    # ------------------------------------------------------------- refusals
+    def explain(self, action: Action, seat: int) -> str:
+        """Why ``action`` by ``seat`` is not legal now, in a player's words."""
+        from rummy500.explain import explain
+
+        return explain(self, action, seat)
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int | None, scores: Sequence[int] | None = None):  # noqa: ANN201 - avoids an import cycle
+        """What ``seat`` (None: a spectator) may see; see :mod:`rummy500.views`."""
+        from rummy500.views import make_view
+
+        return make_view(self, seat, scores)
+
+    def __repr__(self) -> str:
+        return f"<RoundState {self.phase} to_move={self.to_move} stock={len(self.stock)} pile={len(self.discard)}>"
+
+
+def _bare(cards: Iterable[Card]) -> list[Card]:
+    return [JOKER if c >= 64 else c for c in cards]
+
+
+def _mark_claimed(meld: TableMeld, claimed: Card, start: int = 0) -> TableMeld:
+    flags = list(meld.claimed)
+    for i in range(start, len(meld.cards)):
+        c = meld.cards[i]
+        if (JOKER if c >= 64 else c) == claimed and not flags[i]:
+            flags[i] = True
+            break
+    return TableMeld(
+        meld.id, meld.kind, meld.cards, meld.laid_by, meld.positions, meld.suit, meld.rank,
+        meld.initial, meld.owner, tuple(flags), meld.sealed, meld.doubled,
+    )
+
+
+def rules_for(state: RoundState) -> Rules:
+    """The rules for meld checks: under Dealer's Gambit, jokers are wild only when nominated so."""
+    return state.rules
+

@@ -1,0 +1,171 @@
+"""Driving the browser client as a player would: through its buttons.
+
+The client exposes a read-only ``window.rummy`` ({view, version, pending,
+table}) that these helpers read to know *which* card to tap; every move is
+still made by clicking the client's own controls.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+MY_TURN_TITLE = "\u25B6 Your turn \u2014 rummy500"
+
+
+def state(page: Page) -> dict[str, Any]:
+    """``window.rummy``: the view the page shows, its version and whether a move is in flight."""
+    return page.evaluate("() => window.rummy ? JSON.parse(JSON.stringify(window.rummy)) : null") or {}
+
+
+def view(page: Page) -> dict[str, Any]:
+    return state(page).get("view") or {}
+
+
+def verb(action: dict[str, Any]) -> str:
+    return next(k for k in action if k != "p")
+
+
+def create_table(
+    page: Page,
+    base: str,
+    name: str = "Ann",
+    seats: int = 2,
+    bots: dict[int, str] | None = None,
+    preset: str = "standard",
+    house_rules: dict[str, Any] | None = None,
+    start: bool = True,
+) -> str:
+    """Create a table through the lobby form; returns the table id."""
+    page.goto(base + "/")
+    page.get_by_test_id("name-input").fill(name)
+    page.get_by_test_id("seats").select_option(str(seats))
+    expect(page.get_by_test_id("preset").locator("option")).not_to_have_count(0)
+    page.get_by_test_id("preset").select_option(preset)
+    for s in range(1, seats):
+        level = (bots or {}).get(s, "")
+        page.get_by_test_id(f"bot-seat-{s}").select_option(level)
+    if house_rules:
+        page.get_by_test_id("house-rules").locator("summary").click()
+        for opt, value in house_rules.items():
+            set_option(page, opt, value)
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    if start:
+        start_game(page)
+    return table_id
+
+
+def set_option(page: Page, opt: str, value: Any) -> None:
+    """Set one house rule in the editor (a listed value, or "other…" and a number)."""
+    sel = page.get_by_test_id(f"opt-{opt}")
+    labels = sel.locator("option").all_inner_texts()
+    text = {True: "yes", False: "no"}.get(value, str(value)) if isinstance(value, bool) else str(value)
+    if text in labels:
+        sel.select_option(label=text)
+    else:
+        sel.select_option("custom")
+        page.get_by_label(f"{opt} value").fill(str(value))
+
+
+def start_game(page: Page) -> None:
+    page.get_by_test_id("start-game").click()
+    expect(page.get_by_test_id("hand")).to_be_visible()
+
+
+def wait_until(page: Page, predicate: str, timeout: float = 20_000) -> None:
+    page.wait_for_function(predicate, timeout=timeout)
+
+
+def wait_settled(page: Page, before: int | None, timeout: float = 15_000) -> None:
+    """Wait until the page has a state newer than ``before`` and no move in flight."""
+    page.wait_for_function(
+        "(v) => window.rummy && !window.rummy.pending && window.rummy.version !== null"
+        " && (v === null || window.rummy.version > v)",
+        arg=before,
+        timeout=timeout,
+    )
+
+
+def legal(page: Page) -> list[dict[str, Any]]:
+    return view(page).get("legal") or []
+
+
+def wait_for_my_move(page: Page, timeout: float = 30_000) -> None:
+    """Wait until this seat has a legal move (or the round-over banner shows)."""
+    page.wait_for_function(
+        "() => (window.rummy && !window.rummy.pending && window.rummy.view"
+        " && window.rummy.view.legal.length > 0)"
+        " || !!document.querySelector('[data-testid=round-over]:not([hidden])')",
+        timeout=timeout,
+    )
+
+
+def card_testid(page: Page, card: str) -> str:
+    return f"card-{card}"
+
+
+def click_card(page: Page, card: str) -> None:
+    page.get_by_test_id(f"card-{card}").click()
+
+
+def play_simple_turn(page: Page) -> str:
+    """One turn: draw from the stock (or pass when it is empty), then discard
+    the first legal discard. Returns what was done."""
+    acts = legal(page)
+    verbs = [verb(a) for a in acts]
+    done = []
+    if "draw" in verbs:
+        v0 = state(page)["version"]
+        page.get_by_test_id("btn-draw").click()
+        wait_settled(page, v0)
+        done.append("draw")
+    elif "pass" in verbs:
+        v0 = state(page)["version"]
+        page.get_by_test_id("btn-pass").click()
+        wait_settled(page, v0)
+        return "pass"
+    elif "take" in verbs:
+        # Stock empty and no pass offered: take the top card.
+        v0 = state(page)["version"]
+        page.get_by_test_id("pile-card-1").click()
+        page.get_by_test_id("btn-take").click()
+        wait_settled(page, v0)
+        done.append("take")
+    acts = legal(page)
+    discards = [a for a in acts if verb(a) == "discard"]
+    if not discards:
+        return "+".join(done) or "nothing"
+    card = discards[0]["discard"]
+    card = card[0] if isinstance(card, list) else card
+    click_card(page, card)
+    btn = page.get_by_test_id("btn-discard")
+    expect(btn).to_be_enabled()
+    v0 = state(page)["version"]
+    btn.click()
+    wait_settled(page, v0)
+    done.append(f"discard {card}")
+    return "+".join(done)
+
+
+def round_over_visible(page: Page) -> bool:
+    return page.get_by_test_id("round-over").is_visible()
+
+
+def play_until_round_over(page: Page, max_turns: int = 80, deadline_s: float = 240) -> int:
+    """Play simple turns until the round-over banner shows; returns turns played."""
+    t0 = time.monotonic()
+    turns = 0
+    while not round_over_visible(page):
+        assert turns < max_turns, "the round did not end"
+        assert time.monotonic() - t0 < deadline_s, "the round took too long"
+        wait_for_my_move(page)
+        if round_over_visible(page):
+            break
+        play_simple_turn(page)
+        turns += 1
+    return turns

@@ -1,0 +1,139 @@
+"""Fixtures for the browser tests: the real server on a free port, and Chromium.
+
+The server runs as ``python -m rummy500.server`` in a subprocess with a fresh
+SQLite database in a temporary folder and a short bot delay. The browser is
+Debian's Chromium (``apt-get install chromium``) driven by Playwright for
+Python (``pip install playwright``; its own browser download is not used).
+Without either, these tests are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+CHROMIUM = os.environ.get("RUMMY500_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get_json(url: str) -> object:
+    with urllib.request.urlopen(url, timeout=5) as r:  # noqa: S310 - loopback only
+        return json.loads(r.read())
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real rummy500 server; yields its base URL (``http://127.0.0.1:PORT``)."""
+    data = tmp_path_factory.mktemp("server")
+    port = _free_port()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
+    cmd = [
+        sys.executable, "-m", "rummy500.server",
+        "--host", "127.0.0.1",
+        "--port", str(port),
+        "--db", f"sqlite:///{(data / 'rummy500.sqlite3').as_posix()}",
+        "--data-dir", str(data),
+        "--bot-delay", "0.05",
+        "--log-level", "warning",
+    ]
+    log_path = data / "server.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                if proc.poll() is not None:
+                    pytest.fail(f"the server exited ({proc.returncode}):\n{log_path.read_text()}")
+                with contextlib.suppress(OSError, ValueError):
+                    _get_json(base + "/api/rules")
+                    break
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the server did not start in 30 s:\n{log_path.read_text()}")
+                time.sleep(0.2)
+            yield base
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Headless Debian Chromium."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser, request):
+    """Make pages in fresh browser contexts (separate localStorage: separate people).
+
+    Console errors and uncaught exceptions of every page fail the test.
+    """
+    contexts = []
+    problems: list[str] = []
+
+    def make(width: int = 1280, height: int = 800):
+        ctx = browser.new_context(viewport={"width": width, "height": height})
+        ctx.set_default_timeout(15_000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.on(
+            "console",
+            lambda m: problems.append(f"console {m.type}: {m.text}")
+            if m.type == "error" and "Failed to load resource" not in m.text
+            else None,
+        )
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    """Folder for screenshots (ignored by git)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,238 @@
+"""The browser client against the real server: lobby, play, reconnects, two players, replays."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+from browser_ui import (
+    MY_TURN_TITLE,
+    create_table,
+    legal,
+    play_simple_turn,
+    play_until_round_over,
+    start_game,
+    state,
+    verb,
+    view,
+    wait_for_my_move,
+    wait_settled,
+)
+from playwright.sync_api import expect
+
+
+def _get(base: str, path: str) -> object:
+    with urllib.request.urlopen(base + path, timeout=5) as r:  # noqa: S310 - loopback only
+        return json.loads(r.read())
+
+
+def test_play_a_round_against_a_bot(server, new_page):
+    page = new_page()
+    create_table(page, server, name="Ann", seats=2, bots={1: "random"})
+    expect(page.get_by_test_id("player-1")).to_contain_text("bot")
+    turns = play_until_round_over(page)
+    assert turns > 0
+    banner = page.get_by_test_id("round-over")
+    expect(banner).to_contain_text("Round 1 over")
+    expect(page.get_by_test_id("round-scores")).to_contain_text("Ann")
+    # The score sheet has the round's row, and the log says the round ended.
+    expect(page.get_by_test_id("score-sheet").locator("tbody tr")).to_have_count(1)
+    expect(page.get_by_test_id("game-log")).to_contain_text("Round 1 over")
+    # The next round goes on.
+    page.get_by_test_id("round-over-ok").click()
+    expect(banner).to_be_hidden()
+    wait_for_my_move(page)
+    assert legal(page)
+
+
+def test_turn_marker_buttons_and_labels(server, new_page):
+    page = new_page()
+    create_table(page, server, name="Ann", seats=2, bots={1: "random"})
+    wait_for_my_move(page)
+    v = view(page)
+    if v["to_move"] == 0:
+        expect(page).to_have_title(MY_TURN_TITLE)
+    # Before drawing, Meld and Discard stay disabled; Draw is enabled when legal.
+    verbs = {verb(a) for a in legal(page)}
+    if "draw" in verbs:
+        expect(page.get_by_test_id("btn-draw")).to_be_enabled()
+        expect(page.get_by_test_id("btn-discard")).to_be_disabled()
+    # Cards are focusable buttons with spoken names; Space/Enter select them.
+    first = page.get_by_test_id("hand").locator("button.card").first
+    label = first.get_attribute("aria-label")
+    assert re.fullmatch(r"(Ace|[2-9]|10|Jack|Queen|King) of (clubs|diamonds|hearts|spades)|Joker", label), label
+    first.focus()
+    page.keyboard.press("Space")
+    expect(first).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("hand").locator("button.card").first).to_have_attribute("aria-pressed", "false")
+    # Sorting by rank and by suit keeps the same cards.
+    cards = sorted(view(page)["hand"])
+    page.get_by_test_id("sort-rank").click()
+    shown = page.get_by_test_id("hand").locator("button.card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert sorted(shown) == cards
+    page.get_by_test_id("sort-suit").click()
+    # The discard pile: a card below the top shows what would come along.
+    pile = view(page)["discard"]
+    takes = sorted(a["take"] for a in legal(page) if verb(a) == "take")
+    deep = [n for n in takes if n > 1]
+    if deep:
+        n = deep[0]
+        page.get_by_test_id(f"pile-card-{n}").click()
+        preview = page.get_by_test_id("pile-preview")
+        expect(preview).to_contain_text(f"Take {n} cards")
+        expect(preview.locator(".card")).to_have_count(n)
+        expect(page.get_by_test_id("btn-take")).to_be_enabled()
+        page.get_by_test_id("btn-take-cancel").click()
+        expect(preview).to_be_empty()
+    elif pile and 1 in takes:
+        page.get_by_test_id("pile-card-1").click()
+        expect(page.get_by_test_id("btn-take")).to_be_enabled()
+        page.get_by_test_id("btn-take-cancel").click()
+
+
+def test_refusals_show_the_servers_reason(server, new_page):
+    page = new_page()
+    create_table(page, server, name="Ann", seats=2, bots={1: "random"})
+    wait_for_my_move(page)
+    # A move the buttons would never offer: the server's message is shown.
+    page.evaluate("() => window.rummyConnection.action({discard: 'XX'})")
+    banner = page.get_by_test_id("error-banner")
+    expect(banner).to_be_visible()
+    assert banner.inner_text().strip()
+
+
+def test_reload_mid_game_and_continue(server, new_page):
+    page = new_page()
+    table_id = create_table(page, server, name="Ann", seats=2, bots={1: "random"})
+    for _ in range(2):
+        wait_for_my_move(page)
+        play_simple_turn(page)
+    wait_for_my_move(page)
+    before = view(page)
+    page.reload()
+    expect(page.get_by_test_id("hand")).to_be_visible()
+    wait_for_my_move(page)
+    after = view(page)
+    assert after["seat"] == before["seat"] == 0
+    assert sorted(after["hand"]) == sorted(before["hand"])
+    assert re.search(rf"/t/{re.escape(table_id)}$", page.url)
+    # A dropped socket reconnects by itself and play goes on.
+    page.evaluate("() => window.rummyConnection.drop()")
+    expect(page.get_by_test_id("conn-status")).to_have_text("connected", timeout=15_000)
+    for _ in range(2):
+        wait_for_my_move(page)
+        if page.get_by_test_id("round-over").is_visible():
+            break
+        play_simple_turn(page)
+
+
+def test_two_players_in_two_browsers(server, new_page):
+    ann = new_page()
+    bob = new_page()
+    create_table(ann, server, name="Ann", seats=2, bots={}, start=False)
+    invite = ann.get_by_test_id("invite-link").input_value()
+    assert "/t/" in invite
+    bob.goto(invite)
+    bob.get_by_test_id("join-name").fill("Bob")
+    bob.get_by_test_id("join-table").click()
+    expect(ann.get_by_test_id("seat-list")).to_contain_text("Bob")
+    expect(bob.get_by_test_id("start-game")).to_have_count(0)
+    start_game(ann)
+    expect(bob.get_by_test_id("hand")).to_be_visible()
+    expect(bob.get_by_test_id("player-0")).to_contain_text("Ann")
+    # Chat goes both ways.
+    ann.get_by_test_id("chat-input").fill("good luck")
+    ann.get_by_test_id("chat-input").press("Enter")
+    expect(bob.get_by_test_id("chat-list")).to_contain_text("Ann: good luck")
+    # Take turns; each side sees the other's discard on the pile.
+    pages = {0: ann, 1: bob}
+    for _ in range(6):
+        ann.wait_for_function("() => window.rummy && window.rummy.view")
+        to_move = view(ann)["to_move"]
+        mover, other = pages[to_move], pages[1 - to_move]
+        wait_for_my_move(mover)
+        if mover.get_by_test_id("round-over").is_visible():
+            break
+        expect(mover).to_have_title(MY_TURN_TITLE)
+        v0 = state(other)["version"]
+        done = play_simple_turn(mover)
+        wait_settled(other, v0)
+        if "discard" in done:
+            card = done.rsplit(" ", 1)[1]
+            other.wait_for_function("(c) => window.rummy.view.discard.at(-1) === c || window.rummy.view.to_move !== null", arg=card)
+            assert view(other)["discard"][-1] == card or view(other)["discard"] == view(mover)["discard"]
+            expect(other.get_by_test_id("pile-card-1")).to_have_attribute("data-card", view(other)["discard"][-1])
+
+
+def test_spectator_sees_no_hand(server, new_page):
+    page = new_page()
+    table_id = create_table(page, server, name="Ann", seats=2, bots={1: "random"})
+    watcher = new_page()
+    watcher.goto(f"{server}/t/{table_id}")
+    expect(watcher.get_by_test_id("melds")).to_be_attached()
+    watcher.wait_for_function("() => window.rummy && window.rummy.view")
+    assert view(watcher).get("hand") is None
+    expect(watcher.get_by_test_id("hand")).to_be_hidden()
+    expect(watcher.get_by_test_id("status")).to_contain_text("Watching")
+
+
+def test_house_rules_reach_the_table(server, new_page):
+    page = new_page()
+    table_id = create_table(
+        page, server, name="Ann", seats=3, bots={1: "random", 2: "random"}, preset="popular",
+        house_rules={"target": 250, "min_run": 4}, start=False,
+    )
+    info = _get(server, f"/api/tables/{table_id}")
+    assert info["rules"].get("target") == 250
+    assert info["rules"].get("min_run") == 4
+    assert info["rules"].get("calling_rummy") == "pile" or info["rules"].get("preset") == "popular"
+    assert len(info["seats"]) == 3
+
+
+def test_screenshot_of_the_table(server, new_page, artifacts):
+    page = new_page(1280, 800)
+    table_id = create_table(page, server, name="Ann", seats=3, bots={1: "random", 2: "random"})
+    for _ in range(3):
+        wait_for_my_move(page)
+        if page.get_by_test_id("round-over").is_visible():
+            break
+        play_simple_turn(page)
+    wait_for_my_move(page)
+    hand = page.get_by_test_id("hand").locator("button.card")
+    hand.nth(0).click()
+    hand.nth(1).click()
+    page.screenshot(path=str(artifacts / "table.png"))
+    # The same seat on a phone (a second tab of the same player).
+    key = f"rummy500.seat.{table_id}"
+    seat = page.evaluate("(k) => localStorage.getItem(k)", key)
+    phone = new_page(390, 844)
+    phone.goto(server + "/")
+    phone.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
+    phone.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, seat])
+    phone.goto(f"{server}/t/{table_id}")
+    expect(phone.get_by_test_id("hand")).to_be_visible()
+    phone.screenshot(path=str(artifacts / "table-phone.png"), full_page=True)
+    assert (artifacts / "table.png").stat().st_size > 10_000
+
+
+def test_replay_a_finished_game(server, new_page):
+    page = new_page()
+    table_id = create_table(page, server, name="Ann", seats=2, bots={1: "random"}, house_rules={"rounds": 1})
+    play_until_round_over(page)
+    expect(page.get_by_test_id("winner")).to_be_visible()
+    page.goto(server + "/#replays")
+    link = page.get_by_test_id(f"game-{table_id}")
+    expect(link).to_be_visible()
+    link.click()
+    expect(page.get_by_test_id("replay-step")).to_contain_text("move 0 of")
+    page.get_by_test_id("replay-next").click()
+    expect(page.get_by_test_id("replay-step")).to_contain_text("move 1 of")
+    expect(page.get_by_test_id("replay-action")).to_contain_text("Move 1")
+    page.get_by_test_id("replay-last").click()
+    expect(page.get_by_test_id("replay-step")).not_to_contain_text("move 1 of")
+    with page.expect_download() as dl:
+        page.get_by_test_id("download-record").click()
+    record = json.loads(open(dl.value.path()).read())
+    assert record["rounds"] or record.get("actions")
