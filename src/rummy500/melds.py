@@ -23,6 +23,8 @@ __all__ = ["JOKER_SET", "RUN", "SET", "MeldError", "TableMeld", "find_layoffs", 
 
 SET, RUN, JOKER_SET = "set", "run", "jokers"
 _DECLARED = 128
+_SHORT_RANKS = frozenset((1, 7, 8, 9, 10, 11, 12, 13))
+_ALL_RANKS = frozenset(range(1, 14))
 
 
 class MeldError(ValueError):
@@ -84,7 +86,7 @@ class TableMeld:
 
 # ---------------------------------------------------------------- validation
 def _allowed_ranks(rules: Rules) -> frozenset[int]:
-    return frozenset((1, 7, 8, 9, 10, 11, 12, 13)) if rules.short_pack else frozenset(range(1, 14))
+    return _SHORT_RANKS if rules.short_pack else _ALL_RANKS
 
 
 def _run_positions(ranks: list[int], rules: Rules) -> list[int] | None:
@@ -275,11 +277,11 @@ def extend_meld(meld: TableMeld, new: Sequence[Card], rules: Rules, seat: int, c
 
 
 def _pos_ok(p: int, lo: int, hi: int, rules: Rules) -> bool:
-    if max(hi, p) - min(lo, p) + 1 > 13:
+    if (hi if hi > p else p) - (lo if lo < p else p) >= 13:
         return False
     if not rules.around_the_corner and not 1 <= p <= 14:
         return False
-    return rank_of_pos(p) in _allowed_ranks(rules)
+    return not rules.short_pack or (p - 1) % 13 + 1 in _SHORT_RANKS
 
 
 def _grow(meld: TableMeld, cards: tuple[Card, ...], positions: tuple[int, ...] | None, new: Sequence[Card], seat: int, claimed: bool) -> TableMeld:
@@ -329,77 +331,111 @@ def _set_melds(by_rank: dict[int, list[Card]], jokers: int, rules: Rules, out: s
                         out.add(tuple(sorted(nat + jk)))
 
 
-def _run_windows(rules: Rules) -> list[tuple[int, int]]:
-    """Every (first position, length) of a run block the rules allow."""
-    allowed = _allowed_ranks(rules)
-    out = []
-    starts = range(1, 14) if rules.around_the_corner else range(1, 15)
-    for start in starts:
-        for length in range(1, 14):
-            end = start + length - 1
-            if not rules.around_the_corner and end > 14:
-                break
-            if any(rank_of_pos(p) not in allowed for p in range(start, end + 1)):
-                break
-            out.append((start, length))
-    return out
+def _run_melds(
+    by_suit: dict[int, set[int]],
+    jokers: int,
+    rules: Rules,
+    out: set[tuple[Card, ...]],
+    *,
+    min_len: int,
+    only: Card | None = None,
+) -> None:
+    """Add every run (with jokers filling gaps or standing in) from the held ranks.
 
-
-_WINDOW_CACHE: dict[tuple[bool, bool], list[tuple[int, int]]] = {}
-
-
-def _windows(rules: Rules) -> list[tuple[int, int]]:
-    key = (rules.around_the_corner, rules.short_pack)
-    got = _WINDOW_CACHE.get(key)
-    if got is None:
-        got = _WINDOW_CACHE[key] = _run_windows(rules)
-    return got
-
-
-def _run_melds(by_suit: dict[int, set[int]], jokers: int, rules: Rules, out: set[tuple[Card, ...]], *, min_len: int) -> None:
+    Windows are grown from each start position and abandoned as soon as they
+    need more jokers than there are, so the work follows what the hand holds.
+    """
+    wrap = rules.around_the_corner
+    allowed = _SHORT_RANKS if rules.short_pack else _ALL_RANKS
+    last_start = 13 if wrap else 14
     for suit, ranks in by_suit.items():
-        if len(ranks) < 2:
+        if len(ranks) < 2 or (only is not None and suit != only.suit):
             continue
+        if not wrap and jokers <= 1:
+            # Quick reject: no three in a row (no jokers) or no two within a gap of one (one joker).
+            m = 0
+            for r in ranks:
+                m |= 1 << r
+            if m & 2:
+                m |= 1 << 14
+            pairs = m & (m >> 1)
+            if jokers == 0 and not pairs & (m >> 2):
+                continue
+            if jokers == 1 and not (pairs or m & (m >> 2)):
+                continue
         base = suit * 16
-        for start, length in _windows(rules):
-            if length < min_len:
+        # Positions 1..27 (1 and 14 are both the ace; wrapping runs count on past 14).
+        held = [False] * 28
+        for p in range(1, 28):
+            held[p] = ((p - 1) % 13 + 1) in ranks
+        for s in range(1, last_start + 1):
+            # A window must start at most `jokers` positions before a held card.
+            if not any(held[s : s + jokers + 1]):
                 continue
-            held_pos = []
-            missing = []
-            for p in range(start, start + length):
-                r = rank_of_pos(p)
-                if r in ranks:
-                    held_pos.append(r)
-                else:
-                    missing.append(r)
-                    if len(missing) > jokers:
-                        break
-            if len(missing) > jokers or len(held_pos) < 2:
-                continue
-            # Positions 1 and 14 are both the ace: a window cannot hold it twice.
-            if length == 14:
-                continue
-            fill = tuple(declared(card(base + r)) for r in missing)
-            spare = jokers - len(missing)
-            for j in range(0, spare + 1):
-                if len(held_pos) - j < 2:
+            limit = s + 12 if wrap else min(14, s + 12)
+            missing = 0
+            nat = 0
+            for e in range(s, limit + 1):
+                r = (e - 1) % 13 + 1
+                if r not in allowed:
                     break
-                for swap in combinations(held_pos, j):
-                    nat = tuple(card(base + r) for r in held_pos if r not in swap)
-                    jk = tuple(declared(card(base + r)) for r in swap)
-                    out.add(tuple(sorted(nat + fill + jk)))
+                if held[e]:
+                    nat += 1
+                else:
+                    missing += 1
+                    if missing > jokers:
+                        break
+                if e - s + 1 < min_len or nat < 2:
+                    continue
+                if only is not None:
+                    orank = only.rank
+                    if not any(((q - 1) % 13 + 1) == orank for q in range(s, e + 1)):
+                        continue
+                _emit_run(base, s, e, held, jokers - missing, out)
 
 
-def find_melds(hand: Iterable[Card], rules: Rules, extra_jokers: int = 0) -> list[tuple[Card, ...]]:
+def _emit_run(base: int, s: int, e: int, held: list[bool], spare: int, out: set[tuple[Card, ...]]) -> None:
+    held_r = []
+    cards = []
+    for p in range(s, e + 1):
+        r = (p - 1) % 13 + 1
+        if held[p]:
+            held_r.append(r)
+            cards.append(_CARD[base + r])
+        else:
+            cards.append(_DECL[base + r])
+    out.add(tuple(sorted(cards)))
+    if spare <= 0:
+        return
+    for j in range(1, spare + 1):
+        if len(held_r) - j < 2:
+            break
+        for swap in combinations(held_r, j):
+            sw = set(swap)
+            cs = [_DECL[base + r] if r in sw else _CARD[base + r] for r in held_r]
+            cs.extend(c for c in cards if c >= _DECLARED)
+            out.add(tuple(sorted(cs)))
+
+
+_CARD = [card(i) if 1 <= (i & 15) <= 13 else None for i in range(64)]
+_DECL = [declared(card(i)) if 1 <= (i & 15) <= 13 else None for i in range(64)]
+
+
+def find_melds(
+    hand: Iterable[Card], rules: Rules, extra_jokers: int = 0, containing: Card | None = None
+) -> list[tuple[Card, ...]]:
     """Every new meld (as a sorted card tuple) that can be laid from ``hand``.
 
     Args:
         hand: the cards held.
         rules: the rules in force.
         extra_jokers: jokers usable besides those in hand (the dealer's joker).
+        containing: only melds that use this (natural) card.
     """
     out: set[tuple[Card, ...]] = set()
     jokers = extra_jokers
+    if containing is not None and containing != JOKER and rules.jokers_wild:
+        return _melds_with(hand, rules, extra_jokers, containing)
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[int, set[int]] = {}
     for c in hand:
@@ -409,13 +445,45 @@ def find_melds(hand: Iterable[Card], rules: Rules, extra_jokers: int = 0) -> lis
         by_rank.setdefault(c & 15, []).append(c)
         by_suit.setdefault(c >> 4, set()).add(c & 15)
     if not rules.jokers_wild:
-        if jokers >= 3:
+        if jokers >= 3 and (containing is None or containing == JOKER):
             for n in range(3, min(jokers, 4) + 1):
                 out.add((JOKER,) * n)
         jokers = 0
+    if containing is not None and containing != JOKER:
+        rank, suit = containing & 15, containing >> 4
+        by_rank = {rank: by_rank[rank]} if rank in by_rank else {}
+        by_suit = {suit: by_suit[suit]} if suit in by_suit else {}
+        _set_melds(by_rank, jokers, rules, out)
+        _run_melds(by_suit, jokers, rules, out, min_len=max(3, rules.min_run), only=containing)
+        bare = containing
+        return sorted(m for m in out if bare in m)
     _set_melds(by_rank, jokers, rules, out)
     _run_melds(by_suit, jokers, rules, out, min_len=max(3, rules.min_run))
+    if containing == JOKER:
+        return sorted(m for m in out if any(c >= 64 for c in m))
     return sorted(out)
+
+
+def _melds_with(hand: Iterable[Card], rules: Rules, extra_jokers: int, c: Card) -> list[tuple[Card, ...]]:
+    """find_melds restricted to melds using natural card ``c`` (wild jokers)."""
+    rank, suit = c & 15, c >> 4
+    jokers = extra_jokers
+    same_rank: list[Card] = []
+    suit_ranks: set[int] = set()
+    for x in hand:
+        if x == JOKER:
+            jokers += 1
+        else:
+            if x & 15 == rank:
+                same_rank.append(x)
+            if x >> 4 == suit:
+                suit_ranks.add(x & 15)
+    out: set[tuple[Card, ...]] = set()
+    if len(same_rank) >= 2 and len(same_rank) + jokers >= 3:
+        _set_melds({rank: same_rank}, jokers, rules, out)
+    if len(suit_ranks) >= 2:
+        _run_melds({suit: suit_ranks}, jokers, rules, out, min_len=max(3, rules.min_run), only=c)
+    return sorted(m for m in out if c in m)
 
 
 def find_layoffs(meld: TableMeld, hand: Iterable[Card], rules: Rules, extra_jokers: int = 0) -> list[tuple[Card, ...]]:
@@ -468,6 +536,8 @@ def find_layoffs(meld: TableMeld, hand: Iterable[Card], rules: Rules, extra_joke
     lo, hi = meld.positions[0], meld.positions[-1]
     held_set = {c for c in hand if c != JOKER and (c >> 4) == meld.suit}
     base = meld.suit * 16
+    if jokers == 0:
+        return _plain_run_layoffs(meld, held_set, rules)
     below: list[Card] = []
     p = lo - 1
     while _pos_ok(p, lo, hi, rules) and len(below) < 13:
@@ -493,6 +563,42 @@ def find_layoffs(meld: TableMeld, hand: Iterable[Card], rules: Rules, extra_joke
             _product_with_jokers(opts, jokers, out)
     # An ace fitting both ends of 2..K goes high (see extend_meld): keep only what extend accepts.
     return sorted(o for o in out if _extends(meld, o, rules))
+
+
+def _plain_run_layoffs(meld: TableMeld, held: set[Card], rules: Rules) -> list[tuple[Card, ...]]:
+    """Lay-offs on a run without jokers: unbroken sequences of held cards at either end."""
+    lo, hi = meld.positions[0], meld.positions[-1]
+    base = meld.suit * 16
+    below: list[Card] = []
+    p = lo - 1
+    while _pos_ok(p, lo, hi, rules):
+        c = _CARD[base + rank_of_pos(p)]
+        if c not in held:
+            break
+        below.append(c)  # type: ignore[arg-type]
+        p -= 1
+    above: list[Card] = []
+    p = hi + 1
+    while _pos_ok(p, lo, hi, rules):
+        c = _CARD[base + rank_of_pos(p)]
+        if c not in held or c in below:
+            break
+        above.append(c)  # type: ignore[arg-type]
+        p += 1
+    if not below and not above:
+        return []
+    size = len(meld.cards)
+    out = []
+    for a in range(len(below) + 1):
+        for b in range(len(above) + 1):
+            if a + b == 0 or size + a + b > 13:
+                continue
+            combo = below[:a] + above[:b]
+            if len(set(combo)) == len(combo):
+                out.append(tuple(sorted(combo)))
+    if len(out) > 1 or (below and above):
+        return sorted(o for o in set(out) if _extends(meld, o, rules))
+    return out
 
 
 def _extends(meld: TableMeld, cards: tuple[Card, ...], rules: Rules) -> bool:

@@ -521,8 +521,11 @@ class RoundState:
         mhand = self._meld_hand(seat)
         extra = self._meld_extra(seat)
         out: list[Action] = []
+        touch = None if extra or JOKER in mhand else _touch_index(mhand)
         for meld in self.melds:
             if not self.may_extend(seat, meld):
+                continue
+            if touch is not None and not _may_touch(meld, touch):
                 continue
             for cards in find_layoffs(meld, mhand, r, extra):
                 used, _ = self._hand_cost(seat, cards)
@@ -637,7 +640,7 @@ class RoundState:
         mhand = self._meld_hand(seat, hand)
         if chosen == JOKER and chosen not in mhand:
             return False  # a joker that is not wild this hand cannot be used
-        melds = find_melds(mhand, r, extra)
+        melds = find_melds(mhand, r, extra, containing=chosen)
         if self.gambit == "double" and JOKER in hand:
             melds = melds + [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
         opened = self.opened[seat]
@@ -663,7 +666,7 @@ class RoundState:
             return False
         if rules.layoff_needs_own_meld and not self.has_melded[seat]:
             # Lay off only after a meld of one's own: meld something else first.
-            for cards in melds:
+            for cards in find_melds(mhand, r, extra):
                 if chosen in _bare(cards):
                     continue
                 rest = list(hand)
@@ -681,6 +684,8 @@ class RoundState:
         for meld in self.melds:
             if not self.may_extend(seat, meld):
                 continue
+            if chosen != JOKER and (meld.suit != chosen.suit if meld.kind == RUN else meld.rank != chosen.rank):
+                continue  # the chosen card cannot go on this meld at all
             for cards in find_layoffs(meld, mhand, r, extra):
                 if chosen in _bare(cards) and len(hand) - len(cards) >= keep:
                     return True
@@ -1024,6 +1029,23 @@ class RoundState:
 
     def __repr__(self) -> str:
         return f"<RoundState {self.phase} to_move={self.to_move} stock={len(self.stock)} pile={len(self.discard)}>"
+
+
+def _touch_index(hand: Sequence[Card]) -> tuple[set[int], set[int]]:
+    """(ranks held, suits held) of a hand without jokers, for quick lay-off rejection."""
+    return {c & 15 for c in hand}, {c >> 4 for c in hand}
+
+
+def _may_touch(meld: TableMeld, touch: tuple[set[int], set[int]]) -> bool:
+    """Whether a joker-free hand could possibly lay off on ``meld``."""
+    ranks, suits = touch
+    if meld.kind == SET:
+        return meld.rank in ranks
+    if meld.kind != RUN or meld.suit not in suits:
+        return False
+    lo = (meld.positions[0] - 2) % 13 + 1
+    hi = meld.positions[-1] % 13 + 1
+    return lo in ranks or hi in ranks
 
 
 def _bare(cards: Iterable[Card]) -> list[Card]:
