@@ -21,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from peers import _result, median_of, measure_openspiel, measure_rlcard  # noqa: E402
+from peers import _result, measure_openspiel, measure_rlcard, median_of  # noqa: E402
 
 from rummy500.rules import Rules  # noqa: E402
 from rummy500.state import RoundState  # noqa: E402

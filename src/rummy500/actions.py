@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from rummy500.cards import Card, CardError, parse_card, parse_cards
 
@@ -258,7 +258,7 @@ class Reshuffle:
         return "reshuffle " + _join(self.cards)
 
 
-Action = Union[Draw, Take, Meld, LayOff, Swap, Discard, Pass, CallRummy, Float, Nominate, Block, Reshuffle]
+Action = Draw | Take | Meld | LayOff | Swap | Discard | Pass | CallRummy | Float | Nominate | Block | Reshuffle
 
 _VERBS = ("draw", "take", "meld", "layoff", "swap", "discard", "pass", "rummy", "float", "nominate", "block", "reshuffle")
 _EXTRA = {"on", "split"}
@@ -296,6 +296,8 @@ def action_from_record(rec: Mapping[str, Any]) -> Action:
     if not isinstance(rec, Mapping):
         raise ActionError(f"an action must be an object, not {type(rec).__name__}")
     verbs = [k for k in rec if k in _VERBS]
+    if "rummy" in verbs and "meld" in verbs:
+        verbs.remove("meld")  # a steal's ``"meld"`` names the pile cards the claimed card melds with
     unknown = [k for k in rec if k not in _VERBS and k not in _EXTRA and k != "p"]
     if unknown:
         raise ActionError(f"unknown action field(s) {', '.join(map(repr, unknown))}")

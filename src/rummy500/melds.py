@@ -596,7 +596,8 @@ def _plain_run_layoffs(meld: TableMeld, held: set[Card], rules: Rules) -> list[t
             combo = below[:a] + above[:b]
             if len(set(combo)) == len(combo):
                 out.append(tuple(sorted(combo)))
-    if len(out) > 1 or (below and above):
+    if rules.around_the_corner and len(out) > 1:
+        # Wrapping runs can offer one rank at both ends: keep what extend_meld accepts.
         return sorted(o for o in set(out) if _extends(meld, o, rules))
     return out
 

@@ -33,7 +33,7 @@ from rummy500.actions import (
     Swap,
     Take,
 )
-from rummy500.cards import JOKER, Card, card, natural_cards
+from rummy500.cards import JOKER, Card, natural_cards
 from rummy500.melds import (
     RUN,
     SET,
@@ -358,9 +358,8 @@ class RoundState:
     def _may_layoff_now(self, seat: int) -> bool:
         if not self.opened[seat]:
             return False  # first_meld_min: no lay-offs before the opening melds
-        if self.rules.layoff_needs_own_meld and not self.has_melded[seat]:
-            return False
-        return True
+        # layoff_needs_own_meld: only after a meld of one's own this round.
+        return not (self.rules.layoff_needs_own_meld and not self.has_melded[seat])
 
     # ---------------------------------------------------------- legal actions
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -406,9 +405,22 @@ class RoundState:
         if self.stock:
             acts.append(Draw())
         depth = len(self.discard) if rules.discard_draw == "any_depth" else min(1, len(self.discard))
+        quick = (
+            not rules.around_the_corner
+            and rules.set_suits == "distinct"
+            and self._extra_jokers(seat) == 0
+            and JOKER not in self.hands[seat]
+        )
+        have = set(self.hands[seat])
+        pile = self.discard
+        always = rules.must_use_taken == "always"
         for k in range(1, depth + 1):
+            c = pile[-k]
+            have.add(c)
+            if quick and (k > 1 or always) and not self._might_use(c, have):
+                continue  # a cheap necessary condition already fails
             if self._take_ok(seat, k, split=False):
-                acts.append(Take(k))
+                acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
         if self.gambit == "split" and self._joker_for(seat):
             for k in range(2, len(self.discard) + 1):
                 if rules.discard_draw == "any_depth" and self._take_ok(seat, k, split=True):
@@ -419,6 +431,35 @@ class RoundState:
                 acts.append(Pass())
         acts.extend(self._block_actions(seat))
         return acts
+
+    def _might_use(self, c: Card, have: set[Card]) -> bool:
+        """Necessary condition (no jokers held) for ``c`` to be melded or laid off from ``have``."""
+        if c == JOKER or JOKER in have:
+            return True
+        r, base = c & 15, c & 48
+        if sum(1 for su in (0, 16, 32, 48) if su + r in have) >= 3:
+            return True
+        for p in (1, 14) if r == 1 else (r,):
+            lo1 = p > 1 and base + (p - 2) % 13 + 1 in have
+            hi1 = p < 14 and base + p % 13 + 1 in have
+            if lo1 and (hi1 or (p > 2 and base + (p - 3) % 13 + 1 in have)):
+                return True
+            if hi1 and p < 13 and base + (p + 1) % 13 + 1 in have:
+                return True
+        suit = c >> 4
+        for meld in self.melds:
+            if meld.kind == SET and meld.rank == r:
+                if len(meld.cards) < 4 and all(m.suit != suit for m in meld.cards):
+                    return True
+            elif meld.kind == RUN and meld.suit == suit:
+                lo, hi = meld.positions[0], meld.positions[-1]
+                for p in (1, 14) if r == 1 else (r,):
+                    # Every card between the run's end and c must be laid off with it.
+                    if p < lo and all(base + (q - 1) % 13 + 1 in have for q in range(p + 1, lo)):
+                        return True
+                    if p > hi and all(base + (q - 1) % 13 + 1 in have for q in range(hi + 1, p)):
+                        return True
+        return False
 
     def _block_actions(self, seat: int) -> list[Action]:
         if self.dealer_joker == "available" and seat != self.dealer and JOKER in self.hands[seat]:
@@ -447,7 +488,7 @@ class RoundState:
                 counts[self.taken_top] -= 1
             if count == 1:
                 for c in sorted(k for k, v in counts.items() if v > 0):
-                    acts.append(Discard((c,)))
+                    acts.append(_DISCARDS[c])
             else:
                 for combo in sorted(set(combinations(sorted(counts.elements()), count))):
                     acts.append(Discard(combo))
@@ -493,7 +534,6 @@ class RoundState:
 
     def _meld_actions(self, seat: int, in_turn: bool) -> list[Action]:
         hand = self.hands[seat]
-        rules = self.rules
         keep = self._keep_min(seat, in_turn)
         melds = find_melds(self._meld_hand(seat), rules_for(self), self._meld_extra(seat))
         if self.gambit == "double" and self._joker_for(seat):
@@ -878,10 +918,9 @@ class RoundState:
             self.obligation = None
         if claimed:
             self.claimed_card = None
-        if check_out and not self.hands[seat] and seat == self.to_move:
-            if self.rules.going_out == "any":
-                self._end_round(seat)
-            # floating / unplayable_discard: the player must still float (see _play_actions).
+        # Going out by melding; under floating / unplayable_discard the player must still float.
+        if check_out and not self.hands[seat] and seat == self.to_move and self.rules.going_out == "any":
+            self._end_round(seat)
 
     def _do_swap(self, seat: int, c: Card, on: int) -> None:
         meld = self.melds[on]
@@ -1029,6 +1068,10 @@ class RoundState:
 
     def __repr__(self) -> str:
         return f"<RoundState {self.phase} to_move={self.to_move} stock={len(self.stock)} pile={len(self.discard)}>"
+
+
+_TAKES = [Take(k) for k in range(120)]
+_DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
 
 
 def _touch_index(hand: Sequence[Card]) -> tuple[set[int], set[int]]:

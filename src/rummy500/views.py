@@ -50,6 +50,16 @@ class View:
         round_scores: each seat's round score, once the round is over.
         scores: the match totals before this round (if known).
         legal: the actions this seat may take now.
+        final_hands: every hand, once the round is over.
+        drawn: cards the player to move drew this turn (``discard_count: match_drawn``).
+        turn_points: points of new melds the player to move laid this turn (``first_meld_min``).
+        opened: per seat, whether their first melds reached ``first_meld_min``.
+        has_melded: per seat, whether they laid down a meld of their own this round.
+        removed: cards out of play for the round (Dealer's Gambit blocks and splits).
+        rummy_due: the player who went out must claim a playable card (``rummy_after_going_out``).
+        claimed_card: the card claimed by calling Rummy that the caller must still use.
+        stock_emptied_by: the seat that drew the last stock card (``stock_out: immediate``).
+        turns: turns completed this round.
     """
 
     seat: int | None
@@ -75,6 +85,17 @@ class View:
     scores: tuple[int, ...] | None
     legal: tuple[Action, ...] = field(default=())
     final_hands: tuple[tuple[Card, ...], ...] | None = None
+    # Public facts of the turn and the table that search bots need to rebuild a
+    # position (every one of them is visible to everybody at a real table).
+    drawn: int = 0
+    turn_points: int = 0
+    opened: tuple[bool, ...] = ()
+    has_melded: tuple[bool, ...] = ()
+    removed: tuple[Card, ...] = ()
+    rummy_due: bool = False
+    claimed_card: Card | None = None
+    stock_emptied_by: int | None = None
+    turns: int = 0
 
     @property
     def my_turn(self) -> bool:
@@ -146,4 +167,13 @@ def make_view(state: RoundState, seat: int | None, scores: Sequence[int] | None 
         legal=legal,
         # Once the round is over every hand is shown, as at a real table.
         final_hands=tuple(tuple(sorted(h)) for h in state.hands) if over else None,
+        drawn=state.drawn,
+        turn_points=state.turn_points,
+        opened=tuple(state.opened),
+        has_melded=tuple(state.has_melded),
+        removed=tuple(state.removed),
+        rummy_due=state.rummy_due,
+        claimed_card=state.claimed_card,
+        stock_emptied_by=state.stock_emptied_by,
+        turns=state.turns,
     )

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Set up everything the tests need, from nothing, and run them all.
+# This is the README's test command and exactly what CI runs (.ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+SHARED=${RUMMY500_SHARED:-$ROOT/../shared}
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+# shellcheck disable=SC1091
+. .venv/bin/activate
+python -m pip install -q --upgrade pip
+python -m pip install -q -e '.[dev]'
+
+# Browser tests drive Debian's Chromium with Playwright (never a downloaded browser).
+if [ ! -x /usr/bin/chromium ]; then
+  SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium
+fi
+
+# PostgreSQL for the storage tests of the scale-out path (running on this machine kind;
+# start it if it is installed but stopped).
+if command -v pg_ctlcluster >/dev/null 2>&1 && ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start || true
+fi
+export RUMMY500_TEST_POSTGRES_URL=${RUMMY500_TEST_POSTGRES_URL:-postgresql://postgres@127.0.0.1:5432/test}
+if command -v redis-server >/dev/null 2>&1 && ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null || true
+fi
+export RUMMY500_TEST_REDIS_URL=${RUMMY500_TEST_REDIS_URL:-redis://127.0.0.1:6379/0}
+
+echo "== ruff"
+ruff check src tests benchmarks
+echo "== conformance"
+python "$SHARED/tools/check_conformance.py" "$SHARED/conformance"
+echo "== pytest"
+python -m pytest -q "$@"
