@@ -462,9 +462,16 @@ class RoundState:
         return False
 
     def _block_actions(self, seat: int) -> list[Action]:
-        if self.dealer_joker == "available" and seat != self.dealer and JOKER in self.hands[seat]:
-            return [Block()]
-        return []
+        hand = self.hands[seat]
+        if self.dealer_joker != "available" or seat == self.dealer or JOKER not in hand:
+            return []
+        # The blocking joker leaves the hand: keep a card to play on with, never spend a
+        # joker that must still be used, and never strand the top card just taken.
+        if len(hand) < 2 or self.obligation == JOKER and hand.count(JOKER) == 1:
+            return []
+        if self.phase is Phase.PLAY and self._strands_taken_card(seat, (JOKER,), 1):
+            return []
+        return [Block()]
 
     def _joker_for(self, seat: int) -> bool:
         return JOKER in self.hands[seat] or self._extra_jokers(seat) > 0
@@ -588,9 +595,17 @@ class RoundState:
             for c in meld.cards:
                 if c >= 128 and c.natural in hand:
                     act = Swap(c.natural, meld.id)
-                    if act not in out:
+                    if act not in out and self._swap_keeps_obligation(seat, act):
                         out.append(act)
         return out
+
+    def _swap_keeps_obligation(self, seat: int, swap: Swap) -> bool:
+        """A swap is no use of a card taken from the pile: the card must still be usable after it."""
+        if self.obligation is None:
+            return True
+        sim = self.copy()
+        sim._do_swap(seat, swap.card, swap.on)
+        return self.obligation in sim.hands[seat] and sim._can_use(seat, sim.hands[seat], self.obligation)
 
     def _strands_taken_card(self, seat: int, cards: Sequence[Card], used: int) -> bool:
         """Whether a play would leave only the top card just taken, which may not be discarded."""

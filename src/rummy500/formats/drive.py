@@ -1,0 +1,179 @@
+"""Example drivers: play every format to the end with real matches and a policy.
+
+These are what the CLI, the server's bot tables and the tests use to run
+formats unattended. A *policy* is any ``choose_action(view, rng) -> Action``
+that picks one of ``view.legal``; :func:`random_policy` picks uniformly.
+Every round is played in a :class:`~rummy500.match.Match`, so each game keeps
+its RECORD.md record; randomness comes only from the ``random.Random`` given
+(or the seed), so a seed reproduces a whole tourney.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from rummy500.actions import Action
+from rummy500.formats.chips import RingGame, RingRound
+from rummy500.formats.games import FormatError, table_rules
+from rummy500.formats.multi import MultiTableTourney
+from rummy500.formats.tables import SingleTableTourney, TableGame
+from rummy500.match import Match
+from rummy500.rules import Rules
+from rummy500.scoring import RoundResult
+from rummy500.views import View
+
+__all__ = [
+    "Policy",
+    "play_ring",
+    "play_round",
+    "play_table",
+    "random_policy",
+    "run_multi_table",
+    "run_single_table",
+]
+
+Policy = Callable[[View, random.Random], Action]
+"""``choose_action(view, rng)``: one of ``view.legal`` for the seat the view belongs to."""
+
+MAX_ACTIONS = 200_000
+"""A round with more actions than this is taken to be stuck (a policy that never ends it)."""
+
+
+def random_policy(view: View, rng: random.Random) -> Action:
+    """Choose uniformly among the legal actions."""
+    return rng.choice(view.legal)
+
+
+def _child_rng(rng: random.Random) -> random.Random:
+    # Each match shuffles from its own generator, seeded from the driver's.
+    return random.Random(rng.getrandbits(64))
+
+
+def play_round(match: Match, policy: Policy, rng: random.Random, *, max_actions: int = MAX_ACTIONS) -> RoundResult:
+    """Play the match's current round to its end and return its result.
+
+    The seat to move acts each time (out-of-turn actions are left to real
+    players). The match then deals its next round itself unless it is over.
+
+    Raises:
+        FormatError: the match has no round in play, the round exceeds
+            ``max_actions``, or the seat to move has no legal action (the
+            engine left the round stuck: the message says where).
+        IllegalAction: the policy chose an action that is not legal.
+    """
+    state = match.state
+    if state is None or state.is_over or match.is_over:
+        raise FormatError("the match has no round in play")
+    for _ in range(max_actions):
+        if state.is_over:
+            assert state.result is not None
+            return state.result
+        seat = state.actors()[0]
+        view = match.view(seat)
+        if not view.legal:
+            raise FormatError(
+                f"round {match.round_index + 1}: seat {seat} is to move ({view.phase}) but has no legal action"
+            )
+        match.apply(seat, policy(view, rng))
+    raise FormatError(f"the round did not end within {max_actions} actions")
+
+
+def play_table(
+    game: TableGame,
+    policy: Policy = random_policy,
+    rng: random.Random | None = None,
+    *,
+    seed: int | None = None,
+    matches: list[Match] | None = None,
+) -> str:
+    """Play a table to its winner, one ``Match`` per game and one per change of players.
+
+    Args:
+        game: the table (a :class:`SingleTableTourney` or a multi-table table).
+        policy: the policy of every seat.
+        rng: the source of every shuffle and policy choice (default: ``random.Random(seed)``).
+        seed: seed for the default rng.
+        matches: if given, every match played is appended (for their records).
+
+    Returns:
+        The winner's name.
+    """
+    rng = rng if rng is not None else random.Random(seed)
+    match: Match | None = None
+    while not game.is_over:
+        spec = game.next_round()
+        if spec.new_game or match is None or match.is_over:
+            match = Match(spec.rules, spec.players, spec.scores, rng=_child_rng(rng))
+            if matches is not None:
+                matches.append(match)
+        game.record_round(play_round(match, policy, rng))
+    assert game.winner is not None
+    return game.winner
+
+
+def run_single_table(
+    rules: Rules,
+    players: Sequence[str],
+    policy: Policy = random_policy,
+    *,
+    seed: int | None = None,
+    rng: random.Random | None = None,
+    matches: list[Match] | None = None,
+) -> SingleTableTourney:
+    """Run a whole single-table tourney and return it, finished."""
+    tourney = SingleTableTourney(rules, players)
+    play_table(tourney, policy, rng if rng is not None else random.Random(seed), matches=matches)
+    return tourney
+
+
+def run_multi_table(
+    rules: Rules,
+    players: Sequence[str],
+    policy: Policy = random_policy,
+    *,
+    seed: int | None = None,
+    max_table: int | None = None,
+    min_table: int = 2,
+) -> MultiTableTourney:
+    """Run a whole multi-table tourney and return it, finished.
+
+    One seed drives both the draw (seating, byes) and the play.
+    """
+    rng = random.Random(seed)
+    tourney = MultiTableTourney(rules, players, max_table=max_table, min_table=min_table, rng=_child_rng(rng))
+    while not tourney.is_over:
+        for table in tourney.open_tables():
+            play_table(table, policy, rng)
+    return tourney
+
+
+def play_ring(
+    ring: RingGame,
+    rules: Rules,
+    rounds: int,
+    policy: Policy = random_policy,
+    *,
+    seed: int | None = None,
+    rng: random.Random | None = None,
+) -> list[RingRound]:
+    """Play ``rounds`` rounds at a ring table, each in its own one-round ``Match``.
+
+    Args:
+        ring: the table (its seating decides each round's players and dealer).
+        rules: the rules; ``players`` is set to the number seated each round.
+        rounds: how many rounds to play.
+        policy: the policy of every seat.
+        seed: seed for the default rng.
+        rng: the source of every shuffle and choice.
+
+    Returns:
+        The settled rounds.
+    """
+    rng = rng if rng is not None else random.Random(seed)
+    out = []
+    for _ in range(rounds):
+        players, dealer = ring.start_round()
+        match = Match(table_rules(rules, len(players)), players, rng=_child_rng(rng), dealer=dealer)
+        out.append(ring.finish_round(play_round(match, policy, rng)))
+    return out
