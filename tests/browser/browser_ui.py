@@ -12,8 +12,9 @@ import time
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-MY_TURN_TITLE = "\u25B6 Your turn \u2014 rummy500"
+MY_TURN_TITLE = "\u25b6 Your turn \u2014 rummy500"
 
 
 def state(page: Page) -> dict[str, Any]:
@@ -83,12 +84,21 @@ def wait_until(page: Page, predicate: str, timeout: float = 20_000) -> None:
 
 def wait_settled(page: Page, before: int | None, timeout: float = 15_000) -> None:
     """Wait until the page has a state newer than ``before`` and no move in flight."""
-    page.wait_for_function(
-        "(v) => window.rummy && !window.rummy.pending && window.rummy.version !== null"
-        " && (v === null || window.rummy.version > v)",
-        arg=before,
-        timeout=timeout,
-    )
+    try:
+        page.wait_for_function(
+            "(v) => window.rummy && !window.rummy.pending && window.rummy.version !== null"
+            " && (v === null || window.rummy.version > v)",
+            arg=before,
+            timeout=timeout,
+        )
+    except PlaywrightTimeoutError:
+        banner = page.get_by_test_id("error-banner")
+        shown = banner.inner_text() if banner.count() and banner.is_visible() else ""
+        s = state(page)
+        raise AssertionError(
+            f"no new state after version {before}: version {s.get('version')}, pending {s.get('pending')},"
+            f" error shown: {shown!r}, legal: {(s.get('view') or {}).get('legal')}"
+        ) from None
 
 
 def legal(page: Page) -> list[dict[str, Any]]:
@@ -113,9 +123,10 @@ def click_card(page: Page, card: str) -> None:
     page.get_by_test_id(f"card-{card}").click()
 
 
-def play_simple_turn(page: Page) -> str:
-    """One turn: draw from the stock (or pass when it is empty), then discard
-    the first legal discard. Returns what was done."""
+def play_simple_turn(page: Page, meld: bool = False) -> str:
+    """One turn: draw from the stock (or pass when it is empty), then (with
+    ``meld``) lay down the melds the server lists, then discard the first legal
+    discard. Returns what was done."""
     acts = legal(page)
     verbs = [verb(a) for a in acts]
     done = []
@@ -136,6 +147,10 @@ def play_simple_turn(page: Page) -> str:
         page.get_by_test_id("btn-take").click()
         wait_settled(page, v0)
         done.append("take")
+    if meld:
+        done += meld_first_legal(page)
+        if round_over_visible(page) or not view(page).get("hand"):
+            return "+".join(done)
     acts = legal(page)
     discards = [a for a in acts if verb(a) == "discard"]
     if not discards:
@@ -152,11 +167,42 @@ def play_simple_turn(page: Page) -> str:
     return "+".join(done)
 
 
+def _base(card: str) -> str:
+    return card.split("=", 1)[0]
+
+
+def meld_first_legal(page: Page, limit: int = 3) -> list[str]:
+    """Lay down legal melds by selecting their cards and pressing Meld."""
+    done = []
+    for _ in range(limit):
+        melds = [a for a in legal(page) if verb(a) == "meld"]
+        if not melds:
+            break
+        target = melds[0]
+        cards = [_base(c) for c in target["meld"]]
+        if len(set(cards)) != len(cards):
+            break  # two copies of a card: keep the helper simple
+        for c in cards:
+            click_card(page, c)
+        btn = page.get_by_test_id("btn-meld")
+        expect(btn).to_be_enabled()
+        v0 = state(page)["version"]
+        btn.click()
+        same = [a for a in melds if sorted(_base(c) for c in a["meld"]) == sorted(cards)]
+        if len(same) > 1:
+            page.get_by_test_id(f"choice-{same.index(target)}").click()
+        wait_settled(page, v0)
+        done.append("meld " + " ".join(target["meld"]))
+        if round_over_visible(page) or not view(page).get("hand"):
+            break
+    return done
+
+
 def round_over_visible(page: Page) -> bool:
     return page.get_by_test_id("round-over").is_visible()
 
 
-def play_until_round_over(page: Page, max_turns: int = 80, deadline_s: float = 240) -> int:
+def play_until_round_over(page: Page, max_turns: int = 80, deadline_s: float = 240, meld: bool = False) -> int:
     """Play simple turns until the round-over banner shows; returns turns played."""
     t0 = time.monotonic()
     turns = 0
@@ -166,6 +212,6 @@ def play_until_round_over(page: Page, max_turns: int = 80, deadline_s: float = 2
         wait_for_my_move(page)
         if round_over_visible(page):
             break
-        play_simple_turn(page)
+        play_simple_turn(page, meld=meld)
         turns += 1
     return turns

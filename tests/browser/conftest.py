@@ -4,7 +4,8 @@ The server runs as ``python -m rummy500.server`` in a subprocess with a fresh
 SQLite database in a temporary folder and a short bot delay. The browser is
 Debian's Chromium (``apt-get install chromium``) driven by Playwright for
 Python (``pip install playwright``; its own browser download is not used).
-Without either, these tests are skipped with the reason.
+Without either, these tests fail with the reason (``bash scripts/test.sh`` installs both):
+a skipped browser test would hide a broken client.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ from pathlib import Path
 
 import pytest
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+try:
+    import playwright.sync_api as sync_api
+except ModuleNotFoundError as exc:  # pragma: no cover - the test script installs it
+    raise RuntimeError("the browser tests need Playwright for Python: pip install -e '.[test]'") from exc
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -59,13 +63,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
     cmd = [
-        sys.executable, "-m", "rummy500.server",
-        "--host", "127.0.0.1",
-        "--port", str(port),
-        "--db", f"sqlite:///{(data / 'rummy500.sqlite3').as_posix()}",
-        "--data-dir", str(data),
-        "--bot-delay", "0.05",
-        "--log-level", "warning",
+        sys.executable,
+        "-m",
+        "rummy500.server",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        f"sqlite:///{(data / 'rummy500.sqlite3').as_posix()}",
+        "--data-dir",
+        str(data),
+        "--bot-delay",
+        "0.05",
+        "--log-level",
+        "warning",
     ]
     log_path = data / "server.log"
     with open(log_path, "wb") as log:
@@ -96,7 +108,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def browser() -> Iterator[object]:
     """Headless Debian Chromium."""
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+        pytest.fail(f"no Chromium at {CHROMIUM}: apt-get install chromium (bash scripts/test.sh does)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
@@ -120,9 +132,11 @@ def new_page(browser, request):
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
         page.on(
             "console",
-            lambda m: problems.append(f"console {m.type}: {m.text}")
-            if m.type == "error" and "Failed to load resource" not in m.text
-            else None,
+            lambda m: (
+                problems.append(f"console {m.type}: {m.text}")
+                if m.type == "error" and "Failed to load resource" not in m.text
+                else None
+            ),
         )
         return page
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from pathlib import Path
 
 from browser_ui import (
     MY_TURN_TITLE,
@@ -17,7 +18,6 @@ from browser_ui import (
     verb,
     view,
     wait_for_my_move,
-    wait_settled,
 )
 from playwright.sync_api import expect
 
@@ -31,7 +31,7 @@ def test_play_a_round_against_a_bot(server, new_page):
     page = new_page()
     create_table(page, server, name="Ann", seats=2, bots={1: "random"})
     expect(page.get_by_test_id("player-1")).to_contain_text("bot")
-    turns = play_until_round_over(page)
+    turns = play_until_round_over(page, meld=True)
     assert turns > 0
     banner = page.get_by_test_id("round-over")
     expect(banner).to_contain_text("Round 1 over")
@@ -120,7 +120,9 @@ def test_reload_mid_game_and_continue(server, new_page):
     assert re.search(rf"/t/{re.escape(table_id)}$", page.url)
     # A dropped socket reconnects by itself and play goes on.
     page.evaluate("() => window.rummyConnection.drop()")
-    expect(page.get_by_test_id("conn-status")).to_have_text("connected", timeout=15_000)
+    status = page.get_by_test_id("conn-status")
+    expect(status).not_to_have_text("connected")
+    expect(status).to_have_text("connected", timeout=15_000)
     for _ in range(2):
         wait_for_my_move(page)
         if page.get_by_test_id("round-over").is_visible():
@@ -128,7 +130,8 @@ def test_reload_mid_game_and_continue(server, new_page):
         play_simple_turn(page)
 
 
-def test_two_players_in_two_browsers(server, new_page):
+def _two_players(server, new_page):
+    """Ann creates a table, Bob joins by the invite link, Ann starts."""
     ann = new_page()
     bob = new_page()
     create_table(ann, server, name="Ann", seats=2, bots={}, start=False)
@@ -142,10 +145,22 @@ def test_two_players_in_two_browsers(server, new_page):
     start_game(ann)
     expect(bob.get_by_test_id("hand")).to_be_visible()
     expect(bob.get_by_test_id("player-0")).to_contain_text("Ann")
-    # Chat goes both ways.
+    return ann, bob
+
+
+def test_chat_between_players(server, new_page):
+    ann, bob = _two_players(server, new_page)
     ann.get_by_test_id("chat-input").fill("good luck")
     ann.get_by_test_id("chat-input").press("Enter")
     expect(bob.get_by_test_id("chat-list")).to_contain_text("Ann: good luck")
+    bob.get_by_test_id("chat-input").fill("<b>you too</b>")
+    bob.get_by_test_id("chat-send").click()
+    # Plain text, never HTML.
+    expect(ann.get_by_test_id("chat-list")).to_contain_text("Bob: <b>you too</b>")
+
+
+def test_two_players_in_two_browsers(server, new_page):
+    ann, bob = _two_players(server, new_page)
     # Take turns; each side sees the other's discard on the pile.
     pages = {0: ann, 1: bob}
     for _ in range(6):
@@ -156,14 +171,14 @@ def test_two_players_in_two_browsers(server, new_page):
         if mover.get_by_test_id("round-over").is_visible():
             break
         expect(mover).to_have_title(MY_TURN_TITLE)
-        v0 = state(other)["version"]
         done = play_simple_turn(mover)
-        wait_settled(other, v0)
-        if "discard" in done:
-            card = done.rsplit(" ", 1)[1]
-            other.wait_for_function("(c) => window.rummy.view.discard.at(-1) === c || window.rummy.view.to_move !== null", arg=card)
-            assert view(other)["discard"][-1] == card or view(other)["discard"] == view(mover)["discard"]
-            expect(other.get_by_test_id("pile-card-1")).to_have_attribute("data-card", view(other)["discard"][-1])
+        # The other browser reaches the same version and sees the same pile.
+        other.wait_for_function("(v) => window.rummy.version >= v", arg=state(mover)["version"])
+        pile = view(mover)["discard"]
+        assert view(other)["discard"] == pile
+        if "discard" in done and pile:
+            assert pile[-1] == done.rsplit(" ", 1)[1]
+            expect(other.get_by_test_id("pile-card-1")).to_have_attribute("data-card", pile[-1])
 
 
 def test_spectator_sees_no_hand(server, new_page):
@@ -181,8 +196,14 @@ def test_spectator_sees_no_hand(server, new_page):
 def test_house_rules_reach_the_table(server, new_page):
     page = new_page()
     table_id = create_table(
-        page, server, name="Ann", seats=3, bots={1: "random", 2: "random"}, preset="popular",
-        house_rules={"target": 250, "min_run": 4}, start=False,
+        page,
+        server,
+        name="Ann",
+        seats=3,
+        bots={1: "random", 2: "random"},
+        preset="popular",
+        house_rules={"target": 250, "min_run": 4},
+        start=False,
     )
     info = _get(server, f"/api/tables/{table_id}")
     assert info["rules"].get("target") == 250
@@ -234,5 +255,5 @@ def test_replay_a_finished_game(server, new_page):
     expect(page.get_by_test_id("replay-step")).not_to_contain_text("move 1 of")
     with page.expect_download() as dl:
         page.get_by_test_id("download-record").click()
-    record = json.loads(open(dl.value.path()).read())
+    record = json.loads(Path(dl.value.path()).read_text())
     assert record["rounds"] or record.get("actions")

@@ -140,3 +140,15 @@ export function sameMultiset(a, b) {
   const y = b.map(baseCard).sort();
   return x.every((c, i) => c === y[i]);
 }
+
+/** Text with its red-suit cards ("10♥", "JK=7♦") coloured, as nodes to append. */
+export function suitedText(text) {
+  const parts = String(text).split(/(\S*[\u2665\u2666])/u);
+  return parts.filter(Boolean).map((p) => {
+    if (!/[\u2665\u2666]$/u.test(p)) return document.createTextNode(p);
+    const span = document.createElement("span");
+    span.className = "red-suit";
+    span.textContent = p;
+    return span;
+  });
+}

@@ -2,7 +2,7 @@
 // Rummy call, which meld to lay off on. Resolves to the chosen action or null.
 
 import { actionCards, describe } from "./actions.js";
-import { cardEl } from "./cards.js";
+import { cardEl, suitedText } from "./cards.js";
 import { h } from "./dom.js";
 
 export function chooseAction(title, actions) {
@@ -17,7 +17,7 @@ export function chooseAction(title, actions) {
     actions.forEach((a, i) => {
       const cards = actionCards(a);
       const b = h("button", { type: "button", class: "choice", dataset: { testid: `choice-${i}` } }, [
-        h("span", { class: "choice-text" }, describe(a)),
+        h("span", { class: "choice-text" }, suitedText(describe(a))),
         cards.length ? h("span", { class: "choice-cards", "aria-hidden": "true" }, cards.map((c) => cardEl(c, { small: true }))) : null,
       ]);
       b.addEventListener("click", () => done(a));

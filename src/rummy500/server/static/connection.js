@@ -122,6 +122,8 @@ export class TableConnection {
 
   /** For tests and debugging: drop the socket as a network failure would. */
   drop() {
-    if (this.ws) this.ws.close();
+    if (!this.ws) return;
+    this.handlers.status?.("reconnecting");
+    this.ws.close();
   }
 }

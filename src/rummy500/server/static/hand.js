@@ -38,7 +38,9 @@ export class Hand {
     const had = new Set(this.order);
     const present = new Set(keys);
     const firstUpdate = this.order.length === 0;
-    this.fresh = new Set(firstUpdate ? [] : keys.filter((k) => !had.has(k)));
+    const arrived = keys.filter((k) => !had.has(k));
+    // Highlight cards just drawn or taken, not a whole new deal.
+    this.fresh = new Set(firstUpdate || arrived.length * 2 > keys.length ? [] : arrived);
     this.order = this.order.filter((k) => present.has(k));
     for (const k of keys) if (!this.order.includes(k)) this.order.push(k);
     this.selected = new Set([...this.selected].filter((k) => present.has(k)));
@@ -76,6 +78,8 @@ export class Hand {
   render(focusKey = null) {
     const active = focusKey ?? document.activeElement?.dataset?.key;
     clear(this.el);
+    // A big hand overlaps like a held fan so it stays on one or two rows.
+    this.el.classList.toggle("many", this.order.length > 10);
     if (!this.order.length) {
       this.el.append(h("p", { class: "hint empty" }, "No cards in hand."));
       return;

@@ -113,8 +113,7 @@ export function renderLobby(root) {
         "aria-label": `Who plays seat ${s + 1}`,
       }, [h("option", { value: "" }, "Human (invite)"),
         ...BOT_LEVELS.map((l) => h("option", { value: l }, `Bot \u2014 ${l}`))]);
-      const dflt = BOT_LEVELS.includes("medium") ? "medium" : BOT_LEVELS[0];
-      sel.value = prev[String(s)] ?? (n === 2 ? dflt : "");
+      sel.value = prev[String(s)] ?? "";
       if (sel.selectedIndex < 0) sel.value = "";
       botsBox.append(h("label", { class: "bot-row", for: `bot-${s}` }, [h("span", {}, `Seat ${s + 1}`), sel]));
     }
@@ -122,12 +121,10 @@ export function renderLobby(root) {
 
   function updateChanged() {
     let n = 0;
-    for (const [name, c] of controls) {
-      const spec = c.spec;
-      const changed = JSON.stringify(c.get()) !== JSON.stringify(effectiveDefault(spec));
+    for (const c of controls.values()) {
+      const changed = JSON.stringify(c.get()) !== JSON.stringify(effectiveDefault(c.spec));
       c.row.classList.toggle("changed", changed);
       if (changed) n++;
-      void name;
     }
     changedCount.textContent = n ? `${n} changed` : "";
   }

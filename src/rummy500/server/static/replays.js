@@ -3,14 +3,14 @@
 // position it is sent after each step, and offers the record for download.
 
 import { api } from "./api.js";
-import { cardEl, cardText } from "./cards.js";
+import { cardEl } from "./cards.js";
 import { describe } from "./actions.js";
 import { h, clear } from "./dom.js";
 
 function header(extra) {
   return h("header", { class: "lobby-head" }, [
     h("h1", {}, ["Rummy ", h("span", { class: "accent" }, "500"), " \u2014 replays"]),
-    h("nav", {}, [h("a", { href: "/" }, "\u2190 Back to the lobby"), extra ?? null]),
+    h("nav", { class: "row" }, [h("a", { href: "/" }, "\u2190 Back to the lobby"), extra ?? null]),
   ]);
 }
 
@@ -27,10 +27,12 @@ export function renderReplays(root) {
       const id = g.id ?? g.game_id;
       const players = (g.players ?? g.seats ?? []).map((p) => (typeof p === "string" ? p : p?.name ?? "?"));
       const totals = g.result?.totals ?? g.totals;
+      const w = g.winner ?? g.result?.winner;
+      const winner = w === null || w === undefined ? "" : ` \u00B7 won by ${Array.isArray(w) ? w.map((s) => players[s]).join(" & ") : players[w]}`;
       const when = g.finished ?? g.finished_at ?? g.created;
       list.append(h("li", {}, h("a", { href: `/#replay/${encodeURIComponent(id)}`, dataset: { testid: `game-${id}` } }, [
         h("span", {}, [h("b", {}, g.title ?? g.name ?? `Game ${id}`), " \u2014 ", players.join(", ")]),
-        h("span", { class: "hint" }, [totals ? totals.join(" / ") : "", when ? ` \u00B7 ${new Date(when).toLocaleString()}` : ""]),
+        h("span", { class: "hint" }, [totals ? totals.join(" / ") : "", winner, when ? ` \u00B7 ${new Date(when).toLocaleString()}` : ""]),
       ])));
     }
   }).catch((e) => {
@@ -71,7 +73,6 @@ export function renderReplay(root, gameId) {
       slider.max = String(total);
       slider.value = String(step);
       stepLabel.textContent = `move ${step} of ${total}`;
-      if (data.players) names = data.players;
       const ev = data.action; // the log event of the last action played
       lastAction.textContent = ev
         ? `Move ${step}: ${ev.name ?? names[ev.seat] ?? `Seat ${ev.seat + 1}`} — ${describe(ev.action ?? ev)}`
@@ -88,7 +89,6 @@ export function renderReplay(root, gameId) {
     clear(board);
     const v = data.view ?? data.state ?? data;
     const hands = data.hands ?? v.hands ?? null;
-    if (Array.isArray(v.players)) names = v.players.map((p) => (typeof p === "string" ? p : p?.name));
     const n = (hands ?? v.hand_sizes ?? names).length;
     const handsBox = h("div", { class: "replay-hands" });
     for (let s = 0; s < n; s++) {
@@ -110,15 +110,14 @@ export function renderReplay(root, gameId) {
       h("h2", { class: "label" }, "Discard pile"), pile,
       h("h2", { class: "label" }, "Melds"), melds,
     );
-    void cardText;
   }
 
   slider.addEventListener("input", () => go(+slider.value));
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the game" }, [
-    mk("\u23EE Start", "replay-first", () => go(0)),
-    mk("\u25C0 Back", "replay-prev", () => go(step - 1)),
-    mk("Next \u25B6", "replay-next", () => go(step + 1)),
-    mk("End \u23ED", "replay-last", () => go(total)),
+    mk("\u00AB Start", "replay-first", () => go(0)),
+    mk("\u2039 Back", "replay-prev", () => go(step - 1)),
+    mk("Next \u203A", "replay-next", () => go(step + 1)),
+    mk("End \u00BB", "replay-last", () => go(total)),
     slider, stepLabel,
   ]);
   const onKey = (e) => {
@@ -132,6 +131,13 @@ export function renderReplay(root, gameId) {
     h("section", { class: "panel" }, [h("h2", {}, `Game ${gameId}`), dl, errorBox, controls, lastAction]),
     board,
   ]));
+  // The record names the players (the replayed view only counts them).
+  api("GET", `/api/games/${enc}/record`).then((rec) => {
+    if (Array.isArray(rec?.players)) {
+      names = rec.players;
+      go(step);
+    }
+  }).catch(() => {});
   go(0);
   return () => document.removeEventListener("keydown", onKey);
 }

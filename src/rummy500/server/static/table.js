@@ -3,7 +3,7 @@
 // player can make is an entry of `view.legal`, matched against the selection.
 
 import { api, seatFor, storeSeat, forgetSeat, storedName, storeName } from "./api.js";
-import { cardEl, cardText, cardLabel } from "./cards.js";
+import { cardEl, cardText, cardLabel, suitedText } from "./cards.js";
 import {
   verbOf, selectionChoices, selectionCouldGrow, legalTakes, legalRummies, describe, ordinal,
 } from "./actions.js";
@@ -32,7 +32,8 @@ class TablePage {
     this.chat = [];
     this.pendingAction = false;
     this.pileDepth = null;      // depth of the pile card the player looks at
-    this.meldOwners = new Map(); // meld id -> seat that laid it down (first seen)
+    this.meldOwners = new Map();
+    this.socketTables = 0;      // table messages received over the socket // meld id -> seat that laid it down (first seen)
     this.endSeen = -1;          // version of the last round end shown
     this.banner = null;         // {round_over, game_over} events to show
     this.scores = new ScoreSheet();
@@ -143,9 +144,11 @@ class TablePage {
   }
 
   async refreshTable() {
+    const socketTables = this.socketTables;
     try {
       const t = await api("GET", `/api/tables/${encodeURIComponent(this.tableId)}`);
-      this.setTable(t);
+      // The socket's table facts are newer than an answer that crossed them.
+      if (this.socketTables === socketTables) this.setTable(t);
     } catch (e) {
       if (e.status === 404) {
         this.showBanner(`There is no table ${this.tableId}. ${e.message}`);
@@ -207,6 +210,10 @@ class TablePage {
     return info;
   }
 
+  gameOver() {
+    return this.table?.status === "finished" || String(this.view?.phase).toLowerCase() === "game_over";
+  }
+
   mySeat() {
     if (this.view && typeof this.view.seat === "number") return this.view.seat;
     return this.me ? this.me.seat : null;
@@ -223,6 +230,11 @@ class TablePage {
     clear(w);
     w.hidden = false;
     this.board.hidden = true;
+    if (this.isStarted()) {
+      // The first state is on its way.
+      w.append(h("p", {}, this.table?.status === "finished" ? "This game is over. Loading the final position\u2026" : "The game is on. Loading the table\u2026"));
+      return;
+    }
     const n = this.seatCount();
     const names = this.names();
     const list = h("ol", { class: "seat-list", dataset: { testid: "seat-list" } });
@@ -307,7 +319,10 @@ class TablePage {
   // ---------------------------------------------------------- messages
   onState(msg) {
     this.pendingAction = false;
-    if (msg.table) this.setTable(msg.table);
+    if (msg.table) {
+      this.socketTables += 1;
+      this.setTable(msg.table);
+    }
     if (Array.isArray(msg.log)) this.log = msg.log;
     else if (msg.log) this.log.push(msg.log);
     if (!msg.view) {
@@ -341,7 +356,10 @@ class TablePage {
   }
 
   onOther(msg) {
-    if (msg.type === "table" || msg.type === "lobby") this.setTable(msg.table ?? msg);
+    if (msg.type === "table") {
+      this.socketTables += 1;
+      this.setTable(msg.table);
+    }
     else if (msg.type === "chat_history" && Array.isArray(msg.messages)) msg.messages.forEach((m) => this.onChat(m));
   }
 
@@ -465,7 +483,7 @@ class TablePage {
         ]) : null,
         v?.known?.[s]?.length && s !== this.mySeat()
           ? h("div", { class: "known", "aria-label": `Known cards in ${names[s]}'s hand: ${v.known[s].map(cardLabel).join(", ")}` },
-            ["known: ", v.known[s].map(cardText).join(" ")])
+            ["known: ", suitedText(v.known[s].map(cardText).join(" "))])
           : null,
       ]);
       el.append(chip);
@@ -480,7 +498,7 @@ class TablePage {
     clear(el);
     if (!v) return;
     let text;
-    if (v.phase === "game_over" || v.phase === "GAME_OVER") text = "Game over.";
+    if (this.gameOver()) text = "Game over.";
     else if (isOver(v)) text = "Round over.";
     else if (v.phase === "nominate") text = v.to_move === me ? "You are the dealer: nominate what jokers do this hand." : `${names[v.to_move]} is nominating what jokers do.`;
     else if (v.to_move === me) text = v.phase === "draw" ? "Your turn: draw from the stock or take from the pile." : "Your turn: meld, lay off, then discard.";
@@ -667,6 +685,8 @@ class TablePage {
   renderMine() {
     const v = this.view;
     const spectating = v.hand === null || v.hand === undefined;
+    this.chatInput.disabled = spectating;
+    this.chatInput.placeholder = spectating ? "Only players at the table can chat" : "Say something\u2026";
     this.myArea.hidden = false;
     if (spectating) {
       this.hand.el.hidden = true;
@@ -760,6 +780,7 @@ class TablePage {
     clear(hint);
     const me = this.mySeat();
     if (this.pendingAction) hint.textContent = "Sending\u2026";
+    else if (this.gameOver()) hint.textContent = "The game is over.";
     else if (isOver(v)) hint.textContent = "The round is over.";
     else if (!legal.length) hint.textContent = v.to_move === me ? "Waiting\u2026" : `Waiting for ${names[v.to_move]}.`;
     else if (v.phase === "draw" && v.to_move === me) hint.textContent = "Draw from the stock, or tap a card of the discard pile to take it (and all the cards above it).";
@@ -786,7 +807,7 @@ class TablePage {
     clear(el);
     const names = this.names();
     for (const entry of this.log.slice(-200)) {
-      el.append(h("li", { class: entry?.kind && entry.kind !== "action" ? "log-end" : "" }, logText(entry, names)));
+      el.append(h("li", { class: entry?.kind && entry.kind !== "action" ? "log-end" : "" }, suitedText(logText(entry, names))));
     }
     el.scrollTop = el.scrollHeight;
   }
@@ -819,8 +840,11 @@ function pickName(list, s) {
   return null;
 }
 
+/** A two-letter tag for a player: "An" for Ann, "B4" for "Bot 4". */
 function initials(name) {
-  return String(name ?? "?").trim().slice(0, 2);
+  const words = String(name ?? "?").trim().split(/\s+/);
+  if (words.length > 1) return (words[0][0] + words[words.length - 1][0]).toUpperCase();
+  return words[0].slice(0, 2);
 }
 
 /** Can the player's hand supply this action's cards (jokers counted as "JK")? */

@@ -1,0 +1,261 @@
+"""The client's own logic on scripted positions: which buttons a `legal` list
+enables, joker choices, lay-off targets, Rummy calls out of turn, labels, and
+the resync when a state version is skipped.
+
+The page, its files and the REST calls come from the real server; only the
+table's websocket is answered by the test (Playwright's ``route_web_socket``),
+so each position is exactly the one under test.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+import pytest
+from browser_ui import MY_TURN_TITLE
+from playwright.sync_api import expect
+
+
+def _post(base: str, path: str, body: dict) -> dict:
+    req = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
+        return json.loads(r.read())
+
+
+def _view(**over) -> dict:
+    v = {
+        "seat": 0,
+        "players": 2,
+        "dealer": 1,
+        "to_move": 0,
+        "phase": "play",
+        "hand": ["5H", "6H", "JK", "KS", "KD", "KC", "2C"],
+        "hand_sizes": [7, 9],
+        "known": [[], ["QD"]],
+        "stock_count": 20,
+        "discard": ["3C", "9D", "QD", "4S"],
+        "melds": [
+            {"id": 0, "cards": ["8S", "9S", "TS"], "laid_by": [1, 1, 1], "kind": "run"},
+            {"id": 1, "cards": ["3H", "JK=4H", "5H", "6H"], "laid_by": [1, 1, 1, 0], "kind": "run"},
+        ],
+        "obligation": None,
+        "round_scores": None,
+        "went_out": None,
+        "scores": [120, 85],
+        "legal": [
+            {"meld": ["5H", "6H", "JK=4H"]},
+            {"meld": ["5H", "6H", "JK=7H"]},
+            {"meld": ["KS", "KD", "KC"]},
+            {"layoff": ["JK=7S"], "on": 0},
+            {"layoff": ["JK=JS"], "on": 0},
+            {"discard": "2C"},
+            {"discard": "KS"},
+            {"discard": "KD"},
+            {"discard": "KC"},
+            {"discard": "5H"},
+            {"discard": "6H"},
+        ],
+    }
+    v.update(over)
+    return v
+
+
+class ScriptedTable:
+    """Answers the page's websocket with scripted states; records what it sends."""
+
+    def __init__(self, page, table: dict):
+        self.sent: list[dict] = []
+        self.ws = None
+        self.table = table
+        self.version = 10
+        self.next_view = _view()
+        page.route_web_socket(re.compile(r"/ws/tables/"), self._handler)
+
+    def _handler(self, ws) -> None:
+        self.ws = ws
+        ws.on_message(self._on_message)
+
+    def _on_message(self, message) -> None:
+        msg = json.loads(message)
+        self.sent.append(msg)
+        if msg["type"] == "sync":
+            self.push(self.next_view)
+
+    def push(self, view: dict, version: int | None = None, log: list | None = None) -> None:
+        if version is not None:
+            self.version = version
+        self.ws.send(
+            json.dumps({"type": "state", "version": self.version, "view": view, "table": self.table, "log": log or []})
+        )
+
+    def actions(self) -> list[dict]:
+        return [m for m in self.sent if m["type"] == "action"]
+
+
+@pytest.fixture
+def scripted(server, new_page):
+    """A page seated at a real table (seat 0) whose socket the test scripts."""
+    res = _post(
+        server, "/api/tables", {"name": "Ann", "seats": 2, "preset": "standard", "rules": {}, "bots": {"1": "random"}}
+    )
+    table = json.loads(urllib.request.urlopen(f"{server}/api/tables/{res['table_id']}", timeout=5).read())  # noqa: S310
+    table = {
+        **table,
+        "status": "running",
+        "seats": [
+            {**table["seats"][0]},
+            {"seat": 1, "name": "Bob", "kind": "human", "bot_level": None, "connected": True, "autoplay": False},
+        ],
+    }
+    page = new_page()
+    script = ScriptedTable(page, table)
+    page.goto(server + "/")
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)",
+        [
+            f"rummy500.seat.{res['table_id']}",
+            json.dumps({"seat": 0, "token": res["token"], "name": "Ann", "creator": True}),
+        ],
+    )
+    page.goto(f"{server}/t/{res['table_id']}")
+    expect(page.get_by_test_id("hand")).to_be_visible()
+    return page, script
+
+
+def test_buttons_follow_the_legal_list(scripted):
+    page, script = scripted
+    meld, discard = page.get_by_test_id("btn-meld"), page.get_by_test_id("btn-discard")
+    expect(page).to_have_title(MY_TURN_TITLE)
+    expect(page.get_by_test_id("btn-draw")).to_be_disabled()
+    expect(meld).to_be_disabled()
+    page.get_by_test_id("card-5H").click()
+    expect(discard).to_be_enabled()
+    page.get_by_test_id("card-6H").click()
+    expect(meld).to_be_disabled()
+    expect(discard).to_be_disabled()
+    expect(page.get_by_test_id("action-hint")).to_contain_text("add more cards")
+    # With the joker the run is legal, two ways: the player picks what it stands for.
+    page.get_by_test_id("card-JK").click()
+    expect(meld).to_be_enabled()
+    meld.click()
+    chooser = page.get_by_test_id("chooser")
+    expect(chooser.locator("button.choice")).to_have_count(2)
+    chooser.locator("button.choice").filter(has_text="JK=7").click()
+    page.wait_for_function("() => window.rummy.pending")
+    assert script.actions()[-1] == {"type": "action", "version": 10, "action": {"meld": ["5H", "6H", "JK=7H"]}}
+
+
+def test_lay_off_on_a_chosen_meld(scripted):
+    page, script = scripted
+    page.get_by_test_id("card-JK").click()
+    btn = page.get_by_test_id("btn-layoff-0")
+    expect(btn).to_be_enabled()
+    expect(page.get_by_test_id("meld-0")).to_have_class(re.compile("target"))
+    expect(page.get_by_test_id("meld-1")).not_to_have_class(re.compile("target"))
+    page.get_by_test_id("meld-0").click()
+    page.get_by_test_id("chooser").locator("button.choice").filter(has_text="JK=J").click()
+    page.wait_for_function("() => window.rummy.pending")
+    assert script.actions()[-1]["action"] == {"layoff": ["JK=JS"], "on": 0}
+
+
+def test_table_shows_melds_by_owner_with_labels(scripted):
+    page, _ = scripted
+    melds = page.get_by_test_id("melds")
+    expect(melds.get_by_test_id("melds-of-1")).to_contain_text("Bob")
+    joker = melds.locator("[data-card='JK=4H']")
+    expect(joker).to_have_attribute("aria-label", re.compile(r"^Joker standing for 4 of hearts"))
+    # The 6H was laid off by Ann on Bob's run: the card says so.
+    expect(melds.get_by_test_id("meld-1").locator("[data-card='6H']")).to_have_attribute(
+        "aria-label", "6 of hearts, laid by Ann"
+    )
+    expect(page.get_by_test_id("card-KS")).to_have_attribute("aria-label", "King of spades")
+    expect(page.get_by_test_id("card-5H")).to_have_class(re.compile(r"\bred\b"))
+    expect(page.get_by_test_id("card-KS")).not_to_have_class(re.compile(r"\bred\b"))
+    expect(page.get_by_test_id("player-1")).to_contain_text("known")
+
+
+def test_obligation_and_deep_take_preview(scripted):
+    page, script = scripted
+    script.push(_view(phase="draw", legal=[{"draw": "stock"}, {"take": 1}, {"take": 3}]), version=11)
+    expect(page.get_by_test_id("btn-draw")).to_be_enabled()
+    expect(page.get_by_test_id("pile-card-2")).to_be_disabled()
+    page.get_by_test_id("pile-card-3").click()
+    preview = page.get_by_test_id("pile-preview")
+    expect(preview.locator(".card")).to_have_count(3)
+    expect(preview).to_contain_text("you must use the 9\u2666")
+    page.get_by_test_id("btn-take").click()
+    page.wait_for_function("() => window.rummy.pending")
+    assert script.actions()[-1] == {"type": "action", "version": 11, "action": {"take": 3}}
+    script.push(
+        _view(
+            obligation="9D", hand=["9D", "QD", "4S", "9S", "9C"], discard=["3C"], legal=[{"meld": ["9D", "9S", "9C"]}]
+        ),
+        version=12,
+    )
+    expect(page.get_by_test_id("obligation")).to_contain_text("You must use")
+    expect(page.get_by_test_id("action-hint")).to_contain_text("before you can discard")
+
+
+def test_rummy_out_of_turn_and_refusal(scripted):
+    page, script = scripted
+    script.push(_view(to_move=1, phase="draw", legal=[{"rummy": 2}]), version=11)
+    btn = page.get_by_test_id("btn-rummy")
+    expect(btn).to_be_enabled()
+    expect(page).to_have_title(re.compile("Rummy"))
+    btn.click()
+    page.wait_for_function("() => window.rummy.pending")
+    assert script.actions()[-1]["action"] == {"rummy": 2}
+    script.ws.send(
+        json.dumps(
+            {"type": "error", "code": "illegal_action", "message": "the 9D cannot be played on any meld", "version": 11}
+        )
+    )
+    expect(page.get_by_test_id("error-banner")).to_have_text("the 9D cannot be played on any meld")
+    expect(btn).to_be_enabled()
+
+
+def test_skipped_version_asks_for_sync(scripted):
+    page, script = scripted
+    n = sum(1 for m in script.sent if m["type"] == "sync")
+    script.push(_view(), version=11)
+    page.wait_for_function("() => window.rummy.version === 11")
+    assert sum(1 for m in script.sent if m["type"] == "sync") == n
+    script.push(_view(), version=14)  # 12 and 13 never arrived
+    page.wait_for_function("() => window.rummy.version === 14")
+    page.wait_for_timeout(200)
+    assert sum(1 for m in script.sent if m["type"] == "sync") == n + 1
+    # A stale state is ignored.
+    script.push(_view(hand=["AS"]), version=12)
+    page.wait_for_timeout(200)
+    expect(page.get_by_test_id("card-AS")).to_have_count(0)
+
+
+def test_hand_reorders_by_drag_and_keyboard(scripted):
+    page, _ = scripted
+    page.get_by_test_id("sort-rank").click()
+
+    def order() -> list[str]:
+        return page.get_by_test_id("hand").locator("button.card").evaluate_all("els => els.map(e => e.dataset.card)")
+
+    before = order()
+    first = page.get_by_test_id(f"card-{before[0]}")
+    last = page.get_by_test_id(f"card-{before[-1]}")
+    box_first, box_last = first.bounding_box(), last.bounding_box()
+    page.mouse.move(box_first["x"] + 10, box_first["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(box_first["x"] + 40, box_first["y"] + 12, steps=4)
+    page.mouse.move(box_last["x"] + box_last["width"] - 4, box_last["y"] + 10, steps=8)
+    page.mouse.up()
+    after = order()
+    assert after[-1] == before[0] and sorted(after) == sorted(before), (before, after)
+    # Dragging does not select.
+    expect(page.get_by_test_id(f"card-{before[0]}")).to_have_attribute("aria-pressed", "false")
+    # Shift+Left moves the focused card one place left.
+    page.get_by_test_id(f"card-{before[0]}").focus()
+    page.keyboard.press("Shift+ArrowLeft")
+    assert order()[-2] == before[0]
+    expect(page.get_by_test_id(f"card-{before[0]}")).to_be_focused()
