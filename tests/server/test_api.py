@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import create_table, join, start
+from .helpers import create_table, join, start
 
 
 def test_rules_catalogue_lists_every_option_with_a_description(client: TestClient) -> None:
@@ -97,11 +97,11 @@ def test_record_and_replay_are_hidden_until_the_game_is_over(client: TestClient)
         assert res.status_code == 409, path
         assert res.json()["detail"]["code"] == "not_finished"
     assert client.get("/api/games/nope/record").status_code == 404
-    games = client.get("/api/games", params={"status": "running"}).json()
-    assert [g["id"] for g in games] == [gid]
-    assert games[0]["players"] == ["Ann", "Bob"]
+    # Only finished games are listed: a table's id is its invitation.
+    assert client.get("/api/games").json() == []
     assert client.get("/api/games", params={"status": "finished"}).json() == []
-    assert client.get("/api/games", params={"status": "bogus"}).status_code == 422
+    for status in ("running", "lobby", "bogus"):
+        assert client.get("/api/games", params={"status": status}).status_code == 422
 
 
 def test_pages_serve_the_client(client: TestClient) -> None:
@@ -111,3 +111,6 @@ def test_pages_serve_the_client(client: TestClient) -> None:
     assert invite.status_code == 200 and invite.text == home.text
     assert client.get("/api/rules").headers["cache-control"] == "no-store"
     assert client.get("/nope").status_code == 404
+    script = client.get("/static/app.js")
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    assert client.get("/static/../config.py").status_code == 404

@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.conftest import act, create_table, receive, two_player_table
+from .helpers import act, create_table, receive, two_player_table
 
 
 def _ws(table_id: str, token: str | None = None) -> str:
@@ -79,8 +79,10 @@ def test_wrong_tokens_are_refused(client: TestClient) -> None:
         with client.websocket_connect(_ws(table_id, token)) as ws:
             err = ws.receive_json()
             assert err == {
-                "type": "error", "code": "bad_token",
-                "message": "this token has no seat here", "version": None,
+                "type": "error",
+                "code": "bad_token",
+                "message": "this token has no seat here",
+                "version": None,
             }
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
@@ -122,6 +124,8 @@ GARBAGE = [
     '{"type": "action"}',
     '{"type": "action", "version": 0, "action": {"draw": "stock"}, "extra": 1}',
     '{"type": "action", "version": "zero", "action": {"draw": "stock"}}',
+    '{"type": "action", "version": "0", "action": {"draw": "stock"}}',
+    '{"type": "action", "version": false, "action": {"draw": "stock"}}',
     '{"type": "action", "version": 0, "action": {"fly": "away"}}',
     '{"type": "action", "version": 0, "action": {"meld": ["ZZ", "1X"]}}',
     '{"type": "action", "version": 0, "action": {"p": 1, "draw": "stock"}}',
@@ -131,7 +135,8 @@ GARBAGE = [
     '{"type": "chat", "text": "\\u0000\\u0007"}',
     '{"type": "nope"}',
     "x" * 20000,
-    "\u0000\udcff" if False else "\u00ff" * 10,
+    "\u00ff" * 10,
+    '{"type": "chat", "text": "' + "a" * 20000 + '"}',
 ]
 
 
@@ -162,7 +167,8 @@ def test_garbage_is_refused_without_closing_the_socket_or_the_game(client: TestC
 
 def test_rate_limit(tmp_path) -> None:
     from rummy500.server.app import create_app
-    from tests.server.conftest import fixed_seeds, make_settings
+
+    from .helpers import fixed_seeds, make_settings
 
     settings = make_settings(tmp_path, ws_rate_per_second=0.001, ws_rate_burst=3)
     with TestClient(create_app(settings, seed_source=fixed_seeds())) as client:
@@ -183,31 +189,35 @@ def test_chat_reaches_the_table_as_plain_text(client: TestClient) -> None:
         client.websocket_connect(_ws(table_id, bob)) as ws_bob,
         client.websocket_connect(_ws(table_id)) as ws_spec,
     ):
+        for ws in (ws_ann, ws_bob, ws_spec):
+            receive(ws, "state")  # registered at the table
         ws_ann.send_json({"type": "chat", "text": "good\u0007 luck <b>Bob</b>"})
         for ws in (ws_ann, ws_bob, ws_spec):
             msg = receive(ws, "chat")
             assert msg == {"type": "chat", "seat": 0, "from": "Ann", "text": "good luck <b>Bob</b>"}
 
 
+def _seat_connected(seat: int, connected: bool):
+    return lambda msg: msg["table"]["seats"][seat]["connected"] is connected
+
+
 def test_reconnecting_returns_to_the_same_seat_with_the_full_view(client: TestClient) -> None:
     table_id, ann, bob = two_player_table(client)
     with client.websocket_connect(_ws(table_id, ann)) as ws_ann:
         first = receive(ws_ann, "state")
+        mover = first["view"]["to_move"]
         with client.websocket_connect(_ws(table_id, bob)) as ws_bob:
             receive(ws_bob, "state")
-            mover = first["view"]["to_move"]
+            receive(ws_ann, "table", _seat_connected(1, True))
             ws = ws_ann if mover == 0 else ws_bob
             act(ws, 0, {"draw": "stock"})
             receive(ws_ann, "state", version=1)
-            table = receive(ws_ann, "table")  # Bob drops
-        assert table["table"]["seats"][1]["connected"] is True or True
-        gone = receive(ws_ann, "table")
-        assert gone["table"]["seats"][1]["connected"] is False
+        receive(ws_ann, "table", _seat_connected(1, False))  # Bob dropped
         with client.websocket_connect(_ws(table_id, bob)) as ws_bob:
             back = receive(ws_bob, "state")
             assert back["version"] == 1 and back["view"]["seat"] == 1
             assert len(back["view"]["hand"]) == (14 if mover == 1 else 13)
-            assert receive(ws_ann, "table", )["table"]["seats"][1]["connected"] is True
+            receive(ws_ann, "table", _seat_connected(1, True))
 
 
 def test_lobby_watchers_see_joins_and_the_start(client: TestClient) -> None:
@@ -222,9 +232,31 @@ def test_lobby_watchers_see_joins_and_the_start(client: TestClient) -> None:
         joined = receive(ws, "table")
         while joined["table"]["seats"][1]["name"] != "Bob":
             joined = receive(ws, "table")
-        client.post(
-            f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {made['token']}"}
-        )
+        client.post(f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {made['token']}"})
         state = receive(ws, "state")
         assert state["view"]["seat"] == 0 and state["table"]["status"] == "running"
         assert state["table"]["seats"][0]["connected"] is True
+
+
+def test_every_message_matches_the_protocol_models(client: TestClient) -> None:
+    from rummy500.server.protocol import ChatMessage, ErrorMessage, StateMessage, TableMessage
+
+    from .helpers import TableDriver
+
+    made = create_table(client, seats=3, rules={"target": 100}, bots={"2": "random"})
+    table_id = made["table_id"]
+    with client.websocket_connect(_ws(table_id, made["token"])) as ws:
+        assert TableMessage.model_validate(receive(ws, "table")).table.status == "lobby"
+        client.post(f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {made['token']}"})
+        driver = TableDriver({0: ws}, seed=3)
+        driver.play(max_actions=12)
+        ws.send_json({"type": "chat", "text": "hello"})
+        ws.send_text("{}")
+        driver.received[0].append(receive(ws, "chat"))
+        driver.received[0].append(receive(ws, "error"))
+    models = {"state": StateMessage, "table": TableMessage, "error": ErrorMessage, "chat": ChatMessage}
+    kinds = set()
+    for message in driver.received[0]:
+        models[message["type"]].model_validate(message)
+        kinds.add(message["type"])
+    assert kinds == {"state", "table", "chat", "error"}

@@ -1,9 +1,10 @@
-"""Bots for the server's empty and abandoned seats.
+"""Bots for the server's bot seats and for players away past the grace period.
 
-The project's bot registry (:func:`rummy500.bots.make_bot`) is used when it is
-there. Until then, and for any level it does not know, the server falls back to
-:class:`RandomBot`, which picks uniformly among the legal actions of its view.
-A bot only ever receives its seat's view, so it cannot cheat.
+Bots come from the project's registry (:func:`rummy500.bots.make_bot`); this
+module adds what a server needs around them: the default level, running a bot
+without trusting it (:func:`ask_bot` in a worker thread, then
+:func:`settle_choice`), so a bot bug can never stall or crash a table. A bot
+only ever receives its seat's view, so it cannot cheat.
 """
 
 from __future__ import annotations
@@ -13,91 +14,86 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from rummy500.server.engine import Action, parse_action
+from rummy500 import bots as registry
+from rummy500.server.engine import Action
 
-__all__ = ["Bot", "RandomBot", "bot_levels", "choose_action", "make_bot"]
+__all__ = ["Bot", "ask_bot", "bot_levels", "default_level", "make_bot", "settle_choice"]
 
 log = logging.getLogger(__name__)
-
-FALLBACK_LEVEL = "random"
 
 
 class Bot(Protocol):
     """What the server needs of a bot."""
 
-    def act(self, view: Any, rng: random.Random) -> Action:
-        """Choose an action from the seat's view."""
-
-
-class RandomBot:
-    """Picks a legal action at random (the fallback bot)."""
-
-    def act(self, view: Any, rng: random.Random) -> Action:
-        """Choose uniformly among ``view.legal``."""
-        choice = rng.choice(list(view.legal))
-        return choice if not isinstance(choice, dict) else parse_action(choice)
-
-
-def _registry() -> Any | None:
-    try:
-        from rummy500 import bots
-    except ImportError:
-        return None
-    return bots if hasattr(bots, "make_bot") else None
+    def act(self, view: Any, rng: random.Random) -> Action | None:
+        """Choose an action from the seat's view (``None``: no out-of-turn claim)."""
 
 
 def bot_levels() -> list[str]:
-    """The bot levels a table may ask for, the default first."""
-    bots = _registry()
-    levels: list[str] = []
-    if bots is not None:
-        for name in ("LEVELS", "BOT_LEVELS", "levels"):
-            found = getattr(bots, name, None)
-            if callable(found):
-                found = found()
-            if found:
-                levels = [str(x) for x in found]
-                break
-    if FALLBACK_LEVEL not in levels:
-        levels.append(FALLBACK_LEVEL)
-    return levels
+    """The bot levels a table may ask for, weakest first."""
+    return list(registry.BOT_LEVELS)
+
+
+def default_level(levels: list[str]) -> str:
+    """The level for open seats and stand-ins: ``medium`` (strong yet quick) if there is one."""
+    return "medium" if "medium" in levels else levels[0]
 
 
 def make_bot(level: str, seed: int) -> Bot:
-    """A bot of ``level`` from the registry, else the random fallback."""
-    bots = _registry()
-    if bots is not None:
-        try:
-            return bots.make_bot(level, seed)
-        except (KeyError, ValueError) as exc:
-            if level != FALLBACK_LEVEL:
-                log.warning("bot level %r unavailable (%s); using a random bot", level, exc)
-    return RandomBot()
+    """A bot of ``level``; an unknown level (say, from an older database) gets the default."""
+    try:
+        return registry.make_bot(level, seed)
+    except KeyError:
+        fallback = default_level(bot_levels())
+        log.warning("unknown bot level %r; playing a %s bot instead", level, fallback)
+        return registry.make_bot(fallback, seed)
 
 
-def choose_action(
-    bot: Bot,
-    view: Any,
+def ask_bot(bot: Bot, view: Any, rng: random.Random) -> Action | BaseException | None:
+    """Run a bot on a view, returning its exception instead of raising (for a thread)."""
+    try:
+        return bot.act(view, rng)
+    except Exception as exc:  # noqa: BLE001 - a bot's failure is contained here
+        return exc
+
+
+def settle_choice(
+    choice: Action | BaseException | None,
     legal: list[Action],
     rng: random.Random,
     check: Callable[[Action], None],
-) -> Action:
-    """Ask a bot for an action, falling back to a random legal one if it fails.
+    *,
+    may_decline: bool = False,
+) -> Action | None:
+    """Turn a bot's answer into an action to play, never trusting it blindly.
 
-    A bot bug must never stall or crash a table: any exception, or an answer
-    that ``check`` refuses, is logged and replaced by a random legal action.
+    A bot bug must never stall or crash a table: an exception, an answer that
+    ``check`` refuses, or no answer on its own turn is logged and replaced by a
+    random legal action.
 
     Args:
-        bot: The bot.
-        view: The seat's view (the engine's ``View``).
+        choice: What :func:`ask_bot` returned.
         legal: The seat's legal actions.
-        rng: Randomness for the bot and the fallback.
+        rng: Randomness for the fallback.
         check: Raises ``ValueError`` for an illegal action.
+        may_decline: Out of turn, ``None`` means "no claim" and is kept.
+
+    Returns:
+        The action, or ``None`` for a declined out-of-turn claim.
     """
-    try:
-        action = bot.act(view, rng)
-        check(action)
-    except Exception:  # noqa: BLE001 - a bot's failure is contained here
-        log.exception("bot failed; playing a random legal action instead")
+    if choice is None:
+        if may_decline or not legal:
+            return None
+        log.warning("bot passed on its own turn; playing a random legal action")
         return rng.choice(legal)
-    return action
+    if isinstance(choice, BaseException):
+        # Only the exception's type: its text might name the bot's cards.
+        log.error("bot failed (%s); playing a random legal action", type(choice).__name__)
+        return None if may_decline else rng.choice(legal)
+    try:
+        check(choice)
+    except ValueError:
+        # The verb only: the refused action would name cards of a hidden hand.
+        log.warning("bot's %s was refused; playing a random legal action", type(choice).__name__)
+        return None if may_decline else rng.choice(legal)
+    return choice

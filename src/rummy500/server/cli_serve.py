@@ -53,9 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=60.0,
         help="how long a player may be away before a bot plays for them (default 60)",
     )
-    p.add_argument(
-        "--bot-delay", type=float, metavar="SECONDS", default=0.8, help="pause before each bot action"
-    )
+    p.add_argument("--bot-delay", type=float, metavar="SECONDS", default=0.8, help="pause before each bot action")
     p.add_argument("--public-url", metavar="URL", help="base URL for invite links")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     return p
@@ -77,8 +75,10 @@ def serve_main(argv: list[str]) -> int:
         from rummy500.server.config import Settings
         from rummy500.server.storage import StorageError, open_storage
     except ImportError as exc:  # pragma: no cover - depends on the installation
-        print(f"rummy500 serve: the server's packages are missing ({exc}); "
-              "install rummy500 with its server dependencies", file=sys.stderr)
+        print(
+            f"rummy500 serve: the server's packages are missing ({exc}); install rummy500 with its server dependencies",
+            file=sys.stderr,
+        )
         return 2
     fields = {
         "host": args.host,

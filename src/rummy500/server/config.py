@@ -46,7 +46,7 @@ class Settings(BaseModel):
         bot_delay: Seconds a bot waits before each of its actions, so people can
             follow the play.
         default_bot_level: Level given to seats still open when a game starts;
-            ``None`` means the bot registry's first level.
+            ``None`` means ``medium`` (or the registry's first level).
         ws_max_message_bytes: Largest websocket message accepted from a client.
         ws_rate_per_second: Sustained messages per second one connection may send.
         ws_rate_burst: Messages one connection may send in a burst.

@@ -20,8 +20,7 @@ from typing import Any
 
 from rummy500.actions import Action, Reshuffle, action_from_record
 from rummy500.match import Match
-from rummy500.rules import OPTIONS, PRESETS, Rules, RulesError
-
+from rummy500.rules import OPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, RulesError
 from rummy500.state import IllegalAction
 
 __all__ = [
@@ -46,17 +45,13 @@ def parse_rules(mapping: Mapping[str, Any], players: int) -> Rules:
 
 def rules_catalogue() -> dict[str, Any]:
     """The options and presets, for the table editor (``GET /api/rules``)."""
-    try:
-        from rummy500.rules import PRESET_DESCRIPTIONS
-    except ImportError:  # pragma: no cover
-        PRESET_DESCRIPTIONS = {}  # noqa: N806
     options = [
         {
             "name": spec.name,
             "default": spec.default,
             "values": spec.values,
             "description": spec.description,
-            "group": getattr(spec, "group", None),
+            "group": spec.group,
         }
         for spec in OPTIONS.values()
     ]
@@ -74,9 +69,9 @@ def parse_action(record: Any) -> Action:
         ValueError: Not an action (unknown verb, bad card, a ``p`` field...).
     """
     if not isinstance(record, dict):
-        raise ValueError("an action is a JSON object such as {\"draw\": \"stock\"}")
+        raise ValueError('an action is a JSON object such as {"draw": "stock"}')
     if "p" in record:
-        raise ValueError("leave out \"p\": the seat is the one your token belongs to")
+        raise ValueError('leave out "p": the seat is the one your token belongs to')
     if "reshuffle" in record:
         raise ValueError("a reshuffle is the table's chance event, not a player's action")
     try:

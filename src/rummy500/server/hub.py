@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from rummy500.server.protocol import ChatMessage, ErrorMessage, StateMessage, TableInfo, TableMessage
+from rummy500.server.protocol import ChatMessage, ErrorMessage, TableInfo, TableMessage
 from rummy500.server.session import MatchSession
 
 __all__ = ["Connection", "Hub"]
@@ -160,11 +160,10 @@ class Hub:
 
 
 def state_message(session: MatchSession, seat: int | None) -> dict[str, Any]:
-    """The validated ``state`` message for one seat (``None``: spectators)."""
-    raw = session.state_message(seat)
-    return StateMessage(
-        version=raw["version"],
-        view=raw["view"],
-        table=TableInfo.model_validate(raw["table"]),
-        log=raw["log"],
-    ).model_dump(mode="json", exclude_none=False)
+    """The ``state`` message for one seat (``None``: spectators).
+
+    Built as plain JSON data: it is the hot path (one per connection per
+    action), and its parts are JSON already. Its shape is
+    :class:`~rummy500.server.protocol.StateMessage`; the tests hold it to that.
+    """
+    return session.state_message(seat)

@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from rummy500.server.bots import bot_levels
+from rummy500.server.bots import bot_levels, default_level
 from rummy500.server.config import Settings
 from rummy500.server.engine import LiveGame, RulesError, parse_rules
 from rummy500.server.hub import Hub
@@ -90,7 +90,7 @@ class TableManager:
         self._loading: dict[str, asyncio.Lock] = {}
         levels = bot_levels()
         self.bot_levels = levels
-        self.default_bot_level = settings.default_bot_level or levels[0]
+        self.default_bot_level = settings.default_bot_level or default_level(levels)
 
     # ---------------------------------------------------------------- lobby
     async def create_table(self, req: CreateTableRequest) -> tuple[str, str]:
@@ -113,9 +113,7 @@ class TableManager:
             if not key.isdigit() or not 1 <= int(key) < req.seats:
                 raise LobbyError(422, "bad_bots", f"bot seat {key!r} must be 1..{req.seats - 1}")
             if level not in self.bot_levels:
-                raise LobbyError(
-                    422, "bad_bots", f"unknown bot level {level!r} ({', '.join(self.bot_levels)})"
-                )
+                raise LobbyError(422, "bad_bots", f"unknown bot level {level!r} ({', '.join(self.bot_levels)})")
             bots[int(key)] = level
         for seat in range(1, req.seats):
             if seat in bots:
@@ -144,9 +142,7 @@ class TableManager:
         token = secrets.token_urlsafe(24)
         display = clean_text(name, 40) or "Player"
         try:
-            seat = await asyncio.to_thread(
-                self.storage.join, table_id, display, hash_token(token)
-            )
+            seat = await asyncio.to_thread(self.storage.join, table_id, display, hash_token(token))
         except ConflictError as exc:
             if await self._row(table_id) is None:
                 raise LobbyError(404, "no_table", "no such table") from exc
@@ -168,9 +164,7 @@ class TableManager:
             raise LobbyError(403, "bad_token", "only the table's creator can start it")
         seed = self.seed_source()
         try:
-            row = await asyncio.to_thread(
-                self.storage.start, table_id, seed=seed, bot_level=self.default_bot_level
-            )
+            row = await asyncio.to_thread(self.storage.start, table_id, seed=seed, bot_level=self.default_bot_level)
         except ConflictError as exc:
             raise LobbyError(409, "not_in_lobby", str(exc)) from exc
         session = self._make_session(row, seed, [], [])
@@ -254,10 +248,7 @@ class TableManager:
             game_id=row.id,
             title=row.title,
             rules=row.rules,
-            seats=[
-                SeatInfo(seat=s.seat, name=s.name or "", kind=s.kind, bot_level=s.bot_level)
-                for s in row.seats
-            ],
+            seats=[SeatInfo(seat=s.seat, name=s.name or "", kind=s.kind, bot_level=s.bot_level) for s in row.seats],
             game=game,
             store=self.storage,
             events=collected,
@@ -281,14 +272,18 @@ class TableManager:
         if found is not None:
             return found
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            found = self.sessions.get(table_id)
-            if found is not None:
-                return found
-            row = await self._row(table_id)
-            if row is None or row.status == "lobby" or row.seed is None:
-                return None
-            return await self._load(row)
+        try:
+            async with lock:
+                found = self.sessions.get(table_id)
+                if found is not None:
+                    return found
+                row = await self._row(table_id)
+                if row is None or row.status == "lobby" or row.seed is None:
+                    return None
+                return await self._load(row)
+        finally:
+            if not lock.locked():
+                self._loading.pop(table_id, None)
 
     async def _load(self, row: GameRow) -> MatchSession:
         stored = await asyncio.to_thread(self.storage.actions, row.id)
@@ -306,6 +301,12 @@ class TableManager:
             session.connect(conn.seat)
         session.start()
         return session
+
+    def release(self, table_id: str) -> None:
+        """Forget a finished game's session once nobody watches it (it reloads on demand)."""
+        session = self.sessions.get(table_id)
+        if session is not None and session.finished and not self.hub.connections(table_id):
+            del self.sessions[table_id]
 
     async def restore(self) -> int:
         """Rebuild every unfinished game from storage (at startup).
@@ -339,9 +340,7 @@ class TableManager:
         if row is None:
             return None
         if row.status != "finished" or row.record is None:
-            raise LobbyError(
-                409, "not_finished", "the record of a game is only shown once the game is over"
-            )
+            raise LobbyError(409, "not_finished", "the record of a game is only shown once the game is over")
         return row
 
     def replay_game(self, row: GameRow) -> LiveGame:

@@ -67,9 +67,7 @@ class CreateTableRequest(_Strict):
     seats: int = Field(default=2, ge=2, le=8, description="number of seats, 2..8")
     preset: str = Field(default="standard", max_length=40)
     rules: dict[str, Any] = Field(default_factory=dict, description="options over the preset")
-    bots: dict[str, str] = Field(
-        default_factory=dict, description='bot seats and their levels, e.g. {"1": "random"}'
-    )
+    bots: dict[str, str] = Field(default_factory=dict, description='bot seats and their levels, e.g. {"1": "random"}')
 
 
 class JoinRequest(_Strict):
@@ -160,7 +158,8 @@ class RulesCatalogue(BaseModel):
 
     options: list[OptionInfo]
     presets: list[PresetInfo]
-    bot_levels: list[str]
+    bot_levels: list[str] = Field(description="weakest first")
+    default_bot_level: str = Field(description="given to seats still open at the start")
 
 
 class ReplayStep(BaseModel):
@@ -178,7 +177,7 @@ class ClientAction(_Strict):
     """Play an action: the RECORD.md verb without ``p``, for the state at ``version``."""
 
     type: Literal["action"]
-    version: int
+    version: int = Field(strict=True, description="the version of the state the action was chosen on")
     action: dict[str, Any]
 
 
@@ -196,9 +195,7 @@ class ClientSync(_Strict):
 
 
 ClientMessage = Annotated[ClientAction | ClientChat | ClientSync, Field(discriminator="type")]
-client_message_adapter: TypeAdapter[ClientAction | ClientChat | ClientSync] = TypeAdapter(
-    ClientMessage
-)
+client_message_adapter: TypeAdapter[ClientAction | ClientChat | ClientSync] = TypeAdapter(ClientMessage)
 
 
 # --------------------------------------------------------- websocket: out
@@ -231,10 +228,12 @@ class ErrorMessage(BaseModel):
 class ChatMessage(BaseModel):
     """A chat line from a seated player."""
 
+    model_config = ConfigDict(populate_by_name=True)
+
     type: Literal["chat"] = "chat"
     seat: int
     text: str
-    from_: str = Field(serialization_alias="from", validation_alias="from")
+    from_: str = Field(alias="from")
 
     def to_json_dict(self) -> dict[str, Any]:
         """The wire form (``from`` rather than ``from_``)."""

@@ -15,9 +15,10 @@ version number (how many actions were accepted) so a client acting on an old
 state is refused with ``stale_version``.
 
 The session also drives the bots: bot seats, and seats whose player has been
-away longer than the grace period, are played after a short delay. An away
-seat is only played while at least one seated person is connected: a table
-everybody has left waits for them instead of playing itself out.
+away longer than the grace period, are played after a short delay; bot seats
+are also asked, once per position, whether they call Rummy out of turn. An
+away seat is only played while at least one seated person is connected: a
+table everybody has left waits for them instead of playing itself out.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from rummy500.server.bots import Bot, choose_action, make_bot
+from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice
 from rummy500.server.engine import Action, IllegalAction, LiveGame, parse_action
 from rummy500.server.storage import ConflictError, StorageError
 
@@ -105,9 +106,7 @@ class SeatInfo:
 
 def clean_text(text: str, limit: int) -> str:
     """Chat text with control characters removed, trimmed to ``limit`` characters."""
-    kept = "".join(
-        ch for ch in text if ch in " " or not unicodedata.category(ch).startswith("C")
-    )
+    kept = "".join(ch for ch in text if ch in " " or not unicodedata.category(ch).startswith("C"))
     return " ".join(kept.split())[:limit]
 
 
@@ -170,6 +169,8 @@ class MatchSession:
         self._wake = asyncio.Event()
         self._closed = False
         self._stuck_logged = False
+        self._asked_version = -1
+        self._asked: set[int] = set()
         now = clock()
         for s in self.seats:
             if s.kind == "human" and s.connections == 0 and s.away_since is None:
@@ -285,9 +286,7 @@ class MatchSession:
         """Store, apply and announce an action already checked (lock held)."""
         record = action.to_record()
         try:
-            await asyncio.to_thread(
-                self.store.append_action, self.game_id, self.version, seat, record
-            )
+            await asyncio.to_thread(self.store.append_action, self.game_id, self.version, seat, record)
         except ConflictError as exc:
             # Another server wrote this action number: this copy is out of date.
             self.broken = "this game is being played elsewhere; reload the page"
@@ -302,7 +301,7 @@ class MatchSession:
             # Stored but refused by the engine: an engine bug. Stop this table
             # rather than let memory and storage disagree.
             self.broken = "the game hit an internal error; it will resume after a restart"
-            log.exception("game %s: stored action %s could not be applied", self.game_id, record)
+            log.exception("game %s: a stored %s could not be applied", self.game_id, type(action).__name__)
             raise SessionError("unavailable", self.broken) from exc
         for event in events:
             if event["kind"] == "action":
@@ -325,8 +324,8 @@ class MatchSession:
 
     def _add_event(self, event: dict[str, Any]) -> None:
         if event["kind"] == "action" and self._log and self._log[-1]["kind"] == "round_over":
-            # A new round: its log starts afresh, keeping only the last result.
-            # Cards of earlier rounds never appear beside the new deal.
+            # A new round's first action: the log starts afresh, keeping only
+            # the last round's result, so it stays about the current deal.
             last = self._log[-1]
             self._log.clear()
             self._log.append(last)
@@ -386,9 +385,7 @@ class MatchSession:
         if self._closed or self.finished:
             return
         if self._driver is None or self._driver.done():
-            self._driver = asyncio.get_running_loop().create_task(
-                self._drive(), name=f"bots-{self.game_id[:8]}"
-            )
+            self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"bots-{self.game_id[:8]}")
         else:
             self._wake.set()
 
@@ -400,17 +397,27 @@ class MatchSession:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._driver
 
-    def _next_auto(self) -> tuple[int | None, float | None]:
-        """The seat a bot should play now, else how long until one might.
+    def _next_auto(self) -> tuple[int | None, float | None, bool]:
+        """Which seat a bot should play now, else how long until one might.
 
-        Only the seat to move is ever autoplayed: bots do not make out-of-turn
-        claims (Rummy calls), which are left to the people at the table.
+        Returns:
+            ``(seat, None, out_of_turn)`` when a bot should act for ``seat``;
+            ``(None, seconds, False)`` when an away player's grace period runs
+            out in ``seconds``; ``(None, None, False)`` when no bot has anything
+            to do until the state or the presence changes.
         """
         if self.broken:
-            return None, None
+            return None, None, False
         actors = self.game.actors()
         if not actors:
-            return None, None
+            return None, None, False
+        if self._asked_version != self.version:
+            self._asked_version, self._asked = self.version, set()
+        # Bot seats may claim out of turn (calling Rummy!) before the seat to
+        # move acts; each is asked once per position and may decline.
+        for other in actors[1:]:
+            if self.seats[other].kind == "bot" and other not in self._asked:
+                return other, None, True
         seat = actors[0]
         info = self.seats[seat]
         if not self.game.legal(seat):
@@ -419,17 +426,17 @@ class MatchSession:
             if not self._stuck_logged:
                 self._stuck_logged = True
                 log.error("game %s: seat %d to move has no legal action", self.game_id, seat)
-            return None, None
+            return None, None, False
         if info.kind == "bot":
-            return seat, None
+            return seat, None, False
         if info.connections or info.away_since is None:
-            return None, None
+            return None, None, False
         if not any(s.kind == "human" and s.connections for s in self.seats):
-            return None, None
+            return None, None, False
         left = info.away_since + self.grace_seconds - self._clock()
         if left <= 0:
-            return seat, None
-        return None, left
+            return seat, None, False
+        return None, left, False
 
     async def _sleep(self, seconds: float) -> None:
         self._wake.clear()
@@ -440,7 +447,8 @@ class MatchSession:
         announced: set[int] = set()
         while not self._closed and not self.finished:
             announced = {s for s in announced if self.autoplayed(s)}
-            seat, wait = self._next_auto()
+            step = self._next_auto()
+            seat, wait, out_of_turn = step
             if seat is None:
                 if wait is None:
                     return
@@ -451,29 +459,33 @@ class MatchSession:
                 announced.add(seat)
                 for listener in list(self.listeners):
                     listener.table_changed(self)
-            if self.bot_delay > 0:
-                await asyncio.sleep(self.bot_delay)
-            else:
-                await asyncio.sleep(0)
+            # A pause before each move so people can follow (and call Rummy
+            # first); a bot's out-of-turn claim is decided at once.
+            await asyncio.sleep(0 if out_of_turn else self.bot_delay)
             async with self.lock:
-                if self._closed or self.finished or self._next_auto()[0] != seat:
+                if self._closed or self.finished or self._next_auto() != step:
                     continue
-                action = self._bot_action(seat)
+                action = await self._bot_action(seat, out_of_turn)
+                if action is None:
+                    self._asked.add(seat)
+                    continue
                 try:
                     await self._commit(seat, action, auto=True)
                 except SessionError as exc:
                     log.warning("game %s: bot action refused: %s", self.game_id, exc)
                     await asyncio.sleep(max(self.bot_delay, 1.0))
 
-    def _bot_action(self, seat: int) -> Action:
+    async def _bot_action(self, seat: int, out_of_turn: bool) -> Action | None:
+        """The bot's choice for ``seat`` (lock held); ``None``: no out-of-turn claim."""
         bot = self._bots.get(seat)
         if bot is None:
             info = self.seats[seat]
             bot = make_bot(info.bot_level or self.default_bot_level, self._rng.getrandbits(64))
             self._bots[seat] = bot
-        legal = self.game.legal(seat)
-
-        def check(action: Action) -> None:
-            self.game.check(seat, action)
-
-        return choose_action(bot, self.game.view(seat), legal, self._rng, check)
+        view = self.game.view(seat)
+        legal = list(view.legal)
+        rng = random.Random(self._rng.getrandbits(64))
+        # Strong bots search for a second or more: think in a worker thread on
+        # the (immutable) view so other tables keep playing meanwhile.
+        choice = await asyncio.to_thread(ask_bot, bot, view, rng)
+        return settle_choice(choice, legal, rng, lambda a: self.game.check(seat, a), may_decline=out_of_turn)

@@ -41,10 +41,14 @@ def _summary(row: GameRow) -> GameSummary:
 @router.get("", response_model=list[GameSummary])
 async def list_games(
     manager: ManagerDep,
-    status: Literal["lobby", "running", "finished"] | None = None,
+    status: Literal["finished"] = "finished",
     limit: int = Query(default=50, ge=1, le=500),
 ) -> list[GameSummary]:
-    """Games, newest first; ``?status=finished`` for the replays list."""
+    """Finished games, newest first (the replays list).
+
+    Tables in the lobby or in play are never listed: their id is the invite,
+    and a list would let strangers join or watch them.
+    """
     return [_summary(row) for row in await manager.list_games(status, limit)]
 
 
@@ -79,9 +83,7 @@ async def get_replay_step(game_id: str, step: int, manager: ManagerDep) -> Repla
     row = await _finished(manager, game_id)
     actions = await manager.stored_actions(game_id)
     if not 0 <= step <= len(actions):
-        raise HTTPException(
-            404, detail={"code": "no_step", "message": f"steps run from 0 to {len(actions)}"}
-        )
+        raise HTTPException(404, detail={"code": "no_step", "message": f"steps run from 0 to {len(actions)}"})
     game = manager.replay_game(row)
     event: dict[str, Any] | None = None
     for seat, record in actions[:step]:

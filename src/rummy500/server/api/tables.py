@@ -26,7 +26,11 @@ def _http(exc: LobbyError) -> HTTPException:
 @router.get("/rules", response_model=RulesCatalogue)
 async def get_rules(manager: ManagerDep) -> RulesCatalogue:
     """The options catalogue with one-line descriptions, the presets and the bot levels."""
-    return RulesCatalogue(**rules_catalogue(), bot_levels=manager.bot_levels)
+    return RulesCatalogue(
+        **rules_catalogue(),
+        bot_levels=manager.bot_levels,
+        default_bot_level=manager.default_bot_level,
+    )
 
 
 @router.post("/tables", response_model=CreateTableResponse, status_code=201)
@@ -39,9 +43,7 @@ async def create_table(
     except LobbyError as exc:
         raise _http(exc) from exc
     base = (settings.public_url or str(request.base_url)).rstrip("/")
-    return CreateTableResponse(
-        table_id=table_id, seat=0, token=token, invite_url=f"{base}/t/{table_id}"
-    )
+    return CreateTableResponse(table_id=table_id, seat=0, token=token, invite_url=f"{base}/t/{table_id}")
 
 
 @router.get("/tables/{table_id}", response_model=TableInfo)

@@ -102,14 +102,15 @@ async def table_socket(
 
     conn = Connection(table_id, seat, websocket.send_json, close, settings.send_queue)
     session = await manager.session(table_id)
-    # No await between here and connect(): a session started or loaded
-    # meanwhile counts this connection exactly once.
-    hub.add(conn)
+    # No await from here to hub.add(): a session started or loaded meanwhile
+    # counts this connection exactly once.
     conn.start()
     if session is not None:
-        session.connect(seat)
-        conn.push(state_message(session, seat))
+        session.connect(seat)  # the others hear of it now ...
+        conn.push(state_message(session, seat))  # ... this socket starts with the state
+        hub.add(conn)
     else:
+        hub.add(conn)
         conn.push(TableMessage(table=info).model_dump(mode="json"))
         await manager.lobby_presence_changed(table_id)
     bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
@@ -119,8 +120,7 @@ async def table_socket(
             if frame["type"] == "websocket.disconnect":
                 break
             try:
-                await _handle(frame, conn, manager, settings.ws_max_message_bytes,
-                              settings.chat_max_chars, bucket)
+                await _handle(frame, conn, manager, settings.ws_max_message_bytes, settings.chat_max_chars, bucket)
             except Exception:  # noqa: BLE001 - garbage never takes a table down
                 log.exception("table %s: error handling a message", table_id[:8])
                 conn.error("internal", "the server could not handle that message")
@@ -130,6 +130,7 @@ async def table_socket(
         live = manager.sessions.get(table_id)
         if live is not None:
             live.disconnect(seat)
+            manager.release(table_id)
         else:
             await manager.lobby_presence_changed(table_id)
 

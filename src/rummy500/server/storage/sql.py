@@ -33,7 +33,6 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
@@ -49,7 +48,9 @@ from rummy500.server.storage.base import (
 
 __all__ = ["PostgresStorage", "SqlStorage", "SqliteStorage", "metadata", "open_storage"]
 
-_JSON = JSON().with_variant(JSONB(), "postgresql")
+# Plain JSON, not JSONB, on PostgreSQL too: it keeps a record's text as written
+# (key order included), and nothing here queries inside the documents.
+_JSON = JSON()
 
 metadata = MetaData()
 
@@ -128,9 +129,7 @@ class SqlStorage(Storage):
         return [SeatRow(seat=r.seat, kind=r.kind, name=r.name, bot_level=r.bot_level) for r in rows]
 
     def _row(self, conn: Connection, row: Any, *, with_record: bool) -> GameRow:
-        count = conn.execute(
-            select(func.count()).select_from(ACTIONS).where(ACTIONS.c.game_id == row.id)
-        ).scalar_one()
+        count = conn.execute(select(func.count()).select_from(ACTIONS).where(ACTIONS.c.game_id == row.id)).scalar_one()
         return GameRow(
             id=row.id,
             title=row.title,
@@ -159,11 +158,7 @@ class SqlStorage(Storage):
         """See :meth:`Storage.create_table`."""
         try:
             with self.engine.begin() as conn:
-                conn.execute(
-                    insert(GAMES).values(
-                        id=game_id, title=title, status="lobby", created=_now(), rules=rules
-                    )
-                )
+                conn.execute(insert(GAMES).values(id=game_id, title=title, status="lobby", created=_now(), rules=rules))
                 conn.execute(
                     insert(SEATS),
                     [
@@ -196,9 +191,7 @@ class SqlStorage(Storage):
             if status != "lobby":
                 raise ConflictError("the game has already started" if status else "no such table")
             open_seats = conn.execute(
-                select(SEATS.c.seat)
-                .where(SEATS.c.game_id == game_id, SEATS.c.kind == "open")
-                .order_by(SEATS.c.seat)
+                select(SEATS.c.seat).where(SEATS.c.game_id == game_id, SEATS.c.kind == "open").order_by(SEATS.c.seat)
             ).scalars()
             for seat in list(open_seats):
                 # The kind == 'open' condition makes a concurrent join or start lose
@@ -216,9 +209,7 @@ class SqlStorage(Storage):
         """See :meth:`Storage.seat_of_token`."""
         with self.engine.connect() as conn:
             return conn.execute(
-                select(SEATS.c.seat).where(
-                    SEATS.c.game_id == game_id, SEATS.c.token_hash == token_hash
-                )
+                select(SEATS.c.seat).where(SEATS.c.game_id == game_id, SEATS.c.token_hash == token_hash)
             ).scalar()
 
     def start(self, game_id: str, *, seed: int, bot_level: str) -> GameRow:
@@ -245,9 +236,7 @@ class SqlStorage(Storage):
                         .where(SEATS.c.game_id == game_id, SEATS.c.seat == s.seat)
                         .values(name=names[s.seat])
                     )
-            conn.execute(
-                update(GAMES).where(GAMES.c.id == game_id).values(players=list(names))
-            )
+            conn.execute(update(GAMES).where(GAMES.c.id == game_id).values(players=list(names)))
             row = conn.execute(select(GAMES).where(GAMES.c.id == game_id)).one()
             return self._row(conn, row, with_record=False)
 
@@ -255,16 +244,10 @@ class SqlStorage(Storage):
         """See :meth:`Storage.append_action`."""
         try:
             with self.engine.begin() as conn:
-                status = conn.execute(
-                    select(GAMES.c.status).where(GAMES.c.id == game_id)
-                ).scalar()
+                status = conn.execute(select(GAMES.c.status).where(GAMES.c.id == game_id)).scalar()
                 if status != "running":
                     raise ConflictError(f"game {game_id} is not running")
-                conn.execute(
-                    insert(ACTIONS).values(
-                        game_id=game_id, seq=seq, seat=seat, action=action, created=_now()
-                    )
-                )
+                conn.execute(insert(ACTIONS).values(game_id=game_id, seq=seq, seat=seat, action=action, created=_now()))
         except IntegrityError as exc:
             raise ConflictError(f"action {seq} of game {game_id} is already stored") from exc
         except SQLAlchemyError as exc:
@@ -305,9 +288,7 @@ class SqlStorage(Storage):
         """See :meth:`Storage.running_ids`."""
         with self.engine.connect() as conn:
             return list(
-                conn.execute(
-                    select(GAMES.c.id).where(GAMES.c.status == "running").order_by(GAMES.c.started)
-                ).scalars()
+                conn.execute(select(GAMES.c.id).where(GAMES.c.status == "running").order_by(GAMES.c.started)).scalars()
             )
 
     def close(self) -> None:
@@ -338,7 +319,9 @@ class SqliteStorage(SqlStorage):
         parsed = make_url(url)
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url)
+        # hide_parameters: errors and logs never show the values written (an
+        # action names cards; the seed is secret until the end).
+        engine = create_engine(url, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -366,7 +349,7 @@ class PostgresStorage(SqlStorage):
         parsed = make_url(url)
         if parsed.drivername in ("postgresql", "postgres"):
             parsed = parsed.set(drivername="postgresql+psycopg")
-        engine = create_engine(parsed, pool_pre_ping=True)
+        engine = create_engine(parsed, pool_pre_ping=True, hide_parameters=True)
         if schema:
             engine = engine.execution_options(schema_translate_map={None: schema})
         super().__init__(engine)

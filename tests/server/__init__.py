@@ -1,0 +1,1 @@
+"""Tests of the web server (``rummy500.server``)."""

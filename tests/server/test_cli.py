@@ -1,0 +1,95 @@
+"""``rummy500 serve``: options, and a real uvicorn server on a free local port."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+import rummy500
+from rummy500.server.cli_serve import serve_main
+
+
+def test_bad_options_exit_with_status_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        serve_main(["--port", "not-a-number"])
+    assert exited.value.code == 2
+    assert serve_main(["--db", "mysql://x/y", "--data-dir", str(tmp_path)]) == 2
+    assert "unsupported database URL" in capsys.readouterr().err
+    assert serve_main(["--grace", "-1", "--data-dir", str(tmp_path)]) == 2
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_serve_runs_on_a_laptop_with_sqlite_in_the_data_folder(tmp_path: Path) -> None:
+    port = _free_port()
+    src = str(Path(rummy500.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    cmd = [
+        sys.executable,
+        "-m",
+        "rummy500.server",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(tmp_path / "data"),
+        "--bot-delay",
+        "0",
+        "--log-level",
+        "info",
+    ]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                if httpx.get(f"{base}/api/rules", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        else:
+            raise AssertionError("the server did not come up")
+        assert (tmp_path / "data" / "rummy500.sqlite3").exists()
+        made = httpx.post(f"{base}/api/tables", json={"name": "Ann", "seats": 2, "bots": {"1": "random"}}).json()
+        assert made["invite_url"] == f"{base}/t/{made['table_id']}"
+        assert "<html" in httpx.get(made["invite_url"]).text.lower()
+        start = httpx.post(
+            f"{base}/api/tables/{made['table_id']}/start", headers={"Authorization": f"Bearer {made['token']}"}
+        )
+        assert start.status_code == 200
+        with connect(f"ws://127.0.0.1:{port}/ws/tables/{made['table_id']}?token={made['token']}") as ws:
+            state = json.loads(ws.recv(timeout=5))
+            while state["type"] != "state":
+                state = json.loads(ws.recv(timeout=5))
+            assert state["view"]["seat"] == 0 and len(state["view"]["hand"]) == 13
+            ws.send("garbage")
+            while (msg := json.loads(ws.recv(timeout=5)))["type"] != "error":
+                pass
+            assert msg["code"] == "bad_message"
+            # Over the size limit: uvicorn closes this socket, the game carries on.
+            ws.send("x" * 100_000)
+            with pytest.raises(Exception):  # noqa: B017 - the close, whichever class
+                for _ in range(1000):
+                    ws.recv(timeout=5)
+        with connect(f"ws://127.0.0.1:{port}/ws/tables/{made['table_id']}") as ws:
+            assert json.loads(ws.recv(timeout=5))["type"] == "state"
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=20)
+    # uvicorn shuts down cleanly, then re-raises SIGTERM: -15 is a clean exit here.
+    assert proc.returncode in (0, -15), out
+    assert "Application shutdown complete" in out
+    assert "WebSocket" in out  # the socket was logged ...
+    assert made["token"] not in out  # ... without its token

@@ -1,0 +1,260 @@
+"""No message to a seat names a card hidden from it, over many seeded bot games.
+
+Each game is played to the end by bots through a real :class:`MatchSession`
+and :class:`Hub`; a connection for every seat and one spectator captures what
+the hub sends. After every accepted action a listener notes, from the true
+position, which cards each seat cannot see: the stock, and every other hand
+except the cards that seat was seen taking from the pile. Then every captured
+message is checked against the position of its version.
+
+Cards of earlier rounds in the log (the last round's events) are history, not
+the current deal, and are checked only against their own round by the engine's
+view rules; they are left out here. Jokers are alike, so they are not tracked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from rummy500.server.engine import LiveGame, parse_rules
+from rummy500.server.hub import Connection, Hub, state_message
+from rummy500.server.session import MatchSession, SeatInfo
+
+from .helpers import run_async
+
+CARD = re.compile(r"(?<![A-Za-z0-9=])([A2-9TJQK][CDHS])(?![A-Za-z0-9])")
+DECLARED = re.compile(r"JK=[A2-9TJQK][CDHS]")
+
+
+class MemoryStore:
+    """An in-memory action log."""
+
+    def __init__(self) -> None:
+        self.actions: list[tuple[int, dict[str, Any]]] = []
+        self.finished: dict[str, Any] | None = None
+
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+        assert seq == len(self.actions)
+        self.actions.append((seat, action))
+
+    def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
+        self.finished = {"record": record, "result": result}
+
+
+def cards_named(message: dict[str, Any], current_round: int) -> Counter[str]:
+    """Card names in a message, leaving out the table facts and earlier rounds' log."""
+    body = {k: v for k, v in message.items() if k not in ("table", "log")}
+    body["log"] = [e for e in message.get("log", []) if e.get("round", current_round) >= current_round]
+    text = DECLARED.sub("", json.dumps(body))
+    return Counter(CARD.findall(text))
+
+
+class Snapshots:
+    """Per version: the round, and per seat the hidden and the visible cards."""
+
+    def __init__(self) -> None:
+        self.by_version: dict[int, tuple[int, dict[int | None, tuple[Counter[str], Counter[str]]]]] = {}
+
+    def take(self, session: MatchSession) -> None:
+        match = session.game.match
+        state = match.state
+        n = len(state.hands)
+        stock = Counter(str(c) for c in state.stock)
+        per_seat: dict[int | None, tuple[Counter[str], Counter[str]]] = {}
+        public = Counter(str(c) for c in state.discard)
+        for meld in state.melds:
+            public.update(c for c in meld.to_dict()["cards"] if not c.startswith("JK"))
+        for k in state.known:
+            public.update(str(c) for c in k)
+        for seat in [*range(n), None]:
+            hidden = Counter(stock)
+            for other in range(n):
+                if other == seat:
+                    continue
+                unseen = Counter(str(c) for c in state.hands[other]) - Counter(str(c) for c in state.known[other])
+                hidden.update(unseen)
+            visible = Counter(public)
+            if seat is not None:
+                visible.update(str(c) for c in state.hands[seat])
+            del hidden["JK"]
+            if session.finished:
+                hidden = Counter()  # the game is over: every hand may be shown
+            per_seat[seat] = (hidden, visible)
+        self.by_version[session.version] = (match.round_index, per_seat)
+
+    # SessionListener
+    def state_changed(self, session: MatchSession) -> None:
+        self.take(session)
+
+    def table_changed(self, session: MatchSession) -> None:
+        pass
+
+    def chat(self, session: MatchSession, sender: str, seat: int, text: str) -> None:
+        pass
+
+
+def check_message(message: dict[str, Any], seat: int | None, snapshots: Snapshots) -> None:
+    assert message["type"] in ("state", "table", "chat", "error"), message
+    if message["type"] != "state":
+        return
+    round_index, per_seat = snapshots.by_version[message["version"]]
+    hidden, visible = per_seat[seat]
+    named = cards_named(message, round_index)
+    leaked = {c for c in named if hidden[c] and not visible[c]}
+    assert not leaked, f"seat {seat} was sent hidden cards {leaked} at version {message['version']}"
+    if message["view"]["seat"] != seat:
+        raise AssertionError(f"seat {seat} was sent the view of seat {message['view']['seat']}")
+
+
+async def play_bot_game(
+    preset: str, players: int, seed: int, extra: dict[str, Any], levels: tuple[str, ...] = ("random",)
+) -> tuple[int, int]:
+    rules_map = {"preset": preset, **extra}
+    rules = parse_rules(rules_map, players)
+    names = [f"P{i}" for i in range(players)]
+    store = MemoryStore()
+    session = MatchSession(
+        game_id=f"leak-{preset}-{seed}",
+        title="leak test",
+        rules=rules.to_mapping(),
+        seats=[SeatInfo(seat=i, name=names[i], kind="bot", bot_level=levels[i % len(levels)]) for i in range(players)],
+        game=LiveGame(rules, names, seed),
+        store=store,
+        bot_delay=0.0,
+        rng=random.Random(seed),
+    )
+    snapshots = Snapshots()
+    snapshots.take(session)
+    hub = Hub()
+    captured: dict[int | None, list[dict[str, Any]]] = {}
+    for seat in [*range(players), None]:
+        box: list[dict[str, Any]] = []
+        captured[seat] = box
+
+        async def send(msg: dict[str, Any], box: list[dict[str, Any]] = box) -> None:
+            box.append(msg)
+
+        async def close(code: int) -> None:
+            raise AssertionError("a connection was dropped")
+
+        conn = Connection(session.game_id, seat, send, close, max_queue=100_000)
+        hub.add(conn)
+        conn.start()
+        conn.push(state_message(session, seat))
+    session.listeners[:] = [snapshots, hub]
+    session.start()
+    for _ in range(20_000):
+        idle = session._driver is None or session._driver.done()
+        if idle and (session.finished or session._next_auto() == (None, None)):
+            break
+        await asyncio.sleep(0.001)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    await session.close()
+    for conn in hub.connections(session.game_id):
+        await conn.stop()
+    count = 0
+    for seat, messages in captured.items():
+        assert messages and messages[-1]["version"] == session.version
+        for message in messages:
+            check_message(message, seat, snapshots)
+            count += 1
+    assert session.finished, f"{preset} seed {seed} stalled at version {session.version}"
+    assert store.finished is not None and len(store.actions) == session.version
+    return session.version, count
+
+
+GAMES = [
+    ("standard", 2, {"target": 150}),
+    ("popular", 3, {"target": 150}),
+    ("popular", 4, {"target": 100}),
+    ("popular", 3, {"target": 100, "levels": ("medium", "easy", "random")}),
+    ("quick", 3, {"target": 40}),
+    ("hoyle", 2, {"target": 150}),
+    ("boathouse", 3, {"target": 100}),
+    ("partnership", 4, {"target": 150}),
+    ("standard", 5, {"rounds": 1}),
+    ("popular", 6, {"rounds": 1, "calling_rummy": "top_card"}),
+]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(("preset", "players", "extra"), GAMES)
+def test_no_message_names_a_hidden_card(preset: str, players: int, extra: dict[str, Any], seed: int) -> None:
+    options = dict(extra)
+    levels = options.pop("levels", ("random",))
+    actions, messages = run_async(play_bot_game(preset, players, seed, options, levels))
+    assert actions > 10 and messages > actions
+
+
+class _Replayed:
+    """What :meth:`Snapshots.take` reads, for a game rebuilt from its log."""
+
+    def __init__(self, game: LiveGame) -> None:
+        self.game = game
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    @property
+    def finished(self) -> bool:
+        return self.game.is_over
+
+
+def test_websocket_messages_of_whole_games_name_no_hidden_card(tmp_path) -> None:
+    from fastapi.testclient import TestClient
+
+    from rummy500.server.app import create_app
+    from rummy500.server.engine import parse_action
+    from rummy500.server.storage import open_storage
+
+    from .helpers import TableDriver, create_table, fixed_seeds, join, make_settings, start
+
+    settings = make_settings(tmp_path)
+    for seed in (1, 2):
+        with TestClient(create_app(settings, seed_source=fixed_seeds(seed))) as client:
+            made = create_table(client, seats=3, preset="popular", rules={"target": 100}, bots={"2": "random"})
+            table_id = made["table_id"]
+            bob = join(client, table_id, "Bob")
+            start(client, table_id, made["token"])
+            with (
+                client.websocket_connect(f"/ws/tables/{table_id}?token={made['token']}") as ws0,
+                client.websocket_connect(f"/ws/tables/{table_id}?token={bob['token']}") as ws1,
+                client.websocket_connect(f"/ws/tables/{table_id}") as spec,
+            ):
+                driver = TableDriver({0: ws0, 1: ws1}, seed=seed)
+                final = driver.play()
+                driver.catch_up(final["version"])
+                spectator: list[dict[str, Any]] = []
+                while (
+                    not spectator
+                    or spectator[-1].get("version") != final["version"]
+                    or spectator[-1]["type"] != "state"
+                ):
+                    spectator.append(spec.receive_json())
+        storage = open_storage(settings.database_url())
+        log = [(a.seat, a.action) for a in storage.actions(table_id)]
+        row = storage.get_game(table_id)
+        storage.close()
+        assert row is not None and len(log) == final["version"]
+        game = LiveGame(parse_rules(row.rules, 3), row.players, row.seed or 0)
+        snapshots = Snapshots()
+        snapshots.take(_Replayed(game))
+        for seat, record in log:
+            game.apply(seat, parse_action(record))
+            snapshots.take(_Replayed(game))
+        assert game.is_over
+        checked = 0
+        for seat, messages in [*driver.received.items(), (None, spectator)]:
+            for message in messages:
+                check_message(message, seat, snapshots)
+                checked += 1
+        assert checked > 2 * len(log)
