@@ -417,6 +417,8 @@ def parse_action(text: str) -> Action:
                 if len(args) == 1:
                     return action_from_record({"discard": args[0]})
                 return action_from_record({"discard": args})
+            case "pass" | "float" | "block" if args:
+                raise ActionError(f"{verb!r} takes nothing after it")
             case "pass":
                 return Pass()
             case "rummy":

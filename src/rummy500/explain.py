@@ -74,6 +74,8 @@ def explain(state: RoundState, action: Action, seat: int) -> str:  # noqa: C901 
             return f"the dealer's joker is already {state.dealer_joker}"
         if JOKER not in state.hands[seat]:
             return "you need a joker in hand to block the dealer's joker"
+        if seat == state.to_move:
+            return "blocking now would spend a joker (or the last cards) this turn still needs to end legally"
         return "you may block the dealer's joker only during your own turn"
     if isinstance(action, CallRummy):
         return _explain_call(state, action, seat)
@@ -105,6 +107,8 @@ def explain(state: RoundState, action: Action, seat: int) -> str:  # noqa: C901 
                 return f"there is no meld {on} on the table"
             if c not in state.hands[seat]:
                 return f"you do not hold {c}"
+            if state.obligation is not None and any(m >= 128 and m.natural == c for m in state.melds[on].cards):
+                return f"after this swap you could no longer use the {state.obligation} you took from the pile, which you must"
             return f"meld {on} has no joker standing for {c}"
         case Discard(cards):
             return _explain_discard(state, seat, cards)
@@ -115,6 +119,8 @@ def explain(state: RoundState, action: Action, seat: int) -> str:  # noqa: C901 
 
 def _explain_take(state: RoundState, seat: int, k: int, split: bool) -> str:
     rules = state.rules
+    if k < 1:
+        return "take at least one card from the discard pile (take 1 is the top card)"
     if not state.discard:
         return "the discard pile is empty"
     if k > len(state.discard):

@@ -162,6 +162,9 @@ def make_meld(cards: Sequence[Card], rules: Rules, meld_id: int, seat: int, *, d
         if any(c.is_joker for c in cards):
             raise MeldError("jokers are not wild in this game")
     elif bare:
+        if sum(1 for c in cards if c < 64) < 2:
+            # JK JK 5H: declaring the jokers would not help, so name the rule it breaks.
+            raise MeldError("a meld must contain at least two natural cards, and each joker says what it stands for (JK=7H)")
         raise MeldError("say what each joker stands for, e.g. JK=7H")
     naturals = [c for c in cards if c < 64]
     if len(naturals) < 2:
@@ -581,7 +584,9 @@ def _plain_run_layoffs(meld: TableMeld, held: set[Card], rules: Rules) -> list[t
     p = hi + 1
     while _pos_ok(p, lo, hi, rules):
         c = _CARD[base + rank_of_pos(p)]
-        if c not in held or c in below:
+        # An ace can be reached at both ends (3..K with A 2 held): keep it here too,
+        # so the ace alone on the high end is offered; repeats are dropped below.
+        if c not in held:
             break
         above.append(c)  # type: ignore[arg-type]
         p += 1
@@ -594,8 +599,9 @@ def _plain_run_layoffs(meld: TableMeld, held: set[Card], rules: Rules) -> list[t
             if a + b == 0 or size + a + b > 13:
                 continue
             combo = below[:a] + above[:b]
-            if len(set(combo)) == len(combo):
-                out.append(tuple(sorted(combo)))
+            key = tuple(sorted(combo))
+            if len(set(combo)) == len(combo) and key not in out:
+                out.append(key)
     if rules.around_the_corner and len(out) > 1:
         # Wrapping runs can offer one rank at both ends: keep what extend_meld accepts.
         return sorted(o for o in set(out) if _extends(meld, o, rules))

@@ -274,6 +274,10 @@ class Rules:
             raw[name] = value
         if "custom_values" in raw:
             raw["custom_values"] = _normalise_custom(raw["custom_values"])
+        if raw.get("dealers_gambit") is True and "direction" not in merged:
+            # RULES.md: Dealer's Gambit is "dealt and played anticlockwise"; an
+            # explicit ``direction`` still overrides, as for a preset.
+            raw["direction"] = "anticlockwise"
         if problems:
             raise RulesError(problems)
         rules = cls(preset=preset, **raw)
@@ -305,6 +309,8 @@ class Rules:
             value = getattr(self, spec.name)
             if full or spec.name == "players" or not _values_equal(value, spec.default):
                 out[spec.name] = dict(value) if isinstance(value, dict) else value
+        if self.dealers_gambit and "direction" not in out:
+            out["direction"] = self.direction  # else parsing would imply anticlockwise
         return out
 
     def combination_problems(self) -> list[str]:

@@ -187,12 +187,14 @@ def score_round(
         goer_side = rules.side_of(went_out)
         scores[went_out] += sum(in_hand[s] for s in range(n) if rules.side_of(s) != goer_side)
     elif rules.n_sides == 2:
-        for s in range(n):
+        # Each side adds the other side's hands once: seats 0 and 1 are the first
+        # seat of each side (in a partnership partners would otherwise add them twice).
+        for s in range(2):
             scores[s] += sum(in_hand[o] for o in range(n) if rules.side_of(o) != rules.side_of(s))
     if went_out is not None and rules.going_out_bonus:
         scores[went_out] += rules.going_out_bonus
     if masters is not None:
-        scores[masters] = 500 * rules.score_divisor
+        scores[masters] = 500  # "500 for the round", divided like every score by score_divisor
     scores = [_divide(s, rules.score_divisor) for s in scores]
     return RoundResult(scores, table, in_hand, went_out)
 

@@ -471,6 +471,17 @@ class RoundState:
             return []
         if self.phase is Phase.PLAY and self._strands_taken_card(seat, (JOKER,), 1):
             return []
+        if self.phase is Phase.PLAY and (self.obligation is not None or not self._opening_done(seat)):
+            # Nor spend a joker the turn still needs: to use the card taken from the
+            # pile, or to complete an opening begun under first_meld_min.
+            rest = list(hand)
+            rest.remove(JOKER)
+            if self.obligation is not None and not self._can_use(seat, rest, self.obligation):
+                return []
+            if not self._opening_done(seat) and not self._can_reach(
+                seat, rest, self.rules.first_meld_min - self.turn_points, depth=3
+            ):
+                return []
         return [Block()]
 
     def _joker_for(self, seat: int) -> bool:
@@ -550,7 +561,7 @@ class RoundState:
         out: list[Action] = []
         for cards in melds:
             used, _ = self._hand_cost(seat, cards)
-            if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used)):
+            if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used, None)):
                 continue
             if not self._meld_keeps_obligation(seat, cards, in_turn):
                 continue
@@ -576,7 +587,7 @@ class RoundState:
                 continue
             for cards in find_layoffs(meld, mhand, r, extra):
                 used, _ = self._hand_cost(seat, cards)
-                if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used)):
+                if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used, meld.id)):
                     continue
                 if in_turn and self.obligation is not None:
                     if self.rules.taken_card_use == "new_meld" and self.obligation in _bare(cards):
@@ -607,14 +618,27 @@ class RoundState:
         sim._do_swap(seat, swap.card, swap.on)
         return self.obligation in sim.hands[seat] and sim._can_use(seat, sim.hands[seat], self.obligation)
 
-    def _strands_taken_card(self, seat: int, cards: Sequence[Card], used: int) -> bool:
-        """Whether a play would leave only the top card just taken, which may not be discarded."""
+    def _strands_taken_card(self, seat: int, cards: Sequence[Card], used: int, onto: int | None | bool = False) -> bool:
+        """Whether a play would leave only the top card just taken, which may not be discarded.
+
+        ``onto`` names the play (None: a new meld, an id: a lay-off; False: no
+        play on the table). After a meld or lay-off the taken card is not
+        stranded when it can itself be laid off next: the player goes out with it.
+        """
         hand = self.hands[seat]
         if self.taken_top is None or self.rules.discard_back or len(hand) - used != 1:
             return False
         rest = list(hand)
         _remove(rest, _bare(cards)[:used])
-        return rest[0] == self.taken_top
+        if rest[0] != self.taken_top:
+            return False
+        if onto is False:
+            return True
+        sim = self.copy()
+        sim._do_lay(seat, cards, onto, check_out=False)  # type: ignore[arg-type]
+        if not sim._may_layoff_now(seat):
+            return True
+        return not sim._layoff_uses(seat, sim.hands[seat], self.taken_top, self._keep_min(seat, True), sim._meld_extra(seat))
 
     def _meld_keeps_obligation(self, seat: int, cards: Sequence[Card], in_turn: bool) -> bool:
         """A play that does not use the taken card must leave it usable."""
@@ -641,15 +665,19 @@ class RoundState:
             return True
         if not in_turn:
             return False
+        used, spent = self._hand_cost(seat, cards)
         rest = list(self.hands[seat])
-        _remove(rest, _bare(cards)[: self._hand_cost(seat, cards)[0]])
-        return self._can_reach(seat, rest, need, depth=3)
+        _remove(rest, _bare(cards)[:used])
+        return self._can_reach(seat, rest, need, depth=3, extra=self._meld_extra(seat) - spent)
 
-    def _can_reach(self, seat: int, hand: list[Card], need: int, depth: int) -> bool:
+    def _can_reach(self, seat: int, hand: list[Card], need: int, depth: int, extra: int = 0) -> bool:
+        """Whether new melds from ``hand`` (plus ``extra`` jokers: the dealer's) can make ``need`` points."""
         if depth == 0:
             return False
-        for cards in find_melds(self._meld_hand(seat, hand), rules_for(self), 0):
-            if len(cards) > len(hand) - self._keep_min(seat, True):
+        for cards in find_melds(self._meld_hand(seat, hand), rules_for(self), extra):
+            spent = min(sum(1 for c in cards if c >= 64), extra)
+            used = len(cards) - spent
+            if used > len(hand) - self._keep_min(seat, True):
                 continue
             try:
                 pts = new_meld_points(make_meld(cards, rules_for(self), 0, seat), self.rules)
@@ -658,8 +686,8 @@ class RoundState:
             if pts >= need:
                 return True
             rest = list(hand)
-            _remove(rest, _bare(cards))
-            if self._can_reach(seat, rest, need - pts, depth - 1):
+            _remove(rest, _bare(cards)[:used])
+            if self._can_reach(seat, rest, need - pts, depth - 1, extra - spent):
                 return True
         return False
 
@@ -714,7 +742,7 @@ class RoundState:
                 if need > 0:
                     rest = list(hand)
                     _remove(rest, _bare(cards)[:used])
-                    if not self._can_reach(seat, rest, need, depth=2):
+                    if not self._can_reach(seat, rest, need, depth=2, extra=extra - (len(cards) - used)):
                         continue
             return True
         if rules.taken_card_use == "new_meld" or not opened:
@@ -724,11 +752,13 @@ class RoundState:
             for cards in find_melds(mhand, r, extra):
                 if chosen in _bare(cards):
                     continue
+                # The dealer's joker (``extra``) may stand in such a meld: it is not in the hand.
+                used = len(cards) - min(sum(1 for c in cards if c >= 64), extra)
                 rest = list(hand)
-                _remove(rest, _bare(cards))
+                _remove(rest, _bare(cards)[:used])
                 if len(rest) - 1 < keep:
                     continue
-                if self._layoff_uses(seat, rest, chosen, keep, extra):
+                if self._layoff_uses(seat, rest, chosen, keep, extra - (len(cards) - used)):
                     return True
             return False
         return self._layoff_uses(seat, hand, chosen, keep, extra)

@@ -36,6 +36,10 @@ def main(argv: list[str]) -> int:
     except (json.JSONDecodeError, RecursionError) as exc:
         print(f"rummy500 replay: malformed record: not JSON ({exc})", file=sys.stderr)
         return 2
+    if not isinstance(data, dict):
+        # replay() also accepts JSON text; a file holding a JSON string is still not a record.
+        print("rummy500 replay: malformed record: a record must be a JSON object", file=sys.stderr)
+        return 2
     try:
         result = replay(data)
     except RecordError as exc:
