@@ -668,7 +668,7 @@ class RoundState:
         used, spent = self._hand_cost(seat, cards)
         rest = list(self.hands[seat])
         _remove(rest, _bare(cards)[:used])
-        return self._can_reach(seat, rest, need, depth=3, extra=self._meld_extra(seat) - spent)
+        return self._can_reach(seat, rest, need, depth=3, extra=max(0, self._meld_extra(seat) - spent))
 
     def _can_reach(self, seat: int, hand: list[Card], need: int, depth: int, extra: int = 0) -> bool:
         """Whether new melds from ``hand`` (plus ``extra`` jokers: the dealer's) can make ``need`` points."""

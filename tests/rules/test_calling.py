@@ -1,0 +1,121 @@
+"""Calling Rummy! (RULES.md Part 2): each value against the standard game.
+
+Three seats, dealer 2: seat 0 melds 5H 6H 7H and discards the playable 8H.
+Seat 1 is about to draw (it simply takes the card), seat 0 discarded it: only
+seat 2 may call.
+"""
+
+from __future__ import annotations
+
+from rummy500.actions import CallRummy
+
+from .scenario import contrast, play
+
+HANDS = ["5H 6H 7H 8H 9C", "KD QD 2S 3S", "TC 4D 4S"]
+STOCK = "2C 3C 3D"
+SETUP = ["0 draw", "0 meld 5H 6H 7H", "0 discard 8H"]
+PILE = {"calling_rummy": "pile"}
+
+
+def _calls(out, seat):
+    return [a for a in out.match().state.legal_actions(seat) if isinstance(a, CallRummy)]
+
+
+# ---------------------------------------------------------------- calling_rummy
+def test_calling_rummy_pile_lets_a_third_seat_claim_the_discard_and_play_on_from_its_left():
+    actions = [*SETUP, "2 rummy 1", "2 layoff 8H on 0", "2 discard TC", "0 draw"]
+    base, opt = contrast(PILE, HANDS, STOCK, "JS", actions)
+    assert base.refused_at == 3 and "calling_rummy: off" in base.message
+    assert opt.ok and opt.meld(0) == ["5H", "6H", "7H", "8H"]
+    assert opt.state["melds"][0]["laid_by"] == [0, 0, 0, 2]
+    assert opt.state["to_move"] == 0 and opt.state["hands"][1] == ["KD", "QD", "2S", "3S"]  # seat 1 was skipped
+
+
+def test_calling_rummy_pile_call_is_offered_out_of_turn_to_the_seats_that_may_call():
+    out = play(PILE, HANDS, STOCK, "JS", SETUP)
+    assert out.state["to_move"] == 1 and out.state["phase"] == "draw"
+    assert _calls(out, 2) == [CallRummy(1)]
+    assert _calls(out, 0) == [] and _calls(out, 1) == []  # the discarder, and the seat about to draw
+    match = out.match()
+    assert 2 in match.state.actors()
+    assert {"rummy": 1} in match.view(2).to_dict()["legal"]
+    assert _calls(play({}, HANDS, STOCK, "JS", SETUP), 2) == []
+
+
+def test_calling_rummy_pile_claims_a_card_below_the_top_with_the_cards_above_it():
+    actions = [*SETUP[:2], "0 discard 9C", "2 rummy 2", "2 layoff 8H on 0", "2 discard TC"]
+    out = play(PILE, ["5H 6H 7H 9C", "KD QD 2S 3S", "TC 4D 4S"], STOCK, "JS 8H", actions)
+    assert out.ok and out.meld(0) == ["5H", "6H", "7H", "8H"]
+    assert out.state["hands"][2] == ["4D", "4S", "9C"] and out.state["discard"] == ["JS", "TC"]
+
+
+def test_calling_rummy_pile_claims_cards_that_meld_among_themselves():
+    actions = ["0 draw", "0 discard 6C", "2 rummy 3", "2 meld 4C 5C 6C", "2 discard TC"]
+    base, opt = contrast(PILE, ["6C 9C", "KD QD 3H", "TC 4D 4S"], STOCK, "4C 5C", actions)
+    assert base.refused_at == 2
+    assert opt.ok and opt.meld(0) == ["4C", "5C", "6C"] and opt.state["to_move"] == 0
+
+
+def test_calling_rummy_top_card_claims_only_the_card_just_discarded():
+    deep = [*SETUP[:2], "0 discard 9C", "2 rummy 2"]
+    pile, top = contrast({"calling_rummy": "top_card"}, ["5H 6H 7H 9C", "KD QD 2S 3S", "TC 4D 4S"], STOCK, "JS 8H",
+                         deep, base=PILE)
+    assert pile.ok
+    assert top.refused_at == 3 and "only the card just discarded" in top.message
+    last = play({"calling_rummy": "top_card"}, HANDS, STOCK, "JS", [*SETUP, "2 rummy 1", "2 layoff 8H on 0", "2 discard TC"])
+    assert last.ok and last.state["to_move"] == 0
+
+
+def test_calling_rummy_steal_lays_the_card_off_at_once_and_play_goes_on():
+    actions = [*SETUP, "2 rummy 1 on 0", "1 draw"]
+    base, opt = contrast({"calling_rummy": "steal"}, HANDS, STOCK, "JS", actions)
+    assert base.refused_at == 3
+    assert opt.ok and opt.meld(0) == ["5H", "6H", "7H", "8H"] and opt.state["melds"][0]["laid_by"] == [0, 0, 0, 2]
+    assert opt.state["hands"][2] == ["TC", "4D", "4S"] and opt.state["to_move"] == 1 and opt.state["phase"] == "play"
+    plain = play({"calling_rummy": "steal"}, HANDS, STOCK, "JS", [*SETUP, "2 rummy 1"])
+    assert plain.refused_at == 3 and "'on' a meld id" in plain.message
+
+
+def test_calling_rummy_steal_melds_cards_from_the_pile_alone():
+    actions = ["0 draw", "0 discard 6C", {"p": 2, "rummy": 1, "meld": ["4C", "5C", "6C"]}, "1 draw"]
+    out = play({"calling_rummy": "steal"}, ["6C 9C", "KD QD 3H", "TC 4D 4S"], STOCK, "4C 5C", actions)
+    assert out.ok and out.meld(0) == ["4C", "5C", "6C"] and out.state["melds"][0]["laid_by"] == [2, 2, 2]
+    assert out.state["discard"] == [] and out.state["to_move"] == 1
+
+
+# ------------------------------------------------------------- rummy_card_value
+def test_rummy_card_value_15_scores_the_claimed_card_15():
+    actions = [*SETUP, "2 rummy 1", "2 layoff 8H on 0", "2 discard KC"]
+    hands = ["5H 6H 7H 8H 9C", "KD QD 2S 3S", "KC"]
+    base, opt = contrast({"rummy_card_value": 15}, hands, STOCK, "JS", actions, base=PILE)
+    assert base.over and base.went_out == 2 and opt.went_out == 2
+    assert base.scores[2] == 8 and opt.scores[2] == 15
+    assert base.scores[0] == opt.scores[0] == 18 - 9 - 2
+
+
+# -------------------------------------------------------- rummy_after_going_out
+def test_rummy_after_going_out_makes_the_goer_claim_a_playable_card_left_in_the_pile():
+    actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard KS", "0 rummy 2", "0 layoff 8H on 0", "0 discard KS"]
+    base, opt = contrast({"rummy_after_going_out": True}, ["5H 6H 7H", "KD QD 2S"], "KS 2C", "8H", actions, base=PILE)
+    assert base.refused_at == 3 and base.over and base.scores == [18, -22]
+    assert opt.ok and opt.over and opt.went_out == 0 and opt.scores == [26, -22]
+    due = play({**PILE, "rummy_after_going_out": True}, ["5H 6H 7H", "KD QD 2S"], "KS 2C", "8H", actions[:3])
+    assert not due.over and due.state["to_move"] == 0 and due.state["phase"] == "draw"
+    assert due.match().state.legal_actions(0) == [CallRummy(2)]
+
+
+def test_calling_rummy_is_not_offered_to_a_seat_that_could_not_use_the_card():
+    out = play({**PILE, "layoff_onto": "own"}, HANDS, STOCK, "JS", SETUP)
+    assert _calls(out, 2) == []  # the 8H fits only seat 0's meld
+    refused = play({**PILE, "layoff_onto": "own"}, HANDS, STOCK, "JS", [*SETUP, "2 rummy 1"])
+    assert refused.refused_at == 3
+
+
+def test_calling_rummy_the_caller_must_use_the_claimed_card_before_discarding():
+    out = play(PILE, HANDS, STOCK, "JS", [*SETUP, "2 rummy 1", "2 discard TC"])
+    assert out.refused_at == 4 and "must use the 8H" in out.message
+
+
+def test_calling_rummy_closes_once_the_next_player_has_drawn():
+    out = play(PILE, HANDS, STOCK, "JS", [*SETUP, "1 draw", "2 rummy 1"])
+    assert out.refused_at == 4

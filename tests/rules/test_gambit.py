@@ -1,0 +1,163 @@
+"""Dealer's Gambit (RULES.md Part 2) against the standard game.
+
+Two seats, dealer 1: seat 0 plays first. The dealer's joker lies beside the
+dealer and is not in the deal; before play the dealer nominates what jokers
+do this hand (``{"p": 1, "nominate": "wild"}``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rummy500.actions import Block, Nominate
+from rummy500.rules import Rules
+
+from .scenario import contrast, play
+
+G = {"dealers_gambit": True}
+SEAT0 = "KD QD 2S"
+OPENING = ["0 draw", "0 discard 4D"]
+
+
+def _gambit(mode, hands, stock, discard, actions, **kw):
+    return play(G, hands, stock, discard, [f"1 nominate {mode}", *actions], dealer=1, **kw)
+
+
+# ------------------------------------------------------------------ nominating
+def test_dealers_gambit_starts_with_the_dealer_nominating_what_jokers_do():
+    base, opt = contrast(G, [SEAT0, "5H 6H 9C"], "4D 2C", "8D", ["1 nominate wild", *OPENING], dealer=1)
+    assert base.refused_at == 0
+    assert opt.ok and opt.state["to_move"] == 1 and opt.state["phase"] == "draw"
+    waiting = play(G, [SEAT0, "5H 6H 9C"], "4D 2C", "8D", [], dealer=1)
+    assert waiting.state["phase"] == "nominate" and waiting.state["to_move"] == 1
+    state = waiting.match().state
+    assert state.legal_actions(1) == [Nominate("wild"), Nominate("double"), Nominate("split")]
+    assert state.legal_actions(0) == []
+    assert play(G, [SEAT0, "5H 6H 9C"], "4D 2C", "8D", OPENING, dealer=1).refused_at == 0
+    assert play(G, [SEAT0, "5H 6H 9C"], "4D 2C", "8D", ["0 nominate wild"], dealer=1).refused_at == 0
+
+
+def test_dealers_gambit_is_played_anticlockwise():
+    hands = [SEAT0, "5H 6H 9C", "7C 8C TS"]
+    out = play(G, hands, "4D 2C", "8D", ["2 nominate wild", "1 draw", "1 discard 4D", "0 draw"], dealer=2)
+    assert out.ok and out.state["to_move"] == 0
+    assert Rules.from_mapping({**G, "direction": "clockwise"}).direction == "clockwise"  # unless overridden
+
+
+# ---------------------------------------------------------------- the dealer's joker
+def test_the_dealers_joker_is_a_wild_card_the_dealer_may_use_and_worth_0():
+    actions = [*OPENING, "1 draw", "1 meld 5H 6H JK=7H", "1 discard 2C"]
+    base = play({}, [SEAT0, "5H 6H"], "4D 2C", "8D", actions, dealer=1)
+    assert base.refused_at == 3 and "do not hold JK" in base.message
+    out = _gambit("wild", [SEAT0, "5H 6H"], "4D 2C", "8D", actions)
+    assert out.ok and out.went_out == 1 and out.meld(0) == ["5H", "6H", "JK=7H"]
+    assert out.scores == [-22, 5 + 6 + 0]
+
+
+def test_jokers_count_0_in_hand():
+    actions = [*OPENING, "1 draw", "1 meld 5H 6H 7H", "1 discard 2C"]
+    base = play({}, ["KD QD JK", "5H 6H 7H"], "4D 2C", "8D", actions, dealer=1)
+    assert base.scores == [-35, 18]
+    assert _gambit("wild", ["KD QD JK", "5H 6H 7H"], "4D 2C", "8D", actions).scores == [-20, 18]
+
+
+def test_a_joker_in_hand_blocks_the_dealers_joker():
+    actions = ["0 draw", "0 block", "0 discard 4D", "1 draw", "1 meld 5H 6H JK=7H"]
+    out = _gambit("wild", ["KD QD JK", "5H 6H 9C"], "4D 2C", "8D", actions)
+    assert out.refused_at == 5 and "do not hold JK" in out.message
+    assert out.state["hands"][0] == ["KD", "QD"]  # the blocking joker is face down over the dealer's
+    state = _gambit("wild", ["KD QD JK", "5H 6H 9C"], "4D 2C", "8D", ["0 draw"]).match().state
+    assert Block() in state.legal_actions(0)
+    unblocked = _gambit("wild", ["KD QD JK", "5H 6H 9C"], "4D 2C", "8D", [a for a in actions if a != "0 block"])
+    assert unblocked.ok
+    assert play({}, ["KD QD JK", "5H 6H 9C"], "4D 2C", "8D", ["0 draw", "0 block"], dealer=1).refused_at == 1
+
+
+def test_only_the_player_to_move_may_block():
+    out = _gambit("wild", [SEAT0, "5H 6H JK"], "4D 2C", "8D", [*OPENING, "1 draw", "1 block"])
+    assert out.refused_at == 4 and "their own joker" in out.message
+    out = _gambit("wild", ["KD QD JK", "5H 6H 9C"], "4D 2C", "8D", ["0 draw", "0 discard 4D", "0 block"])
+    assert out.refused_at == 3 and "own turn" in out.message
+
+
+# ---------------------------------------------------------------------- double
+def test_double_joker_doubles_a_set_as_it_is_melded():
+    actions = [*OPENING, "1 draw", "1 meld 5H 5S 5C JK", "1 discard 2C"]
+    wild = _gambit("wild", [SEAT0, "5H 5S 5C"], "4D 2C", "8D", actions)
+    assert wild.refused_at == 4 and "stands for" in wild.message
+    out = _gambit("double", [SEAT0, "5H 5S 5C"], "4D 2C", "8D", actions)
+    assert out.ok and out.went_out == 1 and out.scores == [-22, 2 * 15]
+    assert out.state["melds"][0]["cards"] == ["5C", "5H", "5S", "JK"]
+
+
+def test_double_joker_seals_the_set():
+    actions = [*OPENING, "1 draw", "1 meld 5H 5S 5C JK", "1 discard 9C", "0 draw", "0 layoff 5D on 0"]
+    out = _gambit("double", ["KD QD 5D", "5H 5S 5C 9C"], "4D 2C 3D", "8D", actions)
+    assert out.refused_at == 7 and "sealed" in out.message
+
+
+def test_double_makes_jokers_not_wild():
+    actions = [*OPENING, "1 draw", "1 meld 5H 6H JK=7H"]
+    assert _gambit("wild", [SEAT0, "5H 6H 9C"], "4D 2C", "8D", actions).ok
+    assert _gambit("double", [SEAT0, "5H 6H 9C"], "4D 2C", "8D", actions).refused_at == 4
+
+
+def test_double_cannot_go_on_a_run():
+    actions = [*OPENING, "1 draw", "1 meld 5H 6H 7H JK"]
+    assert _gambit("double", [SEAT0, "5H 6H 7H 9C"], "4D 2C", "8D", actions).refused_at == 4
+
+
+# ----------------------------------------------------------------------- split
+def test_split_joker_takes_one_card_from_inside_the_pile_and_removes_the_cards_above_it():
+    actions = [*OPENING, "1 take 3 split", "1 meld 5H 5S 5C", "1 discard 9C"]
+    wild = _gambit("wild", [SEAT0, "5H 5S 9C"], "4D 2C", "8D 5C 7D", actions)
+    assert wild.refused_at == 3 and "split" in wild.message
+    out = _gambit("split", [SEAT0, "5H 5S 9C"], "4D 2C", "8D 5C 7D", actions)
+    assert out.ok and out.went_out == 1 and out.state["discard"] == ["8D", "9C"]
+    assert out.scores == [-22, 15]
+    plain = _gambit("split", [SEAT0, "5H 5S 9C"], "4D 2C", "8D 5C 7D", [*OPENING, "1 take 3"])
+    assert plain.ok and sorted(plain.state["hands"][1]) == sorted(["5H", "5S", "9C", "5C", "7D", "4D"])
+
+
+def test_split_needs_a_joker_and_the_chosen_card_must_be_used():
+    actions = [*OPENING, "1 take 3 split"]
+    blocked = _gambit("split", ["KD QD JK", "5H 5S 9C"], "4D 2C", "8D 5C 7D", ["0 draw", "0 block", "0 discard 4D", "1 take 3 split"])
+    assert blocked.refused_at == 4 and "joker" in blocked.message
+    useless = _gambit("split", [SEAT0, "5H 6S 9C"], "4D 2C", "8D 5C 7D", actions)
+    assert useless.refused_at == 3 and "could not use the 5C" in useless.message
+
+
+@pytest.mark.parametrize("mode", ["wild", "double", "split"])
+def test_every_nomination_is_a_legal_opening(mode):
+    assert _gambit(mode, [SEAT0, "5H 6H 9C"], "4D 2C", "8D", OPENING).ok
+
+
+def test_the_dealers_joker_is_spent_before_a_joker_in_the_dealers_hand():
+    actions = [*OPENING, "1 draw", "1 meld 5H 6H JK=7H", "1 discard 9C"]
+    out = _gambit("wild", [SEAT0, "5H 6H JK 9C"], "4D 2C", "8D", actions)
+    assert out.ok and sorted(out.state["hands"][1]) == ["2C", "JK"]
+    assert out.match().state.dealer_joker == "used"
+
+
+def test_a_block_is_not_offered_when_the_joker_is_needed_to_use_a_card_taken_from_the_pile():
+    out = _gambit("wild", ["JS JK 2S", "5H 6H 9C"], "4D 2C", "8D JC 5D", ["0 take 2", "0 block"])
+    assert out.refused_at == 2 and "still needs" in out.message
+    assert Block() not in out.match().state.legal_actions(0)
+    fine = _gambit("wild", ["JS JK 2S", "5H 6H 9C"], "4D 2C", "8D JC 5D", ["0 draw", "0 block"])
+    assert fine.ok
+
+
+def test_the_dealers_joker_can_make_the_own_meld_that_a_layoff_needs():
+    actions = [
+        "0 draw", "0 meld 5H 6H 7H", "0 discard 9C",
+        "1 take 3", "1 meld KC KD JK=KH", "1 layoff 8H on 0", "1 discard 2D",
+    ]
+    out = play({**G, "layoff_needs_own_meld": True}, ["5H 6H 7H 9C 4C", "KC KD 3S"], "4D 2C", "8H 2D",
+               ["1 nominate wild", *actions], dealer=1)
+    assert out.ok and out.meld(0) == ["5H", "6H", "7H", "8H"] and out.meld(1) == ["KC", "KD", "JK=KH"]
+
+
+def test_the_dealers_joker_counts_towards_completing_an_opening():
+    actions = ["1 nominate wild", *OPENING, "1 draw", "1 meld 2H 3H 4H", "1 meld KC KD JK=KH", "1 discard 9C"]
+    out = play({**G, "first_meld_min": 25}, ["QD JD 2S", "2H 3H 4H KC KD 9C"], "4D 2C", "8D", actions, dealer=1)
+    assert out.ok and len(out.state["melds"]) == 2

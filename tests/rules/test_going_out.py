@@ -1,0 +1,118 @@
+"""Going out and stock exhaustion options (RULES.md Part 2): each value against the standard game."""
+
+from __future__ import annotations
+
+from .scenario import contrast, play
+
+OTHER = "KD QD 2S 3S"
+MELD_OUT = ["0 draw", "0 meld 5H 6H 7H 8H"]
+
+
+# ------------------------------------------------------------------- going_out
+def test_going_out_discard_required_refuses_melding_the_last_cards():
+    base, opt = contrast({"going_out": "discard_required"}, ["5H 6H 7H", OTHER], "8H 2C", "9D", MELD_OUT)
+    assert base.ok and base.over and base.went_out == 0
+    assert opt.refused_at == 1 and "keep a card to discard" in opt.message
+    out = play({"going_out": "discard_required"}, ["5H 6H 7H", OTHER], "8H 2C", "9D", ["0 draw", "0 meld 5H 6H 7H", "0 discard 8H"])
+    assert out.over and out.went_out == 0
+
+
+def test_going_out_floating_melds_out_then_goes_out_only_by_a_later_discard():
+    actions = [*MELD_OUT, "0 float", "1 draw", "1 discard 2S", "0 draw", "0 discard 3C"]
+    base, opt = contrast({"going_out": "floating"}, ["5H 6H 7H", OTHER], "8H 2C 3C", "9D", actions)
+    assert base.over and base.went_out == 0 and base.refused_at == 2
+    assert opt.ok and opt.over and opt.went_out == 0
+    floating = play({"going_out": "floating"}, ["5H 6H 7H", OTHER], "8H 2C 3C", "9D", [*MELD_OUT, "0 float"])
+    assert not floating.over and floating.state["to_move"] == 1 and floating.state["hands"][0] == []
+    assert [str(a) for a in floating.match().legal_actions(0)] == []
+
+
+def test_going_out_floating_offers_only_the_float_after_melding_out():
+    out = play({"going_out": "floating"}, ["5H 6H 7H", OTHER], "8H 2C 3C", "9D", MELD_OUT)
+    assert not out.over and out.state["phase"] == "play"
+    assert [a.to_record() for a in out.match().legal_actions(0)] == [{"float": True}]
+
+
+def test_going_out_unplayable_discard_floats_a_player_whose_last_discard_is_playable():
+    actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard 8H", "1 draw", "1 discard 2S", "0 draw", "0 discard 3C"]
+    base, opt = contrast({"going_out": "unplayable_discard"}, ["5H 6H 7H", OTHER], "8H 2C 3C", "9D", actions)
+    assert base.over and base.went_out == 0 and base.refused_at == 3
+    assert opt.ok and opt.over and opt.went_out == 0 and opt.state["discard"] == ["9D", "8H", "2S", "3C"]
+    floating = play({"going_out": "unplayable_discard"}, ["5H 6H 7H", OTHER], "8H 2C 3C", "9D", actions[:3])
+    assert not floating.over and floating.state["to_move"] == 1
+
+
+def test_going_out_unplayable_discard_accepts_an_unplayable_last_discard():
+    out = play({"going_out": "unplayable_discard"}, ["5H 6H 7H", OTHER], "2C 3C", "9D", ["0 draw", "0 meld 5H 6H 7H", "0 discard 2C"])
+    assert out.over and out.went_out == 0
+
+
+def test_going_out_unplayable_discard_floats_a_player_who_melds_out():
+    base, opt = contrast({"going_out": "unplayable_discard"}, ["5H 6H 7H", OTHER], "8H 2C 3C", "9D", [*MELD_OUT, "0 float"])
+    assert base.over and base.refused_at == 2
+    assert opt.ok and not opt.over and opt.state["to_move"] == 1
+
+
+# ------------------------------------------------------------------- stock_out
+LAST_CARD = ["0 draw", "0 discard 9C", "1 pass"]
+
+
+def test_stock_out_immediate_ends_the_round_after_the_turn_that_emptied_the_stock():
+    base, opt = contrast({"stock_out": "immediate"}, ["5H 6H 9C", OTHER], "2C", "8D", LAST_CARD)
+    assert base.ok and base.over and base.went_out is None
+    assert opt.refused_at == 2 and opt.over and opt.went_out is None and opt.state["phase"] == "round_over"
+    still = play({}, ["5H 6H 9C", OTHER], "2C", "8D", LAST_CARD[:2])
+    assert not still.over and still.state["to_move"] == 1
+
+
+def test_stock_out_reshuffle_turns_the_pile_but_its_top_card_into_a_new_stock():
+    actions = [*LAST_CARD[:2], {"p": 1, "reshuffle": ["4D", "8D"]}, "1 draw", "1 discard 2S"]
+    base, opt = contrast({"stock_out": "reshuffle"}, ["5H 6H 9C", OTHER], "2C", "8D 4D", actions)
+    assert base.refused_at == 2 and "nothing to reshuffle" in base.message
+    assert opt.ok and not opt.over
+    assert opt.state["discard"] == ["9C", "2S"] and opt.state["stock_count"] == 1 and "4D" in opt.state["hands"][1]
+
+
+def test_stock_out_reshuffle_must_use_exactly_the_pile_below_its_top_card():
+    wrong = [*LAST_CARD[:2], {"p": 1, "reshuffle": ["4D", "9C"]}]
+    out = play({"stock_out": "reshuffle"}, ["5H 6H 9C", OTHER], "2C", "8D 4D", wrong)
+    assert out.refused_at == 2 and "except its top card" in out.message
+    skipped = play({"stock_out": "reshuffle"}, ["5H 6H 9C", OTHER], "2C", "8D 4D", [*LAST_CARD[:2], "1 draw"])
+    assert skipped.refused_at == 2 and "reshuffled" in skipped.message
+
+
+def test_stock_out_play_on_refuses_a_pass_while_the_pile_can_be_taken():
+    base, opt = contrast({"stock_out": "play_on"}, ["5H 6H 9C", OTHER], "2C", "8D", LAST_CARD)
+    assert base.over
+    assert opt.refused_at == 2 and "must take from the discard pile" in opt.message
+    on = play({"stock_out": "play_on"}, ["5H 6H 9C", OTHER], "2C", "8D", [*LAST_CARD[:2], "1 take 1", "1 discard 2S", "0 take 1"])
+    assert on.ok and not on.over and on.state["hands"][0] == ["5H", "6H", "2C", "2S"]
+
+
+# ------------------------------------------------------------ stock_out_penalty
+def test_stock_out_penalty_false_forgives_the_hands_when_the_stock_runs_out():
+    actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard 2C", "1 pass"]
+    base, opt = contrast({"stock_out_penalty": False}, ["5H 6H 7H 9C", OTHER], "2C", "8D", actions)
+    assert base.scores == [18 - 9, -(10 + 10 + 2 + 3)]
+    assert opt.scores == [18, 0]
+
+
+def test_stock_out_penalty_false_still_counts_hands_when_someone_goes_out():
+    actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard 2C"]
+    base, opt = contrast({"stock_out_penalty": False}, ["5H 6H 7H", OTHER], "2C", "8D", actions)
+    assert base.scores == opt.scores == [18, -25]
+
+
+def test_a_round_that_never_ends_stops_after_max_turns_as_if_the_stock_ran_out():
+    from rummy500.actions import Discard, Draw, Take
+    from rummy500.cards import parse_cards
+    from rummy500.rules import Rules
+    from rummy500.state import MAX_TURNS, RoundState
+
+    rules = Rules.from_mapping({"stock_out": "play_on"})
+    state = RoundState.from_deal(rules, 1, [parse_cards("5H 9C"), parse_cards("KD 2S")], [], parse_cards("8D"))
+    state.apply(Take(1))
+    state.turns = MAX_TURNS - 1  # as if play had gone round and round
+    state.apply(Discard(tuple(parse_cards("9C"))))
+    assert state.is_over and state.went_out is None and state.round_scores() == [-13, -12]
+    assert Draw() not in state.legal_actions(1)

@@ -1,0 +1,190 @@
+"""Meld options (RULES.md Part 2): each value against the standard game."""
+
+from __future__ import annotations
+
+import pytest
+
+from .scenario import contrast, play
+
+OTHER = "KD QD 2S 3S"  # a hand for the other seat that melds nothing
+
+
+# --------------------------------------------------------------------- min_run
+def test_min_run_4_refuses_a_new_three_card_run():
+    actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard 9C"]
+    base, opt = contrast({"min_run": 4}, ["5H 6H 7H 9C", OTHER], "2C", "8D", actions)
+    assert base.ok and base.meld(0) == ["5H", "6H", "7H"]
+    assert opt.refused_at == 1 and "at least 4" in opt.message
+
+
+def test_min_run_4_still_melds_four_and_lays_off_single_cards():
+    actions = ["0 draw", "0 meld 5H 6H 7H 8H", "0 discard 9C", "1 draw", "1 layoff 9H on 0", "1 discard 2S"]
+    out = play({"min_run": 4}, ["5H 6H 7H 8H 9C", "9H KD QD 2S"], "2C 3C", "8D", actions)
+    assert out.ok and out.meld(0) == ["5H", "6H", "7H", "8H", "9H"]
+
+
+# ----------------------------------------------------------- around_the_corner
+def test_around_the_corner_lets_a_run_wrap_from_king_to_two():
+    actions = ["0 draw", "0 meld KH AH 2H", "0 discard 9C"]
+    base, opt = contrast({"around_the_corner": True}, ["KH AH 2H 9C", OTHER], "2C", "8D", actions)
+    assert base.refused_at == 1 and "K A 2" in base.message
+    assert opt.ok and opt.meld(0) == ["KH", "AH", "2H"]
+
+
+def test_around_the_corner_lets_a_card_be_laid_off_past_the_ace():
+    actions = ["0 draw", "0 meld QH KH AH", "0 discard 9C", "1 draw", "1 layoff 2H on 0", "1 discard 2S"]
+    base, opt = contrast({"around_the_corner": True}, ["QH KH AH 9C", "2H KD QD 2S"], "2C 3C", "8D", actions)
+    assert base.refused_at == 4
+    assert opt.ok and opt.meld(0) == ["QH", "KH", "AH", "2H"]
+
+
+# ------------------------------------------------------------------- set_suits
+def test_set_suits_any_lets_a_set_repeat_a_suit_with_two_packs():
+    actions = ["0 draw", "0 meld 7H 7H 7S", "0 discard 9C"]
+    base, opt = contrast({"set_suits": "any"}, ["7H 7H 7S 9C", OTHER], "2C", "8D", actions, base={"decks": 2})
+    assert base.refused_at == 1 and "different suits" in base.message
+    assert opt.ok and sorted(opt.meld(0)) == ["7H", "7H", "7S"]
+
+
+def test_set_suits_any_lets_a_set_grow_past_four_cards():
+    actions = ["0 draw", "0 meld 7C 7D 7H 7S 7S", "0 discard 9C"]
+    base, opt = contrast({"set_suits": "any"}, ["7C 7D 7H 7S 7S 9C", OTHER], "2C", "8D", actions, base={"decks": 2})
+    assert base.refused_at == 1
+    assert opt.ok and len(opt.meld(0)) == 5
+
+
+# ------------------------------------------------------------------- joker_use
+def test_joker_use_joker_sets_only_melds_jokers_only_with_each_other():
+    wild, sets = contrast(
+        {"joker_use": "joker_sets_only"}, ["JK JK JK 9C", OTHER], "2C", "8D",
+        ["0 draw", "0 meld JK JK JK", "0 discard 9C"], base={"jokers": 4},
+    )
+    assert wild.refused_at == 1 and "stands for" in wild.message
+    assert sets.ok and sets.meld(0) == ["JK", "JK", "JK"]
+
+
+def test_joker_use_joker_sets_only_makes_jokers_not_wild():
+    wild, sets = contrast(
+        {"joker_use": "joker_sets_only"}, ["5H 6H JK 9C", OTHER], "2C", "8D",
+        ["0 draw", "0 meld 5H 6H JK=7H", "0 discard 9C"], base={"jokers": 4},
+    )
+    assert wild.ok and wild.meld(0) == ["5H", "6H", "JK=7H"]
+    assert sets.refused_at == 1 and "not wild" in sets.message
+
+
+# ------------------------------------------------------------------ joker_swap
+def test_joker_swap_trades_the_natural_card_for_a_melded_joker():
+    actions = [
+        "0 draw", "0 meld 5H 6H JK=7H", "0 discard 9C",
+        "1 draw", "1 swap 7H on 0", "1 meld KD QD JK=JD", "1 discard 2S",
+    ]
+    base, opt = contrast({"joker_swap": True}, ["5H 6H JK 9C", "7H KD QD 2S"], "2C 3C", "8D", actions)
+    assert base.refused_at == 4 and "joker_swap" in base.message
+    assert opt.ok and opt.meld(0) == ["5H", "6H", "7H"] and opt.meld(1) == ["JK=JD", "QD", "KD"]
+
+
+# -------------------------------------------------------------- first_meld_min
+@pytest.mark.parametrize("minimum", [30, 50])
+def test_first_meld_min_refuses_an_opening_too_small(minimum):
+    actions = ["0 draw", "0 meld 2H 3H 4H", "0 discard 9C"]
+    base, opt = contrast({"first_meld_min": minimum}, ["2H 3H 4H 9C KC", OTHER], "2C", "8D", actions)
+    assert base.ok
+    assert opt.refused_at == 1 and f"at least {minimum}" in opt.message
+
+
+def test_first_meld_min_counts_every_meld_of_the_opening_turn():
+    actions = ["0 draw", "0 meld 2H 3H 4H", "0 meld KC KD KS", "0 discard 9C"]
+    out = play({"first_meld_min": 30}, ["2H 3H 4H KC KD KS 9C", "QD JD 2S"], "2C", "8D", actions)
+    assert out.ok and len(out.state["melds"]) == 2
+
+
+def test_first_meld_min_refuses_a_discard_while_the_opening_is_short():
+    actions = ["0 draw", "0 meld 2H 3H 4H", "0 discard 9C"]
+    base, opt = contrast({"first_meld_min": 30}, ["2H 3H 4H KC KD KS 9C", "QD JD 2S"], "2C", "8D", actions)
+    assert base.ok
+    assert opt.refused_at == 2 and "at least 30" in opt.message
+
+
+def test_first_meld_min_forbids_laying_off_before_opening():
+    actions = ["0 draw", "0 meld KC KD KS", "0 discard 9C", "1 draw", "1 layoff KH on 0", "1 discard 2S"]
+    base, opt = contrast({"first_meld_min": 30}, ["KC KD KS 9C 4C", "KH 5D 6D 2S"], "2C 3C", "8D", actions)
+    assert base.ok
+    assert opt.refused_at == 4 and "30 points" in opt.message
+
+
+# ------------------------------------------------------- layoff_needs_own_meld
+def test_layoff_needs_own_meld_refuses_a_layoff_before_a_meld_of_ones_own():
+    actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard 9C", "1 draw", "1 layoff 8H on 0", "1 discard 2S"]
+    base, opt = contrast({"layoff_needs_own_meld": True}, ["5H 6H 7H 9C 4C", "8H KD QD 2S"], "2C 3C", "8D", actions)
+    assert base.ok and base.meld(0) == ["5H", "6H", "7H", "8H"]
+    assert opt.refused_at == 4 and "meld of your own" in opt.message
+
+
+def test_layoff_needs_own_meld_allows_it_after_melding():
+    actions = [
+        "0 draw", "0 meld 5H 6H 7H", "0 discard 9C",
+        "1 draw", "1 meld KD KC KS", "1 layoff 8H on 0", "1 discard 2S",
+    ]
+    out = play({"layoff_needs_own_meld": True}, ["5H 6H 7H 9C 4C", "8H KD KC KS 2S"], "2C 3C", "8D", actions)
+    assert out.ok and out.state["melds"][0]["laid_by"] == [0, 0, 0, 1]
+
+
+# ----------------------------------------------------------------- layoff_onto
+LAYOFF_ON_OTHER = ["0 draw", "0 meld 5H 6H 7H", "0 discard 9C", "1 draw", "1 layoff 8H on 0", "1 discard 2S"]
+
+
+def test_layoff_onto_own_refuses_extending_another_players_meld():
+    hands = ["5H 6H 7H 9C 4C", "8H KD QD 2S"]
+    base, opt = contrast({"layoff_onto": "own"}, hands, "2C 3C", "8D", LAYOFF_ON_OTHER)
+    assert base.ok
+    assert opt.refused_at == 4 and "your own melds" in opt.message
+    own = ["0 draw", "0 meld 5H 6H 7H", "0 layoff 8H on 0", "0 discard 9C"]
+    assert play({"layoff_onto": "own"}, ["5H 6H 7H 8H 9C 4C", OTHER], "2C", "8D", own).ok
+
+
+def test_layoff_onto_own_and_partner_allows_the_partner_but_not_the_opponents():
+    hands = ["5H 6H 7H 9C 4C", "4H KD QD 2S", "8H TD JD 3D", "AC 2C 3C 4D"]
+    actions = [
+        "0 draw", "0 meld 5H 6H 7H", "0 discard 9C",
+        "1 draw", "1 layoff 4H on 0", "1 discard 2S",
+        "2 draw", "2 layoff 8H on 0", "2 discard 3D",
+    ]
+    base, opt = contrast({"layoff_onto": "own_and_partner"}, hands, "5C 6C 7C", "8D", actions, base={"partnership": True})
+    assert base.ok
+    assert opt.refused_at == 4 and "side's melds" in opt.message
+    partner = [a for a in actions if not a.startswith("1 layoff")]
+    out = play({"partnership": True, "layoff_onto": "own_and_partner"}, hands, "5C 6C 7C", "8D", partner)
+    assert out.ok and out.state["melds"][0]["laid_by"] == [0, 0, 0, 2]
+
+
+# ------------------------------------------------------------ meld_out_of_turn
+def test_meld_out_of_turn_lets_a_player_meld_during_another_turn():
+    actions = ["0 draw", "1 meld KC KD KS", "0 discard 9C", "1 draw", "1 layoff KH on 0", "1 discard 2S"]
+    base, opt = contrast({"meld_out_of_turn": True}, ["5H 9C", "KC KD KS 2S"], "3C KH", "8D", actions)
+    assert base.refused_at == 1 and "not your turn" in base.message
+    assert opt.ok and sorted(opt.meld(0)) == ["KC", "KD", "KH", "KS"]
+
+
+def test_meld_out_of_turn_lets_a_player_lay_off_while_the_next_one_must_draw():
+    actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard 9C", "0 layoff 8H on 0"]
+    base, opt = contrast({"meld_out_of_turn": True}, ["5H 6H 7H 8H 9C 4C", OTHER], "2C", "8D", actions)
+    assert base.refused_at == 3
+    assert opt.ok and opt.meld(0) == ["5H", "6H", "7H", "8H"] and opt.state["to_move"] == 1
+
+
+def test_meld_out_of_turn_never_plays_the_last_card():
+    out = play({"meld_out_of_turn": True}, ["5H 9C", "KC KD KS"], "KH 3C", "8D", ["0 draw", "1 meld KC KD KS"])
+    assert out.refused_at == 1 and "last card" in out.message
+
+
+def test_meld_out_of_turn_waits_while_the_player_to_move_must_use_a_taken_card():
+    actions = ["0 take 2", "1 meld KC KD KS"]
+    out = play({"meld_out_of_turn": True}, ["5H 6H 9C", "KC KD KS 2S"], "2C", "7H 8D", actions)
+    assert out.refused_at == 1
+    assert play({"meld_out_of_turn": True}, ["5H 6H 9C", "KC KD KS 2S"], "2C", "7H 8D", ["0 take 1", "1 meld KC KD KS"]).ok
+
+
+def test_joker_swap_is_no_use_of_a_card_taken_from_the_pile():
+    actions = ["0 draw", "0 meld 5H 6H JK=7H", "0 discard 9C", "1 take 2", "1 swap 7H on 0"]
+    out = play({"joker_swap": True}, ["5H 6H JK 9C", "7S 7D 2S"], "2C 3C", "7H", actions)
+    assert out.refused_at == 4 and "could no longer use the 7H" in out.message
