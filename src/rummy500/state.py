@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from enum import StrEnum
 from itertools import combinations
 
@@ -972,10 +973,7 @@ class RoundState:
         idx = next(i for i, m in enumerate(meld.cards) if m >= 128 and m.natural == c)
         cards = list(meld.cards)
         cards[idx] = c
-        self.melds[on] = TableMeld(
-            meld.id, meld.kind, tuple(cards), meld.laid_by, meld.positions, meld.suit, meld.rank,
-            meld.initial, meld.owner, meld.claimed, meld.sealed, meld.doubled,
-        )
+        self.melds[on] = replace(meld, cards=tuple(cards))
         hand = self.hands[seat]
         hand.remove(c)
         self._forget(seat, [c])
@@ -1147,10 +1145,7 @@ def _mark_claimed(meld: TableMeld, claimed: Card, start: int = 0) -> TableMeld:
         if (JOKER if c >= 64 else c) == claimed and not flags[i]:
             flags[i] = True
             break
-    return TableMeld(
-        meld.id, meld.kind, meld.cards, meld.laid_by, meld.positions, meld.suit, meld.rank,
-        meld.initial, meld.owner, tuple(flags), meld.sealed, meld.doubled,
-    )
+    return replace(meld, claimed=tuple(flags))
 
 
 def rules_for(state: RoundState) -> Rules:

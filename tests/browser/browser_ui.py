@@ -7,6 +7,7 @@ still made by clicking the client's own controls.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from typing import Any
@@ -178,7 +179,12 @@ def meld_first_legal(page: Page, limit: int = 3) -> list[str]:
         melds = [a for a in legal(page) if verb(a) == "meld"]
         if not melds:
             break
-        target = melds[0]
+        hand = view(page).get("hand") or []
+        # Melds the buttons can make from the hand (the dealer's joker is not in it).
+        reachable = [a for a in melds if _coverable([_base(c) for c in a["meld"]], hand)]
+        if not reachable:
+            break
+        target = reachable[0]
         cards = [_base(c) for c in target["meld"]]
         if len(set(cards)) != len(cards):
             break  # two copies of a card: keep the helper simple
@@ -215,3 +221,117 @@ def play_until_round_over(page: Page, max_turns: int = 80, deadline_s: float = 2
         play_simple_turn(page, meld=meld)
         turns += 1
     return turns
+
+
+def _coverable(cards: list[str], hand: list[str]) -> bool:
+    pool = list(hand)
+    for c in cards:
+        if c not in pool:
+            return False
+        pool.remove(c)
+    return True
+
+
+def _same_cards(a: list[str], b: list[str]) -> bool:
+    return sorted(map(_base, a)) == sorted(map(_base, b))
+
+
+def _action_cards(action: dict[str, Any]) -> list[str]:
+    v = verb(action)
+    if v in ("meld", "layoff"):
+        return list(action[v])
+    if v == "swap":
+        return [action["swap"]]
+    if v == "discard":
+        d = action["discard"]
+        return list(d) if isinstance(d, list) else [d]
+    return []
+
+
+def select_cards(page: Page, cards: list[str]) -> None:
+    """Tap these cards of the hand (a second copy of a card is ``card-XX-2``)."""
+    seen: dict[str, int] = {}
+    for c in map(_base, cards):
+        seen[c] = seen.get(c, 0) + 1
+        testid = f"card-{c}" if seen[c] == 1 else f"card-{c}-{seen[c]}"
+        btn = page.get_by_test_id(testid)
+        btn.click()
+        expect(btn).to_have_attribute("aria-pressed", "true")
+
+
+def play_action(page: Page, action: dict[str, Any]) -> None:
+    """Play one legal action through the client's own controls, as a person would.
+
+    The action must be in the page's ``legal`` list. When the client offers a
+    choice (a joker's declaration, which Rummy call), the dialog's entry for
+    this action is picked. Waits until the server's answer is shown.
+    """
+    acts = legal(page)
+    assert action in acts, f"{action} is not legal here: {acts}"
+    v = verb(action)
+    candidates = [action]
+    v0 = state(page)["version"]
+    if v == "draw":
+        page.get_by_test_id("btn-draw").click()
+    elif v == "take":
+        page.get_by_test_id(f"pile-card-{action['take']}").click()
+        page.get_by_test_id("btn-take-split" if action.get("split") else "btn-take").click()
+    elif v in ("meld", "layoff", "discard", "swap"):
+        cards = _action_cards(action)
+        select_cards(page, cards)
+        candidates = [a for a in acts if verb(a) == v and _same_cards(_action_cards(a), cards)]
+        if v == "layoff":
+            candidates = [a for a in candidates if a["on"] == action["on"]]
+        testid = {"meld": "btn-meld", "discard": "btn-discard"}.get(v) or f"btn-{v}-{action['on']}"
+        page.get_by_test_id(testid).click()
+    elif v == "rummy":
+        candidates = [a for a in acts if verb(a) == "rummy"]
+        page.get_by_test_id("btn-rummy").click()
+    elif v == "nominate":
+        page.get_by_test_id(f"btn-nominate-{action['nominate']}").click()
+    else:  # pass, float, block
+        page.get_by_test_id(f"btn-{v}").click()
+    if len(candidates) > 1:
+        page.get_by_test_id("chooser").get_by_test_id(f"choice-{candidates.index(action)}").click()
+    wait_settled(page, v0)
+
+
+class SocketSeat:
+    """Another player at the table, played by the test over its own websocket.
+
+    Nobody acts for a socket seat until the test says so, so positions that a
+    bot would play past at once (a Rummy call's window) wait for the browser.
+    """
+
+    def __init__(self, base: str, table_id: str, token: str) -> None:
+        from websockets.sync.client import connect
+
+        self._stack = contextlib.ExitStack()
+        self.ws = self._stack.enter_context(
+            connect(f"{base.replace('http', 'ws', 1)}/ws/tables/{table_id}?token={token}")
+        )
+        self.latest: dict[str, Any] | None = None
+
+    def state(self, version: int = 0, timeout: float = 10) -> dict[str, Any]:
+        """The first state at ``version`` or later."""
+        import json
+
+        while self.latest is None or self.latest["version"] < version:
+            msg = json.loads(self.ws.recv(timeout=timeout))
+            assert msg["type"] != "error", msg
+            if msg["type"] == "state":
+                self.latest = msg
+        return self.latest
+
+    def act(self, version: int, action: dict[str, Any]) -> dict[str, Any]:
+        """Play ``action`` on the state at ``version``; returns the state after it."""
+        import json
+
+        now = self.state(version)
+        assert now["version"] == version, f"expected version {version}, the table is at {now['version']}"
+        assert action in now["view"]["legal"], f"{action} is not legal: {now['view']['legal']}"
+        self.ws.send(json.dumps({"type": "action", "version": version, "action": action}))
+        return self.state(version + 1)
+
+    def close(self) -> None:
+        self._stack.close()

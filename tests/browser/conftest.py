@@ -10,16 +10,20 @@ a skipped browser test would hide a broken client.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -102,6 +106,56 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+@dataclass
+class SeededServer:
+    """The app served from this process, dealing from seeds the test queues.
+
+    ``url`` is its base URL; each started table takes the next seed of
+    ``seeds`` (a fresh secret one when the queue is empty). Only tests can do
+    this: the real server has no way to choose a seed.
+    """
+
+    url: str
+    seeds: collections.deque[int]
+
+
+@pytest.fixture(scope="session")
+def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SeededServer]:
+    """The same server, run in-process (uvicorn in a thread) with a seed source the test controls.
+
+    Variant tests use it to deal known cards (a Rummy call, a player melding
+    out), then play the other seats themselves over websockets.
+    """
+    import uvicorn
+
+    from rummy500.server.app import create_app
+    from rummy500.server.config import Settings
+
+    data = tmp_path_factory.mktemp("seeded")
+    seeds: collections.deque[int] = collections.deque()
+    settings = Settings(
+        db_url=f"sqlite:///{(data / 'rummy500.sqlite3').as_posix()}",
+        data_dir=data,
+        bot_delay=0.05,
+        grace_seconds=3600,
+    )
+    app = create_app(settings, seed_source=lambda: seeds.popleft() if seeds else secrets.randbits(128))
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, name="seeded-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the in-process server did not start")
+        time.sleep(0.05)
+    try:
+        yield SeededServer(f"http://127.0.0.1:{port}", seeds)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
 
 
 @pytest.fixture(scope="session")

@@ -39,8 +39,8 @@ def _view(**over) -> dict:
         "stock_count": 20,
         "discard": ["3C", "9D", "QD", "4S"],
         "melds": [
-            {"id": 0, "cards": ["8S", "9S", "TS"], "laid_by": [1, 1, 1], "kind": "run"},
-            {"id": 1, "cards": ["3H", "JK=4H", "5H", "6H"], "laid_by": [1, 1, 1, 0], "kind": "run"},
+            {"id": 0, "cards": ["8S", "9S", "TS"], "laid_by": [1, 1, 1], "kind": "run", "owner": 1},
+            {"id": 1, "cards": ["3H", "JK=4H", "5H", "6H"], "laid_by": [1, 1, 1, 0], "kind": "run", "owner": 1},
         ],
         "obligation": None,
         "round_scores": None,
@@ -85,12 +85,13 @@ class ScriptedTable:
         if msg["type"] == "sync":
             self.push(self.next_view)
 
-    def push(self, view: dict, version: int | None = None, log: list | None = None) -> None:
+    def push(self, view: dict, version: int | None = None, log: list | None = None, rounds: list | None = None) -> None:
         if version is not None:
             self.version = version
-        self.ws.send(
-            json.dumps({"type": "state", "version": self.version, "view": view, "table": self.table, "log": log or []})
-        )
+        msg = {"type": "state", "version": self.version, "view": view, "table": self.table, "log": log or []}
+        if rounds is not None:
+            msg["rounds"] = rounds
+        self.ws.send(json.dumps(msg))
 
     def actions(self) -> list[dict]:
         return [m for m in self.sent if m["type"] == "action"]
@@ -259,3 +260,131 @@ def test_hand_reorders_by_drag_and_keyboard(scripted):
     page.keyboard.press("Shift+ArrowLeft")
     assert order()[-2] == before[0]
     expect(page.get_by_test_id(f"card-{before[0]}")).to_be_focused()
+
+
+def test_melds_are_grouped_by_their_owner(scripted):
+    page, script = scripted
+    # Bob laid off most of Ann's run: it is still Ann's meld (the server says so).
+    melds = [
+        {
+            "id": 0,
+            "cards": ["2C", "3C", "4C", "5C", "6C", "7C"],
+            "laid_by": [0, 0, 0, 1, 1, 1],
+            "kind": "run",
+            "owner": 0,
+        },
+        {"id": 1, "cards": ["9D", "9H", "9S"], "laid_by": [0, 1, 1], "kind": "set", "owner": 1},
+    ]
+    script.push(_view(melds=melds, legal=[{"layoff": ["KS"], "on": 0}]), version=11)
+    ann, bob = page.get_by_test_id("melds-of-0"), page.get_by_test_id("melds-of-1")
+    expect(ann.get_by_test_id("meld-0")).to_be_visible()
+    expect(ann).to_contain_text("Ann (you)")
+    expect(bob.get_by_test_id("meld-1")).to_be_visible()
+    page.get_by_test_id("card-KS").click()
+    expect(page.get_by_test_id("btn-layoff-0")).to_have_text("Lay off on meld 0 (Ann)")
+
+
+def test_split_take_is_its_own_button(scripted):
+    page, script = scripted
+    legal = [{"draw": "stock"}, {"take": 1}, {"take": 3}, {"take": 3, "split": True}, {"take": 2, "split": True}]
+    script.push(_view(phase="draw", gambit="split", dealer_joker="available", legal=legal), version=11)
+    expect(page.get_by_test_id("gambit")).to_contain_text("Bob nominated: jokers split")
+    # Depth 2: only a split is legal; the preview says what it costs.
+    page.get_by_test_id("pile-card-2").click()
+    expect(page.get_by_test_id("btn-take")).to_have_count(0)
+    expect(page.get_by_test_id("split-preview")).to_contain_text("spend a joker")
+    # Depth 3: both, as two buttons.
+    page.get_by_test_id("pile-card-3").click()
+    expect(page.get_by_test_id("btn-take")).to_have_text("Take 3 cards")
+    page.get_by_test_id("btn-take-split").click()
+    page.wait_for_function("() => window.rummy.pending")
+    assert script.actions()[-1]["action"] == {"take": 3, "split": True}
+
+
+def test_score_sheet_of_a_partnership_from_the_state(scripted):
+    page, script = scripted
+    table = dict(script.table)
+    table["rules"] = {**table.get("rules", {}), "partnership": True, "players": 4}
+    table["seats"] = [
+        *table["seats"],
+        {"seat": 2, "name": "Cal", "kind": "human", "bot_level": None, "connected": True, "autoplay": False},
+        {"seat": 3, "name": "Dee", "kind": "human", "bot_level": None, "connected": True, "autoplay": False},
+    ]
+    script.table = table
+    rounds = [
+        {"round": 0, "dealer": 3, "went_out": 2, "round_scores": [40, -10, 65, 5], "totals": [40, -10, 65, 5]},
+        {"round": 1, "dealer": 0, "went_out": 1, "round_scores": [-20, 90, 10, 30], "totals": [20, 80, 75, 35]},
+    ]
+    view = _view(players=4, hand_sizes=[7, 7, 7, 7], known=[[], [], [], []], scores=[20, 80, 75, 35])
+    script.push(view, version=11, rounds=rounds)
+    sheet = page.get_by_test_id("score-sheet")
+    expect(sheet.locator("thead th")).to_have_text(["Round", "Dealer", "Side AAnn & Cal", "Side BBob & Dee"])
+    rows = sheet.locator("tbody tr")
+    expect(rows).to_have_count(2)
+    # Round 1: side A (Ann 40 + Cal 65) went out through Cal.
+    expect(rows.nth(0).locator("td")).to_have_text(["Dee", "+105 \u2605105", "-5-5"])
+    expect(rows.nth(1).locator("td")).to_have_text(["Ann", "-1095", "+120 \u2605115"])
+    expect(sheet.get_by_test_id("score-totals").locator("td")).to_have_text(["95", "115"])
+
+
+FOCUS_INFO = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  const cs = getComputedStyle(e);
+  return {key: e.dataset.kbd ?? null, testid: e.dataset.testid ?? null, tag: e.tagName,
+          outline: cs.outlineStyle, width: parseFloat(cs.outlineWidth) || 0};
+}"""
+
+
+def test_every_control_is_reachable_by_tab_with_a_visible_focus(scripted):
+    page, script = scripted
+    # A position with a lay-off target, a Rummy-free play phase and a usable pile card.
+    legal = [*_view()["legal"], {"take": 1}]
+    script.push(_view(legal=legal), version=11)
+    page.get_by_test_id("card-JK").click()
+    expect(page.get_by_test_id("meld-0")).to_have_class(re.compile("target"))
+    # Number every control a person could use (enabled and shown).
+    total = page.evaluate(
+        """() => {
+          const sel = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea, summary';
+          const els = [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length > 0);
+          els.forEach((e, i) => { e.dataset.kbd = String(i); });
+          return els.length;
+        }"""
+    )
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    reached: set[str] = set()
+    for _ in range(total + 5):
+        page.keyboard.press("Tab")
+        info = page.evaluate(FOCUS_INFO)
+        if info is None:
+            continue
+        # The skip link, every card, button and field shows where the focus is.
+        assert info["outline"] != "none" and info["width"] >= 2, info
+        if info["key"] is not None:
+            reached.add(info["key"])
+    assert reached == {str(i) for i in range(total)}, f"{total - len(reached)} control(s) not reachable by Tab"
+
+
+def test_keyboard_only_meld_with_the_chooser(scripted):
+    page, script = scripted
+    for card in ("5H", "6H", "JK"):
+        page.get_by_test_id(f"card-{card}").focus()
+        page.keyboard.press("Enter")
+        expect(page.get_by_test_id(f"card-{card}")).to_have_attribute("aria-pressed", "true")
+    meld = page.get_by_test_id("btn-meld")
+    meld.focus()
+    page.keyboard.press("Enter")
+    chooser = page.get_by_test_id("chooser")
+    expect(chooser).to_be_visible()
+    expect(chooser.get_by_test_id("choice-0")).to_be_focused()
+    # Escape closes the dialog and gives the focus back to the button.
+    page.keyboard.press("Escape")
+    expect(chooser).to_have_count(0)
+    expect(meld).to_be_focused()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    expect(chooser.get_by_test_id("choice-1")).to_be_focused()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.rummy.pending")
+    assert script.actions()[-1]["action"] == {"meld": ["5H", "6H", "JK=7H"]}

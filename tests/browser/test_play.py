@@ -238,11 +238,33 @@ def test_screenshot_of_the_table(server, new_page, artifacts):
     assert (artifacts / "table.png").stat().st_size > 10_000
 
 
-def test_replay_a_finished_game(server, new_page):
-    page = new_page()
+def test_game_over_then_replay_and_record(server, new_page, artifacts):
+    # On a phone: the whole game, its end screen and the replay fit a small screen.
+    page = new_page(390, 844)
     table_id = create_table(page, server, name="Ann", seats=2, bots={1: "random"}, house_rules={"rounds": 1})
     play_until_round_over(page)
+    # The end: who won, the final totals, a replay link and the record.
+    banner = page.get_by_test_id("round-over")
+    expect(banner).to_contain_text("Game over")
+    totals = _get(server, "/api/games")
+    game = next(g for g in totals if g["id"] == table_id)
+    names = ["Ann", "Bot 2"]
+    expect(page.get_by_test_id("winner")).to_have_text(f"{names[game['winner']]} won the game!")
+    best_first = sorted((0, 1), key=lambda s: -game["totals"][s])
+    final = page.get_by_test_id("final-totals")
+    expect(final.locator(".who")).to_have_text([names[s] for s in best_first])
+    expect(final.locator(".num")).to_have_text([str(game["totals"][s]) for s in best_first])
+    banner.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "game-over-phone.png"))
+    with page.expect_download() as dl:
+        page.get_by_test_id("game-over-download").click()
+    record = json.loads(Path(dl.value.path()).read_text())
+    assert record["players"] == names and len(record["rounds"]) == 1
+    # A reload still shows the end screen.
+    page.reload()
     expect(page.get_by_test_id("winner")).to_be_visible()
+    page.get_by_test_id("game-over-replay").click()
+    expect(page.get_by_test_id("replay-step")).to_contain_text("move 0 of")
     page.goto(server + "/#replays")
     link = page.get_by_test_id(f"game-{table_id}")
     expect(link).to_be_visible()

@@ -2,6 +2,9 @@
 
 At startup every unfinished game is rebuilt from storage by replaying its log
 and its bots resume; at shutdown the bots stop and the database is released.
+With ``settings.redis_url`` several such processes share the tables through
+Redis (see :mod:`rummy500.server.cluster`); at startup a process then only
+takes the games that no other process drives.
 The browser client is served from ``static/``: ``/`` and ``/t/{table_id}``
 (invite links) answer ``index.html``, the other files live under ``/static``.
 """
@@ -17,6 +20,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from rummy500.server.api import router
+from rummy500.server.bus import Bus, open_bus
 from rummy500.server.config import Settings
 from rummy500.server.hub import Hub
 from rummy500.server.manager import TableManager
@@ -37,6 +41,7 @@ def create_app(
     *,
     storage: Storage | None = None,
     seed_source: Callable[[], int] | None = None,
+    bus: Bus | None = None,
 ) -> FastAPI:
     """Build the app.
 
@@ -46,6 +51,8 @@ def create_app(
             (the app then does not close it).
         seed_source: Draws each new game's seed; only tests pass one (live games
             use :func:`secrets.randbits`).
+        bus: Use this bus between server processes instead of the one
+            ``settings.redis_url`` names (the app closes it at shutdown).
 
     Returns:
         The FastAPI application; services are on ``app.state``.
@@ -55,9 +62,12 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = storage or open_storage(settings.database_url())
+        shared_bus = bus or open_bus(
+            settings.redis_url, prefix=settings.redis_prefix, lease_seconds=settings.lease_seconds
+        )
         hub = Hub()
         kwargs = {"seed_source": seed_source} if seed_source else {}
-        manager = TableManager(settings, store, hub, **kwargs)
+        manager = TableManager(settings, store, hub, bus=shared_bus, **kwargs)
         app.state.settings = settings
         app.state.hub = hub
         app.state.manager = manager

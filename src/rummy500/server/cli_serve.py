@@ -2,6 +2,10 @@
 
 With no options it listens on 127.0.0.1:8000 and keeps its games in a SQLite
 file in the data folder, so it runs on a laptop with nothing else installed.
+Several processes (on one or more machines, behind any load balancer) share the
+same tables with ``--db postgresql://... --redis redis://...`` (see
+docs/deploy.md). The URLs may also come from ``$RUMMY500_DB_URL`` and
+``$RUMMY500_REDIS_URL``, which keeps passwords off the command line.
 The main CLI dispatches ``rummy500 serve ...`` to :func:`serve_main`.
 """
 
@@ -9,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import re
 import sys
 from pathlib import Path
@@ -43,7 +48,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--db",
         metavar="URL",
-        help="sqlite:///PATH or postgresql://user@host:port/db (default: SQLite in the data folder)",
+        default=os.environ.get("RUMMY500_DB_URL") or None,
+        help="sqlite:///PATH or postgresql://user@host:port/db (default: $RUMMY500_DB_URL, else SQLite in the data folder)",
+    )
+    p.add_argument(
+        "--redis",
+        metavar="URL",
+        default=os.environ.get("RUMMY500_REDIS_URL") or None,
+        help="redis://host:6379/0 to share the tables with other serve processes (needs PostgreSQL; "
+        "default: $RUMMY500_REDIS_URL, else none: this process alone)",
+    )
+    p.add_argument(
+        "--redis-prefix",
+        metavar="PREFIX",
+        default=os.environ.get("RUMMY500_REDIS_PREFIX") or "rummy500:",
+        help="prefix of the Redis keys and channels (default rummy500:)",
+    )
+    p.add_argument(
+        "--lease",
+        type=float,
+        metavar="SECONDS",
+        default=10.0,
+        help="with --redis: how long the bots of a crashed process wait before another takes over (default 10)",
     )
     p.add_argument("--data-dir", type=Path, metavar="DIR", help="folder of the embedded database")
     p.add_argument(
@@ -87,6 +113,9 @@ def serve_main(argv: list[str]) -> int:
         "grace_seconds": args.grace,
         "bot_delay": args.bot_delay,
         "public_url": args.public_url,
+        "redis_url": args.redis,
+        "redis_prefix": args.redis_prefix,
+        "lease_seconds": args.lease,
     }
     if args.data_dir is not None:
         fields["data_dir"] = args.data_dir
@@ -95,6 +124,21 @@ def serve_main(argv: list[str]) -> int:
     except ValidationError as exc:
         print(f"rummy500 serve: {exc}", file=sys.stderr)
         return 2
+    if settings.redis_url:
+        from rummy500.server.bus import BusError, check_redis
+
+        if not settings.database_url().lower().startswith(("postgresql", "postgres")):
+            print(
+                "rummy500 serve: --redis shares the tables between processes, which must share one "
+                "database: add --db postgresql://...",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            check_redis(settings.redis_url)
+        except BusError as exc:
+            print(f"rummy500 serve: {exc}", file=sys.stderr)
+            return 2
     try:
         storage = open_storage(settings.database_url())
     except StorageError as exc:
@@ -108,6 +152,8 @@ def serve_main(argv: list[str]) -> int:
         logging.getLogger(name).addFilter(redact)
     where = settings.db_url or settings.database_url()
     print(f"rummy500: games kept in {where.split('@')[-1]}", file=sys.stderr)
+    if settings.redis_url:
+        print(f"rummy500: tables shared through Redis at {settings.redis_url.split('@')[-1]}", file=sys.stderr)
     print(f"rummy500: open http://{settings.host}:{settings.port}/", file=sys.stderr)
     app = create_app(settings, storage=storage)
     try:

@@ -57,6 +57,12 @@ class Settings(BaseModel):
         public_url: Base URL used in invite links (e.g. ``https://cards.example``);
             ``None`` means the URL the request came in on.
         static_dir: Folder of the browser client.
+        redis_url: ``redis://host:6379/0`` when several server processes share
+            the tables (with PostgreSQL); ``None`` (the default) for one process.
+        redis_prefix: Prefix of every Redis key and channel.
+        lease_seconds: How long a process's lease on a table's bots (and its
+            heartbeat) lasts unrenewed: the longest a table's bots wait after
+            the process driving them dies.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -76,6 +82,9 @@ class Settings(BaseModel):
     send_queue: int = Field(default=256, ge=1)
     public_url: str | None = None
     static_dir: Path = STATIC_DIR
+    redis_url: str | None = None
+    redis_prefix: str = Field(default="rummy500:", min_length=1, max_length=64)
+    lease_seconds: float = Field(default=10.0, ge=0.3, le=600)
 
     def database_url(self) -> str:
         """The database URL to open, the embedded SQLite file by default."""

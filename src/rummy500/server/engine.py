@@ -179,6 +179,36 @@ class LiveGame:
         winner = self.match.winner
         return {"totals": list(self.match.totals), "winner": winner}
 
+    def score_sheet(self) -> list[dict[str, Any]]:
+        """Every finished round of the match, oldest first: the public score sheet.
+
+        Each entry: ``round`` (0-based), ``dealer``, ``went_out`` (a seat or
+        ``None``), ``round_scores`` and ``totals`` (per seat, after that round).
+        The last round of a finished game whose winner got ``final_bonus`` adds
+        ``bonus`` ``{"seat", "points"}``; its ``totals`` include it.
+        """
+        match = self.match
+        totals = list(match.initial_scores)
+        sheet: list[dict[str, Any]] = []
+        for index, log in enumerate(match.rounds):
+            if log.round_scores is None:
+                continue  # the round being played
+            totals = [t + s for t, s in zip(totals, log.round_scores, strict=True)]
+            sheet.append(
+                {
+                    "round": index,
+                    "dealer": log.dealer,
+                    "went_out": log.went_out,
+                    "round_scores": list(log.round_scores),
+                    "totals": list(totals),
+                }
+            )
+        if sheet and match.is_over:
+            if match.bonus_to is not None:
+                sheet[-1]["bonus"] = {"seat": match.bonus_to, "points": int(self.rules.final_bonus)}
+            sheet[-1]["totals"] = list(match.totals)
+        return sheet
+
     # ---------------------------------------------------------------- actions
     def check(self, seat: int, action: Action) -> None:
         """Validate an action without changing anything.

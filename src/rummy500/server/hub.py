@@ -147,8 +147,12 @@ class Hub:
 
     def chat(self, session: MatchSession, sender: str, seat: int, text: str) -> None:
         """Send a chat line to everyone at the table, spectators included."""
+        self.send_chat(session.game_id, sender, seat, text)
+
+    def send_chat(self, table_id: str, sender: str, seat: int, text: str) -> None:
+        """Send a chat line (said here or in another server process) to this process's sockets at a table."""
         message = ChatMessage(seat=seat, text=text, from_=sender).to_json_dict()
-        for conn in self.connections(session.game_id):
+        for conn in self.connections(table_id):
             conn.push(message)
 
     # ----------------------------------------------------------------- lobby

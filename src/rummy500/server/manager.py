@@ -10,6 +10,12 @@ Secrets: table ids and seat tokens come from :func:`secrets.token_urlsafe`;
 only SHA-256 hashes of tokens are stored; the seed is drawn with
 :func:`secrets.randbits` and only leaves the server inside the record of a
 finished game.
+
+With a shared bus (several server processes, ``--redis``) the manager also
+owns a :class:`~rummy500.server.cluster.Cluster`: its sessions are then
+``shared``, start passive, and drive their bots only while this process holds
+the table's lease; sessions nobody here watches or drives are forgotten (they
+reload from storage on demand).
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rummy500.server.bots import bot_levels, default_level
+from rummy500.server.bus import Bus
+from rummy500.server.cluster import Cluster
 from rummy500.server.config import Settings
 from rummy500.server.engine import LiveGame, RulesError, parse_rules
 from rummy500.server.hub import Hub
@@ -72,6 +80,7 @@ class TableManager:
         hub: Hub,
         *,
         seed_source: Callable[[], int] = _new_seed,
+        bus: Bus | None = None,
     ) -> None:
         """Wire the manager.
 
@@ -81,6 +90,8 @@ class TableManager:
             hub: The connection registry (told about lobby changes, listens to sessions).
             seed_source: Draws a game's seed (tests pass a seeded one; live games
                 use :func:`secrets.randbits`).
+            bus: The bus between server processes; only a shared one (Redis)
+                changes anything: the manager then coordinates with the others.
         """
         self.settings = settings
         self.storage = storage
@@ -88,6 +99,9 @@ class TableManager:
         self.seed_source = seed_source
         self.sessions: dict[str, MatchSession] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._busy: set[str] = set()
+        #: Coordination with the other server processes (``None``: this one is alone).
+        self.cluster: Cluster | None = Cluster(self, bus) if bus is not None and bus.shared else None
         levels = bot_levels()
         self.bot_levels = levels
         self.default_bot_level = settings.default_bot_level or default_level(levels)
@@ -148,6 +162,8 @@ class TableManager:
                 raise LobbyError(404, "no_table", "no such table") from exc
             raise LobbyError(409, "cannot_join", str(exc)) from exc
         await self._lobby_changed(table_id)
+        if self.cluster is not None:
+            self.cluster.lobby_changed(table_id)
         return seat, token
 
     async def start(self, table_id: str, token: str | None) -> MatchSession:
@@ -170,6 +186,13 @@ class TableManager:
         session = self._make_session(row, seed, [], [])
         for conn in self.hub.connections(table_id):
             session.connect(conn.seat)
+        if self.cluster is not None:
+            self._busy.add(table_id)
+            try:
+                await self.cluster.adopt(session)
+            finally:
+                self._busy.discard(table_id)
+            self.cluster.committed(session)  # version 0: the others' lobby sockets load the game
         self.hub.state_changed(session)
         session.start()
         return session
@@ -180,10 +203,18 @@ class TableManager:
         row = await self._row(table_id)
         if row is None:
             return None
+        if session is None and self.cluster is not None and row.status == "running":
+            session = await self.session(table_id)  # played by another process: follow it here
         if session is not None:
             info = TableInfo.model_validate(session.table_info())
         else:
             seated = self.hub.seated(table_id)
+            spectators = sum(1 for c in self.hub.connections(table_id) if c.seat is None)
+            if self.cluster is not None:
+                others = await self.cluster.presence(table_id)
+                for seat, count in others.seated.items():
+                    seated[seat] = seated.get(seat, 0) + count
+                spectators += others.spectators
             info = TableInfo(
                 id=row.id,
                 title=row.title,
@@ -200,7 +231,7 @@ class TableManager:
                     )
                     for s in row.seats
                 ],
-                spectators=sum(1 for c in self.hub.connections(table_id) if c.seat is None),
+                spectators=spectators,
             )
         info.created = row.created
         info.invite_path = f"/t/{row.id}"
@@ -226,6 +257,15 @@ class TableManager:
         """Tell a lobby's watchers who is connected (no-op once the game runs)."""
         if table_id not in self.sessions:
             await self._lobby_changed(table_id)
+
+    async def broadcast_lobby(self, table_id: str) -> None:
+        """Send this process's sockets at a table in the lobby its public facts (no-op once it runs)."""
+        await self.lobby_presence_changed(table_id)
+
+    def presence_changed(self, table_id: str) -> None:
+        """A socket of this process opened or closed at a table: tell the other processes."""
+        if self.cluster is not None:
+            self.cluster.presence_changed(table_id)
 
     # ------------------------------------------------------------- sessions
     def _make_session(
@@ -257,6 +297,7 @@ class TableManager:
             log_length=self.settings.log_length,
             default_bot_level=self.default_bot_level,
             rng=random.Random(secrets.randbits(64)),
+            shared=self.cluster is not None,
         )
         session.listeners.append(self.hub)
         self.sessions[row.id] = session
@@ -291,30 +332,63 @@ class TableManager:
         session = self._make_session(row, row.seed or 0, actions, None)
         if session.finished and row.status != "finished":
             # The last action was stored but the end was not: finish it now.
-            await asyncio.to_thread(
-                self.storage.finish,
-                row.id,
-                record=session.game.record(),
-                result=session.game.result(),
-            )
+            await self.store_end(session)
         for conn in self.hub.connections(row.id):
             session.connect(conn.seat)
+        if self.cluster is not None:
+            self._busy.add(row.id)
+            try:
+                await self.cluster.adopt(session)
+            finally:
+                self._busy.discard(row.id)
+        if self.hub.connections(row.id):
+            # Sockets that were here before the game was (a lobby started elsewhere).
+            self.hub.state_changed(session)
         session.start()
         return session
 
+    async def store_end(self, session: MatchSession) -> None:
+        """Store a finished game's record and result (again: it is idempotent)."""
+        await asyncio.to_thread(
+            self.storage.finish,
+            session.game_id,
+            record=session.game.record(),
+            result=session.game.result(),
+        )
+
     def release(self, table_id: str) -> None:
-        """Forget a finished game's session once nobody watches it (it reloads on demand)."""
+        """Forget a session nobody here watches (it reloads on demand).
+
+        Alone, only finished games are forgotten. With other processes, so is
+        any game this process does not drive.
+        """
         session = self.sessions.get(table_id)
-        if session is not None and session.finished and not self.hub.connections(table_id):
+        if session is None or self.hub.connections(table_id) or table_id in self._busy:
+            return
+        if session.finished or (self.cluster is not None and not session.driving):
             del self.sessions[table_id]
+
+    def prune(self) -> None:
+        """:meth:`release` every session that may go."""
+        for table_id in list(self.sessions):
+            self.release(table_id)
 
     async def restore(self) -> int:
         """Rebuild every unfinished game from storage (at startup).
 
+        With other processes (a shared bus) only the games that no process
+        drives are loaded, and this process then drives them.
+
         Returns:
             The number of games restored. A game whose log cannot be replayed is
             logged and left alone.
+
+        Raises:
+            BusError: The shared bus cannot be reached.
         """
+        if self.cluster is not None:
+            await self.cluster.start()
+            return await self.cluster.adopt_orphans()
         count = 0
         for game_id in await asyncio.to_thread(self.storage.running_ids):
             try:
@@ -325,10 +399,14 @@ class TableManager:
         return count
 
     async def close(self) -> None:
-        """Stop every session's bots."""
+        """Stop every session's bots (and give this process's leases back)."""
+        if self.cluster is not None:
+            await self.cluster.stop()
         for session in list(self.sessions.values()):
             await session.close()
         self.sessions.clear()
+        if self.cluster is not None:
+            await self.cluster.close()
 
     async def finished_game(self, game_id: str) -> GameRow | None:
         """A finished game with its record, else ``None``.

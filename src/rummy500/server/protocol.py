@@ -25,10 +25,12 @@ __all__ = [
     "CreateTableResponse",
     "ErrorCode",
     "ErrorMessage",
+    "FinalBonus",
     "GameSummary",
     "JoinRequest",
     "JoinResponse",
     "ReplayStep",
+    "RoundResult",
     "RulesCatalogue",
     "SeatPublic",
     "StateMessage",
@@ -199,6 +201,24 @@ client_message_adapter: TypeAdapter[ClientAction | ClientChat | ClientSync] = Ty
 
 
 # --------------------------------------------------------- websocket: out
+class FinalBonus(BaseModel):
+    """``final_bonus`` given when the game was decided."""
+
+    seat: int
+    points: int
+
+
+class RoundResult(BaseModel):
+    """One finished round of the score sheet."""
+
+    round: int = Field(description="0-based round number")
+    dealer: int
+    went_out: int | None = Field(description="the seat that went out, null when the stock ran out")
+    round_scores: list[int] = Field(description="per seat")
+    totals: list[int] = Field(description="per seat, after this round (and the final bonus)")
+    bonus: FinalBonus | None = None
+
+
 class StateMessage(BaseModel):
     """The position as this connection may see it, after ``version`` accepted actions."""
 
@@ -207,6 +227,7 @@ class StateMessage(BaseModel):
     view: dict[str, Any]
     table: TableInfo
     log: list[dict[str, Any]]
+    rounds: list[RoundResult] = Field(default_factory=list, description="every finished round, oldest first")
 
 
 class TableMessage(BaseModel):

@@ -19,6 +19,16 @@ away longer than the grace period, are played after a short delay; bot seats
 are also asked, once per position, whether they call Rummy out of turn. An
 away seat is only played while at least one seated person is connected: a
 table everybody has left waits for them instead of playing itself out.
+
+When several server processes serve the same tables (``shared``), each holds
+its own session of a game and the stored log is the only truth: before
+checking an action the session catches up on actions the others appended; if
+another process wins the race for an action number the action is refused as
+``stale_version`` after catching up. Only the session whose process holds the
+table's lease is ``driving``: it alone plays bots and stand-ins. Connections
+held by the other processes are counted in ``SeatInfo.remote``. What the
+others must hear of (a stored action, a chat line, the driver's stand-ins) goes
+to the :class:`SessionRelay`; the session itself never touches the bus.
 """
 
 from __future__ import annotations
@@ -30,13 +40,13 @@ import random
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice
 from rummy500.server.engine import Action, IllegalAction, LiveGame, parse_action
-from rummy500.server.storage import ConflictError, StorageError
+from rummy500.server.storage import ConflictError, StorageError, StoredAction
 
 __all__ = [
     "ActionStore",
@@ -44,6 +54,7 @@ __all__ = [
     "SeatInfo",
     "SessionError",
     "SessionListener",
+    "SessionRelay",
     "clean_text",
 ]
 
@@ -68,6 +79,9 @@ class ActionStore(Protocol):
     def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
         """Store the finished game's record and result."""
 
+    def actions_since(self, game_id: str, seq: int) -> list[StoredAction]:
+        """The stored actions numbered ``seq`` and on (only shared sessions ask)."""
+
 
 class SessionListener(Protocol):
     """Who is told when a session changes (the hub)."""
@@ -82,6 +96,19 @@ class SessionListener(Protocol):
         """A seated player said something."""
 
 
+class SessionRelay(Protocol):
+    """Who tells the other server processes (only shared sessions have one)."""
+
+    def committed(self, session: MatchSession) -> None:
+        """This process stored a new version."""
+
+    def said(self, session: MatchSession, sender: str, seat: int, text: str) -> None:
+        """A player connected here said something."""
+
+    def autoplay_changed(self, session: MatchSession, seats: tuple[int, ...]) -> None:
+        """The driving session's stand-ins changed (``seats`` are played by bots now)."""
+
+
 @dataclass
 class SeatInfo:
     """A seat as the session sees it.
@@ -91,9 +118,10 @@ class SeatInfo:
         name: Display name.
         kind: ``human`` or ``bot``.
         bot_level: Level of a bot seat (also used when a bot stands in).
-        connections: Open connections of this seat.
+        connections: Open connections of this seat in this process.
         away_since: Monotonic time the seat's last connection closed (``None``
             while connected).
+        remote: Open connections of this seat in other server processes.
     """
 
     seat: int
@@ -102,6 +130,12 @@ class SeatInfo:
     bot_level: str | None = None
     connections: int = 0
     away_since: float | None = None
+    remote: int = 0
+
+    @property
+    def present(self) -> bool:
+        """Whether the seat has a connection in any process."""
+        return self.connections + self.remote > 0
 
 
 def clean_text(text: str, limit: int) -> str:
@@ -129,6 +163,7 @@ class MatchSession:
         default_bot_level: str = "random",
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.monotonic,
+        shared: bool = False,
     ) -> None:
         """Set up a session around a dealt (or rebuilt) game.
 
@@ -146,6 +181,9 @@ class MatchSession:
             default_bot_level: Level of a bot standing in for an away person.
             rng: Randomness for the bots (seeded from ``secrets`` by the server).
             clock: Monotonic clock (tests may replace it).
+            shared: Other server processes play this game too: catch up from
+                the store before each action, and drive bots only once
+                :meth:`set_driving` says so.
         """
         self.game_id = game_id
         self.title = title
@@ -171,9 +209,20 @@ class MatchSession:
         self._stuck_logged = False
         self._asked_version = -1
         self._asked: set[int] = set()
+        self.shared = shared
+        #: Whether this session plays the bots and stand-ins (always, unless shared).
+        self.driving = not shared
+        #: Tells the other processes (set by the manager on shared sessions).
+        self.relay: SessionRelay | None = None
+        #: Spectators connected to other processes.
+        self.remote_spectators = 0
+        #: Actions this session's bots played (bot seats and stand-ins).
+        self.bot_actions = 0
+        self._remote_autoplay: frozenset[int] = frozenset()
+        self._published_autoplay: tuple[int, ...] | None = None
         now = clock()
         for s in self.seats:
-            if s.kind == "human" and s.connections == 0 and s.away_since is None:
+            if s.kind == "human" and not s.present and s.away_since is None:
                 s.away_since = now
         for event in events or []:
             self._add_event(event)
@@ -198,12 +247,18 @@ class MatchSession:
         return "finished" if self.finished else "running"
 
     def autoplayed(self, seat: int) -> bool:
-        """Whether a bot is standing in for this person's seat now."""
+        """Whether a bot is standing in for this person's seat now.
+
+        The driving session decides by its clock; the others repeat what the
+        driver announced.
+        """
         info = self.seats[seat]
-        if info.kind != "human" or info.connections or info.away_since is None:
+        if info.kind != "human" or info.present or info.away_since is None:
             return False
-        if not any(s.kind == "human" and s.connections for s in self.seats):
+        if not any(s.kind == "human" and s.present for s in self.seats):
             return False
+        if not self.driving:
+            return seat in self._remote_autoplay
         return self._clock() - info.away_since >= self.grace_seconds
 
     def table_info(self) -> dict[str, Any]:
@@ -220,12 +275,12 @@ class MatchSession:
                     "name": s.name,
                     "kind": s.kind,
                     "bot_level": s.bot_level,
-                    "connected": s.connections > 0,
+                    "connected": s.present,
                     "autoplay": self.autoplayed(s.seat),
                 }
                 for s in self.seats
             ],
-            "spectators": self.spectators,
+            "spectators": self.spectators + self.remote_spectators,
         }
 
     def log(self) -> list[dict[str, Any]]:
@@ -233,13 +288,18 @@ class MatchSession:
         return list(self._log) if self._log_length else []
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
-        """The ``state`` message for a seat (``None``: a spectator)."""
+        """The ``state`` message for a seat (``None``: a spectator).
+
+        ``rounds`` is the whole score sheet (every finished round), so a page
+        opened mid-game shows every round, not only those in the recent log.
+        """
         return {
             "type": "state",
             "version": self.version,
             "view": self.game.view_dict(seat),
             "table": self.table_info(),
             "log": self.log(),
+            "rounds": self.game.score_sheet(),
         }
 
     # ---------------------------------------------------------------- actions
@@ -267,6 +327,8 @@ class MatchSession:
         async with self.lock:
             if self.broken:
                 raise SessionError("unavailable", self.broken)
+            if self.shared:
+                await self._catch_up_locked()
             if self.finished:
                 raise SessionError("not_running", "the game is over")
             if version != self.version:
@@ -288,6 +350,11 @@ class MatchSession:
         try:
             await asyncio.to_thread(self.store.append_action, self.game_id, self.version, seat, record)
         except ConflictError as exc:
+            if self.shared:
+                # Another process stored this action number first: catch up and
+                # let the player choose again on the new state.
+                await self._catch_up_locked()
+                raise SessionError("stale_version", f"the game moved on to version {self.version} meanwhile") from exc
             # Another server wrote this action number: this copy is out of date.
             self.broken = "this game is being played elsewhere; reload the page"
             log.error("game %s: %s", self.game_id, exc)
@@ -303,6 +370,8 @@ class MatchSession:
             self.broken = "the game hit an internal error; it will resume after a restart"
             log.exception("game %s: a stored %s could not be applied", self.game_id, type(action).__name__)
             raise SessionError("unavailable", self.broken) from exc
+        if auto:
+            self.bot_actions += 1
         for event in events:
             if event["kind"] == "action":
                 event["name"] = self.game.names[seat]
@@ -320,7 +389,52 @@ class MatchSession:
                 log.error("game %s: could not store its end: %s", self.game_id, exc)
         for listener in list(self.listeners):
             listener.state_changed(self)
+        if self.relay is not None:
+            self.relay.committed(self)
         self.kick()
+
+    async def catch_up(self) -> int:
+        """Apply the actions other server processes stored since this session's version.
+
+        Returns:
+            How many actions were applied (listeners hear of them as one new state).
+
+        Raises:
+            SessionError: ``unavailable`` when the log cannot be read or replayed.
+        """
+        async with self.lock:
+            if self.broken or self._closed:
+                return 0
+            return await self._catch_up_locked()
+
+    async def _catch_up_locked(self) -> int:
+        try:
+            stored = await asyncio.to_thread(self.store.actions_since, self.game_id, self.version)
+        except StorageError as exc:
+            log.error("game %s: could not read the log: %s", self.game_id, exc)
+            raise SessionError("unavailable", "the game could not be read; try again") from exc
+        applied = 0
+        for item in stored:
+            if item.seq != self.version:
+                continue  # already applied, or a gap the next catch-up fills
+            try:
+                events = self.game.apply(item.seat, parse_action(dict(item.action)))
+            except Exception as exc:
+                self.broken = "the game hit an internal error; it will resume after a restart"
+                log.exception("game %s: stored action %d could not be applied", self.game_id, item.seq)
+                raise SessionError("unavailable", self.broken) from exc
+            applied += 1
+            for event in events:
+                if event["kind"] == "action":
+                    seat = event["seat"]
+                    event["name"] = self.game.names[seat]
+                    event["auto"] = self.seats[seat].kind == "bot" or seat in self._remote_autoplay
+                self._add_event(event)
+        if applied:
+            for listener in list(self.listeners):
+                listener.state_changed(self)
+            self.kick()
+        return applied
 
     def _add_event(self, event: dict[str, Any]) -> None:
         if event["kind"] == "action" and self._log and self._log[-1]["kind"] == "round_over":
@@ -347,6 +461,8 @@ class MatchSession:
             raise SessionError("bad_message", "empty chat message")
         for listener in list(self.listeners):
             listener.chat(self, self.seats[seat].name, seat, clean)
+        if self.relay is not None:
+            self.relay.said(self, self.seats[seat].name, seat, clean)
 
     # --------------------------------------------------------------- presence
     def connect(self, seat: int | None) -> None:
@@ -366,14 +482,61 @@ class MatchSession:
         else:
             info = self.seats[seat]
             info.connections = max(0, info.connections - 1)
-            if info.connections == 0:
+            if not info.present:
                 info.away_since = self._clock()
         self._presence_changed()
 
+    def set_remote_presence(self, seated: dict[int, int], spectators: int, autoplay: Iterable[int] = ()) -> bool:
+        """Take in what the other server processes report (shared sessions).
+
+        Args:
+            seated: Their open connections per seat.
+            spectators: Their spectators.
+            autoplay: Seats the driving process says a bot stands in for.
+
+        Returns:
+            Whether anything shown at the table changed (listeners were told).
+        """
+        before = self.table_info()
+        now = self._clock()
+        for info in self.seats:
+            was = info.present
+            info.remote = max(0, int(seated.get(info.seat, 0)))
+            if was and not info.present:
+                info.away_since = now
+            elif info.present:
+                info.away_since = None
+        self.remote_spectators = max(0, spectators)
+        self._remote_autoplay = frozenset(autoplay)
+        if self.table_info() == before:
+            return False
+        self._presence_changed()
+        return True
+
+    def set_driving(self, driving: bool) -> None:
+        """Start or stop playing the bots and stand-ins (the manager holds the table's lease)."""
+        if driving == self.driving:
+            return
+        self.driving = driving
+        if driving:
+            self._published_autoplay = None
+            self._table_changed()
+            self.kick()
+        else:
+            self._wake.set()
+
     def _presence_changed(self) -> None:
+        self._table_changed()
+        self.kick()
+
+    def _table_changed(self) -> None:
         for listener in list(self.listeners):
             listener.table_changed(self)
-        self.kick()
+        if self.relay is not None and self.driving and not self.finished:
+            current = tuple(s.seat for s in self.seats if self.autoplayed(s.seat))
+            if current != self._published_autoplay:
+                self._published_autoplay = current
+                self.relay.autoplay_changed(self, current)
 
     # ------------------------------------------------------------------- bots
     def start(self) -> None:
@@ -382,7 +545,7 @@ class MatchSession:
 
     def kick(self) -> None:
         """Make the bot driver look again at whose turn it is."""
-        if self._closed or self.finished:
+        if self._closed or self.finished or not self.driving:
             return
         if self._driver is None or self._driver.done():
             self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"bots-{self.game_id[:8]}")
@@ -406,7 +569,7 @@ class MatchSession:
             out in ``seconds``; ``(None, None, False)`` when no bot has anything
             to do until the state or the presence changes.
         """
-        if self.broken:
+        if self.broken or not self.driving:
             return None, None, False
         actors = self.game.actors()
         if not actors:
@@ -429,9 +592,9 @@ class MatchSession:
             return None, None, False
         if info.kind == "bot":
             return seat, None, False
-        if info.connections or info.away_since is None:
+        if info.present or info.away_since is None:
             return None, None, False
-        if not any(s.kind == "human" and s.connections for s in self.seats):
+        if not any(s.kind == "human" and s.present for s in self.seats):
             return None, None, False
         left = info.away_since + self.grace_seconds - self._clock()
         if left <= 0:
@@ -457,12 +620,18 @@ class MatchSession:
             if self.seats[seat].kind == "human" and seat not in announced:
                 # A bot just took over an away seat: show it at the table.
                 announced.add(seat)
-                for listener in list(self.listeners):
-                    listener.table_changed(self)
+                self._table_changed()
             # A pause before each move so people can follow (and call Rummy
             # first); a bot's out-of-turn claim is decided at once.
             await asyncio.sleep(0 if out_of_turn else self.bot_delay)
             async with self.lock:
+                if self.shared and not self._closed:
+                    try:
+                        await self._catch_up_locked()
+                    except SessionError as exc:
+                        log.warning("game %s: bots wait: %s", self.game_id, exc.message)
+                        await asyncio.sleep(max(self.bot_delay, 1.0))
+                        continue
                 if self._closed or self.finished or self._next_auto() != step:
                     continue
                 action = await self._bot_action(seat, out_of_turn)
@@ -472,6 +641,8 @@ class MatchSession:
                 try:
                     await self._commit(seat, action, auto=True)
                 except SessionError as exc:
+                    if exc.code == "stale_version":  # another process moved first: look again
+                        continue
                     log.warning("game %s: bot action refused: %s", self.game_id, exc)
                     await asyncio.sleep(max(self.bot_delay, 1.0))
 

@@ -113,6 +113,7 @@ async def table_socket(
         hub.add(conn)
         conn.push(TableMessage(table=info).model_dump(mode="json"))
         await manager.lobby_presence_changed(table_id)
+    manager.presence_changed(table_id)  # the other server processes, if any
     bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
     try:
         while True:
@@ -126,6 +127,7 @@ async def table_socket(
                 conn.error("internal", "the server could not handle that message")
     finally:
         hub.remove(conn)
+        manager.presence_changed(table_id)
         await conn.stop()
         live = manager.sessions.get(table_id)
         if live is not None:
@@ -163,6 +165,9 @@ async def _handle(
         conn.error("bad_message", f"not a valid message: {where} {first.get('msg', '')}".strip())
         return
     session = manager.sessions.get(conn.table_id)
+    if session is None and manager.cluster is not None:
+        # Another server process may have started the game: look in storage.
+        session = await manager.session(conn.table_id)
     match message:
         case ClientSync():
             if session is not None:

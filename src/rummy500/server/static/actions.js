@@ -85,7 +85,9 @@ export function describe(action) {
   const cards = (l) => l.map(cardText).join(" ");
   switch (verbOf(action)) {
     case "draw": return "Draw from the stock";
-    case "take": return action.take === 1 ? "Take the top discard" : `Take ${action.take} cards from the pile`;
+    case "take":
+      if (action.split) return `Split the pile at the ${ordinal(action.take)} card (spend a joker)`;
+      return action.take === 1 ? "Take the top discard" : `Take ${action.take} cards from the pile`;
     case "meld": return `Meld ${cards(action.meld)}`;
     case "layoff": return `Lay off ${cards(action.layoff)} on meld ${action.on}`;
     case "swap": return `Swap ${cardText(action.swap)} for the joker on meld ${action.on}`;

@@ -14,6 +14,13 @@ import { chooseAction } from "./chooser.js";
 import { ScoreSheet } from "./scores.js";
 
 const SIDE_NAMES = ["A", "B", "C", "D"];
+// Dealer's Gambit nominations: [name, what it means].
+const GAMBIT_WORDS = {
+  wild: ["Wild", "jokers are wild and count 0."],
+  double: ["Double", "jokers are not wild; a joker put on a set as it is melded doubles the set and seals it."],
+  split: ["Split", "jokers are not wild; spend one to take a single card from deep in the pile (the cards above it leave play)."],
+};
+const DEALER_JOKER_WORDS = { available: "free", used: "used", blocked: "blocked" };
 
 export function renderTable(root, tableId) {
   const page = new TablePage(root, tableId);
@@ -32,8 +39,7 @@ class TablePage {
     this.chat = [];
     this.pendingAction = false;
     this.pileDepth = null;      // depth of the pile card the player looks at
-    this.meldOwners = new Map();
-    this.socketTables = 0;      // table messages received over the socket // meld id -> seat that laid it down (first seen)
+    this.socketTables = 0;      // table messages received over the socket
     this.endSeen = -1;          // version of the last round end shown
     this.banner = null;         // {round_over, game_over} events to show
     this.scores = new ScoreSheet();
@@ -333,10 +339,10 @@ class TablePage {
     this.view = msg.view;
     this.waiting.hidden = true;
     this.board.hidden = false;
+    this.scores.setNames(this.names(), this.sides()); // the view counts the seats
+    // The whole score sheet comes with every state (the log only has recent rounds).
+    if (Array.isArray(msg.rounds)) this.scores.setRounds(msg.rounds);
     this.trackEvents(first);
-    for (const m of this.view.melds || []) {
-      if (!this.meldOwners.has(m.id)) this.meldOwners.set(m.id, meldOwner(m));
-    }
     this.scores.update(this.view);
     this.render();
   }
@@ -413,7 +419,6 @@ class TablePage {
     for (const ev of log) if (ev?.kind === "round_over" || ev?.kind === "game_over") lastEnd = ev;
     if (!lastEnd || (lastEnd.version ?? 0) <= this.endSeen) return;
     this.endSeen = lastEnd.version ?? 0;
-    this.meldOwners.clear(); // meld ids start again at 0
     const tail = log[log.length - 1];
     // On a fresh load, only show a result nobody has played past yet.
     if (first && tail !== lastEnd && tail?.kind !== "game_over") return;
@@ -421,6 +426,7 @@ class TablePage {
       round_over: log.filter((e) => e?.kind === "round_over" && e.version === lastEnd.version).pop() ?? null,
       game_over: log.filter((e) => e?.kind === "game_over").pop() ?? null,
     };
+    this.bannerNew = true; // bring it into view once (on a phone it may be off screen)
   }
 
   // ---------------------------------------------------------- rendering
@@ -453,6 +459,7 @@ class TablePage {
     const names = this.names();
     const sides = this.sides();
     const n = this.seatCount();
+    el.className = `players count-${n}`; // phones lay the chips out in even rows
     const totals = v?.scores ?? [];
     for (let s = 0; s < n; s++) {
       const side = sides ? sides.findIndex((x) => x.includes(s)) : -1;
@@ -473,6 +480,7 @@ class TablePage {
           bot ? h("span", { class: "tag" }, `bot ${bot}`) : null,
           v && v.dealer === s ? h("span", { class: "tag dealer", title: "Dealer" }, "dealer") : null,
           side >= 0 ? h("span", { class: `tag side side-${side}` }, `side ${SIDE_NAMES[side]}`) : null,
+          v?.floating?.[s] ? h("span", { class: "tag float", title: "Melded out; goes out by discarding at a later turn" }, "floating") : null,
           info.kind === "human" && info.autoplay ? h("span", { class: "tag off" }, "away — bot plays") : null,
           info.kind === "human" && info.connected === false && !info.autoplay ? h("span", { class: "tag off" }, "away") : null,
         ]),
@@ -505,6 +513,15 @@ class TablePage {
     else text = `${names[v.to_move]} to ${v.phase === "draw" ? "draw" : "play"}.`;
     if (me === null || me === undefined || v.hand === null) text = `Watching. ${text}`;
     el.append(h("span", {}, text));
+    if (v.gambit || v.dealer_joker) {
+      // Dealer's Gambit: what the dealer nominated, and where the dealer's joker is.
+      const mode = GAMBIT_WORDS[v.gambit];
+      const dj = DEALER_JOKER_WORDS[v.dealer_joker];
+      el.append(h("span", { class: "gambit", dataset: { testid: "gambit" }, title: mode?.[1] ?? "" }, [
+        v.gambit ? `${names[v.dealer]} nominated: jokers ${v.gambit}` : "Dealer's Gambit",
+        dj ? h("span", { class: "dj" }, ` \u00B7 dealer's joker ${dj}`) : null,
+      ]));
+    }
     if (v.obligation) {
       const who = v.to_move === me ? "You must" : `${names[v.to_move]} must`;
       el.append(h("span", { class: "obligation", dataset: { testid: "obligation" } },
@@ -538,6 +555,7 @@ class TablePage {
       el.type = "button";
       el.classList.add("pile-card");
       if (usable) el.classList.add("usable");
+      if (rummies.some((r) => r.rummy === depth)) el.classList.add("callable");
       if (this.pileDepth && depth <= this.pileDepth) el.classList.add("coming");
       if (this.pileDepth === depth) el.classList.add("chosen");
       el.disabled = !usable;
@@ -562,16 +580,30 @@ class TablePage {
     if (!d) return;
     const pile = v.discard || [];
     const cards = pile.slice(pile.length - d); // bottom-first: chosen card first
-    const takeAct = (v.legal || []).find((a) => verbOf(a) === "take" && a.take === d);
+    const takes = (v.legal || []).filter((a) => verbOf(a) === "take" && a.take === d);
+    const takeAct = takes.find((a) => !a.split);
+    const splitAct = takes.find((a) => a.split); // Dealer's Gambit "split": spend a joker
     const rummyActs = legalRummies(v.legal || []).filter((a) => a.rummy === d);
-    el.append(h("p", {}, d === 1
-      ? ["Take the top card ", cardEl(cards[0], { small: true })]
-      : [`Take ${d} cards: `, ...cards.map((c) => cardEl(c, { small: true })),
-        h("span", { class: "hint" }, ` \u2014 you must use the ${cardText(cards[0])} this turn.`)]));
+    if (takeAct || !splitAct) {
+      el.append(h("p", {}, d === 1
+        ? ["Take the top card ", cardEl(cards[0], { small: true })]
+        : [`Take ${d} cards: `, ...cards.map((c) => cardEl(c, { small: true })),
+          h("span", { class: "hint" }, ` \u2014 you must use the ${cardText(cards[0])} this turn.`)]));
+    }
+    if (splitAct) {
+      el.append(h("p", { dataset: { testid: "split-preview" } }, [
+        "Split: spend a joker to take only the ", cardEl(cards[0], { small: true }),
+        h("span", { class: "hint" }, ` \u2014 the ${d - 1} card${d > 2 ? "s" : ""} above it leave play for this hand; you must use the ${cardText(cards[0])} this turn.`)]));
+    }
     const row = h("div", { class: "row" });
     if (takeAct) {
       const b = h("button", { type: "button", class: "primary", dataset: { testid: "btn-take" } }, d === 1 ? "Take it" : `Take ${d} cards`);
       b.addEventListener("click", () => this.send(takeAct));
+      row.append(b);
+    }
+    if (splitAct) {
+      const b = h("button", { type: "button", class: takeAct ? "" : "primary", dataset: { testid: "btn-take-split" } }, `Split: take the ${cardText(cards[0])}`);
+      b.addEventListener("click", () => this.send(splitAct));
       row.append(b);
     }
     rummyActs.forEach((a, i) => {
@@ -603,7 +635,7 @@ class TablePage {
     const layoffs = sel.length ? selectionChoices(v.legal || [], sel).layoffs : new Map();
     const byOwner = new Map();
     for (const m of melds) {
-      const owner = m.owner ?? this.meldOwners.get(m.id) ?? meldOwner(m);
+      const owner = m.owner; // the seat that laid the meld down (the server says)
       if (!byOwner.has(owner)) byOwner.set(owner, []);
       byOwner.get(owner).push(m);
     }
@@ -652,6 +684,10 @@ class TablePage {
       return;
     }
     el.hidden = false;
+    if (this.bannerNew) {
+      this.bannerNew = false;
+      requestAnimationFrame(() => el.scrollIntoView({ block: "nearest" }));
+    }
     const names = this.names();
     const ro = b.round_over;
     const go = b.game_over;
@@ -664,10 +700,7 @@ class TablePage {
             h("span", { class: "hint" }, `(total ${ro.totals?.[i] ?? "?"})`)]))));
       }
     }
-    if (go && go.winner !== null && go.winner !== undefined) {
-      const w = Array.isArray(go.winner) ? go.winner.map((s) => names[s]).join(" & ") : names[go.winner];
-      el.append(h("p", { class: "winner", dataset: { testid: "winner" } }, `${w} won the game!`));
-    }
+    if (go) this.renderGameOver(el, go, names);
     const row = h("div", { class: "row" });
     if (!go) {
       const ok = h("button", { type: "button", class: "primary", dataset: { testid: "round-over-ok" } }, "Continue");
@@ -677,9 +710,39 @@ class TablePage {
       });
       row.append(ok, h("span", { class: "hint" }, "The next round has been dealt."));
     } else {
-      row.append(h("a", { href: "/" }, "New game"), h("a", { href: `/#replay/${encodeURIComponent(this.tableId)}` }, "Replay this game"));
+      const id = encodeURIComponent(this.tableId);
+      row.classList.add("game-over-links");
+      row.append(
+        h("a", { href: `/#replay/${id}`, class: "button primary", dataset: { testid: "game-over-replay" } }, "Replay this game"),
+        h("a", { href: `/api/games/${id}/record`, download: `rummy500-${this.tableId}.json`, class: "button", dataset: { testid: "game-over-download" } }, "Download record"),
+        h("a", { href: "/", class: "button" }, "New game"));
     }
     el.append(row);
+  }
+
+  /** The winner and the final totals (per side in a partnership), best first. */
+  renderGameOver(el, go, names) {
+    const sides = this.sides();
+    const totals = go.totals ?? this.view?.scores ?? [];
+    const groups = sides
+      ? sides.map((seats, i) => ({ label: `Side ${SIDE_NAMES[i]} (${seats.map((s) => names[s]).join(" & ")})`, seats }))
+      : names.map((n, s) => ({ label: n, seats: [s] }));
+    const winners = go.winner === null || go.winner === undefined ? [] : [].concat(go.winner);
+    for (const g of groups) {
+      g.total = g.seats.reduce((t, s) => t + (totals[s] ?? 0), 0);
+      g.won = winners.length > 0 && g.seats.every((s) => winners.includes(s));
+    }
+    const won = groups.filter((g) => g.won);
+    if (won.length) {
+      el.append(h("p", { class: "winner", dataset: { testid: "winner" } }, `${won.map((g) => g.label).join(" & ")} won the game!`));
+    }
+    el.append(h("h3", { class: "final-head" }, "Final totals"));
+    el.append(h("ol", { class: "final-totals", dataset: { testid: "final-totals" } },
+      [...groups].sort((a, b) => b.total - a.total).map((g, i) =>
+        h("li", { class: g.won ? "won" : "" }, [
+          h("span", { class: "rank", "aria-hidden": "true" }, `${i + 1}.`),
+          h("span", { class: "who" }, g.label),
+          h("b", { class: "num" }, String(g.total))]))));
   }
 
   renderMine() {
@@ -736,20 +799,23 @@ class TablePage {
       return b;
     };
 
-    const draw = legal.filter((a) => verbOf(a) === "draw");
-    btn("btn-draw", "Draw", draw, { cls: draw.length ? "primary" : "" });
-    btn("btn-meld", "Meld", melds, { chooseTitle: "Meld: what does the joker stand for?", cls: melds.length ? "primary" : "" });
-    if (layoffs.size) {
-      for (const [id, acts] of layoffs) {
-        const owner = this.meldOwners.get(id);
-        btn(`btn-layoff-${id}`, `Lay off on meld ${id}${owner !== undefined ? ` (${names[owner]})` : ""}`, acts,
-          { cls: "primary", chooseTitle: "Lay off: what does the joker stand for?" });
+    // While the dealer nominates (Dealer's Gambit) no card can be played yet.
+    if (v.phase !== "nominate") {
+      const draw = legal.filter((a) => verbOf(a) === "draw");
+      btn("btn-draw", "Draw", draw, { cls: draw.length ? "primary" : "" });
+      btn("btn-meld", "Meld", melds, { chooseTitle: "Meld: what does the joker stand for?", cls: melds.length ? "primary" : "" });
+      if (layoffs.size) {
+        for (const [id, acts] of layoffs) {
+          const owner = (v.melds || []).find((m) => m.id === id)?.owner;
+          btn(`btn-layoff-${id}`, `Lay off on meld ${id}${owner !== undefined ? ` (${names[owner]})` : ""}`, acts,
+            { cls: "primary", chooseTitle: "Lay off: what does the joker stand for?" });
+        }
+      } else {
+        btn("btn-layoff", "Lay off", [], { title: "Select cards that extend a meld on the table" });
       }
-    } else {
-      btn("btn-layoff", "Lay off", [], { title: "Select cards that extend a meld on the table" });
+      for (const a of swaps) btn(`btn-swap-${a.on}`, `Swap for joker on meld ${a.on}`, [a]);
+      btn("btn-discard", "Discard", discards, { cls: discards.length ? "danger" : "" });
     }
-    for (const a of swaps) btn(`btn-swap-${a.on}`, `Swap for joker on meld ${a.on}`, [a]);
-    btn("btn-discard", "Discard", discards, { cls: discards.length ? "danger" : "" });
 
     // Moves that need no selection.
     const extra = [
@@ -760,7 +826,8 @@ class TablePage {
       if (acts.length) btn(testid, describe(acts[0]), acts);
     }
     for (const a of legal.filter((x) => verbOf(x) === "nominate")) {
-      btn(`btn-nominate-${a.nominate}`, `Jokers: ${a.nominate}`, [a], { cls: "primary" });
+      const [word, meaning] = GAMBIT_WORDS[a.nominate] ?? [a.nominate, ""];
+      btn(`btn-nominate-${a.nominate}`, `Jokers ${word.toLowerCase()}`, [a], { cls: "primary", title: meaning });
     }
     const rummies = legalRummies(legal);
     if (rummies.length) btn("btn-rummy", "Rummy!", rummies, { cls: "rummy", chooseTitle: "Call Rummy! \u2014 which card?" });
@@ -783,6 +850,15 @@ class TablePage {
     else if (this.gameOver()) hint.textContent = "The game is over.";
     else if (isOver(v)) hint.textContent = "The round is over.";
     else if (!legal.length) hint.textContent = v.to_move === me ? "Waiting\u2026" : `Waiting for ${names[v.to_move]}.`;
+    else if (v.phase === "nominate" && v.to_move === me) {
+      hint.append("You deal: choose what jokers do this hand.",
+        ...Object.values(GAMBIT_WORDS).map(([w, m]) => h("span", { class: "gambit-help" }, [h("b", {}, `${w}: `), m])));
+    }
+    else if (v.to_move !== me && rummies.length) {
+      const pile = v.discard || [];
+      const cards = [...new Set(rummies.map((a) => a.rummy))].map((d) => `${cardText(pile[pile.length - d])} (${ordinal(d)} from the top)`);
+      hint.textContent = `Rummy! You may claim ${cards.join(" or ")} from the pile before ${names[v.to_move]} plays: press Rummy! or tap the card.`;
+    }
     else if (v.phase === "draw" && v.to_move === me) hint.textContent = "Draw from the stock, or tap a card of the discard pile to take it (and all the cards above it).";
     else if (!sel.length) hint.textContent = v.to_move === me ? "Tap cards to select them, then Meld, Lay off or Discard." : "";
     else if (melds.length || discards.length || layoffs.size || swaps.length) hint.textContent = `${sel.length} selected. `;
@@ -791,6 +867,8 @@ class TablePage {
     if (v.obligation && v.to_move === me && !isOver(v)) {
       hint.append(h("span", { class: "obligation" }, ` You must use ${cardText(v.obligation)} before you can discard.`));
     }
+    // Once the game is over there is nothing left to press.
+    el.hidden = this.gameOver();
     this.renderTitle();
     // Melds become lay-off targets as the selection changes.
     this.renderMelds();
@@ -818,17 +896,6 @@ class TablePage {
 function isOver(v) {
   const p = String(v?.phase ?? "").toLowerCase();
   return p === "round_over" || p === "game_over";
-}
-
-/** Who laid the meld down: the seat that laid most of its cards (first on ties). */
-function meldOwner(m) {
-  if (typeof m.owner === "number") return m.owner;
-  if (typeof m.laid_down_by === "number") return m.laid_down_by;
-  const count = new Map();
-  for (const s of m.laid_by || []) count.set(s, (count.get(s) ?? 0) + 1);
-  let best = m.laid_by?.[0] ?? 0;
-  for (const [s, c] of count) if (c > (count.get(best) ?? 0)) best = s;
-  return best;
 }
 
 function pickName(list, s) {

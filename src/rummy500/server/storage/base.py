@@ -162,6 +162,13 @@ class Storage(ABC):
     def actions(self, game_id: str) -> list[StoredAction]:
         """The game's action log, in order."""
 
+    def actions_since(self, game_id: str, seq: int) -> list[StoredAction]:
+        """The actions numbered ``seq`` and on, in order (how a server process catches up).
+
+        Adapters should override this with a query that reads only those rows.
+        """
+        return [a for a in self.actions(game_id) if a.seq >= seq]
+
     @abstractmethod
     def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
         """Mark a game finished and store its record and result."""

@@ -263,6 +263,16 @@ class SqlStorage(Storage):
             )
             return [StoredAction(seq=r.seq, seat=r.seat, action=dict(r.action)) for r in rows]
 
+    def actions_since(self, game_id: str, seq: int) -> list[StoredAction]:
+        """See :meth:`Storage.actions_since` (one indexed range read of the key)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ACTIONS.c.seq, ACTIONS.c.seat, ACTIONS.c.action)
+                .where(ACTIONS.c.game_id == game_id, ACTIONS.c.seq >= seq)
+                .order_by(ACTIONS.c.seq)
+            )
+            return [StoredAction(seq=r.seq, seat=r.seat, action=dict(r.action)) for r in rows]
+
     def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
         """See :meth:`Storage.finish`."""
         try:
