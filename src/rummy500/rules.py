@@ -165,7 +165,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 PRESET_DESCRIPTIONS: dict[str, str] = {
-    "standard": "the standard game of RULES.md Part 1",
+    "standard": "the standard game: one pack and 2 jokers (two packs for 5+), play to 500",
     "popular": "standard plus calling Rummy! on the pile",
     "hoyle": "no jokers, 10 cards each, the first player starts the pile, lowest cut deals",
     "boathouse": "a discard is required to go out; draw two from the stock",
