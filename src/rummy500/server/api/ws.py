@@ -11,6 +11,7 @@ table (4404) or a bad token (4401) closes the socket, right after it opens.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from typing import Any
@@ -114,6 +115,10 @@ async def table_socket(
         conn.push(TableMessage(table=info).model_dump(mode="json"))
         await manager.lobby_presence_changed(table_id)
     manager.presence_changed(table_id)  # the other server processes, if any
+    if session is not None and manager.cluster is not None:
+        # A reconnect repairs a missed notice: a newer stored state reaches every socket here.
+        with contextlib.suppress(SessionError):
+            await session.catch_up()
     bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
     try:
         while True:
@@ -171,6 +176,9 @@ async def _handle(
     match message:
         case ClientSync():
             if session is not None:
+                if manager.cluster is not None:
+                    with contextlib.suppress(SessionError):
+                        await session.catch_up()
                 conn.push(state_message(session, conn.seat))
             else:
                 info = await manager.table_info(conn.table_id)

@@ -1,0 +1,384 @@
+"""Several server processes, one set of tables: how a process keeps in step with the others.
+
+Only used when the bus is shared (``--redis``); one process alone never builds
+a :class:`Cluster`. Any process may hold sockets for any table and the stored
+log is the only truth; the cluster adds, per process:
+
+- **Fan-out.** A session of this process that stores an action tells the bus
+  "table T is at version v" (:meth:`Cluster.committed`). Every process with
+  sockets or a session for T catches up from the database (only the actions
+  after its version) and the hub sends each of its sockets its own view. Chat
+  lines go over the bus as they are; a table in the lobby is told to refresh.
+- **One driver per table.** Every session starts passive; the process that
+  holds the table's lease drives its bots and stand-ins. Leases are renewed
+  every third of ``lease_seconds``; a process that cannot renew stops driving,
+  and a session whose lease lapsed elsewhere is taken over at the next sweep.
+  Every few sweeps a process also adopts the running games that nobody drives
+  (after a crash, or at the first start), which is also how games are restored.
+- **Presence.** The counts of this process's sockets per seat are written to
+  the bus after every connect and disconnect; a ``presence`` notice makes every
+  other process read the sum of the others' counts into its session (and the
+  driving session announces which away seats its bots play).
+- **Repair.** Each sweep compares the versions announced on the bus with the
+  sessions here, and rereads presence, so a lost notice costs at most one
+  sweep period.
+
+Notices are handled per table by one worker task, coalesced (ten version
+notices cost one catch-up), so a slow database read never holds up other
+tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from rummy500.server.bus import Bus, Notice, Presence
+from rummy500.server.session import MatchSession, SessionError
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from rummy500.server.manager import TableManager
+
+__all__ = ["Cluster"]
+
+log = logging.getLogger(__name__)
+
+#: Sweeps between two scans of the database for running games nobody drives.
+ORPHAN_EVERY = 3
+
+
+class Cluster:
+    """One process's side of a shared bus: relays its sessions, follows the others, drives its leases."""
+
+    def __init__(self, manager: TableManager, bus: Bus) -> None:
+        """Wire the cluster to the manager (which owns the sessions) and the bus.
+
+        Args:
+            manager: This process's table manager.
+            bus: A shared bus (``bus.shared`` is true).
+        """
+        self.manager = manager
+        self.hub = manager.hub
+        self.bus = bus
+        self.period = bus.lease_seconds / 3
+        #: Tables whose lease this process holds.
+        self.held: set[str] = set()
+        self._outbox: asyncio.Queue[tuple[str, str, Any]] = asyncio.Queue()
+        self._presence_queued: set[str] = set()
+        self._pending: dict[str, dict[str, int | None]] = {}
+        self._workers: dict[str, asyncio.Task[None]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False
+
+    # ------------------------------------------------------------- lifecycle
+    async def start(self) -> None:
+        """Connect to the bus and start the sender and the sweeps.
+
+        Raises:
+            BusError: The bus cannot be reached.
+        """
+        await self.bus.start(self._on_notice)
+        await self.bus.heartbeat()
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._send_loop(), name="cluster-send"),
+            loop.create_task(self._sweep_loop(), name="cluster-sweep"),
+        ]
+        log.info("cluster: node %s on the shared bus (lease %.1fs)", self.bus.node, self.bus.lease_seconds)
+
+    async def stop(self) -> None:
+        """Stop the sweeps and the notice workers (sessions are closed next by the manager)."""
+        self._stopping = True
+        tasks = [*self._tasks, *self._workers.values()]
+        self._tasks = []
+        self._workers.clear()
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            # A client library may turn a cancellation into its own error; the
+            # loops then see _stopping. Never wait for ever on a shutdown.
+            _, stuck = await asyncio.wait(tasks, timeout=5.0)
+            for task in stuck:
+                log.warning("cluster: task %s did not stop", task.get_name())
+
+    async def close(self) -> None:
+        """Send what is queued (briefly), give the leases back and leave the bus."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._flush(), timeout=2.0)
+        for table_id in list(self.held):
+            with contextlib.suppress(Exception):
+                await self.bus.release(table_id)
+        self.held.clear()
+        await self.bus.close()
+
+    async def _flush(self) -> None:
+        while not self._outbox.empty():
+            await self._send(*self._outbox.get_nowait())
+
+    # --------------------------------------------------- SessionRelay (out)
+    def committed(self, session: MatchSession) -> None:
+        """Announce the session's new version (it is stored)."""
+        self._outbox.put_nowait(("version", session.game_id, session.version))
+
+    def said(self, session: MatchSession, sender: str, seat: int, text: str) -> None:
+        """Pass a chat line to the other processes."""
+        self._outbox.put_nowait(("chat", session.game_id, (seat, sender, text)))
+
+    def autoplay_changed(self, session: MatchSession, seats: tuple[int, ...]) -> None:
+        """Announce (as the driver) which away seats the bots play."""
+        self._outbox.put_nowait(("autoplay", session.game_id, seats))
+
+    def presence_changed(self, table_id: str) -> None:
+        """This process's sockets at a table changed: write the counts when the sender gets to it."""
+        if table_id not in self._presence_queued:
+            self._presence_queued.add(table_id)
+            self._outbox.put_nowait(("presence", table_id, None))
+
+    def lobby_changed(self, table_id: str) -> None:
+        """A table in the lobby changed (someone joined): the others refresh its sockets."""
+        self._outbox.put_nowait(("lobby", table_id, None))
+
+    async def _send_loop(self) -> None:
+        while not self._stopping:
+            item = await self._outbox.get()
+            await self._send(*item)
+
+    async def _send(self, kind: str, table_id: str, data: Any) -> None:
+        # One sender, in order: chat lines keep their order, and presence is
+        # read from the hub when written, so the last write is the truth.
+        try:
+            if kind == "presence":
+                self._presence_queued.discard(table_id)
+                conns = self.hub.connections(table_id)
+                await self.bus.set_presence(
+                    table_id, self.hub.seated(table_id), sum(1 for c in conns if c.seat is None)
+                )
+            elif kind == "version":
+                await self.bus.publish(Notice("version", table_id, version=data))
+            elif kind == "chat":
+                seat, sender, text = data
+                await self.bus.publish(Notice("chat", table_id, seat=seat, name=sender, text=text))
+            elif kind == "autoplay":
+                await self.bus.set_autoplay(table_id, data)
+            elif kind == "lobby":
+                await self.bus.publish(Notice("lobby", table_id))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the sweep repairs what a lost notice misses
+            _reraise_cancellation(exc)
+            log.warning("cluster: could not send a %s notice: %s", kind, exc)
+
+    # ------------------------------------------------------------ notices in
+    def _interested(self, table_id: str) -> bool:
+        return table_id in self.hub.rooms or table_id in self.manager.sessions
+
+    def _on_notice(self, notice: Notice) -> None:
+        if notice.kind == "resync":
+            for table_id in {*self.hub.rooms, *self.manager.sessions}:
+                self._mark(table_id, "presence")
+                self._mark(table_id, "version")
+            return
+        table_id = notice.table_id
+        if not self._interested(table_id):
+            return
+        if notice.kind == "chat":
+            if notice.seat is not None and notice.text:
+                self.hub.send_chat(table_id, notice.name or "", notice.seat, notice.text)
+            return
+        self._mark(table_id, notice.kind, notice.version)
+
+    def _mark(self, table_id: str, kind: str, version: int | None = None) -> None:
+        """Queue work for a table's worker; a ``version`` of ``None`` means: read storage whatever."""
+        pending = self._pending.setdefault(table_id, {})
+        if kind == "version" and kind in pending:
+            known = pending[kind]
+            pending[kind] = None if known is None or version is None else max(known, version)
+        else:
+            pending[kind] = version
+        task = self._workers.get(table_id)
+        if task is None or task.done():
+            self._workers[table_id] = asyncio.get_running_loop().create_task(
+                self._work(table_id), name=f"cluster-{table_id[:8]}"
+            )
+
+    async def _work(self, table_id: str) -> None:
+        while (pending := self._pending.pop(table_id, None)) is not None:
+            try:
+                if "presence" in pending:
+                    await self.refresh_presence(table_id)
+                if "version" in pending:
+                    await self._catch_up(table_id, pending["version"])
+                if "lobby" in pending:
+                    await self.manager.broadcast_lobby(table_id)
+            except asyncio.CancelledError:
+                raise
+            except SessionError as exc:
+                log.warning("cluster: table %s: %s", table_id[:8], exc.message)
+            except Exception as exc:  # noqa: BLE001 - one table's trouble must not stop the others
+                _reraise_cancellation(exc)
+                log.exception("cluster: table %s: handling a notice failed", table_id[:8])
+        self._workers.pop(table_id, None)
+
+    async def _catch_up(self, table_id: str, version: int | None) -> None:
+        session = self.manager.sessions.get(table_id)
+        if session is None:
+            if table_id in self.hub.rooms:
+                # Started elsewhere (or not loaded here yet): load it; the
+                # sockets here get their first state.
+                await self.manager.session(table_id)
+            return
+        if version is not None and session.version >= version:
+            return
+        await session.catch_up()
+
+    async def presence(self, table_id: str) -> Presence:
+        """The other processes' presence at a table (empty if the bus does not answer)."""
+        try:
+            return await self.bus.presence(table_id)
+        except Exception as exc:  # noqa: BLE001 - show local presence only
+            _reraise_cancellation(exc)
+            log.warning("cluster: could not read presence: %s", exc)
+            return Presence()
+
+    async def refresh_presence(self, table_id: str) -> None:
+        """Read the others' presence into the session (or refresh a lobby's sockets)."""
+        found = await self.presence(table_id)
+        session = self.manager.sessions.get(table_id)
+        if session is not None:
+            session.set_remote_presence(found.seated, found.spectators, found.autoplay)
+        elif table_id in self.hub.rooms:
+            await self.manager.broadcast_lobby(table_id)
+
+    # ---------------------------------------------------------------- leases
+    async def adopt(self, session: MatchSession) -> None:
+        """Take in a session just made or loaded here: relay it, count the others' sockets, try its lease."""
+        session.relay = self
+        found = await self.presence(session.game_id)
+        session.set_remote_presence(found.seated, found.spectators, found.autoplay)
+        if not session.finished and not session.broken:
+            await self._hold(session)
+
+    async def _hold(self, session: MatchSession) -> None:
+        table_id = session.game_id
+        try:
+            holding = await self.bus.hold(table_id)
+        except Exception as exc:  # noqa: BLE001 - unsure of the lease: stop driving
+            _reraise_cancellation(exc)
+            log.warning("cluster: lease of table %s unknown (%s); not driving it", table_id[:8], exc)
+            holding = False
+        if holding:
+            if table_id not in self.held:
+                log.info("cluster: driving table %s", table_id[:8])
+                # The last driver may have died before announcing its last action.
+                self._mark(table_id, "version")
+            self.held.add(table_id)
+        elif table_id in self.held:
+            log.info("cluster: no longer driving table %s", table_id[:8])
+            self.held.discard(table_id)
+        session.set_driving(holding)
+
+    async def _let_go(self, session: MatchSession) -> None:
+        session.set_driving(False)
+        self.held.discard(session.game_id)
+        with contextlib.suppress(Exception):
+            await self.bus.release(session.game_id)
+
+    # ---------------------------------------------------------------- sweeps
+    async def _sweep_loop(self) -> None:
+        ticks = 0
+        while not self._stopping:
+            await asyncio.sleep(self.period)
+            ticks += 1
+            try:
+                await self.sweep(orphans=ticks % ORPHAN_EVERY == 0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - try again next period
+                _reraise_cancellation(exc)
+                log.warning("cluster: sweep failed: %s", exc)
+
+    async def sweep(self, *, orphans: bool = False) -> None:
+        """Heartbeat, renew or take leases, repair missed notices, and forget idle sessions.
+
+        Args:
+            orphans: Also adopt running games that no process drives.
+        """
+        # Each step on its own: with the bus away the leases still fail to
+        # renew (so this process stops driving) and idle sessions still go.
+        try:
+            if await self.bus.heartbeat():
+                # Our heartbeat had lapsed, so the others ignored our presence: rewrite it.
+                for table_id in list(self.hub.rooms):
+                    self.presence_changed(table_id)
+        except Exception as exc:  # noqa: BLE001
+            _reraise_cancellation(exc)
+            log.warning("cluster: heartbeat failed: %s", exc)
+        sessions = dict(self.manager.sessions)
+        for table_id, session in sessions.items():
+            if session.finished or session.broken:
+                if table_id in self.held or session.driving:
+                    await self._let_go(session)
+                continue
+            await self._hold(session)
+        interesting = {*self.hub.rooms, *sessions}
+        try:
+            announced = await self.bus.versions(interesting)
+        except Exception as exc:  # noqa: BLE001
+            _reraise_cancellation(exc)
+            log.warning("cluster: could not read versions: %s", exc)
+            announced = {}
+        for table_id, version in announced.items():
+            here = self.manager.sessions.get(table_id)
+            if (here is None and table_id in self.hub.rooms) or (here is not None and version > here.version):
+                self._mark(table_id, "version", version)
+        for table_id in sessions:
+            self._mark(table_id, "presence")
+        if orphans:
+            # A process that died between storing an action and announcing it
+            # left no notice: the tables driven here look in storage now and then.
+            for table_id in self.held:
+                self._mark(table_id, "version")
+            try:
+                await self.adopt_orphans()
+            except Exception as exc:  # noqa: BLE001
+                _reraise_cancellation(exc)
+                log.warning("cluster: could not look for undriven games: %s", exc)
+        self.manager.prune()
+
+    async def adopt_orphans(self) -> int:
+        """Load the running games that no process drives (this process takes their leases).
+
+        Returns:
+            How many games were loaded.
+        """
+        running = await asyncio.to_thread(self.manager.storage.running_ids)
+        missing = [t for t in running if t not in self.manager.sessions]
+        holders = await self.bus.holders(missing)
+        loaded = 0
+        for table_id in missing:
+            if holders.get(table_id) is not None:
+                continue
+            try:
+                if await self.manager.session(table_id) is not None:
+                    loaded += 1
+            except Exception:  # noqa: BLE001 - one bad game must not stop the others
+                log.exception("cluster: game %s could not be loaded", table_id[:8])
+        for table_id in running:
+            session = self.manager.sessions.get(table_id)
+            if session is not None and session.finished:
+                # Its last action is stored but its end is not (the writer died).
+                await self.manager.store_end(session)
+        return loaded
+
+
+def _reraise_cancellation(exc: Exception) -> None:
+    """Re-raise a cancellation that a client library turned into an ordinary error.
+
+    Raises:
+        asyncio.CancelledError: The current task is being cancelled.
+    """
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError from exc

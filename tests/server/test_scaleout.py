@@ -1,0 +1,569 @@
+"""Scale-out: several server processes serve the same tables through PostgreSQL and Redis.
+
+Run against the real local Redis (``$RUMMY500_TEST_REDIS_URL``, default
+``redis://127.0.0.1:6379/0``) and PostgreSQL (``$RUMMY500_TEST_POSTGRES_URL``),
+each test with its own Redis key prefix (deleted afterwards) and a fresh
+PostgreSQL schema (dropped afterwards). If either server cannot be reached the
+tests fail, saying so: a skipped scale-out test would hide a broken path.
+
+Two instances are two apps, each with its own TestClient (its own event loop
+and thread), its own database pool and its own Redis connections; one test
+runs an instance as a real ``rummy500 serve`` process and kills it with SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+import redis.asyncio
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from websockets.sync.client import connect
+
+import rummy500
+from rummy500.server.app import create_app
+from rummy500.server.bus import Bus, MemoryBroker, MemoryBus, Notice, RedisBus
+from rummy500.server.cli_serve import serve_main
+from rummy500.server.engine import LiveGame, parse_rules
+from rummy500.server.session import MatchSession, SeatInfo, SessionError
+from rummy500.server.storage import PostgresStorage, SeatRow
+
+from .helpers import (
+    POSTGRES_URL,
+    TableDriver,
+    act,
+    create_table,
+    fixed_seeds,
+    join,
+    make_settings,
+    receive,
+    run_async,
+    start,
+)
+
+REDIS_URL = os.environ.get("RUMMY500_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+pytestmark = pytest.mark.postgres
+
+
+# ------------------------------------------------------------------ fixtures
+@pytest.fixture
+def redis_prefix() -> Iterator[str]:
+    """A key prefix of this test's own on the test Redis; every key under it is deleted afterwards."""
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+    try:
+        client.ping()
+    except Exception as exc:  # noqa: BLE001
+        client.close()
+        pytest.fail(
+            f"Redis is not reachable at {REDIS_URL} ({type(exc).__name__}: {exc}). "
+            "Start it (redis-server), or point RUMMY500_TEST_REDIS_URL at one.",
+            pytrace=False,
+        )
+    prefix = f"rummy500test:{secrets.token_hex(6)}:"
+    try:
+        yield prefix
+    finally:
+        keys = list(client.scan_iter(match=prefix + "*", count=500))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
+@pytest.fixture
+def pg_schema() -> Iterator[str]:
+    """A fresh schema on the test PostgreSQL server, dropped afterwards."""
+    url = make_url(POSTGRES_URL).set(drivername="postgresql+psycopg")
+    engine = create_engine(url)
+    schema = f"rummy500_test_{secrets.token_hex(6)}"
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    except Exception as exc:  # noqa: BLE001
+        engine.dispose()
+        pytest.fail(
+            f"PostgreSQL is not reachable at {POSTGRES_URL} ({type(exc).__name__}: {exc}). "
+            "Start it, or point RUMMY500_TEST_POSTGRES_URL at one.",
+            pytrace=False,
+        )
+    try:
+        yield schema
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+class Instance:
+    """One server instance: an app on the shared PostgreSQL schema and bus, and its TestClient."""
+
+    def __init__(self, client: TestClient, store: PostgresStorage) -> None:
+        self.client = client
+        self.store = store
+
+    @property
+    def manager(self) -> Any:
+        return self.client.app.state.manager  # type: ignore[attr-defined]
+
+    def session(self, table_id: str) -> MatchSession | None:
+        return self.manager.sessions.get(table_id)
+
+
+@contextlib.contextmanager
+def instance(
+    tmp_path: Path,
+    schema: str,
+    *,
+    prefix: str | None = None,
+    broker: MemoryBroker | None = None,
+    lease: float = 2.0,
+    seed: int = 7,
+    **overrides: Any,
+) -> Iterator[Instance]:
+    """Run one instance: Redis under ``prefix`` (or the in-process ``broker``), PostgreSQL in ``schema``."""
+    settings = make_settings(
+        tmp_path,
+        db_url=POSTGRES_URL,
+        redis_url=REDIS_URL if prefix else None,
+        redis_prefix=prefix or "rummy500:",
+        lease_seconds=lease,
+        **overrides,
+    )
+    bus: Bus | None = MemoryBus(broker, lease_seconds=lease) if broker is not None else None
+    store = PostgresStorage(POSTGRES_URL, schema=schema)
+    try:
+        app = create_app(settings, storage=store, seed_source=fixed_seeds(seed), bus=bus)
+        with TestClient(app) as client:
+            yield Instance(client, store)
+    finally:
+        store.close()
+
+
+def _ws(table_id: str, token: str | None = None) -> str:
+    return f"/ws/tables/{table_id}" + (f"?token={token}" if token else "")
+
+
+def _wait(check: Any, timeout: float = 10.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _actions_by(received: list[dict[str, Any]], seat: int) -> set[int]:
+    return {
+        e["version"]
+        for m in received
+        if m["type"] == "state"
+        for e in m["log"]
+        if e["kind"] == "action" and e["seat"] == seat
+    }
+
+
+def _read_until_finished(ws: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    while True:
+        msg = ws.receive_json()
+        out.append(msg)
+        if msg["type"] == "error":
+            raise AssertionError(f"spectator got {msg}")
+        if msg["type"] == "state" and msg["table"]["status"] == "finished":
+            return out
+
+
+# --------------------------------------------------------------------- tests
+@pytest.mark.parametrize("bus", ["redis", "memory"])
+def test_two_instances_play_a_game_with_a_bot_to_its_end(
+    bus: str, tmp_path: Path, pg_schema: str, redis_prefix: str
+) -> None:
+    shared: dict[str, Any] = {"prefix": redis_prefix} if bus == "redis" else {"broker": MemoryBroker()}
+    with (
+        instance(tmp_path / "a", pg_schema, **shared) as a,
+        instance(tmp_path / "b", pg_schema, **shared) as b,
+    ):
+        made = create_table(a.client, seats=3, rules={"target": 100}, bots={"2": "random"})
+        table_id, ann = made["table_id"], made["token"]
+        with a.client.websocket_connect(_ws(table_id, ann)) as ws0:
+            receive(ws0, "table")
+            # A join on B reaches the lobby socket on A; so does the presence of B's socket.
+            bob = join(b.client, table_id, "Bob")["token"]
+            receive(ws0, "table", where=lambda m: m["table"]["seats"][1]["kind"] == "human")
+            with (
+                b.client.websocket_connect(_ws(table_id, bob)) as ws1,
+                b.client.websocket_connect(_ws(table_id)) as spectator,
+            ):
+                lobby = receive(ws1, "table")["table"]
+                assert lobby["seats"][0]["connected"] is True  # Ann is on A
+                receive(ws0, "table", where=lambda m: m["table"]["seats"][1]["connected"] and m["table"]["spectators"])
+                receive(spectator, "table")
+                # Started on A: the sockets on B get their first state through the bus.
+                start(a.client, table_id, ann)
+                first = receive(ws1, "state")
+                assert first["version"] == 0 and first["view"]["seat"] == 1 and first["view"]["hand"]
+                assert b.client.get(f"/api/tables/{table_id}").json()["status"] == "running"
+                # Chat crosses too, spectators included.
+                ws0.send_json({"type": "chat", "text": "good luck"})
+                assert receive(ws1, "chat")["text"] == "good luck"
+                assert receive(spectator, "chat")["from"] == "Ann"
+
+                driver = TableDriver({0: ws0, 1: ws1}, seed=3)
+                driver.latest[1] = first
+                final = driver.play()
+                assert final["table"]["status"] == "finished"
+                last = driver.catch_up(final["version"])
+                assert last[0]["version"] == last[1]["version"] == final["version"]
+                watched = _read_until_finished(spectator)
+
+                # Each saw the other's moves (made on the other instance) and the bot's.
+                assert _actions_by(driver.received[0], 1) and _actions_by(driver.received[0], 2)
+                assert _actions_by(driver.received[1], 0) and _actions_by(driver.received[1], 2)
+
+                # Exactly one instance drove the bot: the one that started the game.
+                sa, sb = a.session(table_id), b.session(table_id)
+                assert sa is not None and sb is not None
+                stored = a.store.actions(table_id)
+                bot_moves = sum(1 for x in stored if x.seat == 2)
+                assert bot_moves > 0
+                assert (sa.bot_actions, sb.bot_actions) == (bot_moves, 0)
+
+        # The spectator on B saw public views only: each one is the spectators' view of its version.
+        row = a.store.get_game(table_id)
+        assert row is not None and row.status == "finished" and row.seed is not None
+        rules = parse_rules(row.rules, len(row.seats))
+        log = [(x.seat, x.action) for x in stored]
+        states = [m for m in watched if m["type"] == "state"]
+        assert states and states[-1]["version"] == len(log)
+        for m in states:
+            assert m["view"]["seat"] is None and m["view"]["hand"] is None and m["view"]["legal"] == []
+            public = LiveGame.replay(rules, row.players, row.seed, log, upto=m["version"]).view_dict(None)
+            assert m["view"] == public
+        assert (
+            a.client.get(f"/api/games/{table_id}/record").json() == b.client.get(f"/api/games/{table_id}/record").json()
+        )
+
+
+def test_an_away_player_is_stood_in_for_by_the_one_driving_instance(
+    tmp_path: Path, pg_schema: str, redis_prefix: str
+) -> None:
+    with (
+        instance(tmp_path / "a", pg_schema, prefix=redis_prefix, grace_seconds=0.3) as a,
+        instance(tmp_path / "b", pg_schema, prefix=redis_prefix, grace_seconds=0.3) as b,
+    ):
+        made = create_table(a.client, seats=2, rules={"target": 200})
+        table_id = made["table_id"]
+        bob = join(a.client, table_id, "Bob")["token"]
+        start(a.client, table_id, made["token"])  # A drives; A has no socket at this table
+        with b.client.websocket_connect(_ws(table_id, made["token"])) as ws0:
+            # Ann is on B only: A counts her through Redis, so Bob's seat is played after the grace.
+            driver = TableDriver({0: ws0}, seed=2)
+            state = driver.play(max_actions=4)
+            auto = [
+                e
+                for m in driver.received[0]
+                if m["type"] == "state"
+                for e in m["log"]
+                if e["kind"] == "action" and e["seat"] == 1
+            ]
+            assert auto and all(e["auto"] for e in auto)
+            # B shows the stand-in the driver announced.
+            assert any(m["table"]["seats"][1]["autoplay"] for m in driver.received[0] if m["type"] == "table")
+            sa, sb = a.session(table_id), b.session(table_id)
+            assert sa is not None and sb is not None and sa.driving and not sb.driving
+            assert sa.bot_actions == len({e["version"] for e in auto}) and sb.bot_actions == 0
+            # Bob comes back, on A: B sees him connected and nobody plays for him any more.
+            with a.client.websocket_connect(_ws(table_id, bob)) as ws1:
+                back = receive(ws1, "state")
+                driver.add(1, ws1, back)
+                receive(
+                    ws0,
+                    "table",
+                    where=lambda m: m["table"]["seats"][1]["connected"] and not m["table"]["seats"][1]["autoplay"],
+                )
+                version = max(state["version"], back["version"])
+                while True:
+                    mine = driver.catch_up(version)[0]
+                    if mine["view"]["to_move"] != 0:
+                        break
+                    act(ws0, version, mine["view"]["legal"][-1])
+                    version += 1
+                time.sleep(1.0)
+                ws1.send_json({"type": "sync"})
+                still = receive(ws1, "state", version=version)
+                assert still["version"] == version and still["view"]["to_move"] == 1
+                assert still["view"]["legal"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class SocketClient:
+    """A websocket to a real server, with the TestClient websocket's two methods."""
+
+    def __init__(self, url: str) -> None:
+        self.stack = contextlib.ExitStack()
+        self.conn = self.stack.enter_context(connect(url, open_timeout=10))
+
+    def receive_json(self) -> dict[str, Any]:
+        return json.loads(self.conn.recv(timeout=30))
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        self.conn.send(json.dumps(message))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.stack.close()
+
+
+def test_killing_an_instance_mid_game_and_going_on_with_the_other(
+    tmp_path: Path, pg_schema: str, redis_prefix: str
+) -> None:
+    port = _free_port()
+    db = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={pg_schema}"})
+    src = str(Path(rummy500.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env.pop("RUMMY500_DB_URL", None)
+    env["RUMMY500_REDIS_URL"] = REDIS_URL  # the environment variable works as --redis
+    cmd = [
+        sys.executable,
+        "-m",
+        "rummy500.server",
+        "--port",
+        str(port),
+        "--db",
+        db.render_as_string(hide_password=False),
+        "--redis-prefix",
+        redis_prefix,
+        "--lease",
+        "2",
+        "--bot-delay",
+        "0",
+        "--grace",
+        "3600",
+        "--data-dir",
+        str(tmp_path / "a"),
+    ]
+    out = (tmp_path / "a.log").open("w")
+    proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    socks: list[SocketClient] = []
+    try:
+        for _ in range(300):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{base}/api/rules", timeout=1).status_code == 200:
+                    break
+            assert proc.poll() is None, (tmp_path / "a.log").read_text()
+            time.sleep(0.05)
+        with instance(tmp_path / "b", pg_schema, prefix=redis_prefix, lease=2.0) as b:
+            res = httpx.post(
+                f"{base}/api/tables",
+                json={"name": "Ann", "seats": 3, "rules": {"target": 150}, "bots": {"2": "random"}},
+            )
+            assert res.status_code == 201, res.text
+            made = res.json()
+            table_id = made["table_id"]
+            bob = join(b.client, table_id, "Bob")["token"]  # no sticky sessions: any instance answers
+            res = httpx.post(
+                f"{base}/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {made['token']}"}
+            )
+            assert res.status_code == 200, res.text
+            ws0 = SocketClient(f"ws://127.0.0.1:{port}/ws/tables/{table_id}?token={made['token']}")
+            socks.append(ws0)
+            with b.client.websocket_connect(_ws(table_id, bob)) as ws1:
+                driver = TableDriver({0: ws0, 1: ws1}, seed=8)
+                before = driver.play(max_actions=10)
+                assert before["table"]["status"] == "running"
+                sb = b.session(table_id)
+                assert sb is not None and not sb.driving and sb.bot_actions == 0
+                bot_moves = sum(1 for x in b.store.actions(table_id) if x.seat == 2)
+                assert bot_moves > 0  # played by A
+
+                proc.send_signal(signal.SIGKILL)  # no goodbye: no lease given back, no presence cleared
+                proc.wait(timeout=10)
+                ws0.close()
+
+                # Ann's page reconnects, through the load balancer, to B.
+                with b.client.websocket_connect(_ws(table_id, made["token"])) as ws0b:
+                    driver.add(0, ws0b, receive(ws0b, "state"))
+                    final = driver.play()
+                    assert final["table"]["status"] == "finished"
+                    sb = b.session(table_id)
+                    assert sb is not None and sb.bot_actions > 0  # B took the bot over
+                    stored = b.store.actions(table_id)
+                    assert sum(1 for x in stored if x.seat == 2) == bot_moves + sb.bot_actions
+            record = b.client.get(f"/api/games/{table_id}/record").json()
+            assert sum(len(r["actions"]) for r in record["rounds"]) >= final["version"]
+    finally:
+        for s in socks:
+            s.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        out.close()
+
+
+def test_concurrent_appends_never_fork_a_game(pg_schema: str) -> None:
+    """Two processes' sessions act at once on one version: one is stored, the other catches up."""
+    store = PostgresStorage(POSTGRES_URL, schema=pg_schema)
+    store.create_table(
+        game_id="g",
+        title="t",
+        rules={"players": 2},
+        seats=[SeatRow(0, "human", "Ann"), SeatRow(1, "open")],
+        creator_token_hash="h",
+    )
+    store.join("g", "Bob", "h2")
+    row = store.start("g", seed=99, bot_level="random")
+    rules = parse_rules(row.rules, 2)
+
+    def session() -> MatchSession:
+        return MatchSession(
+            game_id="g",
+            title="t",
+            rules=row.rules,
+            seats=[SeatInfo(0, "Ann", "human"), SeatInfo(1, "Bob", "human")],
+            game=LiveGame(rules, row.players, 99),
+            store=store,
+            shared=True,
+        )
+
+    async def run() -> None:
+        one, two = session(), session()
+        seat = one.game.to_move
+        draw = {"draw": "stock"}
+        results = await asyncio.gather(
+            one.submit(seat, 0, draw), two.submit(seat, 0, dict(draw)), return_exceptions=True
+        )
+        refused = [r for r in results if isinstance(r, SessionError)]
+        assert len(refused) == 1 and refused[0].code == "stale_version", results
+        assert one.version == two.version == 1
+        assert one.game.view_dict(seat) == two.game.view_dict(seat)
+        # The next action goes through either copy; the other catches up on demand.
+        legal = two.game.view_dict(seat)["legal"]
+        await two.submit(seat, 1, legal[-1])
+        assert await one.catch_up() == 1
+        assert one.game.view_dict(None) == two.game.view_dict(None)
+        await one.close()
+        await two.close()
+
+    try:
+        run_async(run())
+        assert len(store.actions("g")) == 2
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("kind", ["redis", "memory"])
+def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
+    """Leases, presence, versions and notices, the same on Redis and in memory."""
+
+    async def run() -> None:
+        if kind == "redis":
+            one: Bus = RedisBus(REDIS_URL, prefix=redis_prefix, lease_seconds=0.5, node="one")
+            two: Bus = RedisBus(REDIS_URL, prefix=redis_prefix, lease_seconds=0.5, node="two")
+        else:
+            broker = MemoryBroker()
+            one, two = MemoryBus(broker, 0.5, "one"), MemoryBus(broker, 0.5, "two")
+        heard: list[Notice] = []
+        mine: list[Notice] = []
+        await one.start(mine.append)
+        await two.start(heard.append)
+        try:
+            assert one.shared and two.shared
+            assert await one.heartbeat() is True and await one.heartbeat() is False
+            await two.heartbeat()
+            # Leases: one holder at a time, renewable, given back, taken over once lapsed.
+            assert await one.hold("T") and not await two.hold("T") and await one.hold("T")
+            assert await two.holders(["T", "U"]) == {"T": "one", "U": None}
+            await two.release("T")  # not its lease: nothing happens
+            assert not await two.hold("T")
+            await one.release("T")
+            assert await two.hold("T") and not await one.hold("T")
+            await asyncio.sleep(0.7)
+            assert await one.hold("T")
+            # Notices reach the others, never the sender; versions are kept.
+            await one.publish(Notice("version", "T", version=5))
+            await one.publish(Notice("chat", "T", seat=0, name="Ann", text="hi"))
+            for _ in range(100):
+                if len(heard) >= 2:
+                    break
+                await asyncio.sleep(0.01)
+            assert [(n.kind, n.version, n.text) for n in heard[:2]] == [("version", 5, None), ("chat", None, "hi")]
+            assert mine == []
+            assert await two.versions(["T", "U"]) == {"T": 5}
+            # Presence: the others' counts, only while their heartbeat lives.
+            await one.heartbeat()
+            await one.set_presence("T", {0: 2, 1: 0}, 1)
+            await one.set_autoplay("T", [1])
+            seen = await two.presence("T")
+            assert (seen.seated, seen.spectators, seen.autoplay) == ({0: 2}, 1, (1,))
+            assert (await one.presence("T")).seated == {}  # its own connections are not "others"
+            await one.set_presence("T", {}, 0)
+            assert (await two.presence("T")).seated == {}
+            await one.set_presence("T", {1: 1}, 0)
+            await asyncio.sleep(0.7)  # one's heartbeat lapses: as if it had crashed
+            assert (await two.presence("T")).seated == {}
+            assert await one.heartbeat() is True  # and it knows to write its presence again
+        finally:
+            await one.close()
+            await two.close()
+
+    run_async(run())
+
+
+def test_the_redis_listener_comes_back_after_losing_its_connection(redis_prefix: str) -> None:
+    async def run() -> None:
+        one = RedisBus(REDIS_URL, prefix=redis_prefix, node="one")
+        two = RedisBus(REDIS_URL, prefix=redis_prefix, node="two")
+        heard: list[Notice] = []
+        await one.start(lambda n: None)
+        await two.start(heard.append)
+        try:
+            admin = redis.asyncio.Redis.from_url(REDIS_URL)
+            killed = 0
+            for client in await admin.client_list(_type="pubsub"):
+                if client.get("name") == "rummy500-sub-two":
+                    killed += await admin.client_kill_filter(_id=client["id"])
+            await admin.aclose()
+            assert killed == 1
+            for _ in range(200):  # it subscribes again: notices flow
+                await one.publish(Notice("lobby", "T"))
+                await asyncio.sleep(0.05)
+                if any(n.kind == "lobby" for n in heard):
+                    break
+            assert any(n.kind == "lobby" for n in heard)
+        finally:
+            await one.close()
+            await two.close()
+
+    run_async(run())
+
+
+def test_serve_refuses_redis_without_a_shared_database_or_redis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert serve_main(["--data-dir", str(tmp_path), "--redis", REDIS_URL]) == 2
+    assert "postgresql" in capsys.readouterr().err
+    assert serve_main(["--db", POSTGRES_URL, "--redis", "redis://127.0.0.1:1/0", "--data-dir", str(tmp_path)]) == 2
+    assert "cannot reach Redis" in capsys.readouterr().err
+    assert serve_main(["--db", POSTGRES_URL, "--redis", "http://x", "--data-dir", str(tmp_path)]) == 2
