@@ -1,0 +1,72 @@
+"""The bot contract: a seat's :class:`~rummy500.views.View` in, one legal action out.
+
+A bot never sees a :class:`~rummy500.state.RoundState`: it is handed the view
+of its own seat (its hand, the other hand sizes, the cards others were seen
+taking from the pile, the pile, the melds with who laid each card, the scores,
+the phase, any obligation, and ``view.legal``) and a ``random.Random``.
+
+* On its turn (``view.seat == view.to_move``) :meth:`Bot.act` returns an
+  element of ``view.legal``.
+* Out of turn (``view.seat != view.to_move`` with ``view.legal`` non-empty:
+  calling Rummy, ``meld_out_of_turn``) it may return ``None``: "no call".
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+
+from rummy500.actions import Action
+from rummy500.views import View
+
+__all__ = ["Bot"]
+
+
+class Bot(ABC):
+    """Base class of every bot level.
+
+    Args:
+        seed: seeds the bot's own ``random.Random``, used when :meth:`act` is
+            called without one.
+    """
+
+    level: str = "?"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def act(self, view: View, rng: random.Random | None = None) -> Action | None:
+        """Choose an action for ``view.seat``.
+
+        Args:
+            view: the seat's view; ``view.legal`` lists what it may do.
+            rng: randomness for this decision (default: the bot's own).
+
+        Returns:
+            An element of ``view.legal``; out of turn possibly ``None`` (no call).
+            ``None`` too when ``view.legal`` is empty.
+        """
+        if not view.legal:
+            return None
+        r = rng if rng is not None else self.rng
+        if view.seat != view.to_move:
+            return self.out_of_turn(view, r)
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return self.choose(view, r)
+
+    @abstractmethod
+    def choose(self, view: View, rng: random.Random) -> Action:
+        """Choose among ``view.legal`` (at least two) on the bot's own turn."""
+
+    def out_of_turn(self, view: View, rng: random.Random) -> Action | None:
+        """Choose an out-of-turn action (a Rummy call, a meld), or ``None`` for no call."""
+        return None
+
+    def explain(self) -> str:
+        """One line on why the last action was chosen (empty when the bot keeps no reason)."""
+        return getattr(self, "last_reason", "")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} level={self.level!r} seed={self.seed!r}>"

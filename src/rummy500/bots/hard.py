@@ -1,0 +1,327 @@
+"""The ``hard`` level: information-set Monte Carlo search over determinizations.
+
+Strategy. ``hard`` plays the turns' routine steps like ``medium`` (it lays
+every meld and lay-off that keeps the most points layable, and answers
+out-of-turn chances the same way) and searches the two decisions that swing
+a round: **how to draw** (the stock, or how deep to dig into the pile) and
+**what to discard**.
+
+For such a decision it scores the actions with the medium heuristics (the
+stock valued by averaging over every card it may hold), keeps those within a
+margin of the best (at most a few), and when more than one is left runs an
+information-set Monte Carlo search:
+
+1. **Determinize.** Deal the cards this seat cannot see at random, consistent
+   with everything it saw (:mod:`rummy500.bots.determinize`: known pickups stay
+   in their holders' hands, hand sizes and the stock size are respected).
+2. **Play out.** In that position, play each candidate and then a fast default
+   policy (the medium heuristics, for every seat, on the views of the
+   determinized position) to the end of the round (or for ``horizon`` turns).
+3. **Evaluate.** A finished round is worth its real score difference; an
+   unfinished one is valued per side as table points, plus most of what the
+   hand can lay at once, less the rest of the hand weighted by the risk of
+   being caught with it. The reward is this seat's side minus the best
+   opposing side.
+
+Every candidate is played out in the same determinizations with the same
+random numbers (common random numbers), so the comparison between candidates
+is paired and far less noisy than the raw outcomes; after half the budget the
+weaker half of the candidates is dropped (successive halving). The budget is a
+number of playouts (:attr:`HardBot.iterations`, deterministic for a given
+seed), optionally capped by a time limit.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import TYPE_CHECKING
+
+from rummy500.actions import Action, CallRummy, Discard, Draw, LayOff, Meld, Pass, Take
+from rummy500.bots.base import Bot
+from rummy500.bots.determinize import DeterminizeError, determinize
+from rummy500.bots.heuristics import Analysis, Planner
+from rummy500.bots.medium import MediumBot
+from rummy500.scoring import hand_value, meld_points
+from rummy500.views import View
+
+if TYPE_CHECKING:
+    from rummy500.state import RoundState
+
+__all__ = ["HardBot", "estimate_round"]
+
+#: A playout "to the end of the round" stops after this many turns (long
+#: rounds under ``stock_out: play_on`` or ``reshuffle``) and is estimated.
+MAX_PLAYOUT_TURNS = 40
+
+
+class _PlayoutPolicy(MediumBot):
+    """The medium heuristics without memory: the default policy of playouts."""
+
+    level = "medium-playout"
+
+    def _observe(self, view: View) -> None:
+        return None
+
+
+class HardBot(Bot):
+    """ISMCTS over determinizations with medium-policy playouts.
+
+    Args:
+        seed: seeds the bot's own randomness.
+        iterations: playouts per searched decision (split among candidates).
+        candidates: how many of the heuristically best actions are searched.
+        horizon: turns played out after the candidate before evaluating
+            (None: to the end of the round, at most :data:`MAX_PLAYOUT_TURNS`).
+        margin: heuristic points within which actions are close enough to search.
+        confidence: standard errors by which a candidate must beat the
+            heuristic favourite in paired playouts to be chosen instead.
+        time_limit: stop searching after this many seconds (None: no limit;
+            a limit makes play depend on the machine's speed).
+    """
+
+    level = "hard"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        iterations: int = 24,
+        candidates: int = 3,
+        horizon: int | None = None,
+        margin: float = 6.0,
+        confidence: float = 1.0,
+        time_limit: float | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.iterations = max(0, int(iterations))
+        self.candidates = max(1, int(candidates))
+        self.horizon = horizon
+        self.time_limit = time_limit
+        self.margin = float(margin)
+        self.confidence = float(confidence)
+        self._scores: dict[Action, float] = {}
+        self.guide = MediumBot(seed)
+        self.policy = _PlayoutPolicy(seed)
+        self.last_reason = ""
+        self.last_stats: dict[str, float] = {}
+
+    # ------------------------------------------------------------ decisions
+    def choose(self, view: View, rng: random.Random) -> Action:
+        guide = self.guide
+        guide._observe(view)
+        legal = list(view.legal)
+        special = guide.special(view, legal, rng)
+        if special is not None:
+            self.last_reason = guide.last_reason
+            return special
+        an = guide.analysis(view)
+        ranked = self._candidates(view, an, legal)
+        if len(ranked) == 1 or self.iterations <= 0:
+            self.last_reason = guide.last_reason or f"{ranked[0]} is clearly best by the heuristics"
+            return ranked[0]
+        return self._search(view, ranked, rng)
+
+    def out_of_turn(self, view: View, rng: random.Random) -> Action | None:
+        act = self.guide.out_of_turn(view, rng)
+        self.last_reason = self.guide.last_reason
+        return act
+
+    def _candidates(self, view: View, an: Analysis, legal: list[Action]) -> list[Action]:
+        """The actions worth searching, best first, within :attr:`margin` of the best."""
+        scored = self.score_actions(view, an, legal)
+        if not scored:
+            return legal[:1]
+        scored.sort(key=lambda s: -s[0])
+        top = scored[0][0]
+        close = [a for v, a in scored if v >= top - self.margin][: self.candidates]
+        self._scores = {a: v for v, a in scored}
+        return close
+
+    def score_actions(self, view: View, an: Analysis, legal: list[Action]) -> list[tuple[float, Action]]:
+        """Heuristic values of the decision's actions (higher is better).
+
+        Draws: the stock is valued by averaging over every card it may hold
+        (``medium`` uses a rule of thumb); pile takes as ``medium`` values
+        them. Discards: what the card may still become, against the risk of
+        being caught with it and what it gives the opponents, as ``medium``
+        scores them. A meld or lay-off that keeps the most points layable is
+        played at once.
+        """
+        out: list[tuple[float, Action]] = []
+        if view.phase == "draw":
+            for a in legal:
+                match a:
+                    case Draw():
+                        out.append((an.expected_draw_value(), a))
+                    case Take(n, split):
+                        must = n > 1 or split or view.rules.must_use_taken == "always"
+                        v = an.take_value(n, must_use=must, split=split)
+                        if v > float("-inf"):
+                            out.append((v - (4.0 if split else 0.0), a))
+                    case CallRummy(n):
+                        v = an.take_value(n, must_use=True)
+                        if v > float("-inf"):
+                            out.append((v, a))
+                    case Pass():
+                        out.append((0.0, a))
+            return out
+        lay, v = an.best_lay(legal)
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if lay is not None and v > 0:
+            self.guide.last_reason = f"{lay} keeps {v:.0f} points layable"
+            return [(float(v), lay)]
+        if discards:
+            return [(-an.discard_score(d.cards), d) for d in discards]
+        others = [a for a in legal if isinstance(a, (Meld, LayOff))]
+        return [(0.0, a) for a in (others or legal)[:1]]
+
+    # ------------------------------------------------------------ search
+    def _search(self, view: View, cands: list[Action], rng: random.Random) -> Action:
+        """Play every candidate out in the same determinizations; keep the favourite unless beaten clearly.
+
+        The heuristic favourite (``cands[0]``) is replaced only when another
+        candidate beats it by more than :attr:`confidence` standard errors of
+        their paired differences: with a few dozen playouts the noise is of the
+        same size as the differences between close moves, and a change of
+        mind on noise alone costs more than it gains.
+        """
+        r = random.Random(rng.getrandbits(64))
+        start = time.perf_counter()
+        seat = view.seat
+        assert seat is not None
+        results: dict[Action, dict[int, float]] = {a: {} for a in cands}
+        alive = list(cands)
+        budget = self.iterations
+        used = 0
+        it = 0
+        half_done = False
+        while used < budget and alive:
+            if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+                break
+            try:
+                world = determinize(view, r)
+            except DeterminizeError:
+                break
+            seed = r.getrandbits(64)
+            for a in alive:
+                results[a][it] = self._playout(world.copy(), seat, a, random.Random(seed))
+                used += 1
+            it += 1
+            if not half_done and used >= budget // 2 and len(alive) > 2:
+                half_done = True
+                alive.sort(key=lambda a: -_mean(results[a]))
+                alive = alive[: max(2, len(alive) // 2)]
+        fav = cands[0]
+        best, edge = fav, 0.0
+        for a in cands[1:]:
+            shared = [i for i in results[a] if i in results[fav]]
+            if len(shared) < 2:
+                continue
+            diffs = [results[a][i] - results[fav][i] for i in shared]
+            mean = sum(diffs) / len(diffs)
+            var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+            se = (var / len(diffs)) ** 0.5
+            if mean > self.confidence * se and mean > edge:
+                best, edge = a, mean
+        self.last_stats = {"playouts": float(used), "seconds": time.perf_counter() - start}
+        n = len(results[best])
+        if best == fav:
+            self.last_reason = (
+                f"{best}: the heuristic favourite, and no other move did clearly better "
+                f"over {n} dealt-out guesses of the hidden cards (it averaged {_mean(results[best]):+.0f} points against the best other side)"
+            )
+        else:
+            self.last_reason = (
+                f"{best}: over {n} dealt-out guesses of the hidden cards it averaged {edge:+.0f} points "
+                f"more than {fav}, the heuristic favourite"
+            )
+        return best
+
+    def _playout(self, state: RoundState, seat: int, first: Action, rng: random.Random) -> float:
+        """Play ``first`` then the default policy; return ``seat``'s side advantage."""
+        state.apply(first, seat, check=False)
+        policy = self.policy
+        start = state.turns
+        horizon = self.horizon if self.horizon is not None else MAX_PLAYOUT_TURNS
+        oot = state.rules.calling_rummy != "off" or state.rules.meld_out_of_turn
+        steps = 0
+        while not state.is_over and steps < 400:
+            if state.turns - start >= horizon:
+                break
+            steps += 1
+            if state.phase.value == "shuffle":
+                state.apply(state.chance_reshuffle(rng))
+                continue
+            if oot:
+                called = False
+                for s in state.actors()[1:]:
+                    a = policy.act(state.view(s), rng)
+                    if a is not None:
+                        state.apply(a, s, check=False)
+                        called = True
+                        break
+                if called:
+                    continue
+            s = state.to_move
+            v = state.view(s)
+            if not v.legal:
+                break
+            a = policy.act(v, rng)
+            if a is None:
+                break
+            state.apply(a, s, check=False)
+        return self._evaluate(state, seat)
+
+    def _evaluate(self, state: RoundState, seat: int) -> float:
+        rules = state.rules
+        n = state.n
+        if state.is_over and state.result is not None:
+            per_seat = [float(x) for x in state.result.round_scores]
+        else:
+            per_seat = estimate_round(state)
+        sides: dict[int, float] = {}
+        for s in range(n):
+            side = rules.side_of(s)
+            sides[side] = sides.get(side, 0.0) + per_seat[s]
+        mine = rules.side_of(seat)
+        others = [v for k, v in sides.items() if k != mine]
+        return sides[mine] - (max(others) if others else 0.0)
+
+
+def _mean(values: dict[int, float]) -> float:
+    return sum(values.values()) / len(values) if values else float("-inf")
+
+
+def estimate_round(state: RoundState) -> list[float]:
+    """Each seat's expected round score in an unfinished (determinized) round.
+
+    Table points count in full; what a hand can lay at once counts 90%; the
+    rest of the hand counts against its holder, weighted by how near the
+    round is to its end.
+    """
+    rules = state.rules
+    n = state.n
+    table = [0.0] * n
+    for m in state.melds:
+        for s, pts in meld_points(m, rules).items():
+            table[s] += pts
+    total_stock = max(1, len(state.stock) + 10)
+    near_end = 1.0 - min(1.0, len(state.stock) / total_stock)
+    shortest = min(len(h) for h in state.hands)
+    risk = 0.55 + 0.4 * near_end
+    if shortest <= 2:
+        risk = 0.95
+    out = []
+    for s in range(n):
+        hand = state.hands[s]
+        planner = Planner(rules, state.melds, s, may_layoff=state.opened[s], may_extend=lambda m, s=s: state.may_extend(s, m))
+        pts, plan = planner.best(hand)
+        left = list(hand)
+        for g in plan:
+            for c in g.need:
+                if c in left:
+                    left.remove(c)
+        out.append(table[s] + 0.9 * pts - risk * hand_value(left, rules))
+    return out
+

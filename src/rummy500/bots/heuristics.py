@@ -1,0 +1,662 @@
+"""Hand analysis for the heuristic bots: meld plans, card potential and discard danger.
+
+Everything here reads only what a seat may see (its hand, the table, the pile,
+the cards others were seen taking) and is shared by the ``easy``, ``medium``
+and ``hard`` levels:
+
+* :class:`Planner` finds the most points a hand can lay down now -- new melds
+  plus lay-offs on the table -- as an exact search over which melds use which
+  cards (each meld candidate is enumerated once by the engine's
+  :func:`~rummy500.melds.find_melds`, then combined under memoisation).
+* :func:`card_outs` counts the unseen cards that would turn a card into a meld.
+* :class:`Analysis` bundles one view's facts (unseen cards, the risk of being
+  caught with cards in hand, what the opponents collect) and scores the
+  choices a turn offers: which draw, which lay, which discard.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from rummy500.actions import Action, CallRummy, Discard, Draw, LayOff, Meld, Pass, Take
+from rummy500.cards import JOKER, Card, card
+from rummy500.melds import MeldError, TableMeld, extend_meld, find_layoffs, find_melds, make_meld
+from rummy500.rules import Rules
+from rummy500.scoring import card_value, meld_points, new_meld_points
+from rummy500.views import View
+
+__all__ = ["Analysis", "Group", "PlanContext", "Planner", "bare", "card_outs", "pack_counter"]
+
+_JK = JOKER
+
+
+def bare(cards: Iterable[Card]) -> list[Card]:
+    """Cards as a hand holds them: a declared joker (``JK=7H``) is a bare ``JK``."""
+    return [_JK if c >= 64 else c for c in cards]
+
+
+def pack_counter(rules: Rules) -> Counter[Card]:
+    """The whole pack as a multiset (the same cards as the engine's ``build_pack``)."""
+    key = (rules.short_pack, rules.n_decks, rules.n_jokers)
+    got = _PACKS.get(key)
+    if got is None:
+        got = _PACKS[key] = _pack_counter(rules)
+    return Counter(got)
+
+
+_PACKS: dict[tuple[bool, int, int], Counter[Card]] = {}
+
+
+def _pack_counter(rules: Rules) -> Counter[Card]:
+    naturals = [card(s * 16 + r) for s in range(4) for r in range(1, 14)]
+    if rules.short_pack:
+        naturals = [c for c in naturals if c.rank == 1 or c.rank >= 7]
+    pack: Counter[Card] = Counter()
+    for c in naturals:
+        pack[c] += rules.n_decks
+    if rules.n_jokers:
+        pack[_JK] += rules.n_jokers
+    return pack
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One way to lay cards: a new meld (``on`` None) or a lay-off on meld ``on``.
+
+    Attributes:
+        cards: the cards as the action writes them (jokers declared).
+        need: the hand cards it uses, bare and sorted.
+        on: the table meld it extends, or None for a new meld.
+        points: what it scores for the player laying it.
+    """
+
+    cards: tuple[Card, ...]
+    need: tuple[Card, ...]
+    on: int | None
+    points: int
+
+
+# (cards, table meld or None, seat, rules) -> points; melds and rules are immutable values.
+_POINTS: dict[tuple[object, ...], int | None] = {}
+
+
+def _sub(hand: tuple[Card, ...], need: tuple[Card, ...]) -> tuple[Card, ...] | None:
+    """``hand`` minus ``need`` (both sorted), or None when ``need`` is not all there."""
+    out: list[Card] = []
+    i = 0
+    n = len(need)
+    for c in hand:
+        if i < n and c == need[i]:
+            i += 1
+        elif i < n and c > need[i]:
+            return None
+        else:
+            out.append(c)
+    return tuple(out) if i == n else None
+
+
+class Planner:
+    """The most points a hand can lay down this turn.
+
+    Args:
+        rules: the rules in force.
+        table: the melds on the table.
+        seat: who would lay the cards.
+        may_layoff: whether lay-offs are allowed now (``first_meld_min``,
+            ``layoff_needs_own_meld``).
+        may_extend: which table melds this seat may extend (``layoff_onto``).
+        wild: whether jokers are wild this hand.
+        node_budget: a cap on the search (it stays exact for ordinary hands).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        table: Sequence[TableMeld],
+        seat: int,
+        *,
+        may_layoff: bool = True,
+        may_extend: Callable[[TableMeld], bool] | None = None,
+        wild: bool = True,
+        node_budget: int = 4000,
+    ) -> None:
+        self.rules = rules
+        self.table = list(table)
+        self.seat = seat
+        self.may_layoff = may_layoff
+        self.may_extend = may_extend or (lambda m: True)
+        self.wild = wild
+        self.node_budget = node_budget
+
+    # -- groups
+    def groups(self, hand: Sequence[Card]) -> list[Group]:
+        """Every meld and lay-off the hand could make (one per cards-used and target)."""
+        usable = list(hand) if self.wild or not self.rules.jokers_wild else [c for c in hand if c != _JK]
+        best: dict[tuple[tuple[Card, ...], int | None], Group] = {}
+        for cards in find_melds(usable, self.rules):
+            pts = self.points(cards, None)
+            if pts is None:
+                continue
+            need = tuple(sorted(bare(cards)))
+            key = (need, None)
+            if key not in best or best[key].points < pts:
+                best[key] = Group(cards, need, None, pts)
+        if self.may_layoff:
+            for meld in self.table:
+                if meld.sealed or not self.may_extend(meld):
+                    continue
+                for cards in find_layoffs(meld, usable, self.rules):
+                    pts = self.points(cards, meld.id)
+                    if pts is None:
+                        continue
+                    need = tuple(sorted(bare(cards)))
+                    key = (need, meld.id)
+                    if key not in best or best[key].points < pts:
+                        best[key] = Group(cards, need, meld.id, pts)
+        return list(best.values())
+
+    def points(self, cards: Sequence[Card], on: int | None) -> int | None:
+        """Points ``cards`` score for the seat as a new meld or laid off on meld ``on``."""
+        meld = None
+        if on is not None:
+            meld = self.table[on] if on < len(self.table) and self.table[on].id == on else _by_id(self.table, on)
+        key = (tuple(cards), meld, self.seat, self.rules)
+        if key in _POINTS:
+            return _POINTS[key]
+        try:
+            if meld is None:
+                pts: int | None = new_meld_points(make_meld(cards, self.rules, 0, self.seat), self.rules)
+            else:
+                before = meld_points(meld, self.rules).get(self.seat, 0)
+                after = meld_points(extend_meld(meld, cards, self.rules, self.seat), self.rules).get(self.seat, 0)
+                pts = after - before
+        except MeldError:
+            pts = None
+        if len(_POINTS) > 200_000:
+            _POINTS.clear()
+        _POINTS[key] = pts
+        return pts
+
+    # -- the search
+    def context(self, hand: Sequence[Card]) -> PlanContext:
+        """A search context for ``hand`` and any part of it (groups found once, results shared)."""
+        return PlanContext(self, hand)
+
+    def best(self, hand: Sequence[Card], *, must_use: Card | None = None) -> tuple[int, tuple[Group, ...]]:
+        """The best plan for ``hand``: (points, groups); see :meth:`PlanContext.best`."""
+        return PlanContext(self, hand).best(hand, must_use=must_use)
+
+
+class PlanContext:
+    """The meld groups of one hand, and memoised best plans for it and its sub-hands.
+
+    Every meld a sub-hand can make is a meld of the whole hand, so the groups
+    are enumerated once and each search only filters them.
+    """
+
+    def __init__(self, planner: Planner, hand: Sequence[Card]) -> None:
+        self.planner = planner
+        self.hand = tuple(sorted(hand))
+        self.groups = planner.groups(self.hand)
+        by_card: dict[Card, list[Group]] = {}
+        for g in self.groups:
+            for c in set(g.need):
+                if c != _JK:
+                    by_card.setdefault(c, []).append(g)
+        for lst in by_card.values():
+            lst.sort(key=lambda g: -g.points)
+        self.by_card = by_card
+        self.joker_layoffs = sorted(
+            (g.points for g in self.groups if g.on is not None and g.need == (_JK,)), reverse=True
+        )
+        self.memo: dict[tuple[tuple[Card, ...], frozenset[int]], tuple[int, tuple[Group, ...]]] = {}
+        self.nodes = 0
+
+    def _rec(self, h: tuple[Card, ...], used: frozenset[int]) -> tuple[int, tuple[Group, ...]]:
+        key = (h, used)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        self.nodes += 1
+        x = next((c for c in h if c != _JK), None)
+        if x is None:
+            res: tuple[int, tuple[Group, ...]] = (0, ())
+            self.memo[key] = res
+            return res
+        i = h.index(x)
+        res = self._rec(h[:i] + h[i + 1 :], used)
+        if self.nodes <= self.planner.node_budget:
+            for g in self.by_card.get(x, ()):
+                if g.on is not None and g.on in used:
+                    continue
+                rest = _sub(h, g.need)
+                if rest is None:
+                    continue
+                sub = self._rec(rest, used | {g.on} if g.on is not None else used)
+                v = g.points + sub[0]
+                if v > res[0]:
+                    res = (v, (g, *sub[1]))
+        self.memo[key] = res
+        return res
+
+    def best(self, hand: Sequence[Card] | None = None, *, must_use: Card | None = None, used: frozenset[int] = frozenset()) -> tuple[int, tuple[Group, ...]]:
+        """The most points ``hand`` (default: the whole hand) can lay, and the groups that do it.
+
+        Args:
+            hand: the whole hand of the context or a part of it.
+            must_use: a card the plan must lay (a card taken from the pile);
+                the result is ``(-1, ())`` when no plan can.
+            used: table melds already extended in this plan.
+        """
+        h = self.hand if hand is None else tuple(sorted(hand))
+        if must_use is None:
+            pts, plan = self._rec(h, used)
+        else:
+            pts, plan = -1, ()
+            for g in self.groups:
+                if must_use not in g.need or (g.on is not None and g.on in used):
+                    continue
+                rest = _sub(h, g.need)
+                if rest is None:
+                    continue
+                sub = self._rec(rest, used | {g.on} if g.on is not None else used)
+                v = g.points + sub[0]
+                if v > pts:
+                    pts, plan = v, (g, *sub[1])
+            if pts < 0:
+                return -1, ()
+        # Jokers nobody melded can still be laid off where they fit.
+        spare = h.count(_JK) - sum(g.need.count(_JK) for g in plan)
+        if spare > 0 and self.joker_layoffs:
+            pts += sum(self.joker_layoffs[:spare])
+        return pts, plan
+
+
+def _by_id(table: Sequence[TableMeld], meld_id: int) -> TableMeld:
+    for m in table:
+        if m.id == meld_id:
+            return m
+    raise MeldError(f"no meld {meld_id}")
+
+
+def card_outs(c: Card, hand: Sequence[Card], live: Counter[Card], rules: Rules) -> float:
+    """How many live cards would make ``c`` part of a 3-card meld with one other held card.
+
+    ``live`` counts the cards that may still come (the stock and hidden hands);
+    a joker in hand makes every card worth keeping, so jokers score high.
+    """
+    if c == _JK:
+        return 20.0
+    rank, suit = c.rank, c.suit
+    outs = 0.0
+    others = [h for h in hand if h != _JK]
+    same_rank = {h.suit for h in others if h.rank == rank and h.suit != suit}
+    if same_rank:
+        for s in range(4):
+            if s != suit and s not in same_rank:
+                outs += live[card(s * 16 + rank)]
+    else:
+        # A lone card: two more of its rank would do; count them at a discount.
+        outs += 0.15 * sum(live[card(s * 16 + rank)] for s in range(4) if s != suit)
+    ranks = {h.rank for h in others if h.suit == suit}
+    top = 14 if rules.short_pack else 13
+
+    def live_rank(r: int) -> int:
+        if r == 14:
+            r = 1
+        if r < 1 or r > 13:
+            return 0
+        return live[card(suit * 16 + r)]
+
+    for d in (1, 2):
+        for nb in (rank - d, rank + d):
+            nb_r = 1 if nb == 14 else nb
+            if nb_r in ranks and 1 <= nb <= top + 1:
+                if d == 1:
+                    lo, hi = min(rank, nb), max(rank, nb)
+                    outs += live_rank(lo - 1) + live_rank(hi + 1)
+                else:
+                    outs += live_rank((rank + nb) // 2)
+    if rank == 1:
+        # the ace also sits above the king
+        for nb, mid in ((13, None), (12, 13)):
+            if nb in ranks:
+                outs += live_rank(12) if mid is None else live_rank(mid)
+    return outs
+
+
+class Analysis:
+    """What one view tells a heuristic player, and how it scores the turn's choices.
+
+    Args:
+        view: the seat's view.
+        track_opponents: weigh what the opponents were seen taking (and
+            discarding, via ``discards``) when choosing a discard.
+        discards: per seat, cards that seat was seen discarding this round.
+    """
+
+    def __init__(self, view: View, *, track_opponents: bool = True, discards: dict[int, list[Card]] | None = None) -> None:
+        assert view.seat is not None
+        self.view = view
+        self.rules = rules = view.rules
+        self.seat = seat = view.seat
+        self.hand = list(view.hand)
+        self.track = track_opponents
+        self.discards = discards or {}
+        gambit = view.gambit
+        self.wild = rules.jokers_wild if gambit is None else gambit == "wild"
+        # The dealer's joker counts as a joker the dealer holds while it is free.
+        self.extra = 1 if (view.dealer_joker == "available" and seat == view.dealer and self.wild) else 0
+        self.plan_hand = self.hand + [_JK] * self.extra
+        opened = view.opened[seat] if view.opened else rules.first_meld_min == 0
+        has_melded = view.has_melded[seat] if view.has_melded else any(m.owner == seat for m in view.melds)
+        self.may_layoff = opened and (not rules.layoff_needs_own_meld or has_melded)
+        self.planner = Planner(
+            rules, view.melds, seat, may_layoff=self.may_layoff, may_extend=self._may_extend, wild=self.wild
+        )
+        self._base: tuple[int, tuple[Group, ...]] | None = None
+        self._ctx: PlanContext | None = None
+        self._layoff_memo: dict[Card, bool] = {}
+        # Cards that may still come: the pack less everything this seat can see.
+        live = pack_counter(rules)
+        seen: list[Card] = list(self.hand) + list(view.discard) + list(getattr(view, "removed", ()))
+        for m in view.melds:
+            seen.extend(bare(m.cards))
+        for s, k in enumerate(view.known):
+            if s != seat:
+                seen.extend(k)
+        live.subtract(Counter(seen))
+        self.live = +live
+        self.pile = Counter(view.discard)
+        n = view.players
+        dealt = n * rules.n_hand + 1
+        start_stock = max(1, sum(pack_counter(rules).values()) - dealt)
+        progress = 1.0 - min(1.0, view.stock_count / start_stock)
+        others = [view.hand_sizes[s] for s in range(n) if s != seat and rules.side_of(s) != rules.side_of(seat)]
+        shortest = min(others) if others else 99
+        # The chance of being caught holding a card when the round ends.
+        risk = 0.3 + 0.6 * progress
+        if shortest <= 2:
+            risk = max(risk, 0.95)
+        elif shortest <= 4:
+            risk = max(risk, 0.7)
+        self.risk = risk
+
+    def _may_extend(self, meld: TableMeld) -> bool:
+        onto = self.rules.layoff_onto
+        if onto == "any":
+            return True
+        if onto == "own":
+            return meld.owner == self.seat
+        return self.rules.side_of(meld.owner) == self.rules.side_of(self.seat)
+
+    # -------------------------------------------------------------- values
+    def value(self, c: Card) -> int:
+        """A card's value in hand."""
+        return card_value(c, self.rules, in_hand=True)
+
+    @property
+    def ctx(self) -> PlanContext:
+        """The plan search context of the hand as it is."""
+        if self._ctx is None:
+            self._ctx = self.planner.context(self.plan_hand)
+        return self._ctx
+
+    def base(self) -> tuple[int, tuple[Group, ...]]:
+        """The best plan for the hand as it is."""
+        if self._base is None:
+            self._base = self.ctx.best()
+        return self._base
+
+    def keep_value(self, c: Card, hand: Sequence[Card] | None = None) -> float:
+        """How much holding ``c`` is worth: its chances to meld less the risk of being caught."""
+        h = self.hand if hand is None else hand
+        rest = list(h)
+        if c in rest:
+            rest.remove(c)
+        outs = card_outs(c, rest, self.live, self.rules)
+        v = self.value(c)
+        if c == _JK:
+            return 100.0 if self.wild else -v * self.risk
+        # Each out is a chance to score the card (and its partners) instead of losing it.
+        return outs * (2.0 + 0.25 * v) * (1.2 - self.risk) - v * self.risk
+
+    def danger(self, c: Card) -> float:
+        """What discarding ``c`` may give the opponents."""
+        view = self.view
+        v = self.value(c)
+        d = 0.0
+        if c == _JK:
+            return 40.0 if self.wild else 0.0
+        if self.opp_layoff(c):
+            d += v + 4
+        if not self.track:
+            return d
+        for o in self._opponents():
+            known = [k for k in view.known[o] if k != _JK]
+            same = {k.suit for k in known if k.rank == c.rank and k.suit != c.suit}
+            if same:
+                d += (0.6 if len(same) == 1 else 1.0) * (v + 5)
+            near = [k for k in known if k.suit == c.suit and 0 < abs(k.rank - c.rank) <= 2]
+            if near:
+                d += 0.5 * (v + 5) * min(2, len(near))
+            for k in self.discards.get(o, ()):
+                # They let a card of this rank or a neighbour go: they are less likely to want it.
+                if k.rank == c.rank or (k.suit == c.suit and abs(k.rank - c.rank) == 1):
+                    d -= 2.0
+        # Cards in the pile it melds with: whoever digs gets a meld.
+        pile_same = {k.suit for k in view.discard if k != _JK and k.rank == c.rank and k.suit != c.suit}
+        if len(pile_same) >= 2:
+            d += 0.5 * v
+        return d
+
+    def opp_layoff(self, c: Card) -> bool:
+        """Whether an opponent could lay ``c`` off on a table meld (memoised per view)."""
+        memo = self._layoff_memo
+        got = memo.get(c)
+        if got is None:
+            got = False
+            for meld in self.view.melds:
+                if meld.sealed or not any(self._opp_may_extend(o, meld) for o in self._opponents()):
+                    continue
+                try:
+                    extend_meld(meld, [c], self.rules, 0)
+                except MeldError:
+                    continue
+                got = True
+                break
+            memo[c] = got
+        return got
+
+    def could_meld(self, c: Card, hand: Sequence[Card]) -> bool:
+        """A quick necessary condition for ``c`` to be melded or laid off with ``hand``.
+
+        ``c`` needs a natural partner of its rank, or of its suit close enough
+        for the jokers held to bridge the gap, or a table meld it extends.
+        """
+        if c == _JK:
+            return True
+        jokers = sum(1 for h in hand if h == _JK) if self.wild else 0
+        reach = 1 + jokers
+        for h in hand:
+            if h == _JK:
+                continue
+            if h == c:
+                if self.rules.set_suits == "any":
+                    return True  # two packs: a set may repeat a card
+                continue
+            if h.rank == c.rank:
+                return True
+            if h.suit == c.suit:
+                gap = abs(h.rank - c.rank)
+                # 13 - gap: the ace is next to the king (and to the 2 around the corner)
+                if min(gap, 13 - gap) <= reach:
+                    return True
+        if self.may_layoff:
+            for meld in self.view.melds:
+                if meld.sealed or not self._may_extend(meld):
+                    continue
+                try:
+                    extend_meld(meld, [c], self.rules, self.seat)
+                    return True
+                except MeldError:
+                    continue
+        return False
+
+    def _opponents(self) -> list[int]:
+        side = self.rules.side_of(self.seat)
+        return [s for s in range(self.view.players) if s != self.seat and self.rules.side_of(s) != side]
+
+    def _opp_may_extend(self, seat: int, meld: TableMeld) -> bool:
+        onto = self.rules.layoff_onto
+        if onto == "any":
+            return True
+        if onto == "own":
+            return meld.owner == seat
+        return self.rules.side_of(meld.owner) == self.rules.side_of(seat)
+
+    # -------------------------------------------------------------- choices
+    def lay_value(self, action: Meld | LayOff) -> float:
+        """Points of ``action`` plus the best the rest of the hand can still lay."""
+        on = action.on if isinstance(action, LayOff) else None
+        pts = self.planner.points(action.cards, on)
+        if pts is None:
+            return float("-inf")
+        rest = _sub(self.ctx.hand, tuple(sorted(bare(action.cards))))
+        if rest is None:
+            return float("-inf")
+        sub = self.ctx.best(rest, used=frozenset({on}) if on is not None else frozenset())[0]
+        return pts + sub
+
+    def take_value(self, k: int, *, must_use: bool, split: bool = False) -> float:
+        """The worth of taking ``k`` cards from the pile (``split``: the chosen card alone)."""
+        pile = list(self.view.discard)
+        chosen = pile[-k]
+        taken = [chosen] if split else pile[-k:]
+        new_hand = self.plan_hand + taken
+        if split and _JK in new_hand:
+            new_hand.remove(_JK)  # the splitting joker is spent
+        if must_use and not self.could_meld(chosen, new_hand):
+            return float("-inf")
+        base = self.base()[0]
+        ctx = self.planner.context(new_hand)
+        if must_use:
+            pts, plan = ctx.best(must_use=chosen)
+            if pts < 0:
+                return float("-inf")
+        else:
+            pts, plan = ctx.best()
+        gain = pts - base
+        used = Counter()
+        for g in plan:
+            used.update(g.need)
+        left = Counter(new_hand) - used
+        leftover_taken = Counter(taken) - (Counter(taken) - left)
+        # Cards taken but not laid become hand cards: they may meld later, or be caught.
+        rest_hand = list(left.elements())
+        extra = 0.0
+        for c in leftover_taken.elements():
+            extra += 0.5 * self.keep_value(c, rest_hand)
+        # Each card taken is a card one turn further from going out.
+        extra -= 1.5 * max(0, len(taken) - 1) * self.risk
+        return gain + extra
+
+    def draw_value(self) -> float:
+        """The worth of the unknown top card of the stock, as a rule of thumb."""
+        return 3.0
+
+    def expected_draw_value(self) -> float:
+        """The worth of the stock's top card averaged over every card it may be.
+
+        The top card is equally likely to be any card this seat has not seen
+        (the stock and the hidden hands are one pool to it); each is valued as
+        :meth:`take_value` values the top card of the pile.
+        """
+        pool = self.live
+        total = sum(pool.values())
+        if total == 0 or self.view.stock_count == 0:
+            return self.draw_value()
+        base = self.base()[0]
+        acc = 0.0
+        for c, w in pool.items():
+            ctx = self.planner.context([*self.plan_hand, c])
+            pts, plan = ctx.best()
+            used = Counter()
+            for g in plan:
+                used.update(g.need)
+            v = float(pts - base)
+            if used[c] < Counter(self.plan_hand)[c] + 1:
+                rest = list((Counter(ctx.hand) - used).elements())
+                v += 0.5 * self.keep_value(c, rest)
+            acc += w * v
+        return acc / total
+
+    def discard_score(self, cards: Sequence[Card]) -> float:
+        """Lower is a better discard: what is lost by letting these cards go."""
+        hand = list(self.hand)
+        total = 0.0
+        plan_cards = Counter()
+        for g in self.base()[1]:
+            plan_cards.update(g.need)
+        for c in cards:
+            k = self.keep_value(c, hand)
+            if plan_cards[c] > 0:
+                # A card of a meld we could lay: keep it (a meld we may not lay yet, say).
+                k += 2 * self.value(c) + 10
+                plan_cards[c] -= 1
+            total += k + self.danger(c)
+            if c in hand:
+                hand.remove(c)
+        return total
+
+    # -------------------------------------------------------------- policies
+    def best_draw(self, legal: Sequence[Action], *, max_depth: int | None = None) -> tuple[Action, float]:
+        """The best draw-phase action and its worth."""
+        rules = self.rules
+        best: tuple[Action, float] | None = None
+        for a in legal:
+            match a:
+                case Draw():
+                    v = self.draw_value()
+                case Take(k, split):
+                    if max_depth is not None and k > max_depth:
+                        continue
+                    must = k > 1 or split or rules.must_use_taken == "always"
+                    v = self.take_value(k, must_use=must, split=split)
+                    if split:
+                        v -= 4.0  # the joker spent
+                case CallRummy(k):
+                    v = self.take_value(k, must_use=True)
+                case Pass():
+                    v = 0.0
+                case _:
+                    continue
+            if best is None or v > best[1]:
+                best = (a, v)
+        if best is None:
+            return legal[0], 0.0
+        return best
+
+    def best_lay(self, legal: Sequence[Action]) -> tuple[Action | None, float]:
+        """The meld or lay-off that keeps the most points layable, and its worth."""
+        best: tuple[Action | None, float] = (None, float("-inf"))
+        for a in legal:
+            if isinstance(a, (Meld, LayOff)):
+                v = self.lay_value(a)
+                # Prefer new melds on ties: they score now and make room for more lay-offs.
+                v += 0.01 * len(a.cards) if isinstance(a, Meld) else 0.0
+                if v > best[1]:
+                    best = (a, v)
+        return best
+
+    def best_discard(self, legal: Sequence[Action]) -> Discard | None:
+        """The discard that loses the least."""
+        best: tuple[Discard | None, float] = (None, float("inf"))
+        for a in legal:
+            if isinstance(a, Discard):
+                s = self.discard_score(a.cards)
+                if s < best[1]:
+                    best = (a, s)
+        return best[0]

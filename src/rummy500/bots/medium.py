@@ -1,0 +1,166 @@
+"""The ``medium`` level: a careful heuristic player.
+
+Strategy, turn by turn:
+
+* **Draw.** Every legal way to draw is valued. The stock is worth a small
+  constant. Taking cards from the pile is worth the points the bot could lay
+  down this turn with the taken cards (the best meld plan of the new hand,
+  which must use the deepest card when the rules say so, against the plan
+  of the hand as it is), plus half the holding value of the taken cards it
+  cannot lay yet, minus a charge for each extra card (one more card between
+  it and going out). It digs into the pile when the dug card completes a
+  good meld and the haul pays.
+* **Meld and lay off.** While any meld or lay-off keeps the most points
+  layable (an exact search over which melds use which cards), it plays it:
+  points on the table count, points in hand are lost. Going out falls out
+  of this: when the plan uses every card but one, the last card is the
+  discard.
+* **Discard.** Each card's holding value is the number of live cards that
+  would meld it (stock and hidden hands, from everything seen) weighed by
+  its value, less its value times the risk of being caught when someone
+  goes out (rising as the stock shrinks and as an opponent's hand gets
+  short). Its danger is what it gives the opponents: a card that lays off on
+  the table, or melds with cards an opponent was seen taking from the pile
+  (``view.known``), is held back; a rank an opponent let go is safer. The
+  discard losing least is thrown.
+* **Out of turn.** It calls Rummy when the claimed cards are worth as much
+  as a good draw, steals whenever a steal scores, and melds out of turn what
+  its plan would meld anyway.
+* **Dealer's Gambit.** As dealer it nominates ``wild`` (its own joker is
+  then a free wild card); it blocks the dealer's joker when its own joker is
+  not wild this hand.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rummy500.actions import Action, Block, CallRummy, Float, LayOff, Meld, Nominate, Swap
+from rummy500.bots.base import Bot
+from rummy500.bots.heuristics import Analysis
+from rummy500.cards import Card
+from rummy500.views import View
+
+__all__ = ["MediumBot"]
+
+
+class MediumBot(Bot):
+    """Heuristic play: meld what pays, dig when it pays, discard what helps opponents least."""
+
+    level = "medium"
+    #: A Rummy call must be worth at least this much (in points) to be made.
+    call_threshold = 4.0
+    track_opponents = True
+    max_dig: int | None = None
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.last_reason = ""
+        self._seen_discards: dict[int, list[Card]] = {}
+        self._dealer: int | None = None
+        self._last_stock = 0
+        self._last_pile: tuple[Card, ...] = ()
+
+    # ------------------------------------------------------------ memory
+    def _observe(self, view: View) -> None:
+        """Remember which cards each seat was seen discarding this round."""
+        # A new round: another dealer, or the stock grew back over an empty table.
+        fresh = self._dealer is None or view.dealer != self._dealer or (not view.melds and view.stock_count > self._last_stock)
+        if fresh:
+            self._seen_discards = {}
+        self._dealer = view.dealer
+        self._last_stock = view.stock_count
+        if view.last_discarder is not None and view.discard and view.last_discarder != view.seat:
+            top = view.discard[-1]
+            lst = self._seen_discards.setdefault(view.last_discarder, [])
+            if not lst or lst[-1] != top or self._last_pile != view.discard:
+                lst.append(top)
+        self._last_pile = view.discard
+
+    def analysis(self, view: View) -> Analysis:
+        """The heuristic analysis of ``view`` this level uses."""
+        return Analysis(view, track_opponents=self.track_opponents, discards=self._seen_discards)
+
+    # ------------------------------------------------------------ in turn
+    def choose(self, view: View, rng: random.Random) -> Action:
+        self._observe(view)
+        legal = list(view.legal)
+        a = self.special(view, legal, rng)
+        if a is not None:
+            return a
+        an = self.analysis(view)
+        if view.phase == "draw":
+            act, v = an.best_draw(legal, max_depth=self.max_dig)
+            self.last_reason = f"{act} is worth about {v:.0f} points"
+            return act
+        return self.play(view, an, legal, rng)
+
+    def special(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
+        """Variant actions decided by a fixed rule (nominate, block, swap, float)."""
+        for a in legal:
+            if isinstance(a, Nominate) and a.mode == "wild":
+                self.last_reason = "a wild joker is a free card for the dealer"
+                return a
+        if any(isinstance(a, Nominate) for a in legal):
+            return next(a for a in legal if isinstance(a, Nominate))
+        if any(isinstance(a, Float) for a in legal):
+            return next(a for a in legal if isinstance(a, Float))
+        wild = view.rules.jokers_wild if view.gambit is None else view.gambit == "wild"
+        for a in legal:
+            if isinstance(a, Block) and not wild:
+                self.last_reason = "my joker is not wild this hand: block the dealer's"
+                return a
+        for a in legal:
+            # Never swap away the card taken from the pile that must still be used.
+            if isinstance(a, Swap) and a.card != view.obligation:
+                self.last_reason = "a joker is worth more than the card it stands for"
+                return a
+        return None
+
+    def play(self, view: View, an: Analysis, legal: list[Action], rng: random.Random) -> Action:
+        """The play phase: lay what keeps the most points layable, else discard."""
+        lay, v = an.best_lay(legal)
+        if lay is not None and v > 0:
+            self.last_reason = f"{lay} keeps {v:.0f} points layable"
+            return lay
+        d = an.best_discard(legal)
+        if d is not None:
+            self.last_reason = f"{d}: the card I miss least and that helps opponents least"
+            return d
+        if lay is not None:
+            return lay
+        others = [a for a in legal if not isinstance(a, Block)]
+        return (others or legal)[0]
+
+    # ------------------------------------------------------------ out of turn
+    def out_of_turn(self, view: View, rng: random.Random) -> Action | None:
+        legal = list(view.legal)
+        calls = [a for a in legal if isinstance(a, CallRummy)]
+        an: Analysis | None = None
+        if calls:
+            an = self.analysis(view)
+            if view.rules.calling_rummy == "steal":
+                best = max(calls, key=lambda a: _steal_points(an, view, a))
+                self.last_reason = "a stolen card scores for me"
+                return best
+            act, v = an.best_draw(calls)
+            if v >= self.call_threshold:
+                self.last_reason = f"Rummy! the pile is worth about {v:.0f} points"
+                return act
+        lays = [a for a in legal if isinstance(a, (Meld, LayOff))]
+        if lays:
+            an = an or self.analysis(view)
+            best, v = an.best_lay(lays)
+            if best is not None and v > 0 and v >= an.base()[0] - 1e-9:
+                self.last_reason = "laying out of turn what I would lay anyway"
+                return best
+        return None
+
+
+def _steal_points(an: Analysis, view: View, call: CallRummy) -> int:
+    """What a steal scores: the card laid off, or the meld made from the pile."""
+    if call.on is not None:
+        return an.planner.points((view.discard[-call.depth],), call.on) or 0
+    if call.meld is not None:
+        return an.planner.points(call.meld, None) or 0
+    return 0

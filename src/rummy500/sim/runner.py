@@ -1,0 +1,255 @@
+"""Playing complete bot matches, one at a time or many in parallel.
+
+:func:`play_game` plays one match to its end with :class:`~rummy500.match.Match`
+(which deals every next round itself). Before each decision of the seat to
+move, every other seat with a legal out-of-turn action (a Rummy call, a meld
+under ``meld_out_of_turn``) is asked, in turn order, whether it calls; a bot
+answers ``None`` for "no call". :func:`run_games` plays many matches with the
+seats rotated from game to game, optionally over several processes; every
+game's randomness comes from its own seed, drawn from the run's seed, so the
+results do not depend on how many processes played them.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from rummy500.bots import Bot, make_bot
+from rummy500.match import Match
+from rummy500.rules import Rules
+
+__all__ = ["BotIllegalAction", "GameResult", "game_seeds", "play_game", "run_games", "seat_order"]
+
+#: A game still going after this many rounds is stopped: the best total wins.
+MAX_ROUNDS = 200
+
+
+class BotIllegalAction(RuntimeError):
+    """A bot answered with an action outside its view's legal list."""
+
+
+@dataclass
+class GameResult:
+    """One finished game.
+
+    Attributes:
+        index: the game's number in its run.
+        seed: the seed it was played from.
+        entries: per seat, the index of the ``bots`` entry playing it.
+        levels: per seat, the bot level.
+        totals: final totals per seat.
+        winners: the winning seats (two for a partnership side; empty on a tie
+            after :data:`MAX_ROUNDS`).
+        round_scores: per round, the round score of each seat.
+        round_turns: per round, the turns played.
+        decision_times: per seat, the seconds each in-turn decision took.
+        finished: False when the game was stopped at :data:`MAX_ROUNDS`.
+        record: the RECORD.md record, when asked for.
+    """
+
+    index: int
+    seed: int
+    entries: list[int]
+    levels: list[str]
+    totals: list[int]
+    winners: list[int]
+    round_scores: list[list[int]]
+    round_turns: list[int]
+    decision_times: list[list[float]] = field(default_factory=list)
+    finished: bool = True
+    record: dict[str, Any] | None = None
+
+
+def seat_order(n_entries: int, players: int, game: int) -> list[int]:
+    """Which ``bots`` entry sits in each seat for game number ``game`` (rotated each game)."""
+    return [(s + game) % n_entries for s in range(players)]
+
+
+def game_seeds(seed: int | None, games: int) -> list[int]:
+    """The per-game seeds of a run (fixed by the run's seed)."""
+    rng = random.Random(seed)
+    return [rng.getrandbits(63) for _ in range(games)]
+
+
+def play_game(
+    levels: Sequence[str],
+    rules: Rules,
+    seed: int,
+    *,
+    index: int = 0,
+    entries: Sequence[int] | None = None,
+    bot_options: Mapping[str, Mapping[str, Any]] | None = None,
+    keep_record: bool = False,
+    names: Sequence[str] | None = None,
+    max_rounds: int = MAX_ROUNDS,
+) -> GameResult:
+    """Play one match between bots, one level per seat.
+
+    Args:
+        levels: the bot level of each seat (``len(levels) == rules.players``).
+        rules: the rules.
+        seed: all randomness of the game (deals and bots) comes from it.
+        index: the game's number (kept in the result).
+        entries: per seat, which entry of a run it is (kept in the result).
+        bot_options: per level, keyword options for :func:`~rummy500.bots.make_bot`.
+        keep_record: keep the game's RECORD.md record in the result.
+        names: player names for the record (default: the levels).
+        max_rounds: stop after this many rounds (the best total wins).
+
+    Raises:
+        BotIllegalAction: a bot returned an action that was not legal.
+    """
+    n = rules.players
+    if len(levels) != n:
+        raise ValueError(f"{len(levels)} bots for a {n}-player game")
+    rng = random.Random(seed)
+    opts = bot_options or {}
+    bots: list[Bot] = [make_bot(level, rng.getrandbits(32), **dict(opts.get(level, {}))) for level in levels]
+    match = Match(rules, list(names) if names is not None else [f"{lv}" for lv in levels], seed=rng.getrandbits(63))
+    decide = random.Random(rng.getrandbits(63))
+    times: list[list[float]] = [[] for _ in range(n)]
+    finished = True
+    declined: set[int] = set()
+    point: tuple[int, int] = (-1, -1)
+    while not match.is_over:
+        if len(match.rounds) > max_rounds:
+            finished = False
+            break
+        state = match.state
+        assert state is not None
+        here = (match.round_index, len(match.rounds[-1].actions))
+        if here != point:
+            point, declined = here, set()
+        # Out-of-turn chances first: each other seat with a legal call may take it.
+        called = False
+        for s in state.actors()[1:]:
+            if s in declined:
+                continue
+            view = match.view(s)
+            action = bots[s].act(view, decide)
+            if action is None:
+                declined.add(s)
+                continue
+            _apply(match, s, action, view.legal, levels[s])
+            called = True
+            break
+        if called:
+            continue
+        seat = state.to_move
+        view = match.view(seat)
+        start = time.perf_counter()
+        action = bots[seat].act(view, decide)
+        times[seat].append(time.perf_counter() - start)
+        if action is None:
+            raise BotIllegalAction(f"{levels[seat]} bot in seat {seat} made no move on its turn")
+        _apply(match, seat, action, view.legal, levels[seat])
+    rounds = [r for r in match.rounds if r.round_scores is not None]
+    turns = _round_turns(match)
+    if match.winner is None:
+        best = max(match.side_totals())
+        sides = [i for i, t in enumerate(match.side_totals()) if t == best]
+        winners = _seats_of(rules, sides[0]) if len(sides) == 1 else []
+    else:
+        winners = list(match.winner) if isinstance(match.winner, list) else [match.winner]
+    return GameResult(
+        index=index,
+        seed=seed,
+        entries=list(entries) if entries is not None else list(range(n)),
+        levels=list(levels),
+        totals=list(match.totals),
+        winners=winners,
+        round_scores=[list(r.round_scores or []) for r in rounds],
+        round_turns=turns,
+        decision_times=times,
+        finished=finished,
+        record=match.record() if keep_record else None,
+    )
+
+
+def _seats_of(rules: Rules, side: int) -> list[int]:
+    return [side, side + 2] if rules.partnership else [side]
+
+
+def _round_turns(match: Match) -> list[int]:
+    """Turns per finished round: a turn ends with a discard, a float or the round's end."""
+    from rummy500.actions import Discard, Float
+
+    out = []
+    for r in match.rounds:
+        if r.round_scores is None:
+            continue
+        k = sum(1 for _, a in r.actions if isinstance(a, (Discard, Float)))
+        out.append(k + 1)
+    return out
+
+
+def _apply(match: Match, seat: int, action: Any, legal: Sequence[Any], level: str) -> None:
+    if action not in legal:
+        raise BotIllegalAction(f"{level} bot in seat {seat} chose {action}, which is not among its legal actions")
+    match.apply(seat, action, check=False)
+
+
+def _play_task(task: tuple[Any, ...]) -> GameResult:
+    levels, rules, seed, index, entries, options, keep, max_rounds = task
+    return play_game(
+        levels, rules, seed, index=index, entries=entries, bot_options=options, keep_record=keep, max_rounds=max_rounds
+    )
+
+
+def run_games(
+    bots: Sequence[str],
+    rules: Rules,
+    games: int,
+    *,
+    seed: int | None = 0,
+    jobs: int = 1,
+    bot_options: Mapping[str, Mapping[str, Any]] | None = None,
+    keep_records: bool = False,
+    max_rounds: int = MAX_ROUNDS,
+    on_result: Callable[[GameResult], None] | None = None,
+) -> list[GameResult]:
+    """Play ``games`` matches between ``bots`` (levels), rotating seats each game.
+
+    With fewer bots than seats the list is repeated around the table; with
+    more, each game seats a rotating window of them.
+
+    Args:
+        bots: bot levels, one entry per competitor.
+        rules: the rules (``rules.players`` seats).
+        games: how many matches.
+        seed: the run's seed; the same seed gives the same games whatever ``jobs``.
+        jobs: worker processes (1: play in this process).
+        bot_options: per level, options for :func:`~rummy500.bots.make_bot`.
+        keep_records: keep every game's record.
+        max_rounds: see :func:`play_game`.
+        on_result: called with each result as it arrives (in any order).
+
+    Returns:
+        The results, in game order.
+    """
+    seeds = game_seeds(seed, games)
+    tasks = []
+    for i in range(games):
+        order = seat_order(len(bots), rules.players, i)
+        levels = [bots[e] for e in order]
+        tasks.append((levels, rules, seeds[i], i, order, dict(bot_options or {}), keep_records, max_rounds))
+    results: list[GameResult | None] = [None] * games
+    for res in _results(tasks, jobs):
+        results[res.index] = res
+        if on_result is not None:
+            on_result(res)
+    return [r for r in results if r is not None]
+
+
+def _results(tasks: list[tuple[Any, ...]], jobs: int) -> Iterator[GameResult]:
+    if jobs <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            yield _play_task(t)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_play_task, tasks, chunksize=1)

@@ -1,0 +1,180 @@
+"""The bot contract: a registry by name, legal answers only, and no way to see hidden cards."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import gc
+import random
+from pathlib import Path
+
+import pytest
+
+import rummy500.bots as bots_pkg
+from rummy500 import Match, Rules
+from rummy500.bots import BOT_LEVELS, Bot, make_bot
+from rummy500.state import RoundState
+from rummy500.views import View
+
+from .conftest import HARD_FAST
+
+BOTS_DIR = Path(bots_pkg.__file__).parent
+
+
+def _bot(level: str, seed: int = 1) -> Bot:
+    return make_bot(level, seed, **(HARD_FAST if level == "hard" else {}))
+
+
+def test_registry_names_every_level() -> None:
+    assert BOT_LEVELS == ("random", "easy", "medium", "hard")
+    for level in BOT_LEVELS:
+        bot = make_bot(level, 3)
+        assert isinstance(bot, Bot)
+        assert bot.level == level
+    assert make_bot("HARD", 1).level == "hard"
+
+
+def test_unknown_level_is_refused_with_the_list() -> None:
+    with pytest.raises(KeyError, match="random, easy, medium, hard"):
+        make_bot("grandmaster")
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_in_turn_answer_is_legal_and_out_of_turn_may_pass(level: str) -> None:
+    rules = Rules.from_mapping({"preset": "popular", "players": 3})
+    match = Match(rules, seed=11)
+    bots = [_bot(level, s) for s in range(3)]
+    rng = random.Random(0)
+    passes = 0
+    for _ in range(120):
+        state = match.state
+        assert state is not None
+        for s in state.actors()[1:]:
+            view = match.view(s)
+            act = bots[s].act(view, rng)
+            assert act is None or act in view.legal
+            passes += act is None
+        seat = state.to_move
+        view = match.view(seat)
+        act = bots[seat].act(view, rng)
+        assert act in view.legal
+        match.apply(seat, act)
+        if match.is_over:
+            break
+
+
+def test_no_legal_actions_means_no_action() -> None:
+    rules = Rules.from_mapping({})
+    state = RoundState.new(rules, 0, random.Random(2))
+    view = state.view(0)  # seat 1 is to move: seat 0 has nothing to do
+    assert not view.legal
+    for level in BOT_LEVELS:
+        assert make_bot(level, 1).act(view, random.Random(1)) is None
+
+
+# ---------------------------------------------------------------- no cheating
+def _reachable_objects(root: object, limit: int = 50_000) -> list[object]:
+    seen: set[int] = set()
+    out: list[object] = []
+    stack = [root]
+    while stack and len(out) < limit:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen.add(id(obj))
+        out.append(obj)
+        stack.extend(gc.get_referents(obj))
+    return out
+
+
+def test_a_view_holds_no_reference_to_the_round_state() -> None:
+    match = Match(Rules.from_mapping({"preset": "dealers_gambit", "players": 3}), seed=4)
+    state = match.state
+    assert state is not None
+    view = match.view(0)
+    assert all(not isinstance(getattr(view, f.name), RoundState) for f in dataclasses.fields(View))
+    reachable = _reachable_objects(view)
+    assert not any(isinstance(o, RoundState) for o in reachable)
+    assert not any(o is state.hands[1] or o is state.stock for o in reachable)
+
+
+def _imports(path: Path) -> list[tuple[str, bool]]:
+    """(module, under TYPE_CHECKING) for every import in a file."""
+    tree = ast.parse(path.read_text())
+    out: list[tuple[str, bool]] = []
+    guarded: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for sub in ast.walk(node):
+                guarded.add(id(sub))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out.append((node.module, id(node) in guarded))
+        elif isinstance(node, ast.Import):
+            out.extend((a.name, id(node) in guarded) for a in node.names)
+    return out
+
+
+def test_bots_never_import_the_game_or_the_round_state() -> None:
+    """Bots get a View; only the determinizer builds RoundStates -- its own guesses."""
+    for path in sorted(BOTS_DIR.glob("*.py")):
+        for module, typing_only in _imports(path):
+            assert module not in ("rummy500.match", "rummy500.record", "rummy500.server"), f"{path.name} imports {module}"
+            if module == "rummy500.state" and path.name != "determinize.py":
+                assert typing_only, f"{path.name} imports rummy500.state outside TYPE_CHECKING"
+
+
+def _poisoned(state: RoundState, seat: int, rng: random.Random) -> RoundState:
+    """The same position for ``seat``, with every card it cannot see dealt differently."""
+    other = state.copy()
+    hidden = []
+    keep: list[list] = []
+    for s in range(state.n):
+        if s == seat:
+            keep.append([])
+            continue
+        known = list(state.known[s])
+        rest = list(state.hands[s])
+        for c in known:
+            rest.remove(c)
+        keep.append(known)
+        hidden.extend(rest)
+    hidden.extend(state.stock)
+    rng.shuffle(hidden)
+    pos = 0
+    for s in range(state.n):
+        if s == seat:
+            continue
+        need = len(state.hands[s]) - len(keep[s])
+        other.hands[s] = keep[s] + hidden[pos : pos + need]
+        pos += need
+    other.stock = hidden[pos:]
+    other._legal_cache = None
+    return other
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_poisoned_hidden_cards_change_nothing(level: str) -> None:
+    rules = Rules.from_mapping({"preset": "popular"})
+    match = Match(rules, seed=21)
+    movers = [make_bot("medium", 1), make_bot("medium", 2)]
+    rng = random.Random(5)
+    checked = 0
+    for step in range(80):
+        state = match.state
+        assert state is not None
+        seat = state.to_move
+        view = match.view(seat)
+        if step % 7 == 3 and len(view.legal) > 1:
+            twin = _poisoned(state, seat, random.Random(step))
+            assert twin.hands != state.hands or twin.stock != state.stock
+            twin_view = twin.view(seat, match.totals)
+            assert twin_view == view
+            a = _bot(level, 9).act(view, random.Random(step))
+            b = _bot(level, 9).act(twin_view, random.Random(step))
+            assert a == b
+            checked += 1
+        match.apply(seat, movers[seat].act(view, rng))
+        if match.is_over:
+            break
+    assert checked >= 5

@@ -1,0 +1,76 @@
+"""Determinization deals only the cards a seat cannot see, and rebuilds the turn exactly."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from rummy500 import Match, Rules
+from rummy500.bots.determinize import determinize, unseen_cards
+from rummy500.state import Phase, RoundState
+
+from .conftest import CONFIGS
+
+
+# Hidden (the re-dealt cards), caches, and the two Master's-Hand flags the view
+# does not carry (they only matter at the going-out discard under masters_hand).
+_HIDDEN_OR_DERIVED = {"hands", "stock", "_legal_cache", "turn_long_run", "masters"}
+
+
+def _positions(rules: Rules, seed: int, steps: int):
+    """Views of every seat with a legal move, along a random game."""
+    rng = random.Random(seed)
+    match = Match(rules, seed=seed)
+    for _ in range(steps):
+        if match.is_over:
+            return
+        state = match.state
+        assert state is not None
+        yield state
+        seat = state.actors()[0]
+        legal = match.legal_actions(seat)
+        if not legal:
+            return
+        match.apply(seat, rng.choice(legal))
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()))
+def test_determinized_positions_agree_with_the_view(cfg: dict[str, object]) -> None:
+    rules = Rules.from_mapping(cfg)
+    rng = random.Random(1)
+    checked = 0
+    for state in _positions(rules, 3, 150):
+        for seat in state.actors():
+            view = state.view(seat)
+            world = determinize(view, rng)
+            assert isinstance(world, RoundState)
+            # What the seat sees is exactly what it saw.
+            assert sorted(world.hands[seat]) == sorted(view.hand)
+            assert [len(h) for h in world.hands] == list(view.hand_sizes)
+            assert len(world.stock) == view.stock_count
+            assert world.discard == list(view.discard)
+            for s in range(state.n):
+                assert not Counter(view.known[s]) - Counter(world.hands[s]), "known cards stay with their holder"
+            assert set(world.legal_actions(seat)) == set(view.legal)
+            for slot in RoundState.__slots__:
+                if slot in _HIDDEN_OR_DERIVED:
+                    continue
+                got, want = getattr(world, slot), getattr(state, slot)
+                if slot == "known":  # a multiset per seat: the view lists it sorted
+                    got, want = [sorted(k) for k in got], [sorted(k) for k in want]
+                assert got == want, f"{slot} is not rebuilt from the view"
+            checked += 1
+    assert checked > 20
+
+
+def test_only_unseen_cards_move() -> None:
+    rules = Rules.from_mapping({})
+    state = RoundState.new(rules, 0, random.Random(8))
+    view = state.view(1)
+    unseen = Counter(unseen_cards(view))
+    assert unseen == Counter(state.hands[0]) + Counter(state.stock)
+    worlds = {tuple(sorted(determinize(view, random.Random(k)).hands[0])) for k in range(5)}
+    assert len(worlds) > 1  # the hidden hand is really re-dealt
+    assert state.phase is Phase.DRAW

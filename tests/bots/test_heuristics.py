@@ -1,0 +1,76 @@
+"""The heuristics in situations a player recognises."""
+
+from __future__ import annotations
+
+import random
+
+from rummy500 import Rules, parse_cards
+from rummy500.actions import Discard, Draw, Meld, Take
+from rummy500.bots import make_bot
+from rummy500.bots.heuristics import Analysis, Planner
+from rummy500.state import RoundState
+
+
+def _state(hand0: str, hand1: str, stock: str, pile: str, rules: Rules | None = None) -> RoundState:
+    rules = rules or Rules.from_mapping({})
+    return RoundState.from_deal(rules, 1, [parse_cards(hand0), parse_cards(hand1)], parse_cards(stock), parse_cards(pile))
+
+
+def test_planner_picks_the_richer_of_two_overlapping_melds() -> None:
+    rules = Rules.from_mapping({})
+    pts, plan = Planner(rules, [], 0).best(parse_cards("5H 6H 7H 7C 7D 2S"))
+    assert pts == 21  # the three sevens beat 5-6-7 of hearts (18)
+    assert [sorted(map(str, g.cards)) for g in plan] == [["7C", "7D", "7H"]]
+
+
+def test_planner_combines_melds_and_layoffs() -> None:
+    state = _state("8H 9H TH 3C 3D 3S JH", "KS QS JS 2D 5C 6C 7C", "AS 2S", "9C")
+    state.apply(Draw(), 0)
+    state.apply(Meld(tuple(parse_cards("8H 9H TH"))), 0)
+    pts, plan = Analysis(state.view(0)).base()
+    # 3C 3D 3S (9) and the JH laid off on meld 0 (10); the drawn AS is loose.
+    assert pts == 19
+    assert sorted(g.on for g in plan if g.on is not None) == [0]
+
+
+def test_medium_digs_for_a_card_that_completes_a_meld() -> None:
+    # The 9D under two cards completes 9C 9S in hand; the stock card is unknown.
+    state = _state("9C 9S 2C 4D 6H 8S KC QD JH 5S 3H 7C AD", "KS QS JS 2D 5C 6C 7D TH TC 3S 4C 5D 6S", "AH 2H 3D", "9D 8D 2S")
+    view = state.view(0)
+    act = make_bot("medium", 1).act(view, random.Random(1))
+    assert act == Take(3)
+
+
+def test_medium_goes_out_when_it_can() -> None:
+    state = _state("5H 6H 7H 9C", "KS QS JS 2D 5C 6C 7D TH TC 3S 4C 5D 6S", "8H 2H 3D", "JD")
+    bot = make_bot("medium", 1)
+    rng = random.Random(0)
+    for _ in range(4):
+        if state.is_over:
+            break
+        view = state.view(0)
+        state.apply(bot.act(view, rng), 0)
+    assert state.is_over and state.went_out == 0
+
+
+def test_medium_keeps_a_card_an_opponent_collects() -> None:
+    def discard_after_drawing(known: list[str]) -> Discard:
+        state = _state("7C 3D 2S", "7S 7D KS QS JS 2C 5C", "4H AH 2H", "TC")
+        state.known[1] = parse_cards(known)  # seat 1 was seen taking these from the pile
+        state.apply(Draw(), 0)
+        act = make_bot("medium", 1).act(state.view(0), random.Random(0))
+        assert isinstance(act, Discard)
+        return act
+
+    # Nobody wants sevens: the seven is the costliest loose card, so it goes.
+    assert discard_after_drawing([]) == Discard(tuple(parse_cards("7C")))
+    # Seat 1 picked up two sevens: medium will not hand them a third.
+    assert discard_after_drawing(["7S", "7D"]) != Discard(tuple(parse_cards("7C")))
+
+
+def test_easy_sits_below_medium_in_a_short_match() -> None:
+    from rummy500.sim.runner import run_games
+
+    results = run_games(["medium", "easy"], Rules.from_mapping({"target": 300}), 6, seed=2)
+    medium = sum(1 for r in results if r.entries[r.winners[0]] == 0)
+    assert medium >= 4

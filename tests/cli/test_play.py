@@ -1,0 +1,78 @@
+"""The terminal client, driven end to end through its input like a person at a keyboard."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("rich")
+
+from rummy500.cli import play  # noqa: E402
+from rummy500.record import replay  # noqa: E402
+
+
+def _run(argv: list[str], lines: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    code = play.main(argv, inp=io.StringIO("".join(f"{x}\n" for x in lines)), out=out)
+    return code, out.getvalue()
+
+
+def test_a_whole_game_against_random_by_move_numbers(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    # The scripted player always plays the first move of the numbered list.
+    code, text = _run(
+        ["--opponents", "random", "--seed", "3", "--rules", '{"target": 100}', "--save", str(save), "--name", "Ann"],
+        ["moves"] + ["1"] * 3000,
+    )
+    assert code == 0
+    assert "Game over." in text
+    assert "Round 1 over" in text
+    assert "Pile (top first" in text and "Your hand" in text
+    result = replay(json.loads(save.read_text()))
+    assert result["ok"] and result["winner"] is not None
+
+
+def test_notation_shortcuts_help_and_explained_refusals(tmp_path: Path) -> None:
+    code, text = _run(
+        ["--opponents", "medium", "--seed", "5", "--save", str(tmp_path / "s.json")],
+        ["help", "sort", "discard KS", "take 9", "x", "bogus words", "d", "moves", "99", "quit"],
+    )
+    assert code == 0
+    assert "Moves (the record notation)" in text
+    assert "Hand sorted by rank" in text
+    assert "Not allowed: draw first" in text  # the engine's own explanation
+    assert "discard pile has only" in text
+    assert "unknown action" in text
+    assert "there is no move 99" in text
+    assert (tmp_path / "s.json").exists()
+
+
+def test_hint_names_a_legal_move(tmp_path: Path) -> None:
+    code, text = _run(["--opponents", "random", "--seed", "2", "--save", str(tmp_path / "h.json")], ["hint", "quit"])
+    assert code == 0
+    assert "hint:" in text
+
+
+def test_end_of_input_saves_and_load_resumes(tmp_path: Path) -> None:
+    save = tmp_path / "resume.json"
+    code, text = _run(["--opponents", "easy,random", "--seed", "8", "--save", str(save)], ["d", "1", "1", "d", "1"])
+    assert code == 0
+    assert f"Saved the game to {save}" in text
+    first = json.loads(save.read_text())
+    assert len(first["players"]) == 3
+    moves_before = sum(len(r["actions"]) for r in first["rounds"])
+    code, text = _run(["--load", str(save), "--save", str(save), "--seed", "8"], ["1"] * 40)
+    assert code == 0
+    again = json.loads(save.read_text())
+    assert sum(len(r["actions"]) for r in again["rounds"]) > moves_before
+    assert again["rounds"][0]["deal"] == first["rounds"][0]["deal"]
+    assert replay(again)["ok"]
+
+
+def test_bad_options_exit_2(capsys) -> None:  # noqa: ANN001 - pytest fixture
+    assert play.main(["--opponents", "wizard"]) == 2
+    assert "unknown bot level" in capsys.readouterr().err
+    assert play.main(["--rules", '{"players": 1}']) == 2
