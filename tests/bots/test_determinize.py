@@ -13,7 +13,6 @@ from rummy500.state import Phase, RoundState
 
 from .conftest import CONFIGS
 
-
 # Hidden (the re-dealt cards), caches, and the two Master's-Hand flags the view
 # does not carry (they only matter at the going-out discard under masters_hand).
 _HIDDEN_OR_DERIVED = {"hands", "stock", "_legal_cache", "turn_long_run", "masters"}
