@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from rummy500.server.app import create_app
 from rummy500.server.config import Settings
 
-from .helpers import fixed_seeds, make_settings
+from .helpers import POSTGRES_URL, fixed_seeds, make_settings
 
 
 @pytest.fixture
@@ -31,3 +34,27 @@ def client(settings: Settings) -> Iterator[TestClient]:
 def pytest_configure(config: pytest.Config) -> None:
     """Register the server tests' markers."""
     config.addinivalue_line("markers", "postgres: needs the PostgreSQL server of $RUMMY500_TEST_POSTGRES_URL")
+
+
+@pytest.fixture
+def pg_schema() -> Iterator[str]:
+    """A fresh schema on the test PostgreSQL server, dropped afterwards."""
+    url = make_url(POSTGRES_URL).set(drivername="postgresql+psycopg")
+    engine = create_engine(url)
+    schema = f"rummy500_test_{secrets.token_hex(6)}"
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    except Exception as exc:  # noqa: BLE001
+        engine.dispose()
+        pytest.fail(
+            f"PostgreSQL is not reachable at {POSTGRES_URL} ({type(exc).__name__}: {exc}). "
+            "Start it, or point RUMMY500_TEST_POSTGRES_URL at one.",
+            pytrace=False,
+        )
+    try:
+        yield schema
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()

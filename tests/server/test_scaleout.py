@@ -32,7 +32,6 @@ import pytest
 import redis
 import redis.asyncio
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from websockets.sync.client import connect
 
@@ -86,28 +85,6 @@ def redis_prefix() -> Iterator[str]:
         client.close()
 
 
-@pytest.fixture
-def pg_schema() -> Iterator[str]:
-    """A fresh schema on the test PostgreSQL server, dropped afterwards."""
-    url = make_url(POSTGRES_URL).set(drivername="postgresql+psycopg")
-    engine = create_engine(url)
-    schema = f"rummy500_test_{secrets.token_hex(6)}"
-    try:
-        with engine.begin() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    except Exception as exc:  # noqa: BLE001
-        engine.dispose()
-        pytest.fail(
-            f"PostgreSQL is not reachable at {POSTGRES_URL} ({type(exc).__name__}: {exc}). "
-            "Start it, or point RUMMY500_TEST_POSTGRES_URL at one.",
-            pytrace=False,
-        )
-    try:
-        yield schema
-    finally:
-        with engine.begin() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        engine.dispose()
 
 
 class Instance:
