@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=500)
     p.add_argument("--pairs", default=None, help="e.g. hard:medium,medium:random (default: all four)")
     p.add_argument("--hard-iterations", type=int, default=None, help="playouts per searched decision (default: the bot's)")
+    p.add_argument("--hard-options", default=None, help='more options for the hard bot as JSON, e.g. \'{"margin": 10}\'')
     p.add_argument("--out", default=None, help="also write the numbers as JSON here")
     args = p.parse_args(argv)
     pairs = PAIRS
@@ -95,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     options: dict[str, dict[str, Any]] = {}
     if args.hard_iterations is not None:
         options["hard"] = {"iterations": args.hard_iterations}
+    if args.hard_options:
+        options.setdefault("hard", {}).update(json.loads(args.hard_options))
     rows = []
     for k, (a, b, bar) in enumerate(pairs):
         res = measure(a, b, args.games, seed=args.seed + k, jobs=args.jobs, options=options)
