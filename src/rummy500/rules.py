@@ -400,6 +400,14 @@ class Rules:
         """The side a seat plays for: its partnership, or itself."""
         return seat % 2 if self.partnership else seat
 
+    def may_lay_off_on(self, seat: int, owner: int) -> bool:
+        """``layoff_onto``: whether ``seat`` may extend a meld laid down by ``owner``."""
+        if self.layoff_onto == "any":
+            return True
+        if self.layoff_onto == "own":
+            return owner == seat
+        return self.side_of(owner) == self.side_of(seat)
+
     @property
     def n_sides(self) -> int:
         """Scoring units: 2 sides in a partnership, else one per seat."""

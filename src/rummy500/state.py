@@ -349,12 +349,7 @@ class RoundState:
 
     def may_extend(self, seat: int, meld: TableMeld) -> bool:
         """``layoff_onto``: whether ``seat`` may lay off on ``meld``."""
-        onto = self.rules.layoff_onto
-        if onto == "any":
-            return True
-        if onto == "own":
-            return meld.owner == seat
-        return self.rules.side_of(meld.owner) == self.rules.side_of(seat)
+        return self.rules.may_lay_off_on(seat, meld.owner)
 
     def _may_layoff_now(self, seat: int) -> bool:
         if not self.opened[seat]:

@@ -510,12 +510,7 @@ class Analysis:
         return [s for s in range(self.view.players) if s != self.seat and self.rules.side_of(s) != side]
 
     def _opp_may_extend(self, seat: int, meld: TableMeld) -> bool:
-        onto = self.rules.layoff_onto
-        if onto == "any":
-            return True
-        if onto == "own":
-            return meld.owner == seat
-        return self.rules.side_of(meld.owner) == self.rules.side_of(seat)
+        return self.rules.may_lay_off_on(seat, meld.owner)
 
     # -------------------------------------------------------------- choices
     def lay_value(self, action: Meld | LayOff) -> float:
