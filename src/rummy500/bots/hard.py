@@ -89,7 +89,7 @@ class HardBot(Bot):
         iterations: int = 24,
         candidates: int = 3,
         horizon: int | None = None,
-        margin: float = 6.0,
+        margin: float = 10.0,
         confidence: float = 1.0,
         time_limit: float | None = None,
     ) -> None:
