@@ -549,7 +549,7 @@ class RoundState:
     def _meld_actions(self, seat: int, in_turn: bool) -> list[Action]:
         hand = self.hands[seat]
         keep = self._keep_min(seat, in_turn)
-        melds = find_melds(self._meld_hand(seat), rules_for(self), self._meld_extra(seat))
+        melds = find_melds(self._meld_hand(seat), self.rules, self._meld_extra(seat))
         if self.gambit == "double" and self._joker_for(seat):
             # Dealer's Gambit, double: a joker may be placed on a set as it is melded.
             doubled = [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
@@ -571,7 +571,7 @@ class RoundState:
             return []
         hand = self.hands[seat]
         keep = self._keep_min(seat, in_turn)
-        r = rules_for(self)
+        r = self.rules
         mhand = self._meld_hand(seat)
         extra = self._meld_extra(seat)
         out: list[Action] = []
@@ -670,13 +670,13 @@ class RoundState:
         """Whether new melds from ``hand`` (plus ``extra`` jokers: the dealer's) can make ``need`` points."""
         if depth == 0:
             return False
-        for cards in find_melds(self._meld_hand(seat, hand), rules_for(self), extra):
+        for cards in find_melds(self._meld_hand(seat, hand), self.rules, extra):
             spent = min(sum(1 for c in cards if c >= 64), extra)
             used = len(cards) - spent
             if used > len(hand) - self._keep_min(seat, True):
                 continue
             try:
-                pts = new_meld_points(make_meld(cards, rules_for(self), 0, seat), self.rules)
+                pts = new_meld_points(make_meld(cards, self.rules, 0, seat), self.rules)
             except MeldError:
                 continue
             if pts >= need:
@@ -713,7 +713,7 @@ class RoundState:
     def _can_use(self, seat: int, hand: Sequence[Card], chosen: Card, split_joker: bool = False) -> bool:
         """Whether ``chosen`` (in ``hand``) can be melded or laid off this turn."""
         rules = self.rules
-        r = rules_for(self)
+        r = self.rules
         keep = self._keep_min(seat, True)
         extra = 0 if split_joker else self._meld_extra(seat)
         mhand = self._meld_hand(seat, hand)
@@ -760,7 +760,7 @@ class RoundState:
         return self._layoff_uses(seat, hand, chosen, keep, extra)
 
     def _layoff_uses(self, seat: int, hand: Sequence[Card], chosen: Card, keep: int, extra: int) -> bool:
-        r = rules_for(self)
+        r = self.rules
         mhand = self._meld_hand(seat, hand)
         for meld in self.melds:
             if not self.may_extend(seat, meld):
@@ -776,7 +776,7 @@ class RoundState:
     def _playable_from_pile(self, k: int) -> bool:
         """Whether the k-th card from the top could be laid off, or melds with the cards above it."""
         chosen = self.discard[-k]
-        r = rules_for(self)
+        r = self.rules
         for meld in self.melds:
             if find_layoffs(meld, [chosen], r):
                 return True
@@ -798,7 +798,7 @@ class RoundState:
 
     def _steal_actions(self, seat: int) -> list[Action]:
         """``calling_rummy: steal``: the playable card alone, laid off at once or melded from the pile."""
-        r = rules_for(self)
+        r = self.rules
         out: list[Action] = []
         pile = self.discard
         seen: set[Card] = set()
@@ -921,7 +921,7 @@ class RoundState:
 
     def _build_meld(self, seat: int, cards: Sequence[Card], meld_id: int) -> TableMeld:
         doubling = self.gambit == "double" and JOKER in cards
-        return make_meld(cards, rules_for(self), meld_id, seat, doubling_joker=doubling)
+        return make_meld(cards, self.rules, meld_id, seat, doubling_joker=doubling)
 
     def _do_lay(self, seat: int, cards: Sequence[Card], onto: int | None, *, check_out: bool) -> None:
         claimed = self.claimed_card is not None and self.claimed_card in _bare(cards) and seat == self.to_move
@@ -942,7 +942,7 @@ class RoundState:
                 self.turn_long_run = True
         else:
             old = self.melds[onto]
-            new = extend_meld(old, cards, rules_for(self), seat)
+            new = extend_meld(old, cards, self.rules, seat)
             if claimed:
                 new = _mark_claimed(new, self.claimed_card, start=len(old.cards))  # type: ignore[arg-type]
             self.melds[onto] = new
@@ -998,7 +998,7 @@ class RoundState:
         self._end_round(seat)
 
     def _fits_table(self, c: Card) -> bool:
-        r = rules_for(self)
+        r = self.rules
         for meld in self.melds:
             try:
                 extend_meld(meld, [c], r, 0)
@@ -1010,7 +1010,7 @@ class RoundState:
     def _do_call(self, seat: int, k: int, on: int | None, meld_cards: tuple[Card, ...] | None) -> None:
         chosen = self.discard[-k]
         if self.rules.calling_rummy == "steal" and not self.rummy_due:
-            claim = rules_for(self)
+            claim = self.rules
             if on is not None:
                 del self.discard[-k]
                 new = extend_meld(self.melds[on], [chosen], claim, seat, claimed=True)
@@ -1141,9 +1141,4 @@ def _mark_claimed(meld: TableMeld, claimed: Card, start: int = 0) -> TableMeld:
             flags[i] = True
             break
     return replace(meld, claimed=tuple(flags))
-
-
-def rules_for(state: RoundState) -> Rules:
-    """The rules for meld checks: under Dealer's Gambit, jokers are wild only when nominated so."""
-    return state.rules
 
