@@ -15,14 +15,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from rummy500.actions import (
     Action,
     Block,
     CallRummy,
+    Decline,
     Discard,
     Draw,
     Float,
@@ -35,6 +37,23 @@ from rummy500.actions import (
     Take,
 )
 from rummy500.cards import JOKER, Card, natural_cards
+from rummy500.events import (
+    Blocked,
+    CalledRummy,
+    Declined,
+    Discarded,
+    Drew,
+    Event,
+    Floated,
+    LaidOff,
+    Melded,
+    Nominated,
+    Passed,
+    Reshuffled,
+    RoundOver,
+    Swapped,
+    Took,
+)
 from rummy500.melds import (
     RUN,
     SET,
@@ -48,7 +67,20 @@ from rummy500.melds import (
 from rummy500.rules import Rules
 from rummy500.scoring import RoundResult, new_meld_points, score_round
 
-__all__ = ["IllegalAction", "Phase", "RoundState", "build_pack"]
+if TYPE_CHECKING:
+    from rummy500.views import View
+
+__all__ = [
+    "Decision",
+    "DecisionKind",
+    "IllegalAction",
+    "Phase",
+    "ResampleError",
+    "RoundState",
+    "build_pack",
+    "state_from_view",
+    "unseen_cards",
+]
 
 # A round that reaches this many turns ends as if the stock had run out. Real
 # games never come near it; it only keeps aimless bots from playing forever
@@ -68,6 +100,35 @@ class Phase(StrEnum):
     PLAY = "play"
     SHUFFLE = "shuffle"  # stock_out: reshuffle -- a chance event is due
     ROUND_OVER = "round_over"
+
+
+class DecisionKind(StrEnum):
+    """Who decides next: the seat to move, a seat offered an out-of-turn play, or chance."""
+
+    TURN = "turn"
+    OFFER = "offer"
+    CHANCE = "chance"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The one decider of a position (see :meth:`RoundState.decision`).
+
+    Attributes:
+        kind: TURN (the seat to move), OFFER (a seat offered an out-of-turn
+            play: a Rummy call, a meld or lay-off under ``meld_out_of_turn``;
+            ``legal`` ends with :class:`~rummy500.actions.Decline`) or CHANCE
+            (a reshuffle is due: apply ``state.chance_reshuffle(rng)``).
+        seat: the deciding seat (None for chance).
+        legal: what the seat may answer.
+    """
+
+    kind: DecisionKind
+    seat: int | None
+    legal: tuple[Action, ...]
+
+
+_NOBODY: frozenset[int] = frozenset()
 
 
 def build_pack(rules: Rules) -> list[Card]:
@@ -123,6 +184,7 @@ class RoundState:
         "claimed_card",
         "turns",
         "result",
+        "declined",
         "_legal_cache",
     )
 
@@ -155,6 +217,7 @@ class RoundState:
     claimed_card: Card | None
     turns: int
     result: RoundResult | None
+    declined: frozenset[int]
     _legal_cache: tuple[int, list[Action]] | None
 
     # ------------------------------------------------------------ construction
@@ -259,6 +322,7 @@ class RoundState:
         s.claimed_card = None
         s.turns = 0
         s.result = None
+        s.declined = _NOBODY
         s._legal_cache = None
         if rules.dealers_gambit:
             s.phase = Phase.NOMINATE
@@ -303,6 +367,7 @@ class RoundState:
         c.claimed_card = self.claimed_card
         c.turns = self.turns
         c.result = self.result
+        c.declined = self.declined
         c._legal_cache = None
         return c
 
@@ -362,13 +427,65 @@ class RoundState:
         """Every action ``seat`` (default: the seat to move) may take now."""
         if seat is None:
             seat = self.to_move
-        key = seat
+        return list(self._legal_list(seat))
+
+    def _legal_list(self, seat: int) -> list[Action]:
+        """The cached legal list of ``seat`` (do not mutate it)."""
         cached = self._legal_cache
-        if cached is not None and cached[0] == key:
-            return list(cached[1])
+        if cached is not None and cached[0] == seat:
+            return cached[1]
         acts = self._legal(seat)
-        self._legal_cache = (key, acts)
-        return list(acts)
+        self._legal_cache = (seat, acts)
+        return acts
+
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        """Whether ``seat`` (default: the seat to move) may play ``action`` now (cached per position)."""
+        if isinstance(action, Reshuffle):
+            return self.phase is Phase.SHUFFLE and Counter(action.cards) == Counter(self.discard[:-1])
+        return action in self._legal_list(self.to_move if seat is None else seat)
+
+    def offer_order(self) -> list[int]:
+        """The seats other than the one to move, in the order out-of-turn offers go to them.
+
+        Offers follow the order of play from the seat to move: the seat whose
+        turn comes first is asked first (at a table the nearest player speaks
+        first; a fixed order keeps every simulation reproducible).
+        """
+        out = []
+        s = self.to_move
+        for _ in range(self.n - 1):
+            s = self.next_seat(s)
+            out.append(s)
+        return out
+
+    def decision(self, skip: Iterable[int] = ()) -> Decision | None:
+        """Who decides now, and among what; None once the round is over.
+
+        ``skip``: seats whose offers to pass over as if declined (a server
+        does not wait for people, who may call at any moment).
+
+        Each seat with an out-of-turn play (a Rummy call, a meld out of turn)
+        that has not declined this position is offered it first, in
+        :meth:`offer_order`; then the seat to move decides. A decline lasts
+        until the position changes (any other action); then everybody with a
+        play is offered again. :meth:`apply` still accepts any legal action
+        of any seat at any time: a play by the seat to move implicitly passes
+        over pending offers (records keep no declines).
+        """
+        phase = self.phase
+        if phase is Phase.ROUND_OVER:
+            return None
+        if phase is Phase.SHUFFLE:
+            return Decision(DecisionKind.CHANCE, None, ())
+        if phase is not Phase.NOMINATE:
+            declined = self.declined.union(skip) if skip else self.declined
+            for s in self.offer_order():
+                if s in declined:
+                    continue
+                acts = self._legal_list(s)
+                if acts:
+                    return Decision(DecisionKind.OFFER, s, tuple(acts))
+        return Decision(DecisionKind.TURN, self.to_move, tuple(self._legal_list(self.to_move)))
 
     def actors(self) -> list[int]:
         """Seats with a legal action now, the seat to move first."""
@@ -387,7 +504,10 @@ class RoundState:
         if self.phase is Phase.NOMINATE:
             return [Nominate(m) for m in ("wild", "double", "split")] if seat == self.dealer else []
         if seat != self.to_move:
-            return self._out_of_turn(seat)
+            acts = self._out_of_turn(seat)
+            if acts and seat not in self.declined:
+                acts.append(Decline())
+            return acts
         if self.phase is Phase.DRAW:
             return self._draw_actions(seat)
         return self._play_actions(seat)
@@ -821,27 +941,36 @@ class RoundState:
         return out
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: Action, seat: int | None = None, *, check: bool = True) -> None:
+    def apply(self, action: Action, seat: int | None = None, *, check: bool = True) -> list[Event]:
         """Play ``action`` for ``seat`` (default: the seat to move).
 
         Args:
             action: the action.
             seat: who plays it; out-of-turn actions (Rummy calls, melding out of
-                turn) name their seat.
+                turn, declines) name their seat.
             check: validate first (skip only for actions taken from
                 :meth:`legal_actions`).
+
+        Returns:
+            What happened (:mod:`rummy500.events`): the action's event, then
+            :class:`~rummy500.events.RoundOver` if it ended the round.
 
         Raises:
             IllegalAction: the action breaks a rule; the state is unchanged.
         """
         if isinstance(action, Reshuffle):
             self._apply_reshuffle(action, check)
-            return
+            return [Reshuffled(len(action.cards), action.cards)]
         if seat is None:
             seat = self.to_move
-        if check and action not in self.legal_actions(seat):
+        if check and not self.is_legal(action, seat):
             raise IllegalAction(self.explain(action, seat))
         self._legal_cache = None
+        if isinstance(action, Decline):
+            self.declined = self.declined | {seat}
+            return [Declined(seat)]
+        self.declined = _NOBODY
+        event: Event
         match action:
             case Nominate(mode):
                 self.gambit = mode
@@ -849,30 +978,47 @@ class RoundState:
                 self.phase = Phase.PLAY if self.rules.first_discard == "first_player" else Phase.DRAW
                 if self.phase is Phase.DRAW:
                     self._begin_turn()
+                event = Nominated(seat, mode)
             case Draw():
                 self._do_draw(seat)
+                event = Drew(seat, self.drawn, tuple(self.hands[seat][len(self.hands[seat]) - self.drawn :]))
             case Take(k, split):
+                taken = tuple(self.discard[-k:])
                 self._do_take(seat, k, split)
+                event = Took(seat, taken[:1], taken[1:]) if split else Took(seat, taken)
             case Pass():
+                event = Passed(seat)
                 self._end_round(None)
             case Meld(cards):
+                event = Melded(seat, cards, len(self.melds))
                 self._do_lay(seat, cards, None, check_out=True)
             case LayOff(cards, on):
+                event = LaidOff(seat, cards, on)
                 self._do_lay(seat, cards, on, check_out=True)
             case Swap(c, on):
                 self._do_swap(seat, c, on)
+                event = Swapped(seat, c, on)
             case Discard(cards):
+                event = Discarded(seat, cards)
                 self._do_discard(seat, cards)
             case Float():
                 self.floating[seat] = True
+                event = Floated(seat)
                 self._end_turn(seat)
             case CallRummy(k, on, meld):
-                self._do_call(seat, k, on, meld)
+                event = self._do_call(seat, k, on, meld)
             case Block():
                 self.hands[seat].remove(JOKER)
                 self._forget(seat, [JOKER])
                 self.removed.append(JOKER)
                 self.dealer_joker = "blocked"
+                event = Blocked(seat)
+            case _:
+                raise IllegalAction(f"{action!r} is not an action")
+        if self.phase is Phase.ROUND_OVER:
+            assert self.result is not None
+            return [event, RoundOver(self.went_out, tuple(self.result.round_scores), tuple(tuple(h) for h in self.hands))]
+        return [event]
 
     # -- effects (no validation)
     def _forget(self, seat: int, cards: Iterable[Card]) -> None:
@@ -1007,7 +1153,7 @@ class RoundState:
                 continue
         return False
 
-    def _do_call(self, seat: int, k: int, on: int | None, meld_cards: tuple[Card, ...] | None) -> None:
+    def _do_call(self, seat: int, k: int, on: int | None, meld_cards: tuple[Card, ...] | None) -> CalledRummy:
         chosen = self.discard[-k]
         if self.rules.calling_rummy == "steal" and not self.rummy_due:
             claim = self.rules
@@ -1015,14 +1161,15 @@ class RoundState:
                 del self.discard[-k]
                 new = extend_meld(self.melds[on], [chosen], claim, seat, claimed=True)
                 self.melds[on] = new
-            else:
-                assert meld_cards is not None
-                _remove(self.discard, _bare(meld_cards))
-                built = make_meld(meld_cards, claim, len(self.melds), seat)
-                self.melds.append(_mark_claimed(built, chosen))
-                self.has_melded[seat] = True
+                self._legal_cache = None
+                return CalledRummy(seat, k, (chosen,), on=on)
+            assert meld_cards is not None
+            _remove(self.discard, _bare(meld_cards))
+            built = make_meld(meld_cards, claim, len(self.melds), seat)
+            self.melds.append(_mark_claimed(built, chosen))
+            self.has_melded[seat] = True
             self._legal_cache = None
-            return
+            return CalledRummy(seat, k, tuple(_bare(meld_cards)), meld=built.id)
         taken = self.discard[-k:]
         del self.discard[-k:]
         self.hands[seat].extend(taken)
@@ -1037,6 +1184,7 @@ class RoundState:
         self.turn_long_run = False
         self.last_discarder = None
         self.rummy_due = False
+        return CalledRummy(seat, k, tuple(taken))
 
     def _apply_reshuffle(self, action: Reshuffle, check: bool) -> None:
         if check:
@@ -1142,3 +1290,114 @@ def _mark_claimed(meld: TableMeld, claimed: Card, start: int = 0) -> TableMeld:
             break
     return replace(meld, claimed=tuple(flags))
 
+
+
+# ------------------------------------------------------------------ resampling
+class ResampleError(ValueError):
+    """A view that does not add up to a position (more cards seen than the pack holds)."""
+
+
+# The public fields a view carries under the same name (copied as they are, lists
+# rebuilt); the hands and the stock are dealt, the rest is derived below. A new
+# public field of RoundState goes here and in views.View.
+_FROM_VIEW = (
+    "dealer",
+    "to_move",
+    "obligation",
+    "taken_top",
+    "drawn",
+    "turn_points",
+    "turn_long_run",
+    "last_discarder",
+    "stock_emptied_by",
+    "gambit",
+    "dealer_joker",
+    "rummy_due",
+    "claimed_card",
+    "turns",
+    "declined",
+)
+_LISTS_FROM_VIEW = ("discard", "melds", "opened", "has_melded", "floating", "removed")
+
+
+def _pack_counter(rules: Rules) -> Counter[Card]:
+    return Counter(build_pack(rules))
+
+
+def unseen_cards(view: View) -> list[Card]:
+    """The cards ``view.seat`` cannot see, as a sorted multiset list.
+
+    They are the whole pack less the seat's own hand, the discard pile, the
+    cards on the table, the cards others were seen taking from the pile and
+    still hold, the cards out of play and the dealer's joker while it lies
+    face up beside the dealer.
+
+    Raises:
+        ResampleError: a spectator's view, or more copies of a card than the pack holds.
+    """
+    if view.seat is None:
+        raise ResampleError("a spectator's view has no seat to resample for")
+    rules = view.rules
+    pack = _pack_counter(rules)
+    seen: Counter[Card] = Counter(view.hand)
+    seen.update(view.discard)
+    seen.update(view.removed)
+    for m in view.melds:
+        seen.update(_bare(m.cards))
+    for s, k in enumerate(view.known):
+        if s != view.seat:
+            seen.update(k)
+    if rules.dealers_gambit and view.dealer_joker in ("available", "blocked"):
+        seen[JOKER] += 1
+    over = [c for c, k in seen.items() if k > pack[c]]
+    if over:
+        raise ResampleError(f"the view shows more {', '.join(map(str, over))} than the pack holds")
+    return sorted((pack - seen).elements())
+
+
+def state_from_view(view: View, rng: random.Random) -> RoundState:
+    """A full position consistent with everything ``view.seat`` saw (OpenSpiel's ResampleFromInfostate).
+
+    The unseen cards (:func:`unseen_cards`) are shuffled with ``rng`` and dealt
+    into the places the seat cannot see: every other hand keeps the cards it
+    was seen taking from the pile and is filled up to its size, the stock gets
+    ``view.stock_count`` cards. Every public field comes from the view, so the
+    position offers the seat exactly ``view.legal``. The result is a guess for
+    search, never the real game.
+
+    Raises:
+        ResampleError: the view cannot be completed (inconsistent counts).
+    """
+    seat = view.seat
+    if seat is None:
+        raise ResampleError("a spectator's view has no seat to resample for")
+    pool = unseen_cards(view)
+    rng.shuffle(pool)
+    n = view.players
+    hands: list[list[Card]] = []
+    pos = 0
+    for s in range(n):
+        if s == seat:
+            hands.append(list(view.hand))
+            continue
+        known = list(view.known[s])
+        need = view.hand_sizes[s] - len(known)
+        if need < 0:
+            raise ResampleError(f"seat {s} holds {view.hand_sizes[s]} cards but was seen taking {len(known)}")
+        hands.append(known + pool[pos : pos + need])
+        pos += need
+    stock = pool[pos : pos + view.stock_count]
+    if len(stock) != view.stock_count or any(len(h) != view.hand_sizes[i] for i, h in enumerate(hands)):
+        raise ResampleError("the unseen cards do not fill the hidden hands and the stock")
+    state = RoundState.from_deal(view.rules, view.dealer, hands, stock, list(view.discard))
+    for name in _FROM_VIEW:
+        setattr(state, name, getattr(view, name))
+    for name in _LISTS_FROM_VIEW:
+        setattr(state, name, list(getattr(view, name)))
+    state.known = [list(k) for k in view.known]
+    state.phase = Phase.ROUND_OVER if view.phase == "round_over" else Phase(view.phase)
+    state.went_out = view.went_out
+    state.masters = None  # set only in the instant a player goes out
+    state.result = None
+    state._legal_cache = None
+    return state

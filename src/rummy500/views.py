@@ -60,6 +60,8 @@ class View:
         claimed_card: the card claimed by calling Rummy that the caller must still use.
         stock_emptied_by: the seat that drew the last stock card (``stock_out: immediate``).
         turns: turns completed this round.
+        turn_long_run: the player to move laid a run of 7 or more this turn (``masters_hand``).
+        declined: seats that passed on their out-of-turn offer at this position.
     """
 
     seat: int | None
@@ -96,6 +98,8 @@ class View:
     claimed_card: Card | None = None
     stock_emptied_by: int | None = None
     turns: int = 0
+    turn_long_run: bool = False
+    declined: frozenset[int] = frozenset()
 
     @property
     def my_turn(self) -> bool:
@@ -176,4 +180,6 @@ def make_view(state: RoundState, seat: int | None, scores: Sequence[int] | None 
         claimed_card=state.claimed_card,
         stock_emptied_by=state.stock_emptied_by,
         turns=state.turns,
+        turn_long_run=state.turn_long_run,
+        declined=state.declined,
     )

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice
-from rummy500.server.engine import Action, IllegalAction, LiveGame, parse_action
+from rummy500.server.engine import Action, Decline, IllegalAction, LiveGame, parse_action
 from rummy500.server.storage import ConflictError, StorageError, StoredAction
 
 __all__ = [
@@ -363,7 +363,7 @@ class MatchSession:
             log.error("game %s: could not store an action: %s", self.game_id, exc)
             raise SessionError("unavailable", "the game could not be saved; try again") from exc
         try:
-            events = self.game.apply(seat, action)
+            events = self.game.apply(seat, action, check=False)  # checked once, before storing
         except Exception as exc:
             # Stored but refused by the engine: an engine bug. Stop this table
             # rather than let memory and storage disagree.
@@ -571,19 +571,21 @@ class MatchSession:
         """
         if self.broken or not self.driving:
             return None, None, False
-        actors = self.game.actors()
-        if not actors:
-            return None, None, False
         if self._asked_version != self.version:
             self._asked_version, self._asked = self.version, set()
-        # Bot seats may claim out of turn (calling Rummy!) before the seat to
-        # move acts; each is asked once per position and may decline.
-        for other in actors[1:]:
-            if self.seats[other].kind == "bot" and other not in self._asked:
-                return other, None, True
-        seat = actors[0]
+        # The engine's decision order: bot seats offered an out-of-turn claim
+        # (calling Rummy!) are asked before the seat to move, once per
+        # position (a decline lasts until the position changes). People are
+        # never waited for: they call whenever they like.
+        people = {i for i, info in enumerate(self.seats) if info.kind != "bot"}
+        decision = self.game.decision(skip=self._asked | people)
+        if decision is None or decision.seat is None:
+            return None, None, False
+        seat = decision.seat
+        if decision.kind == "offer":
+            return seat, None, True
         info = self.seats[seat]
-        if not self.game.legal(seat):
+        if not decision.legal:
             # The engine offers the seat to move nothing: a stuck position. Never
             # spin on it; people at the table still see the state.
             if not self._stuck_logged:
@@ -659,4 +661,7 @@ class MatchSession:
         # Strong bots search for a second or more: think in a worker thread on
         # the (immutable) view so other tables keep playing meanwhile.
         choice = await asyncio.to_thread(ask_bot, bot, view, rng)
+        if isinstance(choice, Decline):
+            choice = None  # no call: nothing to store
+        legal = [a for a in legal if not isinstance(a, Decline)]
         return settle_choice(choice, legal, rng, lambda a: self.game.check(seat, a), may_decline=out_of_turn)
