@@ -15,10 +15,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from rummy500.actions import (
     Action,
@@ -54,6 +53,7 @@ from rummy500.events import (
     Swapped,
     Took,
 )
+from rummy500.explain import explain
 from rummy500.melds import (
     RUN,
     SET,
@@ -64,11 +64,10 @@ from rummy500.melds import (
     find_melds,
     make_meld,
 )
+from rummy500.public import HELD, PUBLIC_HELD, Phase, Public
 from rummy500.rules import Rules
 from rummy500.scoring import RoundResult, new_meld_points, score_round
-
-if TYPE_CHECKING:
-    from rummy500.views import View
+from rummy500.views import View
 
 __all__ = [
     "Decision",
@@ -90,16 +89,6 @@ MAX_TURNS = 1500
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message names the rule."""
-
-
-class Phase(StrEnum):
-    """Where a round stands."""
-
-    NOMINATE = "nominate"  # Dealer's Gambit: the dealer says what jokers do
-    DRAW = "draw"
-    PLAY = "play"
-    SHUFFLE = "shuffle"  # stock_out: reshuffle -- a chance event is due
-    ROUND_OVER = "round_over"
 
 
 class DecisionKind(StrEnum):
@@ -154,39 +143,9 @@ def _contains(hand: Sequence[Card], need: Counter[Card]) -> bool:
 class RoundState:
     """The position of one round. Build with :meth:`new`, :meth:`from_deck` or :meth:`from_deal`."""
 
-    __slots__ = (
-        "rules",
-        "n",
-        "dealer",
-        "hands",
-        "stock",
-        "discard",
-        "melds",
-        "to_move",
-        "phase",
-        "obligation",
-        "taken_top",
-        "drawn",
-        "turn_points",
-        "turn_long_run",
-        "opened",
-        "has_melded",
-        "known",
-        "went_out",
-        "last_discarder",
-        "floating",
-        "stock_emptied_by",
-        "masters",
-        "removed",
-        "gambit",
-        "dealer_joker",
-        "rummy_due",
-        "claimed_card",
-        "turns",
-        "result",
-        "declined",
-        "_legal_cache",
-    )
+    # The public fields are declared once, in rummy500.public.Public; the
+    # hands and the stock (bottom first) are the private parts.
+    __slots__ = ("rules", "n", "hands", "stock", *PUBLIC_HELD, "masters", "result", "_legal_cache")
 
     rules: Rules
     n: int
@@ -208,7 +167,7 @@ class RoundState:
     went_out: int | None
     last_discarder: int | None
     floating: list[bool]
-    stock_emptied_by: int | None
+    drew_last_card: int | None
     masters: int | None
     removed: list[Card]
     gambit: str | None
@@ -313,7 +272,7 @@ class RoundState:
         s.went_out = None
         s.last_discarder = None
         s.floating = [False] * n
-        s.stock_emptied_by = None
+        s.drew_last_card = None
         s.masters = None
         s.removed = []
         s.gambit = None
@@ -336,40 +295,31 @@ class RoundState:
         return s
 
     def copy(self) -> RoundState:
-        """An independent copy (cards and melds are immutable, lists are copied)."""
-        c = RoundState.__new__(RoundState)
-        c.rules = self.rules
-        c.n = self.n
-        c.dealer = self.dealer
-        c.hands = [list(h) for h in self.hands]
-        c.stock = list(self.stock)
-        c.discard = list(self.discard)
-        c.melds = list(self.melds)
-        c.to_move = self.to_move
-        c.phase = self.phase
-        c.obligation = self.obligation
-        c.taken_top = self.taken_top
-        c.drawn = self.drawn
-        c.turn_points = self.turn_points
-        c.turn_long_run = self.turn_long_run
-        c.opened = list(self.opened)
-        c.has_melded = list(self.has_melded)
-        c.known = [list(k) for k in self.known]
-        c.went_out = self.went_out
-        c.last_discarder = self.last_discarder
-        c.floating = list(self.floating)
-        c.stock_emptied_by = self.stock_emptied_by
-        c.masters = self.masters
-        c.removed = list(self.removed)
-        c.gambit = self.gambit
-        c.dealer_joker = self.dealer_joker
-        c.rummy_due = self.rummy_due
-        c.claimed_card = self.claimed_card
-        c.turns = self.turns
-        c.result = self.result
-        c.declined = self.declined
-        c._legal_cache = None
-        return c
+        """An independent copy (cards and melds are immutable, lists are copied).
+
+        Generated from :data:`rummy500.public.HELD` (see :func:`_make_copy`).
+        """
+        raise NotImplementedError  # replaced below by the generated copy
+
+    def public(self) -> Public:
+        """The public facts of this position, as one immutable value."""
+        kw: dict[str, object] = {}
+        for name in PUBLIC_HELD:
+            value = getattr(self, name)
+            kind = HELD[name]
+            if kind == "list":
+                value = tuple(value)
+            elif kind == "lists":
+                value = tuple(tuple(sorted(v)) for v in value)  # per seat, a multiset
+            kw[name] = value
+        over = self.phase is Phase.ROUND_OVER and self.result is not None
+        return Public(
+            players=self.n,
+            hand_sizes=tuple(len(h) for h in self.hands),
+            stock_count=len(self.stock),
+            round_scores=tuple(self.result.round_scores) if over and self.result else None,
+            **kw,  # type: ignore[arg-type]
+        )
 
     # --------------------------------------------------------------- queries
     @property
@@ -1035,8 +985,8 @@ class RoundState:
         self.taken_top = None
         self.phase = Phase.PLAY
         self.last_discarder = None
-        if not self.stock and self.stock_emptied_by is None:
-            self.stock_emptied_by = seat
+        if not self.stock and self.drew_last_card is None:
+            self.drew_last_card = seat
 
     def _do_take(self, seat: int, k: int, split: bool) -> None:
         chosen = self.discard[-k]
@@ -1209,7 +1159,7 @@ class RoundState:
     # -- turn flow
     def _end_turn(self, seat: int) -> None:
         self.turns += 1
-        if self.rules.stock_out == "immediate" and self.stock_emptied_by is not None:
+        if self.rules.stock_out == "immediate" and self.drew_last_card is not None:
             self._end_round(None)
             return
         if self.turns >= MAX_TURNS:
@@ -1241,20 +1191,75 @@ class RoundState:
     # ------------------------------------------------------------- refusals
     def explain(self, action: Action, seat: int) -> str:
         """Why ``action`` by ``seat`` is not legal now, in a player's words."""
-        from rummy500.explain import explain
-
         return explain(self, action, seat)
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: int | None, scores: Sequence[int] | None = None):  # noqa: ANN201 - avoids an import cycle
-        """What ``seat`` (None: a spectator) may see; see :mod:`rummy500.views`."""
-        from rummy500.views import make_view
-
-        return make_view(self, seat, scores)
+    def view(self, seat: int | None, scores: Sequence[int] | None = None) -> View:
+        """What ``seat`` (None: a spectator) may see: the public facts, its hand, its legal actions, its rule facts."""
+        if seat is not None and not 0 <= seat < self.n:
+            raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
+        pub = self.public()
+        over = self.phase is Phase.ROUND_OVER
+        base = {name: getattr(pub, name) for name in _PUBLIC_NAMES}
+        # Once the round is over every hand is shown, as at a real table.
+        final = tuple(tuple(sorted(h)) for h in self.hands) if over else None
+        rules = self.rules
+        if seat is None:
+            return View(rules=rules, seat=None, hand=(), scores=_tuple(scores), final_hands=final, **base)
+        return View(
+            rules=rules,
+            seat=seat,
+            hand=tuple(sorted(self.hands[seat])),
+            legal=tuple(self._legal_list(seat)),
+            scores=_tuple(scores),
+            final_hands=final,
+            jokers_wild=self._jokers_wild(),
+            extra_jokers=self._meld_extra(seat),
+            may_lay_off_now=self._may_layoff_now(seat),
+            lay_off_onto=tuple(m.id for m in self.melds if self.may_extend(seat, m)),
+            must_use_top_card=rules.must_use_taken == "always",
+            calls_steal=rules.calling_rummy == "steal",
+            **base,
+        )
 
     def __repr__(self) -> str:
         return f"<RoundState {self.phase} to_move={self.to_move} stock={len(self.stock)} pile={len(self.discard)}>"
 
+
+def _tuple(values: Sequence[int] | None) -> tuple[int, ...] | None:
+    return tuple(values) if values is not None else None
+
+
+_PUBLIC_NAMES = tuple(f.name for f in fields(Public))
+
+
+def _make_copy() -> None:
+    """Generate ``RoundState.copy`` from the declared public fields (fast: no loop at run time)."""
+    lines = [
+        "def copy(self):",
+        "    c = _new(RoundState)",
+        "    c.rules = self.rules",
+        "    c.n = self.n",
+        "    c.hands = [list(h) for h in self.hands]",
+        "    c.stock = list(self.stock)",
+    ]
+    for name in PUBLIC_HELD:
+        kind = HELD[name]
+        if kind == "list":
+            lines.append(f"    c.{name} = list(self.{name})")
+        elif kind == "lists":
+            lines.append(f"    c.{name} = [list(v) for v in self.{name}]")
+        else:
+            lines.append(f"    c.{name} = self.{name}")
+    lines += ["    c.masters = self.masters", "    c.result = self.result", "    c._legal_cache = None", "    return c"]
+    namespace: dict[str, object] = {"_new": object.__new__, "RoundState": RoundState}
+    exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names
+    generated = namespace["copy"]
+    generated.__doc__ = RoundState.copy.__doc__  # type: ignore[attr-defined]
+    RoundState.copy = generated  # type: ignore[method-assign,assignment]
+
+
+_make_copy()
 
 _TAKES = [Take(k) for k in range(120)]
 _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
@@ -1295,29 +1300,6 @@ def _mark_claimed(meld: TableMeld, claimed: Card, start: int = 0) -> TableMeld:
 # ------------------------------------------------------------------ resampling
 class ResampleError(ValueError):
     """A view that does not add up to a position (more cards seen than the pack holds)."""
-
-
-# The public fields a view carries under the same name (copied as they are, lists
-# rebuilt); the hands and the stock are dealt, the rest is derived below. A new
-# public field of RoundState goes here and in views.View.
-_FROM_VIEW = (
-    "dealer",
-    "to_move",
-    "obligation",
-    "taken_top",
-    "drawn",
-    "turn_points",
-    "turn_long_run",
-    "last_discarder",
-    "stock_emptied_by",
-    "gambit",
-    "dealer_joker",
-    "rummy_due",
-    "claimed_card",
-    "turns",
-    "declined",
-)
-_LISTS_FROM_VIEW = ("discard", "melds", "opened", "has_melded", "floating", "removed")
 
 
 def _pack_counter(rules: Rules) -> Counter[Card]:
@@ -1390,13 +1372,15 @@ def state_from_view(view: View, rng: random.Random) -> RoundState:
     if len(stock) != view.stock_count or any(len(h) != view.hand_sizes[i] for i, h in enumerate(hands)):
         raise ResampleError("the unseen cards do not fill the hidden hands and the stock")
     state = RoundState.from_deal(view.rules, view.dealer, hands, stock, list(view.discard))
-    for name in _FROM_VIEW:
-        setattr(state, name, getattr(view, name))
-    for name in _LISTS_FROM_VIEW:
-        setattr(state, name, list(getattr(view, name)))
-    state.known = [list(k) for k in view.known]
-    state.phase = Phase.ROUND_OVER if view.phase == "round_over" else Phase(view.phase)
-    state.went_out = view.went_out
+    for name in PUBLIC_HELD:  # every public field, as declared in rummy500.public
+        value = getattr(view, name)
+        kind = HELD[name]
+        if kind == "list":
+            value = list(value)
+        elif kind == "lists":
+            value = [list(v) for v in value]
+        setattr(state, name, value)
+    state.phase = Phase(view.phase)
     state.masters = None  # set only in the instant a player goes out
     state.result = None
     state._legal_cache = None

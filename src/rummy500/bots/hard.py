@@ -158,7 +158,7 @@ class HardBot(Bot):
                     case Draw():
                         out.append((an.expected_draw_value(), a))
                     case Take(n, split):
-                        must = n > 1 or split or view.rules.must_use_taken == "always"
+                        must = n > 1 or split or view.must_use_top_card
                         v = an.take_value(n, must_use=must, split=split)
                         if v > float("-inf"):
                             out.append((v - (4.0 if split else 0.0), a))

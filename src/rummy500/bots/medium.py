@@ -105,7 +105,7 @@ class MediumBot(Bot):
             return next(a for a in legal if isinstance(a, Nominate))
         if any(isinstance(a, Float) for a in legal):
             return next(a for a in legal if isinstance(a, Float))
-        wild = view.rules.jokers_wild if view.gambit is None else view.gambit == "wild"
+        wild = view.jokers_wild
         for a in legal:
             if isinstance(a, Block) and not wild:
                 self.last_reason = "my joker is not wild this hand: block the dealer's"
@@ -139,7 +139,7 @@ class MediumBot(Bot):
         an: Analysis | None = None
         if calls:
             an = self.analysis(view)
-            if view.rules.calling_rummy == "steal":
+            if view.calls_steal:
                 best = max(calls, key=lambda a: _steal_points(an, view, a))
                 self.last_reason = "a stolen card scores for me"
                 return best
