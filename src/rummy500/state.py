@@ -843,7 +843,7 @@ class RoundState:
             return
         if seat is None:
             seat = self.to_move
-        if check and action not in self.legal_actions(seat):
+        if check and _listed(action) not in self.legal_actions(seat):
             raise IllegalAction(self.explain(action, seat))
         self._legal_cache = None
         match action:
@@ -1114,6 +1114,13 @@ class RoundState:
 
 _TAKES = [Take(k) for k in range(120)]
 _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
+
+
+def _listed(action: Action) -> Action:
+    """How legal_actions lists ``action``: a discard of several cards in ascending order (any order is legal)."""
+    if isinstance(action, Discard) and len(action.cards) > 1:
+        return Discard(tuple(sorted(action.cards)))
+    return action
 
 
 def _touch_index(hand: Sequence[Card]) -> tuple[set[int], set[int]]:
