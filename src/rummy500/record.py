@@ -157,6 +157,12 @@ def _load_round(obj: Any, i: int, rules: Rules, pack: Counter[Card]) -> RoundSpe
                 f"{where}.deal holds {k} x {c} but the pack has {pack[c]}"
                 + (" (short pack)" if rules.short_pack and pack[c] == 0 else "")
             )
+    if spec.deck is not None and seen != pack:
+        missing = sorted((pack - seen).elements())
+        raise RecordError(
+            f"{where}.deal.deck must be the whole pack: it has {len(spec.deck)} of {pack.total()} cards "
+            f"(missing {' '.join(str(c) for c in missing[:8])}{' ...' if len(missing) > 8 else ''})"
+        )
     actions = obj.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError(f"{where}.actions must be a list")
