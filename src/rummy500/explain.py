@@ -224,6 +224,8 @@ def _explain_call(state: RoundState, action: CallRummy, seat: int) -> str:
         return "you discarded last: only the other players may call Rummy on your discard"
     if state.phase is not Phase.DRAW or state.last_discarder is None:
         return "Rummy may be called only after a discard, before the next player draws"
+    if action.depth < 1:
+        return "claim a card by its place from the top of the pile: 1 is the top card"
     if action.depth > len(state.discard):
         return f"the discard pile has only {len(state.discard)} card(s)"
     if rules.calling_rummy == "top_card" and action.depth != 1:

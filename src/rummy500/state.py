@@ -839,6 +839,8 @@ class RoundState:
             IllegalAction: the action breaks a rule; the state is unchanged.
         """
         if isinstance(action, Reshuffle):
+            if check and seat is not None and self.phase is Phase.SHUFFLE and seat != self.to_move:
+                raise IllegalAction(f"the reshuffle is recorded for the seat about to draw (seat {self.to_move}), not seat {seat}")
             self._apply_reshuffle(action, check)
             return
         if seat is None:
