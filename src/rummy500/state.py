@@ -392,7 +392,8 @@ class RoundState:
         """Whether ``seat`` (default: the seat to move) may play ``action`` now (cached per position)."""
         if isinstance(action, Reshuffle):
             return self.phase is Phase.SHUFFLE and Counter(action.cards) == Counter(self.discard[:-1])
-        return action in self._legal_list(self.to_move if seat is None else seat)
+        # A discard of several cards may name them in any order (the list has them ascending).
+        return _listed(action) in self._legal_list(self.to_move if seat is None else seat)
 
     def offer_order(self) -> list[int]:
         """The seats other than the one to move, in the order out-of-turn offers go to them.
@@ -495,6 +496,7 @@ class RoundState:
             takes = any(isinstance(a, Take) for a in acts)
             if rules.stock_out != "play_on" or not takes:
                 acts.append(Pass())
+        acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
         acts.extend(self._block_actions(seat))
         return acts
 
@@ -585,18 +587,7 @@ class RoundState:
     def _out_of_turn(self, seat: int) -> list[Action]:
         if seat == self.to_move or self.phase in (Phase.ROUND_OVER, Phase.SHUFFLE, Phase.NOMINATE):
             return []
-        acts: list[Action] = []
-        if (
-            self.rules.calling_rummy != "off"
-            and self.phase is Phase.DRAW
-            and self.last_discarder is not None
-            and seat != self.last_discarder
-            and not self.rummy_due
-        ):
-            if self.rules.calling_rummy == "steal":
-                acts.extend(self._steal_actions(seat))
-            else:
-                acts.extend(CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy))
+        acts = self._call_actions(seat)
         if self.rules.meld_out_of_turn and (self.phase is Phase.DRAW or self.obligation is None):
             # Out of turn a player never plays their last card: going out happens on one's own turn.
             acts.extend(self._meld_actions(seat, in_turn=False))
@@ -843,6 +834,20 @@ class RoundState:
         return False
 
     # -- calling Rummy
+    def _call_actions(self, seat: int) -> list[Action]:
+        """Rummy calls: any seat but the one who just discarded, before the next player draws."""
+        if (
+            self.rules.calling_rummy == "off"
+            or self.phase is not Phase.DRAW
+            or self.last_discarder is None
+            or seat == self.last_discarder
+            or self.rummy_due
+        ):
+            return []
+        if self.rules.calling_rummy == "steal":
+            return self._steal_actions(seat)
+        return [CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy)]
+
     def _playable_from_pile(self, k: int) -> bool:
         """Whether the k-th card from the top could be laid off, or melds with the cards above it."""
         chosen = self.discard[-k]
@@ -909,6 +914,8 @@ class RoundState:
             IllegalAction: the action breaks a rule; the state is unchanged.
         """
         if isinstance(action, Reshuffle):
+            if check and seat is not None and self.phase is Phase.SHUFFLE and seat != self.to_move:
+                raise IllegalAction(f"the reshuffle is recorded for the seat about to draw (seat {self.to_move}), not seat {seat}")
             self._apply_reshuffle(action, check)
             return [Reshuffled(len(action.cards), action.cards)]
         if seat is None:
@@ -1263,6 +1270,13 @@ _make_copy()
 
 _TAKES = [Take(k) for k in range(120)]
 _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
+
+
+def _listed(action: Action) -> Action:
+    """How legal_actions lists ``action``: a discard of several cards in ascending order (any order is legal)."""
+    if isinstance(action, Discard) and len(action.cards) > 1:
+        return Discard(tuple(sorted(action.cards)))
+    return action
 
 
 def _touch_index(hand: Sequence[Card]) -> tuple[set[int], set[int]]:
