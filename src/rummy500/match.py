@@ -16,7 +16,7 @@ from typing import Any
 from rummy500.actions import Action, Decline, Reshuffle
 from rummy500.cards import Card, natural_cards
 from rummy500.events import Dealt, Event, GameOver
-from rummy500.rules import Rules
+from rummy500.rules import FirstDealer, NextDealer, Rules
 from rummy500.state import Decision, IllegalAction, Phase, RoundState
 
 __all__ = ["Match", "RoundLog", "cut_for_dealer"]
@@ -53,7 +53,7 @@ def cut_for_dealer(rules: Rules, rng: random.Random) -> int:
     while True:
         cut = rng.sample(pack, rules.players)
         ranks = [c.rank for c in cut]
-        best = max(ranks) if rules.first_dealer == "high_card" else min(ranks)
+        best = max(ranks) if rules.first_dealer is FirstDealer.HIGH_CARD else min(ranks)
         if ranks.count(best) == 1:
             return ranks.index(best)
 
@@ -123,7 +123,7 @@ class Match:
     def next_dealer(self) -> int:
         """Who deals the next round (``next_dealer``)."""
         assert self.state is not None
-        if self.rules.next_dealer == "round_winner" and self.state.went_out is not None:
+        if self.rules.next_dealer is NextDealer.ROUND_WINNER and self.state.went_out is not None:
             return self.state.went_out
         return self.state.next_seat(self.state.dealer)
 

@@ -54,6 +54,8 @@ def rules_catalogue() -> dict[str, Any]:
             "values": spec.values,
             "description": spec.description,
             "group": spec.group,
+            # Enumerated options: each value with a label and a description, for the web form.
+            "choices": [{"value": c.value, "label": c.label, "description": c.description} for c in spec.choices],
         }
         for spec in OPTIONS.values()
     ]
