@@ -64,6 +64,7 @@ from rummy500.melds import (
     find_melds,
     make_meld,
 )
+from rummy500.position import ROUND_FIELDS, PositionError, parse_position, round_position
 from rummy500.public import HELD, PUBLIC_HELD, Phase, Public
 from rummy500.rules import (
     CallingRummy,
@@ -88,8 +89,10 @@ __all__ = [
     "ResampleError",
     "RoundState",
     "build_pack",
+    "state_from_position",
     "state_from_view",
     "unseen_cards",
+    "view_from_position",
 ]
 
 # A round that reaches this many turns ends as if the stock had run out. Real
@@ -1240,6 +1243,19 @@ class RoundState:
             **base,
         )
 
+    # -------------------------------------------------------------- positions
+    def position(self) -> str:
+        """This round in the position notation (:mod:`rummy500.position`); ``str(state)`` too."""
+        return round_position(self)
+
+    @classmethod
+    def from_position(cls, rules: Rules, text: str) -> RoundState:
+        """The round a position describes (see :func:`state_from_position`)."""
+        return state_from_position(rules, text)
+
+    def __str__(self) -> str:
+        return self.position()
+
     def __repr__(self) -> str:
         return f"<RoundState {self.phase} to_move={self.to_move} stock={len(self.stock)} pile={len(self.discard)}>"
 
@@ -1410,3 +1426,57 @@ def state_from_view(view: View, rng: random.Random) -> RoundState:
     state.result = None
     state._legal_cache = None
     return state
+
+
+# ------------------------------------------------------------------ positions
+def state_from_position(rules: Rules, text: str) -> RoundState:
+    """Build a round from its position (:mod:`rummy500.position`); fields left out keep their value at the deal.
+
+    Raises:
+        PositionError: the text is not a position of a round under these rules.
+    """
+    got = parse_position(text)
+    for need in ("dealer", "hands"):
+        if need not in got:
+            raise PositionError(f"a round's position needs {need!r}")
+    extra = set(got) - ROUND_FIELDS
+    if extra:
+        raise PositionError(f"not fields of a round's position: {', '.join(sorted(extra))} (a view's?)")
+    hands = got["hands"]
+    if len(hands) != rules.players:
+        raise PositionError(f"the position has {len(hands)} hands but the rules have {rules.players} players")
+    try:
+        state = RoundState.from_deal(rules, got["dealer"], hands, got.get("stock", ()), got.get("discard", ()))
+    except ValueError as exc:
+        raise PositionError(str(exc)) from None
+    for name in PUBLIC_HELD:
+        if name in got:
+            value = got[name]
+            kind = HELD[name]
+            if kind == "list":
+                value = list(value)
+            elif kind == "lists":
+                value = [list(v) for v in value]
+            setattr(state, name, value)
+    state.masters = got.get("masters")
+    if state.phase is Phase.ROUND_OVER:
+        state.result = score_round(rules, state.melds, state.hands, state.went_out, masters=state.masters)
+    state._legal_cache = None
+    return state
+
+
+def view_from_position(rules: Rules, text: str) -> View:
+    """Read a view's position; the seat's legal actions and rule facts are worked out again by the engine.
+
+    Raises:
+        PositionError: the text is not a view's position.
+    """
+    got = parse_position(text)
+    missing = [f.name for f in fields(Public) if f.name not in got] + [n for n in ("seat", "hand") if n not in got]
+    if missing:
+        raise PositionError(f"a view's position needs {', '.join(missing)}")
+    partial = View(rules=rules, **got)
+    if partial.seat is None:
+        return partial
+    # The seat's legal actions depend only on what it sees: any consistent deal gives them.
+    return state_from_view(partial, random.Random(0)).view(partial.seat, partial.scores)
