@@ -266,17 +266,6 @@ class Match:
             "rounds": [r.to_record() for r in self.rounds],
         }
 
-    @classmethod
-    def from_record(cls, record: Any) -> Match:
-        """Rebuild a match by replaying a record (raises on illegal or malformed input)."""
-        from rummy500.record import load_record, replay_match
-
-        rec = load_record(record)
-        match, error = replay_match(rec)
-        if error is not None:
-            raise IllegalAction(f"round {error[0]} action {error[1]}: {error[2]}")
-        return match
-
     def continue_play(self) -> None:
         """After replaying a record whose last round ended, deal the next round."""
         if self.state is not None and self.state.is_over and not self.is_over:
