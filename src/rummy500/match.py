@@ -18,6 +18,7 @@ from rummy500.cards import Card, natural_cards
 from rummy500.events import Dealt, Event, GameOver
 from rummy500.rules import FirstDealer, NextDealer, Rules
 from rummy500.state import Decision, IllegalAction, Phase, RoundState
+from rummy500.views import View
 
 __all__ = ["Match", "RoundLog", "cut_for_dealer"]
 
@@ -251,7 +252,7 @@ class Match:
         self.winner = [side, side + 2] if rules.partnership else side
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: int | None):  # noqa: ANN201 - returns rummy500.views.View
+    def view(self, seat: int | None) -> View:
         """The current round's view for ``seat`` with the match totals."""
         assert self.state is not None
         return self.state.view(seat, self.totals)

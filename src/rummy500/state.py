@@ -380,6 +380,10 @@ class RoundState:
         """``layoff_onto``: whether ``seat`` may lay off on ``meld``."""
         return self.rules.may_lay_off_on(seat, meld.owner)
 
+    def may_lay_off_now(self, seat: int) -> bool:
+        """Whether ``seat`` may lay off at all now (``first_meld_min``, ``layoff_needs_own_meld``)."""
+        return self._may_layoff_now(seat)
+
     def _may_layoff_now(self, seat: int) -> bool:
         if not self.opened[seat]:
             return False  # first_meld_min: no lay-offs before the opening melds
@@ -706,7 +710,7 @@ class RoundState:
         if onto is False:
             return True
         sim = self.copy()
-        sim._do_lay(seat, cards, onto, check_out=False)  # type: ignore[arg-type]
+        sim._do_lay(seat, cards, onto, check_out=False)
         if not sim._may_layoff_now(seat):
             return True
         return not sim._layoff_uses(seat, sim.hands[seat], self.taken_top, self._keep_min(seat, True), sim._meld_extra(seat))
@@ -1289,7 +1293,7 @@ def _make_copy() -> None:
     namespace: dict[str, object] = {"_new": object.__new__, "RoundState": RoundState}
     exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names
     generated = namespace["copy"]
-    generated.__doc__ = RoundState.copy.__doc__  # type: ignore[attr-defined]
+    generated.__doc__ = RoundState.copy.__doc__
     RoundState.copy = generated  # type: ignore[method-assign,assignment]
 
 
