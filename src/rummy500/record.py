@@ -75,12 +75,18 @@ def _parse_constant(name: str) -> Any:
 def parse_record_json(text: str | bytes) -> Any:
     """Parse a record's JSON text strictly.
 
-    Numbers beyond :data:`MAX_NUMBER` and the non-JSON constants ``NaN`` and
-    ``Infinity`` are refused.
+    Bytes must be UTF-8 (a byte-order mark is allowed). Numbers beyond
+    :data:`MAX_NUMBER` and the non-JSON constants ``NaN`` and ``Infinity`` are
+    refused.
 
     Raises:
         RecordError: not JSON, or a number out of range (naming where it is).
     """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")  # strict UTF-8; a byte-order mark is allowed, as JSON allows
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 (byte 0x{text[exc.start]:02x} at offset {exc.start})") from None
     try:
         obj = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
