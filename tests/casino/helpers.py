@@ -13,6 +13,7 @@ def stacked(text: str, decks: int = 6) -> Shoe:
     """A shoe that deals the named cards first, in order (player, up-card, player, then draws)."""
     shoe = Shoe(decks, random.Random(0))
     shoe.cards = [parse_card(t) for t in reversed(text.split())]
+    shoe._cut = 0  # no reshuffle before these cards are dealt
     return shoe
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rummy500.casino.rules import CasinoRules
 
@@ -23,9 +23,11 @@ SUITS = "SHDC"
 _SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Card:
     """A card: ``rank`` 1 (ace) to 13 (king), ``suit`` 0-3 (spades, hearts, diamonds, clubs).
+
+    ``value`` is its points toward 21: ace 1 (or 11, see :func:`hand_total`), face cards 10.
 
     >>> Card(1, 0).value, Card(12, 1).value, str(Card(10, 2))
     (1, 10, 'TD')
@@ -33,11 +35,10 @@ class Card:
 
     rank: int
     suit: int
+    value: int = field(init=False, compare=False, repr=False)
 
-    @property
-    def value(self) -> int:
-        """Points toward 21: ace 1 (or 11, see :func:`hand_total`), face cards 10."""
-        return min(self.rank, 10)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", min(self.rank, 10))
 
     def __str__(self) -> str:
         return RANKS[self.rank - 1] + SUITS[self.suit]
@@ -69,16 +70,24 @@ def hand_total(cards: list[Card] | tuple[Card, ...]) -> int:
     >>> hand_total([parse_card('AS'), parse_card('KH')]), hand_total([parse_card('AS'), parse_card('9H'), parse_card('5C')])
     (21, 15)
     """
-    hard = sum(c.value for c in cards)
-    if hard <= 11 and any(c.rank == 1 for c in cards):
-        return hard + 10
-    return hard
+    hard = 0
+    ace = False
+    for c in cards:
+        hard += c.value
+        if c.rank == 1:
+            ace = True
+    return hard + 10 if ace and hard <= 11 else hard
 
 
 def is_soft(cards: list[Card] | tuple[Card, ...]) -> bool:
     """Whether an ace is counted as 11 in the total."""
-    hard = sum(c.value for c in cards)
-    return hard <= 11 and any(c.rank == 1 for c in cards)
+    hard = 0
+    ace = False
+    for c in cards:
+        hard += c.value
+        if c.rank == 1:
+            ace = True
+    return ace and hard <= 11
 
 
 def _is_straight(ranks: list[int], rules: CasinoRules) -> bool:

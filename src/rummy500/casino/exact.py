@@ -35,6 +35,7 @@ import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from functools import cache
+from typing import Any
 
 from rummy500.casino.cards import Card, bonus_multiple
 from rummy500.casino.rules import BENCHMARK, CasinoRules
@@ -65,6 +66,11 @@ def _take(shoe: Shoe, v: int) -> Shoe:
 
 def _best(hard: int, ace: bool) -> int:
     return hard + 10 if ace and hard <= 11 else hard
+
+
+def _row(v1: int, v2: int) -> str:
+    lo, hi = sorted((v1, v2))
+    return f"P{lo}" if lo == hi else f"S{11 + hi}" if lo == 1 else f"H{lo + hi}"
 
 
 @cache
@@ -179,6 +185,20 @@ class ShoeAnalysis:
         self._dealer: dict[tuple[Shoe, int], tuple[float, ...]] = {}
         self._stand: dict[tuple[Shoe, int, int], float] = {}
         self._hit: dict[tuple[Shoe, int, int, bool], float] = {}
+        self.policy: Any = None
+
+    def with_policy(self, chart: Any) -> ShoeAnalysis:
+        """An analysis of the same shoe that plays ``chart`` (a :class:`~rummy500.casino.strategy.Chart`).
+
+        Hands of three cards or more hit or stand by the chart's total-dependent
+        table and split hands play the chart's rows, instead of the optimal play.
+        The dealer and stand values are shared with this analysis.
+        """
+        other = ShoeAnalysis(self.decks, self.h17)
+        other._dealer = self._dealer
+        other._stand = self._stand
+        other.policy = chart
+        return other
 
     # -- building blocks ---------------------------------------------------------------
 
@@ -210,6 +230,11 @@ class ShoeAnalysis:
         t = _best(hard, ace)
         if t == 21:
             return self.stand(shoe, up, 21)
+        if self.policy is not None:
+            key = f"S{t}" if t != hard else f"H{hard}"
+            if self.policy.hit_stand[key][up] == "S":
+                return self.stand(shoe, up, t)
+            return self.hit(shoe, up, hard, ace)
         if t <= 11:  # standing on 11 or less is never better than a hit that cannot bust
             return self.hit(shoe, up, hard, ace)
         return max(self.stand(shoe, up, t), self.hit(shoe, up, hard, ace))
@@ -265,7 +290,18 @@ class ShoeAnalysis:
             if one_card:
                 values.append(self.stand(s2, up, t))
                 continue
-            best = self._after_card(s2, up, hard, ace)
+            if self.policy is not None:
+                acts = self.policy.rows[_row(pair, val)][up]
+                choice = next(a for a in acts if a in ("S", "H") or (a == "D" and rules.das))
+            else:
+                choice = "*"
+            if choice == "S":
+                values.append(self.stand(s2, up, t))
+                continue
+            if choice == "H":
+                values.append(self.hit(s2, up, hard, ace))
+                continue
+            best = max(self.stand(s2, up, t), self.hit(s2, up, hard, ace)) if choice == "*" else -9.0
             if rules.das:
                 dbl = 0.0
                 for r in self.third_cards(s2, up, hard, ace):
@@ -327,6 +363,7 @@ class EdgeResult:
         rules: the rules analysed.
         ev: the player's expectation per unit of initial bet (negative: the house wins).
         bonus: the part of ``ev`` that bonuses pay.
+        by_up: the part of ``ev`` from each dealer up-card value.
         classes: per starting class ``"r1,r2,suited,up"`` (ranks 1-13, r1 <= r2; suited
             0/1; up-card value 1-10): ``[probability, EV of S, H, D, P, R]`` with each EV
             the probability-weighted mean over that class (``None``: not allowed).
@@ -336,6 +373,7 @@ class EdgeResult:
     ev: float
     bonus: float
     classes: dict[str, list[float | None]]
+    by_up: dict[int, float] = field(default_factory=dict)
 
     @property
     def edge(self) -> float:
@@ -344,13 +382,16 @@ class EdgeResult:
 
     def to_json(self) -> str:
         """The result as JSON (rules as an object)."""
-        return json.dumps({"rules": asdict(self.rules), "ev": self.ev, "bonus": self.bonus, "classes": self.classes})
+        return json.dumps(
+            {"rules": asdict(self.rules), "ev": self.ev, "bonus": self.bonus, "classes": self.classes, "by_up": self.by_up}
+        )
 
     @classmethod
     def from_json(cls, text: str) -> EdgeResult:
         """The inverse of :meth:`to_json`."""
         d = json.loads(text)
-        return cls(CasinoRules(**d["rules"]), d["ev"], d["bonus"], d["classes"])
+        by_up = {int(k): v for k, v in d["by_up"].items()}
+        return cls(CasinoRules(**d["rules"]), d["ev"], d["bonus"], d["classes"], by_up)
 
 
 _ANALYSES: dict[tuple[int, bool], ShoeAnalysis] = {}
@@ -365,10 +406,13 @@ def shoe_analysis(decks: int, h17: bool) -> ShoeAnalysis:
 
 
 def hand_table(
-    rules: CasinoRules, ups: tuple[int, ...] = tuple(range(1, 11)), progress: Callable[[int], None] | None = None
+    rules: CasinoRules,
+    ups: tuple[int, ...] = tuple(range(1, 11)),
+    progress: Callable[[int], None] | None = None,
+    sa: ShoeAnalysis | None = None,
 ) -> dict[tuple[int, int, int], HandEVs]:
     """The value-hand expectations for every two-card hand against the given up-cards."""
-    sa = shoe_analysis(rules.decks, rules.h17)
+    sa = sa or shoe_analysis(rules.decks, rules.h17)
     table = {}
     for up in ups:
         for v1 in range(1, 11):
@@ -396,21 +440,30 @@ def house_edge(
     rules: CasinoRules = BENCHMARK,
     ups: tuple[int, ...] = tuple(range(1, 11)),
     progress: Callable[[int], None] | None = None,
+    chart: Any = None,
 ) -> EdgeResult:
-    """The exact expectation of optimal play (see the module docstring for the method).
+    """The exact expectation of optimal play, or of a chart (see the module docstring for the method).
 
     Args:
         rules: the table rules.
         ups: restrict the sum to these dealer up-card values (a partial sum, for tests
             and progress; the full edge needs all ten).
         progress: called with each up-card value once its hands are done.
+        chart: play this basic strategy (:class:`~rummy500.casino.strategy.Chart`)
+            instead of the optimal composition-dependent play.
     """
-    table = hand_table(rules, ups, progress)
+    sa = shoe_analysis(rules.decks, rules.h17)
+    if chart is not None:
+        from rummy500.casino.strategy import advise
+
+        sa = sa.with_policy(chart)
+    table = hand_table(rules, ups, progress, sa)
     d = rules.decks
     n = 52 * d
     deck = [Card(r, s) for r in range(1, 14) for s in range(4)]
     ev = 0.0
     bonus_ev = 0.0
+    by_up = dict.fromkeys(ups, 0.0)
     agg: dict[tuple[int, int, int, int], list[float]] = {}
     for r1 in range(1, 14):
         c1 = Card(r1, 0)  # suits are symmetric: the first card's suit is fixed, weight 4
@@ -439,8 +492,13 @@ def house_edge(
                 hit += b
                 dbl += 2 * b
                 options: list[float | None] = [e.stand, hit, dbl, e.split, -0.5 if rules.surrender else None]
-                best = max(x for x in options if x is not None)
+                if chart is None:
+                    best = max(x for x in options if x is not None)
+                else:
+                    allowed = [a for a, x in zip(ACTIONS, options, strict=True) if x is not None]
+                    best = options[ACTIONS.index(advise(chart, [c1, c2], cu.value, allowed, True))]  # type: ignore[assignment]
                 ev += w * best
+                by_up[cu.value] += w * best
                 if best == hit:
                     bonus_ev += w * b
                 elif best == dbl:
@@ -462,4 +520,4 @@ def house_edge(
         if not rules.surrender:
             evs[4] = None
         classes[f"{rlo},{rhi},{suited},{up}"] = [a[0], *evs]
-    return EdgeResult(rules, ev, bonus_ev, classes)
+    return EdgeResult(rules, ev, bonus_ev, classes, by_up)

@@ -17,6 +17,7 @@ __all__ = ["GameError", "Hand", "Round", "ACTION_NAMES"]
 
 #: The player's actions, by code.
 ACTION_NAMES = {"H": "hit", "S": "stand", "D": "double", "P": "split", "R": "surrender"}
+_CODES = {**{v.upper(): k for k, v in ACTION_NAMES.items()}, **{k: k for k in ACTION_NAMES}}
 
 
 class GameError(ValueError):
@@ -149,10 +150,8 @@ class Round:
         Raises:
             GameError: the round is over, an unknown action, or one not allowed now.
         """
-        code = action.strip().upper()
-        names = {v.upper(): k for k, v in ACTION_NAMES.items()}
-        code = names.get(code, code)
-        if code not in ACTION_NAMES:
+        code = _CODES.get(action.strip().upper(), "")
+        if not code:
             raise GameError(f"unknown action {action!r} (actions: hit, stand, double, split, surrender)")
         if self.finished:
             raise GameError("the round is over")
