@@ -58,13 +58,13 @@ def test_strategy_prints_the_chart_and_writes_the_svg(capsys: pytest.CaptureFixt
 def test_simulation_is_the_same_on_one_or_two_processes(capsys: pytest.CaptureFixture[str]) -> None:
     chart = chart_for(compute=False)
     assert chart is not None
-    one = simulate(CasinoRules(), chart, 600, seed=4, workers=1, chunk=200)
-    two = simulate(CasinoRules(), chart, 600, seed=4, workers=2, chunk=200)
-    assert one.rounds == two.rounds == 600
+    one = simulate(CasinoRules(), chart, 500, seed=4, workers=1, chunk=200)
+    two = simulate(CasinoRules(), chart, 500, seed=4, workers=2, chunk=200)
+    assert one.rounds == two.rounds == 500
     assert (one.total, one.total_sq, one.bonus) == (two.total, two.total_sq, two.bonus)
-    code, out, _ = run(capsys, "casino", "simulate", "--hands", "3000", "--seed", "1", "--json")
+    code, out, _ = run(capsys, "casino", "simulate", "--hands", "2000", "--seed", "1", "--json")
     data = json.loads(out)
-    assert code == 0 and data["rounds"] == 3000 and data["exact_pct"] == pytest.approx(1.0, abs=0.02)
+    assert code == 0 and data["rounds"] == 2000 and data["exact_pct"] == pytest.approx(1.0, abs=0.02)
     assert 0.5 < data["ci95_pct"] < 10 and data["agrees"] == (abs(data["house_edge_pct"] - data["exact_pct"]) <= data["ci95_pct"])
 
 

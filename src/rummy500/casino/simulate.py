@@ -135,7 +135,7 @@ def simulate(
     if workers > 1 and len(jobs) > 1:
         import multiprocessing
 
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        with multiprocessing.Pool(workers) as pool:
             for part in pool.imap(_chunk, jobs):
                 total.add(part)
     else:
