@@ -64,29 +64,30 @@ def parse_card(text: str) -> Card:
     return Card(RANKS.index(t[0]) + 1, SUITS.index(t[1]))
 
 
+def _hard_count(cards: list[Card] | tuple[Card, ...]) -> tuple[int, bool]:
+    """Points counting every ace as 1, and whether there is an ace."""
+    hard = 0
+    ace = False
+    for c in cards:
+        hard += c.value
+        if c.rank == 1:
+            ace = True
+    return hard, ace
+
+
 def hand_total(cards: list[Card] | tuple[Card, ...]) -> int:
     """The best total: one ace counts 11 when that does not pass 21.
 
     >>> hand_total([parse_card('AS'), parse_card('KH')]), hand_total([parse_card('AS'), parse_card('9H'), parse_card('5C')])
     (21, 15)
     """
-    hard = 0
-    ace = False
-    for c in cards:
-        hard += c.value
-        if c.rank == 1:
-            ace = True
+    hard, ace = _hard_count(cards)
     return hard + 10 if ace and hard <= 11 else hard
 
 
 def is_soft(cards: list[Card] | tuple[Card, ...]) -> bool:
     """Whether an ace is counted as 11 in the total."""
-    hard = 0
-    ace = False
-    for c in cards:
-        hard += c.value
-        if c.rank == 1:
-            ace = True
+    hard, ace = _hard_count(cards)
     return ace and hard <= 11
 
 
