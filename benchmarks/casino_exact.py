@@ -35,11 +35,11 @@ def main() -> int:
     t0 = time.perf_counter()
     base = build_chart(BENCHMARK)
     secs = time.perf_counter() - t0
-    print(f"{'rules':<26}{'published':>10}{'exact':>10}{'seconds':>9}  shipped")
+    print(f"{'rules':<32}{'published':>10}{'exact':>10}{'seconds':>9}  shipped")
     shipped = chart_for(BENCHMARK, compute=False)
     same = shipped is not None and abs(shipped.ev - base.ev) < 1e-12 and shipped.rows == base.rows
     ok &= same and abs(base.edge - 1.00) <= 0.02
-    print(f"{'benchmark (edge)':<26}{1.00:>9.2f}%{base.edge:>9.4f}%{secs:>9.1f}  {'same' if same else 'DIFFERENT'}")
+    print(f"{'benchmark (edge)':<32}{1.00:>9.2f}%{base.edge:>9.4f}%{secs:>9.1f}  {'same' if same else 'DIFFERENT'}")
     for name, rules, published in VARIANTS:
         t0 = time.perf_counter()
         chart = build_chart(rules)
@@ -48,7 +48,7 @@ def main() -> int:
         shipped = chart_for(rules, compute=False)
         same = shipped is not None and abs(shipped.ev - chart.ev) < 1e-12 and shipped.rows == chart.rows
         ok &= same and abs(effect - published) <= 0.02
-        print(f"{name + ' (effect)':<26}{published:>+9.2f}%{effect:>+9.4f}%{secs:>9.1f}  {'same' if same else 'DIFFERENT'}")
+        print(f"{name + ' (effect)':<32}{published:>+9.2f}%{effect:>+9.4f}%{secs:>9.1f}  {'same' if same else 'DIFFERENT'}")
     if not ns.no_readings:
         print(f"\n{'reading (otherwise benchmark)':<40}{'edge':>9}{'vs chosen':>11}")
         for name, options in READINGS:
