@@ -102,3 +102,12 @@ def test_play_pays_bonuses_and_refuses_bad_input() -> None:
 def test_play_piped_to_the_end_of_input() -> None:
     s, text = session(["25", "s", "s", "s", "s", "", "s", "s"])
     assert s.rounds >= 1 and "Rounds" in text.splitlines()[-1]
+
+
+def test_the_docs_image_is_the_shipped_chart() -> None:
+    from rummy500.casino.svg import chart_svg
+
+    chart = chart_for(compute=False)
+    assert chart is not None
+    doc = Path(__file__).resolve().parents[2] / "docs" / "casino-strategy.svg"
+    assert doc.read_text(encoding="utf-8") == chart_svg(chart), "rerun python scripts/casino_chart.py"
