@@ -22,6 +22,7 @@ def _commands() -> dict[str, tuple[str, Callable[[list[str]], int]]]:
         ("simulate", "rummy500.cli.simulate", "main", "play many bot games and report results"),
         ("tournament", "rummy500.cli.tournament", "main", "round-robin between bots with ratings"),
         ("serve", "rummy500.cli.serve", "serve_main", "start the web app"),
+        ("casino", "rummy500.casino.cli", "main", "Costa Rican Rummy, the casino blackjack variant (edge, strategy, play, simulate)"),
     ):
         cmds[name] = (helptext, _lazy(module, attr))
     return cmds
