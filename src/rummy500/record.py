@@ -25,6 +25,7 @@ __all__ = [
     "RecordError",
     "RoundSpec",
     "load_record",
+    "match_from_record",
     "parse_record_json",
     "record_to_json",
     "replay",
@@ -298,6 +299,20 @@ def replay_match(rec: Record) -> tuple[Match, tuple[int, int, str] | None]:
             except IllegalAction as exc:
                 return match, (r, i, str(exc))
     return match, None
+
+
+def match_from_record(record: Any) -> Match:
+    """Rebuild a match by replaying a record.
+
+    Raises:
+        RecordError: the record is malformed.
+        IllegalAction: an action of the record is illegal (the message says where).
+    """
+    rec = load_record(record)
+    match, error = replay_match(rec)
+    if error is not None:
+        raise IllegalAction(f"round {error[0]} action {error[1]}: {error[2]}")
+    return match
 
 
 def _state_json(match: Match) -> dict[str, Any] | None:

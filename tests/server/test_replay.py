@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from rummy500.match import Match
+from rummy500.record import match_from_record
 from rummy500.server.engine import LiveGame, parse_rules
 
 from .helpers import TableDriver, create_table, receive, start
@@ -26,7 +26,7 @@ def test_a_finished_game_can_be_listed_downloaded_and_stepped_through(client: Te
 
     record = client.get(f"/api/games/{table_id}/record").json()
     assert record["players"] == ["Ann", "Bot 2"]
-    match = Match.from_record(record)
+    match = match_from_record(record)
     assert match.is_over and list(match.totals) == games[0]["totals"]
 
     seed = int(client.get(f"/api/games/{table_id}/seed").json()["seed"])

@@ -22,7 +22,7 @@ from rummy500.actions import Action, Decline, Reshuffle, action_from_record
 from rummy500.events import GameOver, Reshuffled, RoundOver, events_seen_by
 from rummy500.match import Match
 from rummy500.rules import OPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, RulesError
-from rummy500.state import Decision, IllegalAction
+from rummy500.state import Decision, IllegalAction, RoundState
 
 __all__ = [
     "Action",
@@ -54,6 +54,8 @@ def rules_catalogue() -> dict[str, Any]:
             "values": spec.values,
             "description": spec.description,
             "group": spec.group,
+            # Enumerated options: each value with a label and a description, for the web form.
+            "choices": [{"value": c.value, "label": c.label, "description": c.description} for c in spec.choices],
         }
         for spec in OPTIONS.values()
     ]
@@ -149,12 +151,17 @@ class LiveGame:
         """Seats that may act now, the seat to move first."""
         if self.is_over:
             return []
-        return list(self.match.state.actors())
+        return list(self._state().actors())
 
     @property
     def to_move(self) -> int:
         """The seat whose turn it is."""
-        return int(self.match.state.to_move)
+        return int(self._state().to_move)
+
+    def _state(self) -> RoundState:
+        state = self.match.state
+        assert state is not None, "a live game always has a round"
+        return state
 
     def decision(self, skip: Iterable[int] = ()) -> Decision | None:
         """The engine's next decider, passing over the offers of ``skip`` seats (people call when they like)."""
@@ -164,7 +171,7 @@ class LiveGame:
         """The seat's legal actions now."""
         if self.is_over:
             return []
-        return list(self.match.state.legal_actions(seat))
+        return list(self._state().legal_actions(seat))
 
     def view(self, seat: int | None) -> Any:
         """The engine's :class:`View` for a seat, or the spectators' (``None``)."""
