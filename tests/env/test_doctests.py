@@ -1,0 +1,11 @@
+import doctest
+
+import pytest
+
+from rummy500.env import aec, encoding
+
+
+@pytest.mark.parametrize("module", [encoding, aec], ids=lambda m: m.__name__)
+def test_docstring_examples_run(module):
+    failures, attempted = doctest.testmod(module, raise_on_error=False)
+    assert attempted > 0 and failures == 0
