@@ -9,3 +9,11 @@ from rummy500.env import aec, encoding
 def test_docstring_examples_run(module):
     failures, attempted = doctest.testmod(module, raise_on_error=False)
     assert attempted > 0 and failures == 0
+
+
+def test_openspiel_and_single_agent_docstrings_run():
+    from rummy500.env import openspiel, single
+
+    for module in (openspiel, single):
+        failures, attempted = doctest.testmod(module, raise_on_error=False)
+        assert attempted > 0 and failures == 0

@@ -6,7 +6,8 @@ a legal out-of-turn action (a Rummy call, a meld under ``meld_out_of_turn``)
 is offered it, in turn order from the seat to move; that seat answers with an
 action or with ``Decline``. After any action the offers start again from the
 new position. Chance (deals, reshuffles) is resolved by the match's own
-random source.
+random source, or (``auto=False``) left to the caller: :attr:`Table.chance`
+says which chance event is due.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rummy500.actions import Action
 from rummy500.env.encoding import Decline
 from rummy500.match import Match
 from rummy500.rules import Rules
+from rummy500.state import Phase
 from rummy500.views import View
 
 __all__ = ["Table", "Turn"]
@@ -39,11 +41,14 @@ class Table:
         rules: the rules.
         seed: seed of every shuffle.
         max_rounds: stop (truncate) after this many rounds.
+        auto: deal rounds and reshuffle with the match's random source; when
+            False the match starts undealt and the caller resolves :attr:`chance`.
     """
 
-    def __init__(self, rules: Rules, seed: int | None, max_rounds: int = 50) -> None:
+    def __init__(self, rules: Rules, seed: int | None, max_rounds: int = 50, auto: bool = True) -> None:
         self.rules = rules
-        self.match = Match(rules, rng=random.Random(seed))
+        self.auto = auto
+        self.match = Match(rules, rng=random.Random(seed), deal=auto)
         self.max_rounds = max_rounds
         self._declined: set[int] = set()
         self._turn: Turn | None = None
@@ -61,13 +66,28 @@ class Table:
     @property
     def truncated(self) -> bool:
         """True when the round limit stopped a match that has no winner yet."""
-        return not self.match.is_over and len(self.match.rounds) > self.max_rounds
+        if self.match.is_over:
+            return False
+        rounds = len(self.match.rounds)
+        return rounds > self.max_rounds or (rounds == self.max_rounds and self._round_over())
+
+    def _round_over(self) -> bool:
+        return self.match.state is None or self.match.state.is_over
+
+    @property
+    def chance(self) -> str | None:
+        """The chance event due (``auto=False`` only): ``deal``, ``reshuffle`` or None."""
+        if self.over or self.truncated:
+            return None
+        if self._round_over():
+            return "deal"
+        return "reshuffle" if self.match.state.phase is Phase.SHUFFLE else None  # type: ignore[union-attr]
 
     def turn(self) -> Turn | None:
         """The current decision (None once the match is over or truncated)."""
         if self._turn is not None:
             return self._turn
-        if self.over or self.truncated:
+        if self.over or self.truncated or self.chance is not None:
             return None
         state = self.match.state
         assert state is not None
@@ -89,7 +109,7 @@ class Table:
             self._declined.add(turn.seat)
             return []
         rounds = len(self.match.rounds)
-        self.match.apply(turn.seat, action, check=False)  # type: ignore[arg-type]
+        self.match.apply(turn.seat, action, check=False, auto=self.auto)  # type: ignore[arg-type]
         self._declined = set()
         finished = self.match.rounds[rounds - 1].round_scores
         return [list(finished)] if finished is not None else []
