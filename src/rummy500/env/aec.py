@@ -20,7 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from rummy500.env.encoding import N_ACTIONS, Decision, EncodingError, token_name
-from rummy500.env.observation import encode_view, layout
+from rummy500.env.observation import add_selected, encode_view, layout
 from rummy500.env.table import Table, Turn
 from rummy500.rules import Rules
 
@@ -95,6 +95,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.table: Table | None = None
         self.decision: Decision | None = None
         self.turn_info: Turn | None = None
+        self._obs_cache: dict[int, np.ndarray] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -120,6 +121,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         assert self.table is not None
         turn = self.table.turn()
         self.turn_info = turn
+        self._obs_cache.clear()
         if turn is None:
             self.decision = None
             return
@@ -132,7 +134,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         seat = self.agent_name_mapping[agent]
         deciding = self.decision is not None and self.turn_info is not None and self.turn_info.seat == seat
         selected = self.decision.selected if deciding else ()  # type: ignore[union-attr]
-        obs = encode_view(self.table.view(seat), selected, deciding and self.turn_info.offer)  # type: ignore[union-attr]
+        offer = bool(deciding and self.turn_info.offer)  # type: ignore[union-attr]
+        # The position only changes when an engine action is played: cache the view's part.
+        base = self._obs_cache.get(seat)
+        if base is None:
+            base = self._obs_cache[seat] = encode_view(self.table.view(seat), (), offer)
+        obs = base.copy()
+        if selected:
+            add_selected(obs, self.rules.players, selected)
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         if deciding:
             mask[list(self.decision.next_tokens())] = 1  # type: ignore[union-attr]

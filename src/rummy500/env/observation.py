@@ -28,7 +28,7 @@ from rummy500.env.encoding import (
 )
 from rummy500.views import View
 
-__all__ = ["ObservationLayout", "encode_view", "layout"]
+__all__ = ["ObservationLayout", "add_selected", "encode_view", "layout"]
 
 PHASES = ("nominate", "draw", "play", "round_over")
 GAMBITS = (None, "wild", "double", "split")
@@ -103,6 +103,18 @@ def layout(players: int) -> ObservationLayout:
     return out
 
 
+def _card_kinds() -> dict[int, int]:
+    from rummy500.cards import JOKER, natural_cards
+
+    out = {int(c): card_index(c) for c in natural_cards()}
+    out[int(JOKER)] = card_index(JOKER)
+    out.update({128 + int(c): card_index(c.__class__(128 + int(c))) for c in natural_cards()})
+    return out
+
+
+_KIND = _card_kinds()
+
+
 def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False) -> np.ndarray:
     """The observation of ``view.seat`` (see :func:`layout`).
 
@@ -113,31 +125,31 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
     """
     n = view.players
     lay = layout(n)
-    off = {name: o for name, o, _, _ in lay.fields}
+    off = _offsets(lay)
     seat = view.seat if view.seat is not None else 0
-    obs = np.zeros(lay.size, dtype=np.float32)
+    kind = _KIND
 
-    def rel(s: int | None) -> int:
-        return -1 if s is None else (s - seat) % n
+    def rel(s: int) -> int:
+        return (s - seat) % n
 
-    idx: list[int] = []
-    for c in view.hand:
-        obs[off["hand"] + card_index(c)] += 1
+    # Every count and one-hot goes into ``idx`` (repeated for counts); a bincount adds them up.
+    base = off["hand"]
+    idx: list[int] = [base + kind[c] for c in view.hand]
     pile = view.discard
     base = off["pile"]
-    for d in range(min(len(pile), MAX_PILE)):
-        idx.append(base + d * HAND_KINDS + card_index(pile[-1 - d]))
-    obs[off["pile_size"]] = len(pile) / MAX_PILE
+    depth = min(len(pile), MAX_PILE)
+    idx += [base + d * HAND_KINDS + kind[pile[-1 - d]] for d in range(depth)]
+    meld_cards, laid_by, claimed = off["meld_cards"], off["laid_by"], off["claimed"]
     for m in view.melds:
         if m.id >= MAX_MELDS:
             continue
-        mbase = off["meld_cards"] + m.id * CARD_KINDS
-        for c, by, cl in zip(m.cards, m.laid_by, m.claimed or (False,) * len(m.cards), strict=False):
-            k = card_index(c)
-            obs[mbase + k] += 1
-            obs[off["laid_by"] + rel(by) * CARD_KINDS + k] += 1
-            if cl:
-                obs[off["claimed"] + k] += 1
+        mbase = meld_cards + m.id * CARD_KINDS
+        for i, c in enumerate(m.cards):
+            k = kind[c]
+            idx.append(mbase + k)
+            idx.append(laid_by + rel(m.laid_by[i]) * CARD_KINDS + k)
+            if m.claimed and m.claimed[i]:
+                idx.append(claimed + k)
         if m.kind in MELD_KINDS:
             idx.append(off["meld_kind"] + m.id * len(MELD_KINDS) + MELD_KINDS.index(m.kind))
         idx.append(off["meld_owner"] + m.id * n + rel(m.owner))
@@ -145,25 +157,21 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
             idx.append(off["meld_flags"] + m.id * 2)
         if m.doubled:
             idx.append(off["meld_flags"] + m.id * 2 + 1)
+    known = off["known"]
     for s, cards in enumerate(view.known):
-        kb = off["known"] + rel(s) * HAND_KINDS
-        for c in cards:
-            obs[kb + card_index(c)] += 1
-    for c in view.removed:
-        obs[off["removed"] + card_index(c)] += 1
-    target = float(view.rules.target) or 1.0
+        if cards:
+            kb = known + rel(s) * HAND_KINDS
+            idx += [kb + kind[c] for c in cards]
+    removed = off["removed"]
+    idx += [removed + kind[c] for c in view.removed]
     for s in range(n):
         r = rel(s)
-        obs[off["hand_sizes"] + r] = view.hand_sizes[s] / 20.0
-        if view.scores is not None:
-            obs[off["scores"] + r] = view.scores[s] / target
         if view.floating and view.floating[s]:
             idx.append(off["floating"] + r)
         if view.opened and view.opened[s]:
             idx.append(off["opened"] + r)
         if view.has_melded and view.has_melded[s]:
             idx.append(off["has_melded"] + r)
-    obs[off["stock"]] = view.stock_count / MAX_PILE
     if view.phase in PHASES:
         idx.append(off["phase"] + PHASES.index(view.phase))
     if offer:
@@ -172,21 +180,48 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
     idx.append(off["dealer"] + rel(view.dealer))
     if view.last_discarder is not None:
         idx.append(off["last_discarder"] + rel(view.last_discarder))
-    for name, card in (("obligation", view.obligation), ("taken_top", view.taken_top), ("claimed_card", view.claimed_card)):
-        if card is not None:
-            idx.append(off[name] + card_index(card))
-    t = off["turn"]
-    obs[t] = view.drawn / 2.0
-    obs[t + 1] = view.turn_points / 100.0
-    obs[t + 2] = view.turns / 100.0
-    obs[t + 3] = float(view.rummy_due)
+    if view.obligation is not None:
+        idx.append(off["obligation"] + kind[view.obligation])
+    if view.taken_top is not None:
+        idx.append(off["taken_top"] + kind[view.taken_top])
+    if view.claimed_card is not None:
+        idx.append(off["claimed_card"] + kind[view.claimed_card])
     idx.append(off["gambit"] + GAMBITS.index(view.gambit))
     idx.append(off["dealer_joker"] + DEALER_JOKER.index(view.dealer_joker))
+    obs = np.bincount(np.array(idx, dtype=np.intp), minlength=lay.size).astype(np.float32)
+    # Scalars.
+    obs[off["pile_size"]] = len(pile) / MAX_PILE
+    obs[off["stock"]] = view.stock_count / MAX_PILE
+    target = float(view.rules.target) or 1.0
+    hs, sc = off["hand_sizes"], off["scores"]
+    for s in range(n):
+        r = rel(s)
+        obs[hs + r] = view.hand_sizes[s] / 20.0
+        if view.scores is not None:
+            obs[sc + r] = view.scores[s] / target
+    t = off["turn"]
+    obs[t : t + 4] = (view.drawn / 2.0, view.turn_points / 100.0, view.turns / 100.0, float(view.rummy_due))
+    if selected:
+        add_selected(obs, n, selected)
+    return obs
+
+
+def add_selected(obs: np.ndarray, players: int, selected: tuple[int, ...]) -> None:
+    """Mark the argument tokens chosen so far in ``obs`` (in place)."""
+    off = _offsets(layout(players))
+    sel, sel_depth = off["selected"], off["selected_depth"]
     for token in selected:
         if token < DEPTH:
-            obs[off["selected"] + token - SELECT] += 1
+            obs[sel + token - SELECT] += 1
         elif token < ARGUMENT_END:
-            idx.append(off["selected_depth"] + token - DEPTH)
-    if idx:
-        obs[idx] = 1.0
-    return obs
+            obs[sel_depth + token - DEPTH] = 1
+
+
+_OFFSETS: dict[int, dict[str, int]] = {}
+
+
+def _offsets(lay: ObservationLayout) -> dict[str, int]:
+    out = _OFFSETS.get(lay.players)
+    if out is None:
+        out = _OFFSETS[lay.players] = {name: o for name, o, _, _ in lay.fields}
+    return out
