@@ -106,3 +106,26 @@ def test_ismcts_bot_plays_a_move() -> None:
     play_to_decision(state, np.random.default_rng(0), 0)
     action = bot.step(state)
     assert action in state.legal_actions()
+
+
+def test_reshuffle_is_dealt_by_chance_card_by_card() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"stock_out": "reshuffle", "players": 3, "max_rounds": 1, "jokers": "4"})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)  # this seed's random play empties the stock
+    while not state.is_terminal():
+        if state.is_chance_node() and state.c.dealer is not None and state.c.table.chance == "reshuffle":
+            round_state = state.c.table.match.state
+            under_top = sorted(round_state.discard[:-1])
+            top = round_state.discard[-1]
+            while state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+                state.apply_action(int(rng.choice([o for o, _ in outcomes], p=[p for _, p in outcomes])))
+            assert sorted(round_state.stock) == under_top and round_state.discard == [top]
+            return
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    raise AssertionError("the stock never ran out")
