@@ -32,10 +32,8 @@ import numpy as np
 Result = tuple[int, float, int]  # steps, seconds, engine decisions
 
 
-def run_ours(seconds: float, seed: int) -> Result:
-    from rummy500.env import raw_env
-
-    env = raw_env(rules={"preset": "standard", "rounds": 1})
+def _run_aec(env, seconds: float, seed: int) -> Result:
+    """Random legal play through a PettingZoo AEC environment; decisions counted when it has ``decision``."""
     rng = random.Random(seed)
     steps = decisions = 0
     start = time.perf_counter()
@@ -50,34 +48,24 @@ def run_ours(seconds: float, seed: int) -> Result:
                 continue
             obs = env.observe(agent)
             legal = np.flatnonzero(obs["action_mask"])
-            before = env.decision
+            before = getattr(env, "decision", None)
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
-            decisions += env.decision is not before  # a committed action opens a new decision
+            # ours: a committed action opens a new decision; a peer's step is one decision
+            decisions += before is None or env.decision is not before
     return steps, time.perf_counter() - start, decisions
+
+
+def run_ours(seconds: float, seed: int) -> Result:
+    from rummy500.env import raw_env
+
+    return _run_aec(raw_env(rules={"preset": "standard", "rounds": 1}), seconds, seed)
 
 
 def run_pettingzoo_gin(seconds: float, seed: int) -> Result:
     from pettingzoo.classic import gin_rummy_v4
 
-    env = gin_rummy_v4.raw_env()
-    rng = random.Random(seed)
-    steps = 0
-    start = time.perf_counter()
-    game = 0
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed + game)
-        game += 1
-        while env.agents:
-            agent = env.agent_selection
-            if env.terminations[agent] or env.truncations[agent]:
-                env.step(None)
-                continue
-            obs = env.observe(agent)
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-    return steps, time.perf_counter() - start, steps
+    return _run_aec(gin_rummy_v4.raw_env(), seconds, seed)
 
 
 def run_rlcard_gin(seconds: float, seed: int) -> Result:
