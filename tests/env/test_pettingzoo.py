@@ -169,3 +169,18 @@ def test_no_observation_holds_a_hidden_card(mapping: dict) -> None:
             checked += 1
         table.play(rng.choice(turn.legal))
     assert checked > 100
+
+
+def test_match_without_a_winner_is_truncated_at_max_rounds() -> None:
+    e = raw_env(rules="standard", max_rounds=1)
+    e.reset(seed=8)
+    ends = []
+    for agent in e.agent_iter(max_iter=50_000):
+        obs, _, term, trunc, info = e.last()
+        if term or trunc:
+            ends.append((agent, term, trunc, info["totals"]))
+            e.step(None)
+            continue
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert len(ends) == 2 and all(trunc and not term for _, term, trunc, _ in ends)
+    assert len(e.table.match.rounds) == 2 and not e.table.match.is_over  # the next deal was never played
