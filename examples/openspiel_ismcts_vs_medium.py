@@ -26,6 +26,7 @@ from rummy500.env.encoding import Decline, encode
 
 
 def play(game: pyspiel.Game, ismcts_seat: int, simulations: int, seed: int) -> tuple[list[float], int]:
+    """One game; the returns and how many tokens ISMCTS chose."""
     rng = np.random.default_rng(seed)
     bot = ismcts.ISMCTSBot(
         game,
@@ -54,6 +55,7 @@ def play(game: pyspiel.Game, ismcts_seat: int, simulations: int, seed: int) -> t
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Play ``--games`` games, ISMCTS alternating seats."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--simulations", type=int, default=20)

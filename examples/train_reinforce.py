@@ -6,12 +6,11 @@ cards selected so far, phase, obligation, hand sizes...). Illegal tokens get
 probability 0 (their logits are masked). Each episode is a one-round match
 (``rules={"rounds": 1}``) of :class:`rummy500.env.single.SingleAgentEnv`; the
 learning signal is REINFORCE on the episode's reward (round score difference
-/ 100) with a running baseline.
+/ 100) with a running baseline, scaled by a running mean absolute deviation.
 
 Run (numpy; matplotlib only for the curve)::
 
-    nice python examples/train_reinforce.py --episodes 600 --eval-games 100 \\
-        --curve docs/img/reinforce_curve.png
+    nice python examples/train_reinforce.py --episodes 600 --eval-games 100 --curve docs/img/reinforce_curve.png
 
 It prints the win rate of the trained policy and of the untrained (uniform
 over legal tokens) policy against ``random`` and ``easy``.
@@ -90,6 +89,7 @@ def run_episode(env: SingleAgentEnv, policy: LinearPolicy | None, feats: Feature
 
 
 def evaluate(policy: LinearPolicy | None, feats: Features, opponent: str, games: int, seed: int) -> float:
+    """The share of ``games`` one-round matches the policy (None: uniform over legal tokens) wins."""
     env = SingleAgentEnv(rules=RULES, opponents=opponent, seat="random")
     rng = np.random.default_rng(seed)
     wins = sum(run_episode(env, policy, feats, seed + g, rng)[2] for g in range(games))
@@ -97,6 +97,7 @@ def evaluate(policy: LinearPolicy | None, feats: Features, opponent: str, games:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Train, report, evaluate, plot."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=600)
     parser.add_argument("--opponent", default="random", help="bot level to train against")
@@ -110,17 +111,19 @@ def main(argv: list[str] | None = None) -> None:
     env = SingleAgentEnv(rules=RULES, opponents=args.opponent, seat="random")
     feats = Features(env.rules.players)
     policy = LinearPolicy(feats.size, rng)
-    baseline = 0.0
+    baseline, spread = 0.0, 1.0
     rewards: list[float] = []
     wins: list[float] = []
     steps = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     for ep in range(args.episodes):
         reward, trajectory, won = run_episode(env, policy, feats, 10_000 + ep, rng)
         steps += len(trajectory)
         g = reward / 100.0
-        advantage = g - baseline
+        advantage = (g - baseline) / spread
         baseline += 0.05 * (g - baseline)
+        spread += 0.05 * (abs(g - baseline) - spread)
         grad = np.zeros_like(policy.w)
         for x, mask, action in trajectory:
             p = policy.probs(x, mask)
@@ -136,7 +139,10 @@ def main(argv: list[str] | None = None) -> None:
                 flush=True,
             )
     train_time = time.perf_counter() - start
-    print(f"trained {args.episodes} episodes, {steps} learner steps in {train_time:.0f} s")
+    print(
+        f"trained {args.episodes} episodes, {steps} learner steps in {train_time:.0f} s "
+        f"({time.process_time() - cpu:.0f} s of CPU)"
+    )
     for opponent in ("random", "easy"):
         trained = evaluate(policy, feats, opponent, args.eval_games, 99_000)
         untrained = evaluate(None, feats, opponent, args.eval_games, 99_000)
