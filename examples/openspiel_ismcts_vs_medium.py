@@ -21,8 +21,9 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import rummy500.env.openspiel  # noqa: F401 - registers python_rummy500
+from rummy500.actions import Decline
 from rummy500.bots import make_bot
-from rummy500.env.encoding import Decline, encode
+from rummy500.env.encoding import encode
 
 
 def play(game: pyspiel.Game, ismcts_seat: int, simulations: int, seed: int) -> tuple[list[float], int]:

@@ -13,13 +13,12 @@ from collections import Counter
 
 import pytest
 
-from rummy500.actions import Block, CallRummy, Discard, Float, LayOff, Meld, Nominate, Pass, Swap, Take
+from rummy500.actions import Block, CallRummy, Decline, Discard, Float, LayOff, Meld, Nominate, Pass, Swap, Take
 from rummy500.env.encoding import (
     ARGUMENT_END,
     DRAW,
     N_ACTIONS,
     Decision,
-    Decline,
     EncodingError,
     decode,
     encode,

@@ -88,13 +88,16 @@ def test_information_state_string_has_own_draws_only() -> None:
     state = game.new_initial_state()
     play_to_decision(state, np.random.default_rng(5), 60)
     texts = [state.information_state_string(p) for p in range(2)]
+    hands = state.c.history[0].hands
     for p in range(2):
         other = 1 - p
-        own = [line for line in texts[p].splitlines() if line.startswith(f"p{p} draw")]
-        theirs = [line for line in texts[p].splitlines() if line.startswith(f"p{other} draw")]
-        assert all(len(line.split()) > 2 for line in own)  # the drawn card is named
-        assert all(line == f"p{other} draw" for line in theirs)
-        assert f"p{other} gets" not in texts[p]
+        lines = texts[p].splitlines()
+        own = [line for line in lines if line.startswith(f"drew seat={p} ")]
+        theirs = [line for line in lines if line.startswith(f"drew seat={other} ")]
+        assert own and theirs
+        assert all("cards=" in line for line in own)  # the drawn card is named
+        assert all("cards=" not in line for line in theirs)
+        assert lines[0] == f"dealt round=1 dealer={state.c.history[0].dealer} hand={' '.join(map(str, hands[p]))}"
 
 
 def test_ismcts_bot_plays_a_move() -> None:

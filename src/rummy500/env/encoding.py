@@ -56,6 +56,7 @@ from collections.abc import Iterable, Sequence
 from rummy500.actions import (
     Block,
     CallRummy,
+    Decline,
     Discard,
     Draw,
     Float,
@@ -156,27 +157,6 @@ class EncodingError(ValueError):
     """An action or token sequence outside what the encoding can carry."""
 
 
-class Decline:
-    """Refuse an out-of-turn offer (a Rummy call, a meld out of turn).
-
-    Stands in for the engine's own decline action until the engine names one.
-    """
-
-    __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Decline)
-
-    def __hash__(self) -> int:
-        return hash("Decline")
-
-    def __repr__(self) -> str:
-        return "Decline()"
-
-    def __str__(self) -> str:
-        return "decline"
-
-
 def card_index(card: Card) -> int:
     """The card kind (0..104) of a card: naturals, the bare joker, declared jokers."""
     try:
@@ -239,8 +219,6 @@ def encode(action: object) -> tuple[int, ...]:
             return (DEPTH + _depth(k), RUMMY_ON + _meld_id(on))  # type: ignore[arg-type]
         case CallRummy(k, None, meld):
             return (DEPTH + _depth(k), *_select(meld), RUMMY_MELD)  # type: ignore[union-attr]
-    if type(action).__name__ == "Decline":
-        return (DECLINE,)  # the engine's own decline action
     raise EncodingError(f"no encoding for {action!r}")
 
 
@@ -267,12 +245,11 @@ def token_name(token: int) -> str:
     return name
 
 
-def decode(tokens: Sequence[int], decline: object | None = None) -> object:
+def decode(tokens: Sequence[int]) -> object:
     """The engine action written by a complete token sequence (the inverse of :func:`encode`).
 
     Args:
         tokens: argument tokens then one verb token.
-        decline: the value to return for ``DECLINE`` (default: a :class:`Decline`).
 
     Raises:
         EncodingError: the sequence is not one :func:`encode` writes.
@@ -298,7 +275,7 @@ def decode(tokens: Sequence[int], decline: object | None = None) -> object:
         "PASS": Pass(),
         "FLOAT": Float(),
         "BLOCK": Block(),
-        "DECLINE": decline if decline is not None else Decline(),
+        "DECLINE": Decline(),
     }
     takes_cards = {"MELD", "LAYOFF_ON", "SWAP_ON", "DISCARD", "RUMMY_MELD"}
     if (cards and name not in takes_cards) or (depth is not None) != (name in ("RUMMY_ON", "RUMMY_MELD")):

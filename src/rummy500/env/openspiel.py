@@ -37,22 +37,22 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from rummy500.actions import Discard, Draw, Reshuffle
-from rummy500.bots.determinize import determinize
+from rummy500.actions import Discard, Reshuffle
 from rummy500.cards import JOKER, Card, natural_cards
 from rummy500.env.aec import round_rewards
 from rummy500.env.encoding import HAND_KINDS, N_ACTIONS, Decision, card_index, token_name
 from rummy500.env.observation import encode_view, layout
 from rummy500.env.table import Table
+from rummy500.events import Event
 from rummy500.match import Match
 from rummy500.rules import OPTIONS, Rules
-from rummy500.state import RoundState, build_pack
+from rummy500.state import RoundState, build_pack, state_from_view
 
 __all__ = ["GAME_NAME", "Rummy500Game", "Rummy500State", "rules_from_params"]
 
@@ -160,8 +160,8 @@ class _Core:
         self.decision: Decision | None = None
         self.returns_ = [0.0] * rules.players
         self.rewards_ = [0.0] * rules.players
-        # (seat, text everybody sees, text the seat itself sees)
-        self.history: list[tuple[int, str, str]] = []
+        # the engine's events (each knows what a seat may see of it) and the deals
+        self.history: list[Event | _Deal] = []
         self.discarded: list[Counter[Card]] = [Counter() for _ in range(rules.players)]
 
     def __deepcopy__(self, memo: Any) -> _Core:
@@ -169,7 +169,6 @@ class _Core:
         out.rules = self.rules
         table = Table.__new__(Table)
         table.__dict__.update(self.table.__dict__)
-        table._declined = set(self.table._declined)
         match = Match.__new__(Match)
         match.__dict__.update(self.table.match.__dict__)
         match.totals = list(match.totals)
@@ -265,8 +264,11 @@ class Rummy500State(pyspiel.State):
         self.c.rewards_ = [0.0] * self.c.rules.players
         if engine_action is None:
             return
-        self._log(turn.seat, engine_action)
-        for scores in self.c.table.play(engine_action):
+        if isinstance(engine_action, Discard):
+            self.c.discarded[turn.seat].update(engine_action.cards)
+        finished = self.c.table.play(engine_action)
+        self.c.history.extend(self.c.table.events)
+        for scores in finished:
             for i, r in enumerate(round_rewards(self.c.rules, scores)):
                 self.c.rewards_[i] += r
                 self.c.returns_[i] += r
@@ -282,31 +284,17 @@ class Rummy500State(pyspiel.State):
             dealer = self.c.dealer if not match.rounds else match.next_dealer()
             match.start_round(RoundState.from_deck(self.c.rules, dealer, cards))  # type: ignore[arg-type]
             self.c.discarded = [Counter() for _ in range(self.c.rules.players)]
-            for seat, hand in enumerate(match.state.hands):  # type: ignore[union-attr]
-                dealt = f"round {len(match.rounds)} dealt by p{dealer}"
-                self.c.history.append((seat, dealt if seat == 0 else "", f"{dealt}; p{seat} gets {' '.join(map(str, sorted(hand)))}"))
+            hands = tuple(tuple(sorted(h)) for h in match.state.hands)  # type: ignore[union-attr]
+            self.c.history.append(_Deal(len(match.rounds), dealer, hands))
         else:
             state = match.state
             assert state is not None
-            match.apply(state.to_move, Reshuffle(tuple(cards)), check=False, auto=False)
-            self.c.history.append((-1, "reshuffle", ""))
+            self.c.history.extend(match.apply(state.to_move, Reshuffle(tuple(cards)), check=False, auto=False))
         self._new_decision()
 
     def _new_decision(self) -> None:
         turn = self.c.table.turn()
         self.c.decision = Decision(turn.legal) if turn is not None else None
-
-    def _log(self, seat: int, action: object) -> None:
-        public = f"p{seat} {action}"
-        private = public
-        if isinstance(action, Draw):
-            state = self.c.table.match.state
-            assert state is not None
-            k = min(self.c.rules.stock_draw_count, len(state.stock))
-            private = f"{public} {' '.join(str(c) for c in state.stock[len(state.stock) - k :][::-1])}"
-        if isinstance(action, Discard):
-            self.c.discarded[seat].update(action.cards)
-        self.c.history.append((seat, public, private))
 
     # --------------------------------------------------------- information
     def returns(self) -> list[float]:
@@ -333,7 +321,7 @@ class Rummy500State(pyspiel.State):
         if self._chance() is not None or self.c.table.match.state is None:
             return out
         view = self.c.table.view(player_id)
-        out.c.table.match.state = determinize(view, rng)
+        out.c.table.match.state = state_from_view(view, rng)
         out.c.decision = Decision(out.c.table.turn().legal) if out.c.table.turn() is not None else None  # type: ignore[union-attr]
         if out.c.decision is not None and self.c.decision is not None:
             out.c.decision.prefix = self.c.decision.prefix
@@ -350,6 +338,31 @@ class Rummy500State(pyspiel.State):
         lines += [f"p{s}: {' '.join(str(c) for c in sorted(h))}" for s, h in enumerate(state.hands)]
         lines.append("pile: " + " ".join(str(c) for c in state.discard))
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class _Deal:
+    """A deal: everybody sees who dealt; each seat sees its own hand."""
+
+    round: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+
+
+def _history_line(item: Event | _Deal, player: int) -> str:
+    """One line of ``player``'s information-state string."""
+    if isinstance(item, _Deal):
+        return f"dealt round={item.round} dealer={item.dealer} hand={' '.join(map(str, item.hands[player]))}"
+    d = item.seen_by(player).to_dict()
+    kind = d.pop("event")
+    parts = [kind]
+    for k, v in d.items():
+        if v is None or v == []:
+            continue
+        if isinstance(v, list):
+            v = " ".join(" ".join(map(str, x)) if isinstance(x, list) else str(x) for x in v)
+        parts.append(f"{k}={v}")
+    return " ".join(parts)
 
 
 class _Observer:
@@ -390,8 +403,7 @@ class _Observer:
             now += " | selected " + ", ".join(token_name(t) for t in state.c.decision.selected)
         if not self.perfect_recall:
             return now
-        past = [private if seat == player else public for seat, public, private in state.c.history]
-        past = [p for p in past if p]
+        past = [_history_line(item, player) for item in state.c.history]
         return "\n".join([*past, now])
 
 

@@ -24,9 +24,10 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from rummy500.actions import Decline
 from rummy500.bots import Bot, make_bot
 from rummy500.env.aec import make_rules, round_rewards
-from rummy500.env.encoding import N_ACTIONS, Decision, Decline, EncodingError
+from rummy500.env.encoding import N_ACTIONS, Decision, EncodingError
 from rummy500.env.observation import encode_view, layout
 from rummy500.env.table import Table
 from rummy500.rules import Rules

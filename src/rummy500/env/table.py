@@ -1,13 +1,12 @@
-"""Who decides next: one seat at a time, out-of-turn offers included.
+"""Who decides next: the engine's decision loop, one decider at a time.
 
-:class:`Table` wraps a :class:`~rummy500.match.Match` and names exactly one
-decider at each point. Before the seat to move decides, every other seat with
-a legal out-of-turn action (a Rummy call, a meld under ``meld_out_of_turn``)
-is offered it, in turn order from the seat to move; that seat answers with an
-action or with ``Decline``. After any action the offers start again from the
-new position. Chance (deals, reshuffles) is resolved by the match's own
-random source, or (``auto=False``) left to the caller: :attr:`Table.chance`
-says which chance event is due.
+:class:`Table` wraps a :class:`~rummy500.match.Match` and asks it who decides
+(:meth:`~rummy500.match.Match.decision`): the seat to move, a seat offered an
+out-of-turn play (a Rummy call, a meld under ``meld_out_of_turn``; it answers
+with the play or :class:`~rummy500.actions.Decline`), or chance. With
+``auto`` (the default) the match deals every round and draws every reshuffle
+from its own random source; with ``auto=False`` the match starts undealt and
+the caller resolves :attr:`Table.chance` (the OpenSpiel game does).
 """
 
 from __future__ import annotations
@@ -16,10 +15,10 @@ import random
 from dataclasses import dataclass
 
 from rummy500.actions import Action
-from rummy500.env.encoding import Decline
+from rummy500.events import Event
 from rummy500.match import Match
 from rummy500.rules import Rules
-from rummy500.state import Phase
+from rummy500.state import DecisionKind
 from rummy500.views import View
 
 __all__ = ["Table", "Turn"]
@@ -31,7 +30,7 @@ class Turn:
 
     seat: int
     offer: bool
-    legal: tuple[object, ...]
+    legal: tuple[Action, ...]
 
 
 class Table:
@@ -50,8 +49,8 @@ class Table:
         self.auto = auto
         self.match = Match(rules, rng=random.Random(seed), deal=auto)
         self.max_rounds = max_rounds
-        self._declined: set[int] = set()
         self._turn: Turn | None = None
+        self.events: list[Event] = []
 
     @property
     def n(self) -> int:
@@ -81,44 +80,35 @@ class Table:
             return None
         if self._round_over():
             return "deal"
-        return "reshuffle" if self.match.state.phase is Phase.SHUFFLE else None  # type: ignore[union-attr]
+        decision = self.match.decision()
+        return "reshuffle" if decision is not None and decision.kind is DecisionKind.CHANCE else None
 
     def turn(self) -> Turn | None:
-        """The current decision (None once the match is over or truncated)."""
+        """The current decision (None once the match is over or truncated, or while chance is due)."""
         if self._turn is not None:
             return self._turn
-        if self.over or self.truncated or self.chance is not None:
+        if self.over or self.truncated or self._round_over():
             return None
-        state = self.match.state
-        assert state is not None
-        for s in state.actors()[1:]:
-            if s not in self._declined:
-                self._turn = Turn(s, True, (*state.legal_actions(s), Decline()))
-                return self._turn
-        seat = state.to_move
-        self._turn = Turn(seat, False, tuple(state.legal_actions(seat)))
+        decision = self.match.decision()
+        if decision is None or decision.kind is DecisionKind.CHANCE or decision.seat is None:
+            return None
+        self._turn = Turn(decision.seat, decision.kind is DecisionKind.OFFER, decision.legal)
         return self._turn
 
-    def play(self, action: object) -> list[list[int]]:
-        """Play the current decider's action; return the scores of rounds it finished."""
+    def play(self, action: Action) -> list[list[int]]:
+        """Play the current decider's action; return the scores of rounds it finished.
+
+        What happened is left in :attr:`events` (the engine's events).
+        """
         turn = self.turn()
         if turn is None:
-            raise ValueError("the match is over")
+            raise ValueError("no seat decides now")
         self._turn = None
-        if isinstance(action, Decline):
-            self._declined.add(turn.seat)
-            return []
         rounds = len(self.match.rounds)
-        self.match.apply(turn.seat, action, check=False, auto=self.auto)  # type: ignore[arg-type]
-        self._declined = set()
+        self.events = self.match.apply(turn.seat, action, check=False, auto=self.auto)
         finished = self.match.rounds[rounds - 1].round_scores
         return [list(finished)] if finished is not None else []
 
     def view(self, seat: int) -> View:
         """What ``seat`` may see now."""
         return self.match.view(seat)
-
-    def legal_of(self, action: Action) -> bool:
-        """Whether ``action`` is legal for the current decider (for tests)."""
-        turn = self.turn()
-        return turn is not None and action in turn.legal
