@@ -27,7 +27,8 @@
 * **Observation tensor**: :func:`~rummy500.env.observation.encode_view`. The
   **information-state tensor** appends, per relative seat, the cards that seat
   discarded this round; the **information-state string** is the seat's
-  perfect-recall history (its own hand and draws, everybody's public actions).
+  perfect-recall history (its dealt hand, then the engine's events as that
+  seat may see them: its own draws with their cards, the others' without).
 * ``resample_from_infostate`` deals the cards the player cannot see at random,
   consistently with its view (the engine's determinization).
 """
