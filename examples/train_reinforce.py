@@ -6,7 +6,7 @@ cards selected so far, phase, obligation, hand sizes...). Illegal tokens get
 probability 0 (their logits are masked). Each episode is a one-round match
 (``rules={"rounds": 1}``) of :class:`rummy500.env.single.SingleAgentEnv`; the
 learning signal is REINFORCE on the episode's reward (round score difference
-/ 100) with a running baseline, scaled by a running mean absolute deviation.
+/ 100) with a running baseline.
 
 Run (numpy; matplotlib only for the curve)::
 
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     env = SingleAgentEnv(rules=RULES, opponents=args.opponent, seat="random")
     feats = Features(env.rules.players)
     policy = LinearPolicy(feats.size, rng)
-    baseline, spread = 0.0, 1.0
+    baseline = 0.0
     rewards: list[float] = []
     wins: list[float] = []
     steps = 0
@@ -121,9 +121,8 @@ def main(argv: list[str] | None = None) -> None:
         reward, trajectory, won = run_episode(env, policy, feats, 10_000 + ep, rng)
         steps += len(trajectory)
         g = reward / 100.0
-        advantage = (g - baseline) / spread
+        advantage = g - baseline
         baseline += 0.05 * (g - baseline)
-        spread += 0.05 * (abs(g - baseline) - spread)
         grad = np.zeros_like(policy.w)
         for x, mask, action in trajectory:
             p = policy.probs(x, mask)
