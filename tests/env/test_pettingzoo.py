@@ -184,3 +184,21 @@ def test_match_without_a_winner_is_truncated_at_max_rounds() -> None:
         e.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert len(ends) == 2 and all(trunc and not term for _, term, trunc, _ in ends)
     assert len(e.table.match.rounds) == 2 and not e.table.match.is_over  # the next deal was never played
+
+
+def test_observation_counts_cards_held_twice() -> None:
+    """Two packs: a hand may hold two of a card; the hand field counts copies."""
+    rules = Rules.from_mapping({"players": 6, "jokers": 4})
+    table = Table(rules, 3)
+    lay = layout(6)
+    rng = random.Random(1)
+    twice = 0
+    for _ in range(60):
+        turn = table.turn()
+        view = table.view(turn.seat)
+        obs = encode_view(view)
+        hand = obs[lay.offset("hand") : lay.offset("hand") + 53]
+        assert hand.sum() == len(view.hand)
+        twice += int(hand.max() >= 2)
+        table.play(rng.choice(turn.legal))
+    assert twice > 0

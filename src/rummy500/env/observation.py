@@ -12,6 +12,7 @@ prints the table for the standard game. Card kinds are those of
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -132,7 +133,7 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
     def rel(s: int) -> int:
         return (s - seat) % n
 
-    # Every count and one-hot goes into ``idx`` (repeated for counts); a bincount adds them up.
+    # Every count and one-hot goes into ``idx`` (repeated for counts).
     base = off["hand"]
     idx: list[int] = [base + kind[c] for c in view.hand]
     pile = view.discard
@@ -188,7 +189,12 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
         idx.append(off["claimed_card"] + kind[view.claimed_card])
     idx.append(off["gambit"] + GAMBITS.index(view.gambit))
     idx.append(off["dealer_joker"] + DEALER_JOKER.index(view.dealer_joker))
-    obs = np.bincount(np.array(idx, dtype=np.intp), minlength=lay.size).astype(np.float32)
+    obs = np.zeros(lay.size, dtype=np.float32)
+    obs[np.array(idx, dtype=np.intp)] = 1.0
+    if len(set(idx)) != len(idx):  # a card held or melded twice (two packs, two jokers)
+        for i, k in Counter(idx).items():
+            if k > 1:
+                obs[i] = k
     # Scalars.
     obs[off["pile_size"]] = len(pile) / MAX_PILE
     obs[off["stock"]] = view.stock_count / MAX_PILE
