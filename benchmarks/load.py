@@ -13,14 +13,15 @@ prints, over the measured window:
   workers) divided by the actions;
 - **RSS MB**: resident memory of the server processes and their workers.
 
-Setups: ``one`` (one process, SQLite), ``two`` (two processes on PostgreSQL +
-Redis, each table's person connected to one of them in turn), and ``hard``
+Setups: ``one`` (one process, SQLite), ``pg`` (one process, PostgreSQL),
+``two`` (two processes on PostgreSQL + Redis, each table's person connected
+to one of them in turn: compare its CPU per action with ``pg``'s), and ``hard``
 (one process, the same K tables plus N tables against the ``hard`` bot, whose
 search must not slow the others down: compare its p99 with ``one``'s).
 
 Run: ``python benchmarks/load.py --tables 20 --seconds 20`` (add
 ``--postgres URL --redis URL`` for ``two``; scripts/test.sh's services are the
-defaults). The load generator shares the machine with the servers: on a small
+defaults; the database server's own CPU is not counted). The load generator shares the machine with the servers: on a small
 machine it takes a good part of the CPU itself, so read the figures side by
 side, within one run.
 """
@@ -83,19 +84,25 @@ def _free_port() -> int:
 def servers(count: int, args: list[str], env: dict[str, str]) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
     """Start ``count`` server processes; yield them with their base URLs."""
     procs: list[tuple[subprocess.Popen[bytes], str]] = []
+    logs: list[Any] = []
+    stack = contextlib.ExitStack()
     try:
         for _ in range(count):
             port = _free_port()
             cmd = [sys.executable, "-m", "rummy500.server", "--port", str(port), "--log-level", "warning", *args]
-            proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            err = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 - closed by the stack
+            proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
             procs.append((proc, f"127.0.0.1:{port}"))
+            logs.append(err)
         for proc, base in procs:
             for _ in range(400):
                 with contextlib.suppress(httpx.HTTPError):
                     if httpx.get(f"http://{base}/api/rules", timeout=1).status_code == 200:
                         break
                 if proc.poll() is not None:
-                    raise RuntimeError(f"server exited with {proc.returncode}")
+                    err = logs[procs.index((proc, base))]
+                    err.seek(0)
+                    raise RuntimeError(f"server exited with {proc.returncode}: {err.read()[-500:].decode()}")
                 time.sleep(0.05)
         yield procs
     finally:
@@ -106,6 +113,7 @@ def servers(count: int, args: list[str], env: dict[str, str]) -> Iterator[list[t
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        stack.close()
 
 
 def _tree(pid: int) -> list[int]:
@@ -306,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bot-delay", type=float, default=0.5, help="the server's pause before each bot action")
     p.add_argument("--level", default="medium", help="bot level at the measured tables")
     p.add_argument("--workers", type=int, default=2, help="the servers' bot worker processes")
-    p.add_argument("--setups", default="one,hard,two", help="comma-separated: one, hard, two")
+    p.add_argument("--setups", default="one,hard,pg,two", help="comma-separated: one, hard, pg, two")
     p.add_argument(
         "--postgres", default=os.environ.get("RUMMY500_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
     )
@@ -321,12 +329,14 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(measure_setup("one", 1, [*common, "--data-dir", f"{tmp}/one"], opts))
             elif setup == "hard":
                 rows.append(measure_setup("hard", 1, [*common, "--data-dir", f"{tmp}/hard"], opts, hard=opts.hard))
-            elif setup == "two":
+            elif setup in ("pg", "two"):
                 schema = f"load_{secrets.token_hex(4)}"
                 db = _schema_url(opts.postgres, schema)
-                args = [*common, "--db", db, "--redis", opts.redis, "--redis-prefix", f"load-{schema}:"]
+                args = [*common, "--db", db, "--data-dir", f"{tmp}/{setup}"]
+                if setup == "two":
+                    args += ["--redis", opts.redis, "--redis-prefix", f"load-{schema}:"]
                 try:
-                    rows.append(measure_setup("two", 2, [*args, "--data-dir", f"{tmp}/two"], opts))
+                    rows.append(measure_setup(setup, 2 if setup == "two" else 1, args, opts))
                 finally:
                     _drop_schema(opts.postgres, schema)
     cols = [
