@@ -13,8 +13,10 @@ names, seed and action log (sent back as the rebuilt game).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
 import random
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -28,6 +30,9 @@ __all__ = ["Workers", "rebuild", "replay_steps", "think"]
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+#: How much lower the workers' scheduling priority is than the server's.
+WORKER_NICENESS = 10
 
 
 def think(bot: Bot, view: Any, rng: random.Random) -> tuple[Action | BaseException | None, Bot]:
@@ -63,6 +68,12 @@ def replay_steps(
     return steps
 
 
+def _yield_cpu() -> None:
+    """Run a worker at a lower priority: on a busy machine the event loop's process goes first."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
+
+
 class Workers:
     """A pool of worker processes (or one thread), started on first use."""
 
@@ -77,7 +88,9 @@ class Workers:
         if self._pool is None:
             # spawn: a fresh interpreter, never a fork of a process with an
             # event loop, threads and open sockets.
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                self.processes, mp_context=multiprocessing.get_context("spawn"), initializer=_yield_cpu
+            )
         return self._pool
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
