@@ -40,6 +40,8 @@ def create_table(
     preset: str = "standard",
     house_rules: dict[str, Any] | None = None,
     start: bool = True,
+    public: bool = False,
+    turn_clock: int = 0,
 ) -> str:
     """Create a table through the lobby form; returns the table id."""
     page.goto(base + "/")
@@ -54,6 +56,10 @@ def create_table(
         page.get_by_test_id("house-rules").locator("summary").click()
         for opt, value in house_rules.items():
             set_option(page, opt, value)
+    if public:
+        page.get_by_test_id("public-table").check()
+    if turn_clock:
+        page.get_by_test_id("turn-clock").select_option(str(turn_clock))
     page.get_by_test_id("create-table").click()
     page.wait_for_url(re.compile(r"/t/[^/]+$"))
     table_id = page.url.rsplit("/", 1)[1]
@@ -107,9 +113,12 @@ def legal(page: Page) -> list[dict[str, Any]]:
 
 
 def wait_for_my_move(page: Page, timeout: float = 30_000) -> None:
-    """Wait until this seat has a legal move (or the round-over banner shows)."""
+    """Wait until this seat has a legal move it may play now (or the round-over banner shows).
+
+    While a Rummy! call window is open the seat to move waits (``window.rummy.waiting``).
+    """
     page.wait_for_function(
-        "() => (window.rummy && !window.rummy.pending && window.rummy.view"
+        "() => (window.rummy && !window.rummy.pending && !window.rummy.waiting && window.rummy.view"
         " && window.rummy.view.legal.length > 0)"
         " || !!document.querySelector('[data-testid=round-over]:not([hidden])')",
         timeout=timeout,
@@ -120,8 +129,12 @@ def card_testid(page: Page, card: str) -> str:
     return f"card-{card}"
 
 
+#: Where a player taps a card of the fanned hand: its left strip, which the next card never covers.
+CARD_TAP = {"x": 5, "y": 30}
+
+
 def click_card(page: Page, card: str) -> None:
-    page.get_by_test_id(f"card-{card}").click()
+    page.get_by_test_id(f"card-{card}").click(position=CARD_TAP)
 
 
 def play_simple_turn(page: Page, meld: bool = False) -> str:

@@ -14,7 +14,7 @@ import re
 import urllib.request
 
 import pytest
-from browser_ui import MY_TURN_TITLE
+from browser_ui import CARD_TAP, MY_TURN_TITLE
 from playwright.sync_api import expect
 
 
@@ -133,14 +133,14 @@ def test_buttons_follow_the_legal_list(scripted):
     expect(page).to_have_title(MY_TURN_TITLE)
     expect(page.get_by_test_id("btn-draw")).to_be_disabled()
     expect(meld).to_be_disabled()
-    page.get_by_test_id("card-5H").click()
+    page.get_by_test_id("card-5H").click(position=CARD_TAP)
     expect(discard).to_be_enabled()
-    page.get_by_test_id("card-6H").click()
+    page.get_by_test_id("card-6H").click(position=CARD_TAP)
     expect(meld).to_be_disabled()
     expect(discard).to_be_disabled()
     expect(page.get_by_test_id("action-hint")).to_contain_text("add more cards")
     # With the joker the run is legal, two ways: the player picks what it stands for.
-    page.get_by_test_id("card-JK").click()
+    page.get_by_test_id("card-JK").click(position=CARD_TAP)
     expect(meld).to_be_enabled()
     meld.click()
     chooser = page.get_by_test_id("chooser")
@@ -152,7 +152,7 @@ def test_buttons_follow_the_legal_list(scripted):
 
 def test_lay_off_on_a_chosen_meld(scripted):
     page, script = scripted
-    page.get_by_test_id("card-JK").click()
+    page.get_by_test_id("card-JK").click(position=CARD_TAP)
     btn = page.get_by_test_id("btn-layoff-0")
     expect(btn).to_be_enabled()
     expect(page.get_by_test_id("meld-0")).to_have_class(re.compile("target"))
@@ -280,8 +280,8 @@ def test_melds_are_grouped_by_their_owner(scripted):
     expect(ann.get_by_test_id("meld-0")).to_be_visible()
     expect(ann).to_contain_text("Ann (you)")
     expect(bob.get_by_test_id("meld-1")).to_be_visible()
-    page.get_by_test_id("card-KS").click()
-    expect(page.get_by_test_id("btn-layoff-0")).to_have_text("Lay off on meld 0 (Ann)")
+    page.get_by_test_id("card-KS").click(position=CARD_TAP)
+    expect(page.get_by_test_id("btn-layoff-0")).to_have_text("Lay off on meld 1 (Ann)")
 
 
 def test_split_take_is_its_own_button(scripted):
@@ -341,7 +341,7 @@ def test_every_control_is_reachable_by_tab_with_a_visible_focus(scripted):
     # A position with a lay-off target, a Rummy-free play phase and a usable pile card.
     legal = [*_view()["legal"], {"take": 1}]
     script.push(_view(legal=legal), version=11)
-    page.get_by_test_id("card-JK").click()
+    page.get_by_test_id("card-JK").click(position=CARD_TAP)
     expect(page.get_by_test_id("meld-0")).to_have_class(re.compile("target"))
     # Number every control a person could use (enabled and shown).
     total = page.evaluate(

@@ -11,13 +11,19 @@ from .helpers import TableDriver, create_table, receive, start
 
 
 def test_a_finished_game_can_be_listed_downloaded_and_stepped_through(client: TestClient) -> None:
-    made = create_table(client, seats=2, rules={"target": 100}, bots={"1": "random"})
+    made = create_table(client, seats=2, rules={"target": 100}, bots={"1": "random"}, public=True)
     table_id = made["table_id"]
     start(client, table_id, made["token"])
     with client.websocket_connect(f"/ws/tables/{table_id}?token={made['token']}") as ws:
         final = TableDriver({0: ws}, seed=9).play()
     steps = final["version"]
     assert final["view"]["phase"] in ("round_over", "game_over")
+    # A private table (the default), finished later: never listed, yet its own link replays it.
+    private = create_table(client, seats=2, rules={"target": 60}, bots={"1": "random"})
+    start(client, private["table_id"], private["token"])
+    with client.websocket_connect(f"/ws/tables/{private['table_id']}?token={private['token']}") as ws:
+        TableDriver({0: ws}, seed=4).play()
+    assert client.get(f"/api/games/{private['table_id']}/replay/0").status_code == 200
 
     games = client.get("/api/games", params={"status": "finished"}).json()
     assert len(games) == 1 and games[0]["id"] == table_id

@@ -46,6 +46,8 @@ from typing import Any, Protocol
 
 from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice
 from rummy500.server.engine import Action, IllegalAction, LiveGame, parse_action
+from rummy500.server.hints import hint_for
+from rummy500.server.pace import Pace, TableSettings
 from rummy500.server.storage import ConflictError, StorageError, StoredAction
 
 __all__ = [
@@ -164,6 +166,10 @@ class MatchSession:
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.monotonic,
         shared: bool = False,
+        settings: TableSettings | None = None,
+        call_window: float = 0.0,
+        summary_seconds: float = 0.0,
+        chat_history: int = 50,
     ) -> None:
         """Set up a session around a dealt (or rebuilt) game.
 
@@ -184,6 +190,12 @@ class MatchSession:
             shared: Other server processes play this game too: catch up from
                 the store before each action, and drive bots only once
                 :meth:`set_driving` says so.
+            settings: The table's settings (turn clock, hints, public).
+            call_window: Seconds every seat gets to call Rummy! when a person
+                could call (0: no call windows; bots claim at once).
+            summary_seconds: Longest time a round summary holds the table
+                (0: the next round is played at once).
+            chat_history: Chat lines kept for people who (re)connect.
         """
         self.game_id = game_id
         self.title = title
@@ -220,12 +232,19 @@ class MatchSession:
         self.bot_actions = 0
         self._remote_autoplay: frozenset[int] = frozenset()
         self._published_autoplay: tuple[int, ...] | None = None
+        self.settings = settings or TableSettings()
+        self.pace = Pace(
+            self.settings, call_window=call_window, short_window=bot_delay, summary_seconds=summary_seconds
+        )
+        self._chat: deque[dict[str, Any]] = deque(maxlen=max(chat_history, 1))
         now = clock()
         for s in self.seats:
             if s.kind == "human" and not s.present and s.away_since is None:
                 s.away_since = now
         for event in events or []:
             self._add_event(event)
+        self.pace.summary = game.last_summary
+        self._new_position()
 
     def __repr__(self) -> str:
         return f"MatchSession({self.game_id!r}, version={self.version})"
@@ -281,6 +300,7 @@ class MatchSession:
                 for s in self.seats
             ],
             "spectators": self.spectators + self.remote_spectators,
+            "settings": self.settings.to_mapping(),
         }
 
     def log(self) -> list[dict[str, Any]]:
@@ -300,7 +320,89 @@ class MatchSession:
             "table": self.table_info(),
             "log": self.log(),
             "rounds": self.game.score_sheet(),
+            "table_points": self.game.table_points() if not self.finished else None,
+            "pace": self.pace_info(),
+            "last_round": self.pace.summary,
         }
+
+    def pace_info(self) -> dict[str, Any]:
+        """The public timers: call window, turn clock (or an away player's grace), round summary."""
+        now = self._clock()
+        clock_seat: int | None = None
+        away: tuple[int, float] | None = None
+        actors = self.game.actors()
+        if actors and self.pace.hold is None:
+            seat = actors[0]
+            info = self.seats[seat]
+            if info.kind == "human":
+                if info.present:
+                    clock_seat = seat
+                elif info.away_since is not None and any(s.kind == "human" and s.present for s in self.seats):
+                    left = info.away_since + self.grace_seconds - now
+                    if left > 0:
+                        away = (seat, left)
+        return self.pace.public(now, clock_seat=clock_seat, away=away)
+
+    def chat_history(self) -> list[dict[str, Any]]:
+        """The recent chat lines, oldest first (for a page that (re)connects)."""
+        return list(self._chat)
+
+    def _new_position(self) -> None:
+        """Start the timers of the position just reached."""
+        if self.finished:
+            self.pace.new_position(self._clock(), window=False, person_could_call=False, turn=None)
+            return
+        window = self.game.call_chance()
+        person = window and any(self.seats[s].kind == "human" for s in self.game.may_call())
+        self.pace.new_position(
+            self._clock(),
+            window=window,
+            person_could_call=person,
+            turn=(self.game.match.round_index, self.game.to_move),
+        )
+
+    def _after_apply(self, events: list[dict[str, Any]]) -> None:
+        """Timers after accepted actions: a new position, and a round summary when a round ended."""
+        self._new_position()
+        if any(e["kind"] == "round_over" for e in events) and self.game.last_summary is not None:
+            waiting = set() if self.finished else {s.seat for s in self.seats if s.kind == "human" and s.present}
+            self.pace.round_ended(self._clock(), self.game.last_summary, waiting)
+
+    def _held(self) -> None:
+        """Raise if the round summary or a call window keeps ``seat`` from acting now (lock held)."""
+        if self.pace.expire(self._clock()):
+            self._announce()
+        if self.pace.hold is not None:
+            raise SessionError("not_your_turn", "the round summary is showing: play resumes when everyone is ready")
+
+    def ready(self, seat: int | None) -> None:
+        """A person has read the round summary; the next round starts once all have."""
+        if seat is None:
+            raise SessionError("not_seated", "only players at the table say they are ready")
+        if self.pace.ready(seat, self._clock()):
+            self._announce()
+            self.kick()
+
+    async def hint(self, seat: int | None) -> dict[str, Any]:
+        """A suggested move for ``seat`` from a strong bot, with a one-line reason (its own view only).
+
+        Raises:
+            SessionError: Hints are off at this table, or the seat has nothing to do.
+        """
+        if seat is None:
+            raise SessionError("not_seated", "only players at the table get hints")
+        if not self.settings.hints:
+            raise SessionError("bad_message", "the host turned hints off at this table")
+        if self.finished or not self.game.legal(seat):
+            raise SessionError("not_your_turn", "you have no move to make now")
+        view = self.game.view(seat)
+        version = self.version
+        found = await asyncio.to_thread(hint_for, view, self.default_bot_level, self._rng.getrandbits(64))
+        return {"type": "hint", "version": version, **found}
+
+    def _announce(self) -> None:
+        for listener in list(self.listeners):
+            listener.state_changed(self)
 
     # ---------------------------------------------------------------- actions
     async def submit(self, seat: int | None, version: Any, record: Any) -> None:
@@ -338,6 +440,12 @@ class MatchSession:
                 )
             if seat not in self.game.actors():
                 raise SessionError("not_your_turn", f"{self.game.names[self.game.to_move]} is to move")
+            self._held()
+            window = self.pace.window_left(self._clock())
+            if window is not None and seat == self.game.to_move:
+                raise SessionError(
+                    "not_your_turn", f"wait {window:.0f} s: the other players may call Rummy! first"
+                )
             try:
                 self.game.check(seat, action)
             except (IllegalAction, ValueError) as exc:
@@ -377,6 +485,7 @@ class MatchSession:
                 event["name"] = self.game.names[seat]
                 event["auto"] = auto or self.seats[seat].kind == "bot"
             self._add_event(event)
+        self._after_apply(events)
         if self.finished:
             try:
                 await asyncio.to_thread(
@@ -424,6 +533,7 @@ class MatchSession:
                 log.exception("game %s: stored action %d could not be applied", self.game_id, item.seq)
                 raise SessionError("unavailable", self.broken) from exc
             applied += 1
+            self._after_apply(events)
             for event in events:
                 if event["kind"] == "action":
                     seat = event["seat"]
@@ -459,6 +569,7 @@ class MatchSession:
         clean = clean_text(text, limit)
         if not clean:
             raise SessionError("bad_message", "empty chat message")
+        self._chat.append({"type": "chat", "seat": seat, "from": self.seats[seat].name, "text": clean})
         for listener in list(self.listeners):
             listener.chat(self, self.seats[seat].name, seat, clean)
         if self.relay is not None:
@@ -484,6 +595,8 @@ class MatchSession:
             info.connections = max(0, info.connections - 1)
             if not info.present:
                 info.away_since = self._clock()
+                if self.pace.left_table(seat, self._clock()):
+                    self._announce()
         self._presence_changed()
 
     def set_remote_presence(self, seated: dict[int, int], spectators: int, autoplay: Iterable[int] = ()) -> bool:
@@ -565,15 +678,24 @@ class MatchSession:
 
         Returns:
             ``(seat, None, out_of_turn)`` when a bot should act for ``seat``;
-            ``(None, seconds, False)`` when an away player's grace period runs
-            out in ``seconds``; ``(None, None, False)`` when no bot has anything
-            to do until the state or the presence changes.
+            ``(None, seconds, False)`` when a timer (round summary, call
+            window, turn clock, an away player's grace period) runs out in
+            ``seconds``; ``(None, None, False)`` when no bot has anything to do
+            until the state or the presence changes.
         """
         if self.broken or not self.driving:
             return None, None, False
         actors = self.game.actors()
         if not actors:
             return None, None, False
+        now = self._clock()
+        held = self.pace.held(now)
+        if held is not None:
+            return None, max(held, 0.01), False
+        window = self.pace.window_left(now)
+        if window is not None:
+            # Every seat gets the same window to call Rummy!; bots decide at its end.
+            return None, window, False
         if self._asked_version != self.version:
             self._asked_version, self._asked = self.version, set()
         # Bot seats may claim out of turn (calling Rummy!) before the seat to
@@ -593,7 +715,11 @@ class MatchSession:
         if info.kind == "bot":
             return seat, None, False
         if info.present or info.away_since is None:
-            return None, None, False
+            # A connected person: their bot plays the turn once the turn clock runs out.
+            left = self.pace.turn_left(now) if info.present else None
+            if left is None:
+                return None, None, False
+            return (seat, None, False) if left <= 0 else (None, left, False)
         if not any(s.kind == "human" and s.present for s in self.seats):
             return None, None, False
         left = info.away_since + self.grace_seconds - self._clock()
@@ -609,6 +735,8 @@ class MatchSession:
     async def _drive(self) -> None:
         announced: set[int] = set()
         while not self._closed and not self.finished:
+            if self.pace.expire(self._clock()):  # the round summary's time is up
+                self._announce()
             announced = {s for s in announced if self.autoplayed(s)}
             step = self._next_auto()
             seat, wait, out_of_turn = step
@@ -617,7 +745,7 @@ class MatchSession:
                     return
                 await self._sleep(wait)
                 continue
-            if self.seats[seat].kind == "human" and seat not in announced:
+            if self.seats[seat].kind == "human" and self.autoplayed(seat) and seat not in announced:
                 # A bot just took over an away seat: show it at the table.
                 announced.add(seat)
                 self._table_changed()
