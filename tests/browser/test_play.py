@@ -7,6 +7,7 @@ import re
 import urllib.request
 from pathlib import Path
 
+import pytest
 from browser_ui import (
     MY_TURN_TITLE,
     create_table,
@@ -19,7 +20,6 @@ from browser_ui import (
     view,
     wait_for_my_move,
 )
-import pytest
 from playwright.sync_api import expect
 
 VIEWPORTS = [(1366, 768), (390, 844)]

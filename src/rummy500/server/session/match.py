@@ -156,7 +156,7 @@ class MatchSession:
         self._closed = False
         self._published_autoplay: tuple[int, ...] | None = None
         self._clock = clock
-        self._rng = random.Random((rng or random.Random()).getrandbits(64))
+        self._hint_rng = random.Random()  # hints only: the bots keep their own seeded randomness
         self.settings = settings or TableSettings()
         #: The table's timers: call window, turn clock, round-summary hold.
         self.pace = Pace(self.settings, call_window=call_window, short_window=bot_delay, summary_seconds=summary_seconds)
@@ -300,7 +300,7 @@ class MatchSession:
             raise SessionError("not_your_turn", "you have no move to make now")
         view = self.game.view(asker)
         version = self.version
-        found = await asyncio.to_thread(hint_for, view, self.default_bot_level, self._rng.getrandbits(64))
+        found = await asyncio.to_thread(hint_for, view, self.default_bot_level, self._hint_rng.getrandbits(64))
         return {"type": "hint", "version": version, **found}
 
     def announce_state(self) -> None:
