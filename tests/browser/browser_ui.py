@@ -279,6 +279,7 @@ def play_action(page: Page, action: dict[str, Any]) -> None:
     choice (a joker's declaration, which Rummy call), the dialog's entry for
     this action is picked. Waits until the server's answer is shown.
     """
+    page.wait_for_function("() => window.rummy && !window.rummy.waiting")  # a Rummy! call window first
     acts = legal(page)
     assert action in acts, f"{action} is not legal here: {acts}"
     v = verb(action)
@@ -343,6 +344,9 @@ class SocketSeat:
         now = self.state(version)
         assert now["version"] == version, f"expected version {version}, the table is at {now['version']}"
         assert action in now["view"]["legal"], f"{action} is not legal: {now['view']['legal']}"
+        window = (now.get("pace") or {}).get("call_window")
+        if window and now["view"]["to_move"] == now["view"]["seat"]:
+            time.sleep(window["left"] + 0.1)  # the seat to move waits while everyone may call Rummy!
         self.ws.send(json.dumps({"type": "action", "version": version, "action": action}))
         return self.state(version + 1)
 

@@ -335,3 +335,22 @@ def test_table_settings_are_checked() -> None:
         TableSettings.from_mapping({"turn_clock": 45})
     with pytest.raises(ValueError, match="hints"):
         TableSettings.from_mapping({"hints": "no"})
+
+
+@pytest.mark.parametrize(("preset", "players", "extra"), [("popular", 3, {}), ("popular", 4, {"calling_rummy": "top_card"})])
+def test_a_call_window_opens_whenever_any_seat_could_call(preset: str, players: int, extra: dict[str, Any]) -> None:
+    """The window is judged on public facts, yet never misses a position where a seat may call."""
+    rules = parse_rules({"preset": preset, **extra}, players)
+    checked = 0
+    for seed in range(1, 11):
+        game = LiveGame(rules, [f"P{i}" for i in range(players)], seed)
+        rng = random.Random(seed)
+        bots = [make_bot("random", seed + i) for i in range(players)]
+        while not game.is_over and game.version < 300:
+            callers = [s for s in range(players) if any(isinstance(a, CallRummy) for a in game.legal(s))]
+            if callers:
+                checked += 1
+                assert game.call_chance(), f"seed {seed} version {game.version}: seats {callers} may call"
+            seat = game.to_move
+            game.apply(seat, bots[seat].act(game.view(seat), rng))
+    assert checked > 5

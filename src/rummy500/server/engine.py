@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rummy500.actions import Action, Reshuffle, action_from_record
+from rummy500.cards import JOKER
 from rummy500.match import Match
 from rummy500.melds import find_layoffs, find_melds
 from rummy500.rules import OPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, RulesError
@@ -241,7 +242,9 @@ class LiveGame:
             card = pile[-k]
             if any(find_layoffs(meld, [card], self.rules) for meld in state.melds):
                 return True
-            if k >= 3 and any(card in cards for cards in find_melds(pile[-k:], self.rules, 0)):
+            # A joker of a found meld carries its declaration: compare bare cards.
+            bare = JOKER if card >= JOKER else card
+            if k >= 3 and any(bare in [JOKER if c >= JOKER else c for c in cards] for cards in find_melds(pile[-k:], self.rules, 0)):
                 return True
         return False
 

@@ -1129,12 +1129,18 @@ class TablePage {
     if (a) this.send(a);
   }
 
+  /** Seats played by people (not bot seats). */
+  people() {
+    const seats = Array.isArray(this.table?.seats) ? this.table.seats : [];
+    return new Set(seats.filter((x) => x && x.kind === "human").map((x) => x.seat));
+  }
+
   renderLog() {
     const el = this.logEl;
     clear(el);
     const names = this.names();
     for (const entry of this.log.slice(-200)) {
-      el.append(h("li", { class: entry?.kind && entry.kind !== "action" ? "log-end" : "" }, suitedText(logText(entry, names))));
+      el.append(h("li", { class: entry?.kind && entry.kind !== "action" ? "log-end" : "" }, suitedText(logText(entry, names, this.people()))));
     }
     el.scrollTop = el.scrollHeight;
   }
@@ -1175,7 +1181,7 @@ function coverable(action, hand) {
   });
 }
 
-function logText(entry, names) {
+function logText(entry, names, people = null) {
   if (typeof entry === "string") return entry;
   const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
   const signed = (x) => `${x > 0 ? "+" : ""}${x}`;
@@ -1196,5 +1202,7 @@ function logText(entry, names) {
   const name = entry.name ?? (seat !== undefined ? who(seat) : "");
   const act = entry.action;
   const text = act ? describe(act) : (entry.text ?? entry.message ?? JSON.stringify(entry));
-  return `${name}${name ? ": " : ""}${text}`;
+  // A person's move the computer made (turn clock out, or away): say so.
+  const standIn = entry.auto && people?.has(seat) ? " (played by the computer)" : "";
+  return `${name}${name ? ": " : ""}${text}${standIn}`;
 }
