@@ -150,7 +150,7 @@ class TablePage {
   muteBtn() {
     const b = h("button", { type: "button", class: "mute", dataset: { testid: "mute" } });
     const show = () => {
-      b.textContent = isMuted() ? "\u{1F507}" : "\u{1F50A}";
+      b.textContent = isMuted() ? "\u266A off" : "\u266A on"; // text, not an emoji: every font has it
       b.setAttribute("aria-label", isMuted() ? "Sound off (turn it on)" : "Sound on (turn it off)");
       b.setAttribute("aria-pressed", isMuted() ? "true" : "false");
     };
@@ -661,6 +661,7 @@ class TablePage {
     if (!v) return;
     let text;
     if (this.gameOver()) text = "Game over.";
+    else if (this.pace?.summary) text = `Round ${this.pace.summary.round + 1} is over: the next round starts when everyone is ready.`;
     else if (isOver(v)) text = "Round over.";
     else if (v.phase === "nominate") text = v.to_move === me ? "You are the dealer: nominate what jokers do this hand." : `${names[v.to_move]} is nominating what jokers do.`;
     else if (v.to_move === me) text = v.phase === "draw" ? "Your turn: draw from the stock or take from the pile." : "Your turn: meld, lay off, then discard.";
@@ -860,7 +861,10 @@ class TablePage {
     if (this.heldBefore && !held && !this.banner?.game_over) this.banner = null; // everyone is ready: play on
     this.heldBefore = !!held;
     const b = this.banner;
-    if (!held && (!b || (!b.round_over && !b.game_over))) {
+    // While a result shows, the hand stops sticking to the screen's bottom so it never covers the result.
+    const showing = !!held || !!(b && (b.round_over || b.game_over));
+    this.board.classList.toggle("summary-open", showing);
+    if (!showing) {
       el.hidden = true;
       return;
     }
@@ -930,7 +934,12 @@ class TablePage {
       h("tbody", {}, summary.seats.map((x) => h("tr", { dataset: { testid: `summary-${x.seat}` } }, [
         h("th", { scope: "row" }, [names[x.seat], x.seat === summary.went_out ? h("span", { class: "out" }, " \u2605 out") : null,
           x.hand.length ? h("div", { class: "left-cards", "aria-label": `left in hand: ${x.hand.map(cardLabel).join(", ")}` },
-            x.hand.map((c) => cardEl(c, { small: true }))) : null]),
+            x.hand.map((c) => cardEl(c, { small: true }))) : null,
+          // The melds this seat laid down, as the round ended (the table itself shows the new deal).
+          h("div", { class: "summary-melds", dataset: { testid: `summary-melds-${x.seat}` } },
+            (summary.melds || []).filter((m) => m.owner === x.seat).map((m) =>
+              h("span", { class: "meld-cards", "aria-label": `meld: ${m.cards.map(cardLabel).join(", ")}` },
+                m.cards.map((c) => cardEl(c, { small: true })))))]),
         h("td", { class: "num", dataset: { testid: "melded" } }, `+${x.melded}`),
         h("td", { class: "num", dataset: { testid: "in-hand" } }, String(x.in_hand)),
         h("td", { class: "num" }, h("b", {}, sign(x.round_score))),
