@@ -290,8 +290,12 @@ def test_game_over_then_replay_and_record(server, new_page, artifacts):
     page.get_by_test_id("replay-next").click()
     expect(page.get_by_test_id("replay-step")).to_contain_text("move 1 of")
     expect(page.get_by_test_id("replay-action")).to_contain_text("Move 1")
+    expect(page.get_by_test_id("replay-round")).to_contain_text(re.compile(r"Round 1 · (Ann|Bot 2) to "))
     page.get_by_test_id("replay-last").click()
     expect(page.get_by_test_id("replay-step")).not_to_contain_text("move 1 of")
+    # The last step is the round's end, with what each seat melded and kept (not a raw phase code).
+    expect(page.get_by_test_id("replay-round")).to_have_text("Round 1 · round over")
+    expect(page.get_by_test_id("replay-round-over")).to_contain_text("melded")
     with page.expect_download() as dl:
         page.get_by_test_id("download-record").click()
     record = json.loads(Path(dl.value.path()).read_text())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from rummy500.match import Match
-from rummy500.server.engine import LiveGame, parse_rules
+from rummy500.server.engine import LiveGame, parse_action, parse_rules
 
 from .helpers import TableDriver, create_table, receive, start
 
@@ -47,6 +47,19 @@ def test_a_finished_game_can_be_listed_downloaded_and_stepped_through(client: Te
     assert one["action"]["version"] == 1 and one["action"]["name"] in ("Ann", "Bot 2")
     last = client.get(f"/api/games/{table_id}/replay/{steps}").json()
     assert last["view"]["scores"] == games[0]["totals"]
+    # The end of each round is a step of its own: the round's summary, before the next deal.
+    game = LiveGame(parse_rules(record["rules"], 2), record["players"], seed)
+    ends = []
+    for item in client.app.state.manager.storage.actions(table_id):
+        if any(e["kind"] == "round_over" for e in game.apply(item.seat, parse_action(item.action))):
+            ends.append(item.seq + 1)
+    assert ends and ends[-1] == steps
+    end = client.get(f"/api/games/{table_id}/replay/{ends[0]}").json()
+    assert end["round"] == 0 and end["round_over"]["round"] == 0
+    assert all(x["round_score"] == x["melded"] - x["in_hand"] for x in end["round_over"]["seats"])
+    if len(ends) > 1:
+        after = client.get(f"/api/games/{table_id}/replay/{ends[0] + 1}").json()
+        assert after["round"] == 1 and after["round_over"] is None
     assert client.get(f"/api/games/{table_id}/replay/{steps + 1}").status_code == 404
     assert client.get(f"/api/games/{table_id}/replay/-1").status_code == 404
 

@@ -189,6 +189,10 @@ class ReplayStep(BaseModel):
     action: dict[str, Any] | None = Field(description="the event of action `step` (null at 0)")
     view: dict[str, Any] = Field(description="the spectator view after `step` actions")
     hands: list[list[str]] = Field(description="every seat's hand (the game is over)")
+    round: int = Field(default=0, description="0-based round of this step (the round just ended, at a round's end)")
+    round_over: dict[str, Any] | None = Field(
+        default=None, description="when action `step` ended a round: its summary (as a state's `last_round`)"
+    )
 
 
 # ---------------------------------------------------------- websocket: in

@@ -88,13 +88,17 @@ async def get_replay_step(game_id: str, step: int, manager: ManagerDep) -> Repla
         raise HTTPException(404, detail={"code": "no_step", "message": f"steps run from 0 to {len(actions)}"})
     game = manager.replay_game(row)
     event: dict[str, Any] | None = None
+    ended: dict[str, Any] | None = None
     for seat, record in actions[:step]:
         events = game.apply(seat, parse_action(record))
         event = dict(events[0], name=row.players[seat])
+        ended = game.last_summary if any(e["kind"] == "round_over" for e in events) else None
     return ReplayStep(
         step=step,
         steps=len(actions),
         action=event,
         view=game.view_dict(None),
         hands=game.hands(),
+        round=ended["round"] if ended else game.match.round_index,
+        round_over=ended,
     )
