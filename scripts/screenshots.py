@@ -147,7 +147,12 @@ def main(argv: list[str] | None = None) -> int:
             players = {0: Seat(base, table_id, made["token"]), 1: Seat(base, table_id, bob["token"])}
             for version, (who, action) in enumerate(plan[:deep_version]):
                 players[who].act(version, action)
-            page.wait_for_function("(v) => window.rummy && window.rummy.version === v", arg=deep_version)
+            try:
+                page.wait_for_function("(v) => window.rummy && window.rummy.version === v", arg=deep_version, polling=200)
+            except Exception:
+                print("page at", page.evaluate("() => [window.rummy && window.rummy.version, location.href]"))
+                page.screenshot(path="/tmp/web_fail.png")
+                raise
             page.wait_for_timeout(400)
             page.screenshot(path=str(args.out / "turn.png"))
             page.get_by_test_id(f"pile-card-{depth}").click(position={"x": 6, "y": 20})

@@ -121,8 +121,8 @@ class TablePage {
     this.side = h("aside", { class: "side" }, [
       h("section", { class: "panel" }, [h("h2", {}, "Scores"), this.scores.el]),
       h("section", { class: "panel chat" }, [h("h2", {}, "Chat"), this.chatList, chatForm]),
-      h("details", { class: "panel", dataset: { testid: "rules-panel" } }, [
-        h("summary", {}, h("h2", {}, "Rules at this table")), this.rulesList,
+      h("section", { class: "panel" }, [
+        h("details", { dataset: { testid: "rules-panel" } }, [h("summary", {}, h("h2", {}, "Rules at this table")), this.rulesList]),
         h("a", { href: "/#rules", target: "_blank" }, "How to play Rummy 500")]),
       h("details", { class: "panel", open: true }, [h("summary", {}, h("h2", {}, "Game log")), this.logEl]),
     ]);
