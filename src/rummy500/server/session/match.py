@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from rummy500.server.engine import Action, LiveGame, parse_action
 from rummy500.server.hints import hint_for
 from rummy500.server.pace import Pace, TableSettings
-from rummy500.server.session.driver import BotDriver
+from rummy500.server.session.driver import BotDriver, Thinker, think_in_thread
 from rummy500.server.session.events import EventLog, label_actions
 from rummy500.server.session.guards import SessionError, chat_text, check_move, parse_request, seat_of
 from rummy500.server.session.presence import Presence, SeatInfo
@@ -105,6 +105,7 @@ class MatchSession:
         call_window: float = 0.0,
         summary_seconds: float = 0.0,
         chat_history: int = 50,
+        think: Thinker = think_in_thread,
     ) -> None:
         """Set up a session around a dealt (or rebuilt) game.
 
@@ -131,6 +132,7 @@ class MatchSession:
             summary_seconds: Longest time a round summary holds the table
                 (0: the next round is played at once).
             chat_history: Chat lines kept for people who (re)connect.
+            think: Where the bots think (the server's worker processes).
         """
         self.game_id = game_id
         self.title = title
@@ -152,7 +154,7 @@ class MatchSession:
         self.relay: SessionRelay | None = None
         #: Actions this session's bots played (bot seats and stand-ins).
         self.bot_actions = 0
-        self.driver = BotDriver(self, rng or random.Random())
+        self.driver = BotDriver(self, rng or random.Random(), think)
         self._closed = False
         self._published_autoplay: tuple[int, ...] | None = None
         self._clock = clock
@@ -163,6 +165,8 @@ class MatchSession:
         self.pace.summary = game.last_summary
         self._chat: deque[dict[str, Any]] = deque(maxlen=max(chat_history, 1))
         self._new_position()
+        #: The highest version another process announced (shared sessions).
+        self._announced = 0
 
     def __repr__(self) -> str:
         return f"MatchSession({self.game_id!r}, version={self.version})"
@@ -329,11 +333,24 @@ class MatchSession:
         async with self.lock:
             if self.broken:
                 raise SessionError("unavailable", self.broken)
-            if self.shared:
+            if self.shared and (version != self.version or self.behind):
+                # Read the log only when this copy may be behind: another
+                # process announced more, or the client saw more (it was on
+                # another process). A lost announcement costs a conflict on
+                # append, which catches up then.
                 await self.catch_up_locked()
             check_move(self.game, actor, version, action)
             self._check_pace(actor)
             await self.commit_locked(actor, action, auto=False)
+
+    def note_version(self, version: int) -> None:
+        """Another process announced this version (it is stored)."""
+        self._announced = max(self._announced, version)
+
+    @property
+    def behind(self) -> bool:
+        """Whether another process announced a version this copy has not applied."""
+        return self._announced > self.version
 
     async def commit_locked(self, seat: int, action: Action, *, auto: bool) -> None:
         """Store, apply and announce an action already checked (lock held).
@@ -360,7 +377,7 @@ class MatchSession:
             log.error("game %s: could not store an action: %s", self.game_id, exc)
             raise SessionError("unavailable", "the game could not be saved; try again") from exc
         try:
-            events = self.game.apply(seat, action)
+            events = self.game.apply(seat, action, check=False)  # checked once, before storing
         except Exception as exc:
             # Stored but refused by the engine: an engine bug. Stop this table
             # rather than let memory and storage disagree.
@@ -453,6 +470,18 @@ class MatchSession:
         self.presence.connect(seat)
         self._presence_changed()
 
+    def connect_many(self, seats: Iterable[int | None]) -> None:
+        """Several connections opened at once (a game starting or loading under watchers).
+
+        The table is announced once for all of them, so a table watched by many
+        sockets does not send each of them one message per socket.
+        """
+        opened = list(seats)
+        for seat in opened:
+            self.presence.connect(seat)
+        if opened:
+            self._presence_changed()
+
     def disconnect(self, seat: int | None) -> None:
         """A connection for ``seat`` (``None``: a spectator) closed."""
         self.presence.disconnect(seat)
@@ -512,6 +541,17 @@ class MatchSession:
     def kick(self) -> None:
         """Make the bot driver look again at whose turn it is."""
         self.driver.kick()
+
+    def idle(self) -> bool:
+        """Whether nothing can happen here until someone connects: nobody watches, the bots wait."""
+        if any(s.present for s in self.seats) or self.presence.watching:
+            return False
+        return self.driver.idle and self.driver.next_auto()[:2] == (None, None)
+
+    def retire(self) -> None:
+        """Stop the bot driver without waiting (a session forgotten while its bots are idle)."""
+        self._closed = True
+        self.driver.stop()
 
     async def close(self) -> None:
         """Stop the bot driver."""
