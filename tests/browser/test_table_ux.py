@@ -117,6 +117,7 @@ def _crowded(**over) -> dict:
     runs = [["2C", "3C", "4C"], ["5D", "6D", "7D", "8D"], ["9S", "TS", "JS"], ["QH", "KH", "AH"],
             ["3S", "3D", "3H"], ["6C", "7C", "8C", "9C"], ["JD", "QD", "KD"], ["4S", "5S", "6S", "7S"]]
     melds = [{"id": i, "cards": c, "laid_by": [i % 2] * len(c), "kind": "run", "owner": i % 2} for i, c in enumerate(runs)]
+    melds[0]["laid_by"] = [0, 0, 1]  # Bob laid off the 4♣ on Ann's first meld
     hand = ["AC", "2D", "2H", "4D", "4H", "5C", "5H", "6H", "7H", "8S", "9D", "9H", "TC", "TD", "KC"]
     v = _view(phase="draw", hand=hand, hand_sizes=[15, 6], melds=melds, discard=["3C", "9D", "QD", "4S"],
               legal=[{"draw": "stock"}, {"take": 1}])
@@ -124,12 +125,18 @@ def _crowded(**over) -> dict:
     return v
 
 
-@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
-def test_hand_and_moves_stay_in_view_on_a_crowded_table(scripted, size):  # noqa: F811
+def _crowded_at(scripted, size: str, version: int):  # noqa: F811
+    """The scripted page at a viewport size, showing the crowded position at ``version``."""
     page, script = scripted
     page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS[size], strict=True)))
     script.next_view = _crowded()  # what a sync (after the skipped versions) answers
-    script.push(_crowded(), version=11)
+    script.push(_crowded(), version=version)
+    return page, script
+
+
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_hand_and_moves_stay_in_view_on_a_crowded_table(scripted, size):  # noqa: F811
+    page, _ = _crowded_at(scripted, size, 11)
     expect(page.get_by_test_id("meld-7")).to_be_attached()
     expect(page.get_by_test_id("btn-draw")).to_be_enabled()
     # Whether the page is scrolled to the top or the bottom, the hand and the moves are on screen.
@@ -142,16 +149,14 @@ def test_hand_and_moves_stay_in_view_on_a_crowded_table(scripted, size):  # noqa
     # Fifteen cards fan out on one row that fits the screen.
     tops = page.get_by_test_id("hand").locator(".card").evaluate_all("els => els.map(e => e.getBoundingClientRect().top)")
     assert len(tops) == 15 and max(tops) - min(tops) < 2
-    # Melds are numbered from 1, as seats are; lay-off tags name the seat, not "Al".
+    # Melds are numbered from 1, as seats are; a lay-off's tag is an initial and a seat number (never "Al").
     expect(page.get_by_test_id("meld-0")).to_contain_text("#1")
+    expect(page.get_by_test_id("meld-0").locator(".by")).to_have_text("B2")
 
 
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
 def test_pile_cards_that_may_not_be_taken_say_why(scripted, size):  # noqa: F811
-    page, script = scripted
-    page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS[size], strict=True)))
-    script.next_view = _crowded()  # what a sync (after the skipped versions) answers
-    script.push(_crowded(), version=12)
+    page, _ = _crowded_at(scripted, size, 12)
     expect(page.get_by_test_id("action-hint")).to_have_text("Draw from the stock, or take the top card of the discard pile.")
     deep = page.get_by_test_id("pile-card-3")
     expect(deep).to_have_attribute("aria-disabled", "true")
