@@ -215,3 +215,20 @@ def test_one_click_game_against_the_computer(server, new_page, size):
     # "Your tables" in the lobby names the table, not its id.
     page.goto(server + "/")
     expect(page.locator(".your-tables")).to_contain_text("Ann's table")
+
+
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_keyboard_focus_stays_on_the_moves_and_others_moves_are_spoken(scripted, size):  # noqa: F811
+    page, script = _crowded_at(scripted, size, 14)
+    page.get_by_test_id("btn-draw").focus()
+    page.keyboard.press("Enter")
+    assert script.actions()[-1]["action"] == {"draw": "stock"}
+    after = _view()
+    script.next_view = after
+    bob = {"kind": "action", "version": 15, "round": 0, "seat": 1, "name": "Bob", "action": {"discard": "9D"},
+           "text": "discard 9D", "auto": False}
+    script.push(after, version=15, log=[bob])
+    # The focus is back on a move button, not lost to the page.
+    expect(page.locator("[data-testid=actions] button:focus")).to_have_count(1)
+    # Screen readers hear Bob's move (a polite live region), once.
+    expect(page.get_by_test_id("live-moves")).to_have_text("Bob: Discard 9\u2666")

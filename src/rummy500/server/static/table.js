@@ -1018,7 +1018,10 @@ class TablePage {
     if (!v || v.hand === null || v.hand === undefined) return;
     const el = this.actionsEl;
     // Keep the keyboard where it was: the buttons are re-drawn after every change.
-    const focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+    // (While a move is in flight every button is disabled and the focus falls to the page: remember where it was.)
+    const lost = !document.activeElement || document.activeElement === document.body;
+    const focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid
+      : (lost ? this.keptFocus : null);
     clear(el);
     const legal = this.pendingAction || this.windowWait ? [] : (v.legal || []);
     const sel = this.hand.selectedCards();
@@ -1085,10 +1088,12 @@ class TablePage {
       });
       el.append(hb);
     }
+    this.keptFocus = null;
     if (focused) {
       const again = el.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
       const target = again && !again.disabled ? again : el.querySelector("button:not(:disabled)");
-      target?.focus();
+      if (target) target.focus();
+      else this.keptFocus = focused;
     }
 
     // Say why the buttons are as they are.
