@@ -69,6 +69,7 @@ __all__ = [
     "Review",
     "ReviewError",
     "accuracy_of",
+    "judge_moves",
     "review_record",
     "verdict_for",
 ]
@@ -220,8 +221,8 @@ class _Estimator:
         self.bot = HardBot(0, horizon=budget.horizon)
         self.guide = MediumBot(0)
 
-    def candidates(self, view: View, played: Action) -> list[Action]:
-        """The move played and the best few others by the heuristic prior."""
+    def candidates(self, view: View, played: Action, extra: Iterable[Action] = ()) -> list[Action]:
+        """The move played (and ``extra`` moves), then the best few others by the heuristic prior."""
         legal = list(view.legal)
         try:
             an = self.guide.analysis(view)
@@ -236,9 +237,10 @@ class _Estimator:
         except (ValueError, KeyError, IndexError):
             ranked = []
         ranked += [a for a in legal if a not in ranked]
-        out = [played]
+        out = [played] + [a for a in dict.fromkeys(extra) if a != played]
+        room = max(self.budget.candidates, len(out) + 1)
         for a in ranked:
-            if len(out) >= self.budget.candidates:
+            if len(out) >= room:
                 break
             if a not in out:
                 out.append(a)
@@ -281,6 +283,55 @@ def _view_key(view: View, played: Action, budget: Budget, seed: str) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+def _sample(view: View, budget: Budget, seed: str) -> tuple[list[RoundState], list[int]]:
+    """The decision's determinizations and rollout seeds (the same for every candidate)."""
+    rng = random.Random(seed)
+    worlds: list[RoundState] = []
+    seeds: list[int] = []
+    for _ in range(budget.samples):
+        try:
+            worlds.append(determinize(view, rng))
+        except DeterminizeError:
+            break
+        seeds.append(rng.getrandbits(64))
+    return worlds, seeds
+
+
+def _loss(vals: dict[Action, list[float]], best: Action, move: Action, confidence: float) -> tuple[float, float]:
+    """(points lost, standard error) of ``move`` against ``best``; 0 unless clearly worse."""
+    if best == move:
+        return 0.0, 0.0
+    diff, se = _paired(vals[best], vals[move])
+    return (diff if diff > confidence * se else 0.0), se
+
+
+def judge_moves(view: View, moves: list[Action], *, budget: Budget = DEFAULT_BUDGET, seed: str | int = 0) -> dict[str, Any]:
+    """Compare several moves for ``view.seat`` on the same guesses of the hidden cards.
+
+    The moves, and the best few others by the prior, are played out in the
+    same determinizations with the same random numbers; each move's loss is
+    measured against the best candidate as in a review.
+
+    Args:
+        view: the seat's view (its ``legal`` holds every move).
+        moves: the moves to judge (e.g. what several players would play here).
+        budget: samples, candidates, horizon and confidence.
+        seed: seeds the determinizations and rollouts.
+
+    Returns:
+        ``{"best": action, "means": {action: mean}, "loss": {move: points lost}}``.
+    """
+    est = _Estimator(budget)
+    seat = view.seat
+    assert seat is not None
+    cands = est.candidates(view, moves[0], moves[1:])
+    worlds, seeds = _sample(view, budget, str(seed))
+    vals = est.rollouts(worlds, seeds, seat, cands)
+    means = {a: _mean(v) for a, v in vals.items()}
+    best = max(cands, key=lambda a: means[a])
+    return {"best": best, "means": means, "loss": {m: _loss(vals, best, m, budget.confidence)[0] for m in moves}}
+
+
 def _evaluate(
     est: _Estimator, view: View, played: Action, seed: str, truth: RoundState | None
 ) -> tuple[Action, dict[Action, float], float, float, float, dict[str, float] | None]:
@@ -293,27 +344,19 @@ def _evaluate(
         return hit  # type: ignore[return-value]
     seat = view.seat
     assert seat is not None
-    rng = random.Random(seed)
     cands = est.candidates(view, played)
-    worlds: list[RoundState] = []
-    seeds: list[int] = []
-    for _ in range(budget.samples):
-        try:
-            worlds.append(determinize(view, rng))
-        except DeterminizeError:
-            break
-        seeds.append(rng.getrandbits(64))
+    worlds, seeds = _sample(view, budget, seed)
     vals = est.rollouts(worlds, seeds, seat, cands)
     means = {a: _mean(v) for a, v in vals.items()}
     best = max(cands, key=lambda a: (means[a], a == played))
-    diff, se = _paired(vals[best], vals[played]) if best != played else (0.0, 0.0)
-    if best != played and diff <= budget.confidence * se:
-        best, diff = played, 0.0
+    loss, se = _loss(vals, best, played, budget.confidence)
+    if loss == 0.0:
+        best = played
     hind: dict[str, float] | None = None
     if truth is not None:
         real = est.rollouts([truth] * len(seeds), seeds, seat, [played] + ([best] if best != played else []))
         hind = {"played": _mean(real[played]), "best": _mean(real[best])}
-    out = (best, dict(sorted(means.items(), key=lambda kv: -kv[1])), max(0.0, diff), se, means[played], hind)
+    out = (best, dict(sorted(means.items(), key=lambda kv: -kv[1])), loss, se, means[played], hind)
     _CACHE[key] = out
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
