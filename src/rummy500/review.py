@@ -96,12 +96,16 @@ class Budget:
             valued (None: to the end of the round).
         confidence: standard errors by which the best move must beat the move
             played for the difference to count as a loss.
+        extend: while the verdict is in doubt (the loss's confidence interval
+            straddles a threshold), up to this many more batches of
+            ``samples`` are played out.
     """
 
     samples: int = 8
     candidates: int = 3
     horizon: int | None = 4
     confidence: float = 2.0
+    extend: int = 3
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
@@ -283,12 +287,11 @@ def _view_key(view: View, played: Action, budget: Budget, seed: str) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def _sample(view: View, budget: Budget, seed: str) -> tuple[list[RoundState], list[int]]:
-    """The decision's determinizations and rollout seeds (the same for every candidate)."""
-    rng = random.Random(seed)
+def _sample(view: View, n: int, rng: random.Random) -> tuple[list[RoundState], list[int]]:
+    """``n`` more determinizations and rollout seeds (the same for every candidate)."""
     worlds: list[RoundState] = []
     seeds: list[int] = []
-    for _ in range(budget.samples):
+    for _ in range(n):
         try:
             worlds.append(determinize(view, rng))
         except DeterminizeError:
@@ -325,11 +328,51 @@ def judge_moves(view: View, moves: list[Action], *, budget: Budget = DEFAULT_BUD
     seat = view.seat
     assert seat is not None
     cands = est.candidates(view, moves[0], moves[1:])
-    worlds, seeds = _sample(view, budget, str(seed))
-    vals = est.rollouts(worlds, seeds, seat, cands)
+    vals, _ = _compare(est, view, cands, moves, str(seed))
     means = {a: _mean(v) for a, v in vals.items()}
     best = max(cands, key=lambda a: means[a])
     return {"best": best, "means": means, "loss": {m: _loss(vals, best, m, budget.confidence)[0] for m in moves}}
+
+
+def _compare(
+    est: _Estimator, view: View, cands: list[Action], judged: list[Action], seed: str
+) -> tuple[dict[Action, list[float]], list[int]]:
+    """Play the candidates out in batches of determinizations until the judged moves' verdicts are clear.
+
+    Returns each candidate's values and the rollout seeds used.
+    """
+    budget = est.budget
+    seat = view.seat
+    assert seat is not None
+    rng = random.Random(seed)
+    vals: dict[Action, list[float]] = {a: [] for a in cands}
+    used: list[int] = []
+    for batch in range(1 + max(0, budget.extend)):
+        worlds, seeds = _sample(view, budget.samples, rng)
+        if not worlds:
+            break
+        for a, v in est.rollouts(worlds, seeds, seat, cands).items():
+            vals[a].extend(v)
+        used.extend(seeds)
+        if batch == budget.extend or not any(_in_doubt(vals, m, budget.confidence) for m in judged):
+            break
+    return vals, used
+
+
+def _in_doubt(vals: dict[Action, list[float]], move: Action, confidence: float) -> bool:
+    """Whether more samples could make ``move`` a mistake or a blunder, or stop it being one.
+
+    That is, whether its loss's confidence interval straddles the mistake or
+    the blunder threshold (an inaccuracy is not worth more playouts).
+    """
+    best = max(vals, key=lambda a: _mean(vals[a]))
+    if best == move:
+        return False
+    diff, se = _paired(vals[best], vals[move])
+    if not math.isfinite(se):
+        return True
+    lo, hi = diff - confidence * se, diff + confidence * se
+    return any(lo < THRESHOLDS[k] <= hi for k in ("mistake", "blunder"))
 
 
 def _evaluate(
@@ -345,8 +388,7 @@ def _evaluate(
     seat = view.seat
     assert seat is not None
     cands = est.candidates(view, played)
-    worlds, seeds = _sample(view, budget, seed)
-    vals = est.rollouts(worlds, seeds, seat, cands)
+    vals, seeds = _compare(est, view, cands, [played], seed)
     means = {a: _mean(v) for a, v in vals.items()}
     best = max(cands, key=lambda a: (means[a], a == played))
     loss, se = _loss(vals, best, played, budget.confidence)

@@ -30,7 +30,7 @@ def _poll(client: TestClient, path: str, token: str) -> dict:
 
 
 def test_players_get_the_review_of_their_finished_game(client: TestClient) -> None:
-    client.app.state.review_queue = ReviewQueue(samples=1)
+    client.app.state.review_queue = ReviewQueue(samples=2)
     table_id, token, steps = _finished_game(client)
     path = f"/api/games/{table_id}/review"
     auth = {"Authorization": f"Bearer {token}"}
@@ -43,7 +43,7 @@ def test_players_get_the_review_of_their_finished_game(client: TestClient) -> No
     assert body["status"] == "done", body
     review = body["review"]
     assert [p["name"] for p in review["players"]] == ["Ann", "Bot 2"]
-    assert review["budget"]["samples"] == 1
+    assert review["budget"]["samples"] == 2
     assert review["decisions"], "a played round has decisions with a choice"
     for d in review["decisions"]:
         assert 1 <= d["step"] <= steps
@@ -54,7 +54,7 @@ def test_players_get_the_review_of_their_finished_game(client: TestClient) -> No
 
 
 def test_only_players_may_ask_for_a_review(client: TestClient) -> None:
-    client.app.state.review_queue = ReviewQueue(samples=1)
+    client.app.state.review_queue = ReviewQueue(samples=2)
     table_id, token, _ = _finished_game(client)
     other = create_table(client, seats=2, bots={"1": "random"})
     path = f"/api/games/{table_id}/review"

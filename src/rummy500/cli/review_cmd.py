@@ -40,8 +40,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--hindsight", action="store_true", help="also value the moves with the real hidden cards (kept apart)")
     parser.add_argument("--all", action="store_true", help="list every decision, not only those that lost points")
     args = parser.parse_args(argv)
-    if args.budget < 1:
-        print("rummy500 review: --budget must be at least 1", file=sys.stderr)
+    if args.budget < 2:
+        print("rummy500 review: --budget must be at least 2 (a difference needs two samples to be judged)", file=sys.stderr)
         return 2
     try:
         record = _read(args.file)

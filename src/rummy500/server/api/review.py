@@ -22,6 +22,8 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -60,7 +62,18 @@ def compute_review(record: dict[str, Any], samples: int) -> dict[str, Any]:
 
 def _samples() -> int:
     raw = os.environ.get("RUMMY500_REVIEW_SAMPLES", "")
-    return max(1, min(64, int(raw))) if raw.isdigit() else DEFAULT_BUDGET.samples
+    return max(2, min(64, int(raw))) if raw.isdigit() else DEFAULT_BUDGET.samples
+
+
+def _watch_parent(parent: int) -> None:
+    """In the worker process: exit as soon as the server process is gone (no orphaned reviews)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="review-parent-watch", daemon=True).start()
 
 
 @dataclass
@@ -131,7 +144,9 @@ class ReviewQueue:
             job.status = "running"
             try:
                 if self._pool is None:
-                    self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                    self._pool = ProcessPoolExecutor(
+                        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_watch_parent, initargs=(os.getpid(),)
+                    )
                 job.review = await loop.run_in_executor(self._pool, compute_review, job.record, self.samples)
                 job.status = "done"
             except ReviewError as exc:

@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { cardEl } from "./cards.js";
 import { describe } from "./actions.js";
 import { h, clear } from "./dom.js";
+import { reviewPanel } from "./review.js";
 
 function header(extra) {
   return h("header", { class: "lobby-head" }, [
@@ -78,6 +79,7 @@ export function renderReplay(root, gameId) {
         ? `Move ${step}: ${ev.name ?? names[ev.seat] ?? `Seat ${ev.seat + 1}`} — ${describe(ev.action ?? ev)}`
         : "The deal.";
       drawBoard(data);
+      review.onStep(step);
       errorBox.hidden = true;
     } catch (e) {
       errorBox.textContent = e.message;
@@ -126,10 +128,12 @@ export function renderReplay(root, gameId) {
     if (e.key === "ArrowLeft") go(step - 1);
   };
   document.addEventListener("keydown", onKey);
+  const review = reviewPanel(gameId, { goTo: go, names: () => names });
   root.append(h("main", { class: "replays" }, [
     header(h("a", { href: "/#replays" }, "All replays")),
     h("section", { class: "panel" }, [h("h2", {}, `Game ${gameId}`), dl, errorBox, controls, lastAction]),
     board,
+    review.el,
   ]));
   // The record names the players (the replayed view only counts them).
   api("GET", `/api/games/${enc}/record`).then((rec) => {
@@ -139,5 +143,8 @@ export function renderReplay(root, gameId) {
     }
   }).catch(() => {});
   go(0);
-  return () => document.removeEventListener("keydown", onKey);
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    review.stop();
+  };
 }
