@@ -425,6 +425,7 @@ class RoundState:
             takes = any(isinstance(a, Take) for a in acts)
             if rules.stock_out != "play_on" or not takes:
                 acts.append(Pass())
+        acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
         acts.extend(self._block_actions(seat))
         return acts
 
@@ -515,18 +516,7 @@ class RoundState:
     def _out_of_turn(self, seat: int) -> list[Action]:
         if seat == self.to_move or self.phase in (Phase.ROUND_OVER, Phase.SHUFFLE, Phase.NOMINATE):
             return []
-        acts: list[Action] = []
-        if (
-            self.rules.calling_rummy != "off"
-            and self.phase is Phase.DRAW
-            and self.last_discarder is not None
-            and seat != self.last_discarder
-            and not self.rummy_due
-        ):
-            if self.rules.calling_rummy == "steal":
-                acts.extend(self._steal_actions(seat))
-            else:
-                acts.extend(CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy))
+        acts = self._call_actions(seat)
         if self.rules.meld_out_of_turn and (self.phase is Phase.DRAW or self.obligation is None):
             # Out of turn a player never plays their last card: going out happens on one's own turn.
             acts.extend(self._meld_actions(seat, in_turn=False))
@@ -773,6 +763,20 @@ class RoundState:
         return False
 
     # -- calling Rummy
+    def _call_actions(self, seat: int) -> list[Action]:
+        """Rummy calls: any seat but the one who just discarded, before the next player draws."""
+        if (
+            self.rules.calling_rummy == "off"
+            or self.phase is not Phase.DRAW
+            or self.last_discarder is None
+            or seat == self.last_discarder
+            or self.rummy_due
+        ):
+            return []
+        if self.rules.calling_rummy == "steal":
+            return self._steal_actions(seat)
+        return [CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy)]
+
     def _playable_from_pile(self, k: int) -> bool:
         """Whether the k-th card from the top could be laid off, or melds with the cards above it."""
         chosen = self.discard[-k]
@@ -835,11 +839,13 @@ class RoundState:
             IllegalAction: the action breaks a rule; the state is unchanged.
         """
         if isinstance(action, Reshuffle):
+            if check and seat is not None and self.phase is Phase.SHUFFLE and seat != self.to_move:
+                raise IllegalAction(f"the reshuffle is recorded for the seat about to draw (seat {self.to_move}), not seat {seat}")
             self._apply_reshuffle(action, check)
             return
         if seat is None:
             seat = self.to_move
-        if check and action not in self.legal_actions(seat):
+        if check and _listed(action) not in self.legal_actions(seat):
             raise IllegalAction(self.explain(action, seat))
         self._legal_cache = None
         match action:
@@ -1110,6 +1116,13 @@ class RoundState:
 
 _TAKES = [Take(k) for k in range(120)]
 _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
+
+
+def _listed(action: Action) -> Action:
+    """How legal_actions lists ``action``: a discard of several cards in ascending order (any order is legal)."""
+    if isinstance(action, Discard) and len(action.cards) > 1:
+        return Discard(tuple(sorted(action.cards)))
+    return action
 
 
 def _touch_index(hand: Sequence[Card]) -> tuple[set[int], set[int]]:

@@ -22,7 +22,7 @@ def _commands() -> dict[str, tuple[str, Callable[[list[str]], int]]]:
         ("simulate", "rummy500.cli.simulate", "main", "play many bot games and report results"),
         ("tournament", "rummy500.cli.tournament", "main", "round-robin between bots with ratings"),
         ("review", "rummy500.cli.review_cmd", "main", "review a finished game: each decision's expected points lost"),
-        ("serve", "rummy500.server.cli_serve", "serve_main", "start the web app"),
+        ("serve", "rummy500.cli.serve", "serve_main", "start the web app"),
     ):
         cmds[name] = (helptext, _lazy(module, attr))
     return cmds
