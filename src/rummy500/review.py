@@ -56,7 +56,7 @@ from rummy500.bots.determinize import DeterminizeError, determinize
 from rummy500.bots.hard import HardBot
 from rummy500.bots.medium import MediumBot
 from rummy500.match import Match
-from rummy500.record import Record, RecordError, _start_state, load_record
+from rummy500.record import Record, RecordError, deal_round, load_record
 from rummy500.state import IllegalAction, RoundState
 from rummy500.views import View
 
@@ -426,16 +426,8 @@ def _walk(rec: Record) -> tuple[list[_Point], dict[str, int], int]:
     skipped = {"forced": 0, "chance": 0, "out_of_turn": 0}
     step = 0
     for r, spec in enumerate(rec.rounds):
-        if match.is_over:
-            raise ReviewError(f"rounds[{r}] comes after the game was already won")
-        if spec.dealer is not None:
-            dealer = spec.dealer
-        elif match.state is None:
-            dealer = 0
-        else:
-            dealer = match.next_dealer()
         try:
-            match.start_round(_start_state(rules, spec, dealer, f"rounds[{r}]"))
+            deal_round(match, rec, r)
         except (RecordError, IllegalAction) as exc:
             raise ReviewError(str(exc)) from None
         for i, (seat, action) in enumerate(spec.actions):

@@ -13,28 +13,9 @@ from rummy500.record import load_record, replay_match
 from rummy500.review import Budget, ReviewError, review_record, verdict_for
 from rummy500.sim.runner import play_game
 
+from .positions import layoff_position
+
 TINY = Budget(samples=4, candidates=3, horizon=4)
-
-
-def _layoff_position(last: list[dict]) -> dict:
-    """Seat 1 melds three kings; seat 0 holds KS and draws 4D: laying off KS then discarding 4D goes out."""
-    return {
-        "rules": {"preset": "standard"},
-        "players": ["Ann", "Bob"],
-        "dealer": 0,
-        "deal": {
-            "hands": [["KS"], ["KH", "KD", "KC", "QS", "QH", "JD", "9C", "8H", "7S"]],
-            "stock": ["2C", "4D", "6C", "3D", "5S", "8C", "TD", "2H", "9S", "4C"],
-            "discard": ["3C"],
-        },
-        "actions": [
-            {"p": 1, "draw": "stock"},
-            {"p": 1, "meld": ["KH", "KD", "KC"]},
-            {"p": 1, "discard": "2C"},
-            {"p": 0, "draw": "stock"},
-            *last,
-        ],
-    }
 
 
 def _decision(review, step):
@@ -42,7 +23,7 @@ def _decision(review, step):
 
 
 def test_discarding_a_card_instead_of_laying_it_off_to_go_out_is_marked():
-    record = _layoff_position([{"p": 0, "discard": "KS"}, {"p": 1, "draw": "stock"}])
+    record = layoff_position([{"p": 0, "discard": "KS"}, {"p": 1, "draw": "stock"}])
     review = review_record(record, budget=TINY, seed=1)
     d = _decision(review, 5)
     assert (d.seat, d.played) == (0, "discard KS")
@@ -55,7 +36,7 @@ def test_discarding_a_card_instead_of_laying_it_off_to_go_out_is_marked():
 
 
 def test_laying_off_then_going_out_is_good():
-    record = _layoff_position([{"p": 0, "layoff": ["KS"], "on": 0}, {"p": 0, "discard": "4D"}])
+    record = layoff_position([{"p": 0, "layoff": ["KS"], "on": 0}, {"p": 0, "discard": "4D"}])
     review = review_record(record, budget=TINY, seed=1)
     d = _decision(review, 5)
     assert (d.played, d.best, d.loss, d.verdict) == ("layoff KS on 0", "layoff KS on 0", 0.0, "good")
@@ -134,11 +115,11 @@ def test_a_review_is_reproducible_and_summarised_per_player():
 def test_bad_input_is_refused_with_one_line():
     with pytest.raises(ReviewError, match="rules"):
         review_record({"rules": {"preset": "nope"}})
-    record = _layoff_position([{"p": 0, "discard": "QS"}])
+    record = layoff_position([{"p": 0, "discard": "QS"}])
     with pytest.raises(ReviewError, match="round 0 action 4"):
         review_record(record, budget=TINY)
     with pytest.raises(ReviewError, match="seat 5"):
-        review_record(_layoff_position([]), seats=[5])
+        review_record(layoff_position([]), seats=[5])
 
 
 def test_docstring_examples_run():

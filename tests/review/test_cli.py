@@ -7,23 +7,9 @@ from pathlib import Path
 
 from rummy500.cli import main
 
-POSITION = {
-    "rules": {"preset": "standard"},
-    "players": ["Ann", "Bob"],
-    "dealer": 0,
-    "deal": {
-        "hands": [["KS"], ["KH", "KD", "KC", "QS", "QH", "JD", "9C", "8H", "7S"]],
-        "stock": ["2C", "4D", "6C", "3D", "5S", "8C", "TD", "2H", "9S", "4C"],
-        "discard": ["3C"],
-    },
-    "actions": [
-        {"p": 1, "draw": "stock"},
-        {"p": 1, "meld": ["KH", "KD", "KC"]},
-        {"p": 1, "discard": "2C"},
-        {"p": 0, "draw": "stock"},
-        {"p": 0, "discard": "KS"},
-    ],
-}
+from .positions import layoff_position
+
+POSITION = layoff_position([{"p": 0, "discard": "KS"}])
 
 
 def test_review_json_names_the_missed_layoff(tmp_path: Path, capsys) -> None:  # noqa: ANN001
