@@ -18,7 +18,7 @@ import random
 from typing import Protocol
 
 from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice
-from rummy500.server.engine import Action, LiveGame
+from rummy500.server.engine import Action, Decline, LiveGame
 from rummy500.server.session.guards import SessionError
 from rummy500.server.session.presence import Presence, SeatInfo
 
@@ -82,6 +82,9 @@ async def choose_action(
     # Strong bots search for a second or more: think in a worker thread on
     # the (immutable) view so other tables keep playing meanwhile.
     choice = await asyncio.to_thread(ask_bot, bot, view, rng)
+    if isinstance(choice, Decline):
+        choice = None  # no call: nothing to store
+    legal = [a for a in legal if not isinstance(a, Decline)]
     return settle_choice(choice, legal, rng, lambda a: game.check(seat, a), may_decline=may_decline)
 
 
@@ -144,18 +147,20 @@ class BotDriver:
         t = self.table
         if t.broken or not t.driving:
             return None, None, False
-        actors = t.game.actors()
-        if not actors:
-            return None, None, False
         if self._asked_version != t.version:
             self._asked_version, self._asked = t.version, set()
-        # Bot seats may claim out of turn (calling Rummy!) before the seat to
-        # move acts; each is asked once per position and may decline.
-        for other in actors[1:]:
-            if t.seats[other].kind == "bot" and other not in self._asked:
-                return other, None, True
-        seat = actors[0]
-        if not t.game.legal(seat):
+        # The engine's decision order: bot seats offered an out-of-turn claim
+        # (calling Rummy!) are asked before the seat to move, once per
+        # position (a decline lasts until the position changes). People are
+        # never waited for: they call whenever they like.
+        people = {i for i, info in enumerate(t.seats) if info.kind != "bot"}
+        decision = t.game.decision(skip=self._asked | people)
+        if decision is None or decision.seat is None:
+            return None, None, False
+        seat = decision.seat
+        if decision.kind == "offer":
+            return seat, None, True
+        if not decision.legal:
             # The engine offers the seat to move nothing: a stuck position. Never
             # spin on it; people at the table still see the state.
             if not self._stuck_logged:

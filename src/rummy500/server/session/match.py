@@ -248,7 +248,7 @@ class MatchSession:
             log.error("game %s: could not store an action: %s", self.game_id, exc)
             raise SessionError("unavailable", "the game could not be saved; try again") from exc
         try:
-            events = self.game.apply(seat, action)
+            events = self.game.apply(seat, action, check=False)  # checked once, before storing
         except Exception as exc:
             # Stored but refused by the engine: an engine bug. Stop this table
             # rather than let memory and storage disagree.
