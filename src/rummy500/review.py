@@ -5,7 +5,7 @@ decision of every seat (a turn's action with more than one legal choice),
 estimates what the move played and its best alternatives were worth **from
 that seat's information at that moment**: the seat's
 :class:`~rummy500.views.View`, with the cards it could not see dealt out at
-random as the ``hard`` bot does (:mod:`rummy500.bots.determinize`). Hidden
+random as the ``hard`` bot does (:func:`rummy500.state.state_from_view`). Hidden
 cards of the record are never used for a verdict; only the optional
 **hindsight** figures (:attr:`Decision.hindsight`) replay the moves against
 the real deal, and they stay apart.
@@ -52,12 +52,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rummy500.actions import Action, Discard, LayOff, Meld, Reshuffle
-from rummy500.bots.determinize import DeterminizeError, determinize
 from rummy500.bots.hard import HardBot
 from rummy500.bots.medium import MediumBot
 from rummy500.match import Match
 from rummy500.record import Record, RecordError, deal_round, load_record
-from rummy500.state import IllegalAction, RoundState
+from rummy500.state import IllegalAction, ResampleError, RoundState, state_from_view
 from rummy500.views import View
 
 __all__ = [
@@ -278,11 +277,7 @@ _CACHE_SIZE = 4096
 
 
 def _view_key(view: View, played: Action, budget: Budget, seed: str) -> str:
-    d = view.to_dict()
-    d.update(
-        opened=list(view.opened), has_melded=list(view.has_melded), drawn=view.drawn, turn_points=view.turn_points,
-        removed=[str(c) for c in view.removed], turns=view.turns, rules=view.rules.to_mapping(),
-    )
+    d = dict(view.to_dict(), rules=view.rules.to_mapping())
     blob = json.dumps([d, str(played), asdict(budget), seed], sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()
 
@@ -293,8 +288,8 @@ def _sample(view: View, n: int, rng: random.Random) -> tuple[list[RoundState], l
     seeds: list[int] = []
     for _ in range(n):
         try:
-            worlds.append(determinize(view, rng))
-        except DeterminizeError:
+            worlds.append(state_from_view(view, rng))
+        except ResampleError:
             break
         seeds.append(rng.getrandbits(64))
     return worlds, seeds
