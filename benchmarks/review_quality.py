@@ -19,7 +19,8 @@ Two measurements (``docs/review.md`` quotes them):
   lost per decision.
 
 Results are appended line by line (JSON) to ``--out`` as they come, so a
-long run can be read before it ends. Run it niced, one process:
+long run can be read before it ends: ``summarize --out FILE`` prints the
+summaries of the lines so far. Run it niced, one process:
 ``nice python benchmarks/review_quality.py ranking --games 200``.
 """
 
@@ -109,6 +110,35 @@ def _stats(xs: list[float]) -> dict:
     }
 
 
+def summarize(path: str) -> dict:
+    """The summaries of a (possibly unfinished) run, from its JSON lines."""
+    losses: dict[str, list[float]] = {lv: [] for lv in LEVELS}
+    games = 0
+    stab = {"games": 0, "decisions": 0, "marked": 0, "both_serious": 0, "both_flagged": 0}
+    differ = 0
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            obj = json.loads(line)
+            if "ranking" in obj:
+                games += 1
+                for pos in obj["ranking"]["positions"]:
+                    for lv, x in pos["loss"].items():
+                        losses[lv].append(x)
+                    differ += len(set(pos["moves"].values())) > 1
+            if "stability" in obj:
+                row = obj["stability"]
+                stab["games"] += 1
+                for k in ("decisions", "marked", "both_serious", "both_flagged"):
+                    stab[k] += row[k]
+    out: dict = {}
+    if games:
+        out["ranking"] = {"games": games, "positions": len(losses["random"]), "levels_differ": differ, "levels": {lv: _stats(xs) for lv, xs in losses.items()}}
+    if stab["games"]:
+        m = max(1, stab["marked"])
+        out["stability"] = dict(stab, agree_serious=round(stab["both_serious"] / m, 3), agree_flagged=round(stab["both_flagged"] / m, 3))
+    return out
+
+
 def _emit(out: str | None, obj: dict) -> None:
     line = json.dumps(obj)
     print(line, flush=True)
@@ -119,14 +149,16 @@ def _emit(out: str | None, obj: dict) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("stability", "ranking"))
+    parser.add_argument("what", choices=("stability", "ranking", "summarize"))
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--per-game", type=int, default=4, help="ranking: positions sampled per game")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default=None, help="append the JSON lines to this file")
+    parser.add_argument("--out", default=None, help="append the JSON lines to this file (summarize: read it)")
     args = parser.parse_args(argv)
     print(f"default budget: {DEFAULT_BUDGET}", file=sys.stderr)
-    if args.what == "stability":
+    if args.what == "summarize":
+        print(json.dumps(summarize(args.out), indent=1))
+    elif args.what == "stability":
         print(json.dumps(stability(args.games, args.seed, args.out)))
     else:
         print(json.dumps(ranking(args.games, args.per_game, args.seed, args.out)))
