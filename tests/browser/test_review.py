@@ -10,9 +10,10 @@ import urllib.request
 from browser_ui import create_table, play_until_round_over
 from playwright.sync_api import expect
 
-# The session's server starts after collection and inherits this: the smallest
+# The session's server starts after collection and inherits these: the smallest
 # budget that can judge a move keeps the review of the test's game short.
 os.environ.setdefault("RUMMY500_REVIEW_SAMPLES", "2")
+os.environ.setdefault("RUMMY500_REVIEW_EXTEND", "0")
 
 
 def _get(base: str, path: str) -> object:

@@ -6,6 +6,7 @@ import time
 
 from fastapi.testclient import TestClient
 
+from rummy500.review import Budget
 from rummy500.server.api.review import ReviewQueue
 
 from .helpers import TableDriver, create_table, start
@@ -30,7 +31,7 @@ def _poll(client: TestClient, path: str, token: str) -> dict:
 
 
 def test_players_get_the_review_of_their_finished_game(client: TestClient) -> None:
-    client.app.state.review_queue = ReviewQueue(samples=2)
+    client.app.state.review_queue = ReviewQueue(Budget(samples=2, extend=0))
     table_id, token, steps = _finished_game(client)
     path = f"/api/games/{table_id}/review"
     auth = {"Authorization": f"Bearer {token}"}
@@ -54,7 +55,7 @@ def test_players_get_the_review_of_their_finished_game(client: TestClient) -> No
 
 
 def test_only_players_may_ask_for_a_review(client: TestClient) -> None:
-    client.app.state.review_queue = ReviewQueue(samples=2)
+    client.app.state.review_queue = ReviewQueue(Budget(samples=2, extend=0))
     table_id, token, _ = _finished_game(client)
     other = create_table(client, seats=2, bots={"1": "random"})
     path = f"/api/games/{table_id}/review"

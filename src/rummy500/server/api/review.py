@@ -12,8 +12,8 @@ server process keeps one queue and one worker process
 (:class:`~concurrent.futures.ProcessPoolExecutor` of one, ``spawn``), and
 reviews one game at a time in the order asked. Finished reviews are kept in
 memory (the last :data:`KEEP` games) and a game asked for twice is reviewed
-once. ``RUMMY500_REVIEW_SAMPLES`` sets the budget (guesses of the hidden cards
-per decision; default :data:`rummy500.review.DEFAULT_BUDGET`).
+once. ``RUMMY500_REVIEW_SAMPLES`` and ``RUMMY500_REVIEW_EXTEND`` set the
+budget's ``samples`` and ``extend`` (default :data:`rummy500.review.DEFAULT_BUDGET`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel
 
-from rummy500.review import DEFAULT_BUDGET, ReviewError, review_record
+from rummy500.review import DEFAULT_BUDGET, Budget, ReviewError, review_record
 from rummy500.server.api.deps import BearerToken, ManagerDep
 from rummy500.server.manager import LobbyError
 
@@ -55,14 +55,23 @@ class ReviewStatus(BaseModel):
     error: str | None = None
 
 
-def compute_review(record: dict[str, Any], samples: int) -> dict[str, Any]:
+def compute_review(record: dict[str, Any], budget: Budget) -> dict[str, Any]:
     """Review a record (runs in the worker process)."""
-    return review_record(record, budget=replace(DEFAULT_BUDGET, samples=samples)).to_dict()
+    return review_record(record, budget=budget).to_dict()
 
 
-def _samples() -> int:
-    raw = os.environ.get("RUMMY500_REVIEW_SAMPLES", "")
-    return max(2, min(64, int(raw))) if raw.isdigit() else DEFAULT_BUDGET.samples
+def _env_int(name: str, default: int, lo: int, hi: int) -> int:
+    raw = os.environ.get(name, "")
+    return max(lo, min(hi, int(raw))) if raw.isdigit() else default
+
+
+def server_budget() -> Budget:
+    """The default budget, or ``RUMMY500_REVIEW_SAMPLES`` / ``RUMMY500_REVIEW_EXTEND`` where set."""
+    return replace(
+        DEFAULT_BUDGET,
+        samples=_env_int("RUMMY500_REVIEW_SAMPLES", DEFAULT_BUDGET.samples, 2, 64),
+        extend=_env_int("RUMMY500_REVIEW_EXTEND", DEFAULT_BUDGET.extend, 0, 8),
+    )
 
 
 def _watch_parent(parent: int) -> None:
@@ -88,8 +97,8 @@ class _Job:
 class ReviewQueue:
     """One process's reviews: a FIFO queue in front of a single worker process."""
 
-    def __init__(self, samples: int | None = None) -> None:
-        self.samples = samples if samples is not None else _samples()
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.budget = budget if budget is not None else server_budget()
         self.jobs: OrderedDict[str, _Job] = OrderedDict()
         self.order: list[str] = []
         self._queue: asyncio.Queue[str] | None = None
@@ -147,7 +156,7 @@ class ReviewQueue:
                     self._pool = ProcessPoolExecutor(
                         max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_watch_parent, initargs=(os.getpid(),)
                     )
-                job.review = await loop.run_in_executor(self._pool, compute_review, job.record, self.samples)
+                job.review = await loop.run_in_executor(self._pool, compute_review, job.record, self.budget)
                 job.status = "done"
             except ReviewError as exc:
                 job.status, job.error = "failed", str(exc)
