@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { cardEl } from "./cards.js";
 import { describe } from "./actions.js";
 import { h, clear } from "./dom.js";
+import { reviewPanel } from "./review.js";
 
 // Phases in a player's words (never the engine's codes).
 const PHASE_WORDS = { draw: "to draw", play: "to meld, lay off and discard", nominate: "the dealer nominates", round_over: "round over" };
@@ -82,6 +83,7 @@ export function renderReplay(root, gameId) {
         ? `Move ${step}: ${ev.name ?? names[ev.seat] ?? `Seat ${ev.seat + 1}`} — ${describe(ev.action ?? ev)}`
         : "The deal.";
       drawBoard(data);
+      review.onStep(step);
       errorBox.hidden = true;
     } catch (e) {
       errorBox.textContent = e.message;
@@ -152,10 +154,12 @@ export function renderReplay(root, gameId) {
     if (e.key === "ArrowLeft") go(step - 1);
   };
   document.addEventListener("keydown", onKey);
+  const review = reviewPanel(gameId, { goTo: go, names: () => names });
   root.append(h("main", { class: "replays" }, [
     header(h("a", { href: "/#replays" }, "All replays")),
     h("section", { class: "panel" }, [title, dl, errorBox, controls, lastAction]),
     board,
+    review.el,
   ]));
   // The record names the players (the replayed view only counts them).
   api("GET", `/api/games/${enc}/record`).then((rec) => {
@@ -166,5 +170,8 @@ export function renderReplay(root, gameId) {
     }
   }).catch(() => {});
   go(0);
-  return () => document.removeEventListener("keydown", onKey);
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    review.stop();
+  };
 }
