@@ -470,3 +470,13 @@ def test_the_unbroken_fuzz_base_record_is_legal(monkeypatch, capsys):
     assert replay_cmd.main(["-"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["ok"] and result["state"]["to_move"] == 0
+
+
+@pytest.mark.parametrize("data", [b'{"players": 2, "x": "\xff"}', b"\xfe\xff\x00{", '{"scores": [NaN, 0]}'])
+def test_load_record_refuses_bad_bytes_and_non_json_numbers_as_malformed(data):
+    with pytest.raises(RecordError, match="not UTF-8|not JSON"):
+        load_record(data)
+
+
+def test_load_record_accepts_utf8_bytes_with_a_byte_order_mark():
+    assert load_record(b"\xef\xbb\xbf" + json.dumps(_record([])).encode()).players == ["Ann", "Bob"]

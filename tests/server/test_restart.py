@@ -21,7 +21,7 @@ def test_a_game_survives_a_restart_and_finishes(tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
     rules = {"target": 60}
     with TestClient(create_app(settings, seed_source=fixed_seeds(11))) as client:
-        made = create_table(client, seats=3, rules=rules, bots={"2": "random"})
+        made = create_table(client, seats=3, rules=rules, bots={"2": "random"}, public=True)
         table_id = made["table_id"]
         bob = join(client, table_id, "Bob")
         start(client, table_id, made["token"])

@@ -120,11 +120,7 @@ def main(argv: list[str]) -> int:
     except OSError as exc:
         return _fail(f"cannot read {args.file!r}: {exc.strerror or exc}")
     try:
-        text = data.decode("utf-8-sig")  # strict UTF-8; a byte-order mark is allowed, as JSON allows
-    except UnicodeDecodeError as exc:
-        return _fail(f"malformed record: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})")
-    try:
-        record = parse_record_json(text)
+        record = parse_record_json(data)
         if not isinstance(record, dict):
             # replay() also accepts JSON text; a file holding a JSON string is still not a record.
             raise RecordError("a record must be a JSON object")

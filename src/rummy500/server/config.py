@@ -45,6 +45,12 @@ class Settings(BaseModel):
             their seat (until they come back).
         bot_delay: Seconds a bot waits before each of its actions, so people can
             follow the play.
+        call_window: Seconds every seat gets to call Rummy! after a discard
+            that leaves a claimable card, when a person could call (bots decide
+            at the end; only-bot windows last ``bot_delay``). 0: no windows.
+        summary_seconds: Longest time a round summary holds the table before
+            the next round is played (it ends early once every connected
+            person pressed Ready). 0: no hold.
         default_bot_level: Level given to seats still open when a game starts;
             ``None`` means ``medium`` (or the registry's first level).
         ws_max_message_bytes: Largest websocket message accepted from a client.
@@ -60,9 +66,30 @@ class Settings(BaseModel):
         redis_url: ``redis://host:6379/0`` when several server processes share
             the tables (with PostgreSQL); ``None`` (the default) for one process.
         redis_prefix: Prefix of every Redis key and channel.
-        lease_seconds: How long a process's lease on a table's bots (and its
-            heartbeat) lasts unrenewed: the longest a table's bots wait after
-            the process driving them dies.
+        lease_seconds: How long a process's lease on a table's bots lasts
+            unrenewed.
+        heartbeat_seconds: How long a process's heartbeat lasts unrenewed (it
+            is renewed three times as often): after a process dies, the others
+            take its tables' bots over within about this long.
+        max_body_bytes: Largest HTTP request body (413 beyond).
+        sockets_per_client: Websockets one client (peer address) may hold open
+            in one process.
+        client_rate_per_second: Messages a second one client may send over all
+            its websockets together.
+        client_rate_burst: Messages one client may send in a burst.
+        tables_per_client: Tables one client may keep waiting in the lobby (per process).
+        table_rate_per_minute: Tables one client may open a minute (per process).
+        lobby_expiry_hours: Tables never started are deleted this long after
+            they were opened.
+        idle_days: Games with no action for this long are not rebuilt at
+            startup (they load when someone opens them).
+        allowed_origins: Origins (``https://host[:port]``) whose pages may open
+            websockets, besides the server's own and ``public_url``'s.
+        workers: Processes that run bot thinking and replays off the event
+            loop (``0``: a thread of the server process instead).
+        api_docs: Serve the interactive API pages ``/docs`` and ``/redoc``
+            (they load scripts from a CDN; off by default). ``/openapi.json``
+            is always served.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -73,6 +100,8 @@ class Settings(BaseModel):
     data_dir: Path = Field(default_factory=default_data_dir)
     grace_seconds: float = Field(default=60.0, ge=0)
     bot_delay: float = Field(default=0.8, ge=0)
+    call_window: float = Field(default=4.0, ge=0, le=60)
+    summary_seconds: float = Field(default=45.0, ge=0, le=600)
     default_bot_level: str | None = None
     ws_max_message_bytes: int = Field(default=16 * 1024, ge=256)
     ws_rate_per_second: float = Field(default=10.0, gt=0)
@@ -85,6 +114,18 @@ class Settings(BaseModel):
     redis_url: str | None = None
     redis_prefix: str = Field(default="rummy500:", min_length=1, max_length=64)
     lease_seconds: float = Field(default=10.0, ge=0.3, le=600)
+    heartbeat_seconds: float = Field(default=1.5, ge=0.3, le=600)
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024)
+    sockets_per_client: int = Field(default=32, ge=1)
+    client_rate_per_second: float = Field(default=30.0, gt=0)
+    client_rate_burst: int = Field(default=90, ge=1)
+    tables_per_client: int = Field(default=20, ge=1)
+    table_rate_per_minute: float = Field(default=20.0, gt=0)
+    lobby_expiry_hours: float = Field(default=24.0, gt=0)
+    idle_days: float = Field(default=7.0, gt=0)
+    allowed_origins: tuple[str, ...] = ()
+    workers: int = Field(default=2, ge=0, le=64)
+    api_docs: bool = False
 
     def database_url(self) -> str:
         """The database URL to open, the embedded SQLite file by default."""

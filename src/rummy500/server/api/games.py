@@ -11,7 +11,6 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException, Query
 
 from rummy500.server.api.deps import ManagerDep
-from rummy500.server.engine import parse_action
 from rummy500.server.manager import LobbyError
 from rummy500.server.protocol import GameSummary, ReplayStep
 from rummy500.server.storage import GameRow
@@ -44,12 +43,14 @@ async def list_games(
     status: Literal["finished"] = "finished",
     limit: int = Query(default=50, ge=1, le=500),
 ) -> list[GameSummary]:
-    """Finished games, newest first (the replays list).
+    """Finished public games, the most recently finished first (the replays list).
 
     Tables in the lobby or in play are never listed: their id is the invite,
-    and a list would let strangers join or watch them.
+    and a list would let strangers join or watch them. Nor are private tables'
+    games: their replay opens only through the table's own link (its id), which
+    only its players and those they invited have.
     """
-    return [_summary(row) for row in await manager.list_games(status, limit)]
+    return [_summary(row) for row in await manager.list_games(status, limit, public_only=True)]
 
 
 async def _finished(manager: ManagerDep, game_id: str) -> GameRow:
@@ -81,18 +82,7 @@ async def get_seed(game_id: str, manager: ManagerDep) -> dict[str, str]:
 async def get_replay_step(game_id: str, step: int, manager: ManagerDep) -> ReplayStep:
     """A finished game after ``step`` actions: the spectator view and every hand."""
     row = await _finished(manager, game_id)
-    actions = await manager.stored_actions(game_id)
-    if not 0 <= step <= len(actions):
-        raise HTTPException(404, detail={"code": "no_step", "message": f"steps run from 0 to {len(actions)}"})
-    game = manager.replay_game(row)
-    event: dict[str, Any] | None = None
-    for seat, record in actions[:step]:
-        events = game.apply(seat, parse_action(record))
-        event = dict(events[0], name=row.players[seat])
-    return ReplayStep(
-        step=step,
-        steps=len(actions),
-        action=event,
-        view=game.view_dict(None),
-        hands=game.hands(),
-    )
+    steps, found = await manager.replay_step(row, step)
+    if found is None:
+        raise HTTPException(404, detail={"code": "no_step", "message": f"steps run from 0 to {steps}"})
+    return ReplayStep(step=step, steps=steps, **found)

@@ -15,14 +15,16 @@ import asyncio
 import contextlib
 import logging
 import random
-from typing import Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
-from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice
+from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice, thinks_long
 from rummy500.server.engine import Action, Decline, LiveGame
+from rummy500.server.pace import Pace
 from rummy500.server.session.guards import SessionError
 from rummy500.server.session.presence import Presence, SeatInfo
 
-__all__ = ["BotDriver", "DrivenTable", "choose_action"]
+__all__ = ["BotDriver", "DrivenTable", "Thinker", "choose_action", "think_in_thread"]
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,7 @@ class DrivenTable(Protocol):
     game: LiveGame
     seats: list[SeatInfo]
     presence: Presence
+    pace: Pace
     lock: asyncio.Lock
     broken: str | None
     driving: bool
@@ -49,6 +52,10 @@ class DrivenTable(Protocol):
     def version(self) -> int:
         """Number of accepted actions."""
 
+    @property
+    def behind(self) -> bool:
+        """Whether another process announced a version not applied here."""
+
     def autoplayed(self, seat: int) -> bool:
         """Whether a bot stands in for this person now."""
 
@@ -61,10 +68,28 @@ class DrivenTable(Protocol):
     async def commit_locked(self, seat: int, action: Action, *, auto: bool) -> None:
         """Store, apply and announce a checked action (lock held)."""
 
+    def announce_state(self) -> None:
+        """Send every connection the state again (a timer changed what they see)."""
+
+
+#: Runs a bot on a view off the event loop; returns its answer and the bot with its memory updated.
+Thinker = Callable[[Bot, Any, random.Random], Awaitable[tuple[Action | BaseException | None, Bot]]]
+
+
+async def think_in_thread(bot: Bot, view: Any, rng: random.Random) -> tuple[Action | BaseException | None, Bot]:
+    """The simplest :data:`Thinker`: a worker thread of this process."""
+    return await asyncio.to_thread(ask_bot, bot, view, rng), bot
+
 
 async def choose_action(
-    game: LiveGame, seat: int, bot: Bot, rng: random.Random, *, may_decline: bool
-) -> Action | None:
+    game: LiveGame,
+    seat: int,
+    bot: Bot,
+    rng: random.Random,
+    *,
+    may_decline: bool,
+    think: Thinker = think_in_thread,
+) -> tuple[Action | None, Bot]:
     """Ask ``bot`` for ``seat``'s action in ``game``'s current position.
 
     Args:
@@ -73,33 +98,37 @@ async def choose_action(
         bot: The agent.
         rng: Randomness for this decision.
         may_decline: An out-of-turn offer: the bot may pass.
+        think: Where the bot thinks (strong bots search for a second or
+            more: never in the event loop, so other tables keep playing).
 
     Returns:
-        A legal action, or ``None`` when the bot declines an out-of-turn offer.
+        A legal action (or ``None`` when the bot declines an out-of-turn
+        offer), and the bot to keep for the seat's next decision.
     """
     view = game.view(seat)
     legal = list(view.legal)
-    # Strong bots search for a second or more: think in a worker thread on
-    # the (immutable) view so other tables keep playing meanwhile.
-    choice = await asyncio.to_thread(ask_bot, bot, view, rng)
+    choice, bot = await think(bot, view, rng)
     if isinstance(choice, Decline):
         choice = None  # no call: nothing to store
     legal = [a for a in legal if not isinstance(a, Decline)]
-    return settle_choice(choice, legal, rng, lambda a: game.check(seat, a), may_decline=may_decline)
+    return settle_choice(choice, legal, rng, lambda a: game.check(seat, a), may_decline=may_decline), bot
 
 
 class BotDriver:
     """One table's bot task: whose turn is it, wait, ask the agent, commit."""
 
-    def __init__(self, table: DrivenTable, rng: random.Random) -> None:
+    def __init__(self, table: DrivenTable, rng: random.Random, think: Thinker = think_in_thread) -> None:
         """A driver for ``table``, idle until :meth:`kick`.
 
         Args:
             table: The table it plays for.
             rng: Randomness for the bots (seeded from ``secrets`` by the server).
+            think: Where searching bots think (the server's worker processes);
+                the quick levels think in a thread.
         """
         self.table = table
         self._rng = rng
+        self._think = think
         self._bots: dict[int, Bot] = {}
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -127,11 +156,16 @@ class BotDriver:
         """Interrupt the driver's wait (it then sees it should stop)."""
         self._wake.set()
 
-    async def close(self) -> None:
-        """Stop the driver task."""
+    def stop(self) -> None:
+        """Stop for good (the task, if any, is cancelled; :meth:`close` also waits for it)."""
         self._closed = True
         if self._task is not None:
             self._task.cancel()
+
+    async def close(self) -> None:
+        """Stop the driver task and wait for it."""
+        self.stop()
+        if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
 
@@ -140,13 +174,22 @@ class BotDriver:
 
         Returns:
             ``(seat, None, out_of_turn)`` when a bot should act for ``seat``;
-            ``(None, seconds, False)`` when an away player's grace period runs
+            ``(None, seconds, False)`` when a timer (the round summary, a call
+            window, a person's turn clock, an away player's grace period) runs
             out in ``seconds``; ``(None, None, False)`` when no bot has anything
             to do until the state or the presence changes.
         """
         t = self.table
         if t.broken or not t.driving:
             return None, None, False
+        now = t.presence.clock()
+        held = t.pace.held(now)
+        if held is not None:
+            return None, max(held, 0.01), False
+        window = t.pace.window_left(now)
+        if window is not None:
+            # Every seat gets the same window to call Rummy!; bots decide at its end.
+            return None, window, False
         if self._asked_version != t.version:
             self._asked_version, self._asked = t.version, set()
         # The engine's decision order: bot seats offered an out-of-turn claim
@@ -169,6 +212,12 @@ class BotDriver:
             return None, None, False
         if t.seats[seat].kind == "bot":
             return seat, None, False
+        if t.seats[seat].present:
+            # A connected person: their bot plays the turn once the turn clock runs out.
+            clock = t.pace.turn_left(now)
+            if clock is None:
+                return None, None, False
+            return (seat, None, False) if clock <= 0 else (None, clock, False)
         left = t.presence.grace_left(seat)
         if left is None:
             return None, None, False
@@ -185,6 +234,8 @@ class BotDriver:
         t = self.table
         announced: set[int] = set()
         while not self._closed and not t.finished:
+            if t.pace.expire(t.presence.clock()):  # the round summary's time is up
+                t.announce_state()
             announced = {s for s in announced if t.autoplayed(s)}
             step = self.next_auto()
             seat, wait, out_of_turn = step
@@ -193,7 +244,7 @@ class BotDriver:
                     return
                 await self._sleep(wait)
                 continue
-            if t.seats[seat].kind == "human" and seat not in announced:
+            if t.seats[seat].kind == "human" and t.autoplayed(seat) and seat not in announced:
                 # A bot just took over an away seat: show it at the table.
                 announced.add(seat)
                 t.announce_table()
@@ -201,7 +252,7 @@ class BotDriver:
             # first); a bot's out-of-turn claim is decided at once.
             await asyncio.sleep(0 if out_of_turn else t.bot_delay)
             async with t.lock:
-                if t.shared and not self._closed:
+                if t.shared and t.behind and not self._closed:
                     try:
                         await t.catch_up_locked()
                     except SessionError as exc:
@@ -210,8 +261,14 @@ class BotDriver:
                         continue
                 if self._closed or t.finished or self.next_auto() != step:
                     continue
-                action = await choose_action(
-                    t.game, seat, self._bot(seat), random.Random(self._rng.getrandbits(64)), may_decline=out_of_turn
+                bot, level = self._bot(seat)
+                action, self._bots[seat] = await choose_action(
+                    t.game,
+                    seat,
+                    bot,
+                    random.Random(self._rng.getrandbits(64)),
+                    may_decline=out_of_turn,
+                    think=self._think if thinks_long(level) else think_in_thread,
                 )
                 if action is None:
                     self._asked.add(seat)
@@ -224,11 +281,11 @@ class BotDriver:
                     log.warning("game %s: bot action refused: %s", t.game_id, exc)
                     await asyncio.sleep(max(t.bot_delay, 1.0))
 
-    def _bot(self, seat: int) -> Bot:
-        """The agent of a seat (made on first use, kept for the game)."""
+    def _bot(self, seat: int) -> tuple[Bot, str]:
+        """The agent of a seat (made on first use, kept for the game) and its level."""
+        level = self.table.seats[seat].bot_level or self.table.default_bot_level
         bot = self._bots.get(seat)
         if bot is None:
-            info = self.table.seats[seat]
-            bot = make_bot(info.bot_level or self.table.default_bot_level, self._rng.getrandbits(64))
+            bot = make_bot(level, self._rng.getrandbits(64))
             self._bots[seat] = bot
-        return bot
+        return bot, level
