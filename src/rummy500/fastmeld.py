@@ -56,7 +56,7 @@ class Tables:
         allowed: the ranks in the pack.
     """
 
-    __slots__ = ("allowed", "cap", "distinct", "lay_run", "lay_set", "min_len", "runs", "sets", "short", "wild", "wrap")
+    __slots__ = ("allowed", "cap", "distinct", "holding", "lay_run", "lay_set", "min_len", "runs", "sets", "short", "wild", "wrap")
 
     def __init__(self, wrap: bool, short: bool, min_len: int, distinct: bool, cap: int, wild: bool) -> None:
         self.wrap = wrap
@@ -68,6 +68,7 @@ class Tables:
         self.allowed = _SHORT_RANKS if short else _ALL_RANKS
         self.runs: dict[int, tuple[tuple[Card, ...], ...]] = {}
         self.sets: dict[object, tuple[tuple[Card, ...], ...]] = {}
+        self.holding: dict[int, tuple[tuple[Card, ...], ...]] = {}
         self.lay_run: dict[tuple[int, ...], tuple[tuple[Card, ...], ...]] = {}
         self.lay_set: dict[object, tuple[tuple[Card, ...], ...]] = {}
 
@@ -217,12 +218,27 @@ def find_melds(
     else:
         out = []
     if containing is not None and containing != JOKER:
-        return sorted(m for m in _melds_with(t, h, jokers, containing) if containing in m)
+        return list(melds_holding(t, h, jokers, containing))
     out += melds_of(t, h, jokers)
     if containing == JOKER:
         return sorted(m for m in out if m[-1] >= 64)
     out.sort()
     return out
+
+
+def melds_holding(t: Tables, h: Hand, jokers: int, c: Card) -> tuple[tuple[Card, ...], ...]:
+    """Every new meld of hand ``h`` (``jokers`` wild jokers) that holds natural card ``c``, sorted."""
+    if h.dups is not None:
+        return tuple(sorted(m for m in _melds_with(t, h, jokers, c) if c in m))
+    mask = h.mask
+    rank = c & 15
+    sm = (mask >> (c & 48)) & RANKS
+    col = ((mask >> rank) & 1) | ((mask >> (rank + 15)) & 2) | ((mask >> (rank + 30)) & 4) | ((mask >> (rank + 45)) & 8)
+    key = (((jokers << 14 | sm) << 4 | col) << 6) | c
+    got = t.holding.get(key)
+    if got is None:
+        got = _store(t.holding, key, tuple(sorted(m for m in _melds_with(t, h, jokers, c) if c in m)))
+    return got
 
 
 def _melds_with(t: Tables, h: Hand, jokers: int, c: Card) -> list[tuple[Card, ...]]:
@@ -567,3 +583,41 @@ def _product_with_jokers(options: list[list[Card]], jokers: int, out: set[tuple[
         acc = nxt
     for cards, _ in acc:
         out.add(tuple(sorted(cards)))
+
+
+# ------------------------------------------------------- using one card
+def holds(cards: Sequence[Card], c: Card) -> bool:
+    """Whether a meld or lay-off uses hand card ``c`` (a joker: any joker, declared or bare)."""
+    if c == JOKER:
+        return any(x >= 64 for x in cards)
+    return c in cards
+
+
+def melds_using(t: Tables, h: Hand, jokers: int, c: Card) -> Sequence[tuple[Card, ...]]:
+    """The new melds of hand ``h`` (with ``jokers`` jokers in all) that use card ``c``, in no set order.
+
+    The same melds as ``find_melds(hand, rules, extra, containing=c)``.
+    """
+    if not t.wild:
+        if c == JOKER:
+            return [(JOKER,) * n for n in range(3, min(jokers, 4) + 1)]
+        return melds_holding(t, h, 0, c)
+    if c == JOKER:
+        return [m for m in melds_of(t, h, jokers) if m[-1] >= 64]
+    return melds_holding(t, h, jokers, c)
+
+
+def lays_off(t: Tables, rules: Rules, melds: Sequence[TableMeld], seat: int, h: Hand, jokers: int, c: Card, room: int) -> bool:
+    """Whether ``seat`` can lay off card ``c`` of hand ``h`` on one of ``melds``, using at most ``room`` cards."""
+    joker = c == JOKER
+    suit, rank = c >> 4, c & 15
+    anyone = rules.layoff_onto == "any"
+    for meld in melds:
+        if not joker and (meld.suit != suit if meld.kind == "run" else meld.rank != rank):
+            continue  # the card cannot go on this meld at all
+        if not anyone and not rules.may_lay_off_on(seat, meld.owner):
+            continue
+        for cards in layoffs_of(t, meld, h, jokers):
+            if len(cards) <= room and holds(cards, c):
+                return True
+    return False

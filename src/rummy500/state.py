@@ -19,6 +19,7 @@ from dataclasses import replace
 from enum import StrEnum
 from itertools import combinations
 
+from rummy500 import fastmeld
 from rummy500.actions import (
     Action,
     Block,
@@ -489,24 +490,30 @@ class RoundState:
         if not hand:
             # floating / unplayable_discard: the hand is melded out; the turn ends by floating.
             return [Float()]
-        acts: list[Action] = []
-        acts.extend(self._meld_actions(seat, in_turn=True))
-        acts.extend(self._layoff_actions(seat, in_turn=True))
-        acts.extend(self._swap_actions(seat))
-        acts.extend(self._block_actions(seat))
+        acts: list[Action] = self._meld_actions(seat, in_turn=True)
+        if self.melds:
+            acts.extend(self._layoff_actions(seat, in_turn=True))
+            if rules.joker_swap:
+                acts.extend(self._swap_actions(seat))
+        if self.dealer_joker == "available":
+            acts.extend(self._block_actions(seat))
         if self.obligation is None and self._opening_done(seat):
             need = max(1, self.drawn) if rules.discard_count == "match_drawn" else 1
             count = min(need, len(hand))
-            counts = Counter(hand)
-            if self.taken_top is not None and not rules.discard_back:
-                counts[self.taken_top] -= 1
             if count == 1:
-                for c in sorted(k for k, v in counts.items() if v > 0):
-                    acts.append(_DISCARDS[c])
+                held = set(hand)
+                top = self.taken_top
+                if top is not None and not rules.discard_back and hand.count(top) == 1:
+                    held.discard(top)
+                acts.extend([_DISCARDS[c] for c in sorted(held)])
             else:
+                counts = Counter(hand)
+                if self.taken_top is not None and not rules.discard_back:
+                    counts[self.taken_top] -= 1
                 for combo in sorted(set(combinations(sorted(counts.elements()), count))):
                     acts.append(Discard(combo))
         return acts
+
 
     def _opening_done(self, seat: int) -> bool:
         """first_meld_min: a turn that began melding must reach the minimum before it ends."""
@@ -548,50 +555,71 @@ class RoundState:
 
     def _meld_actions(self, seat: int, in_turn: bool) -> list[Action]:
         hand = self.hands[seat]
-        keep = self._keep_min(seat, in_turn)
         melds = find_melds(self._meld_hand(seat), self.rules, self._meld_extra(seat))
         if self.gambit == "double" and self._joker_for(seat):
             # Dealer's Gambit, double: a joker may be placed on a set as it is melded.
             doubled = [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
             melds = melds + doubled
+        if not melds:
+            return []
+        room = len(hand) - self._keep_min(seat, in_turn)
+        dealers = self._extra_jokers(seat)
+        # Only these plays can strand the top card just taken, or leave the taken card unused.
+        strand = in_turn and self.taken_top is not None and not self.rules.discard_back
+        obligation = self.obligation if in_turn else None
+        opened = self.opened[seat]
         out: list[Action] = []
         for cards in melds:
-            used, _ = self._hand_cost(seat, cards)
-            if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used, None)):
+            used = len(cards) - min(sum(1 for c in cards if c >= 64), dealers) if dealers else len(cards)
+            if used > room:
                 continue
-            if not self._meld_keeps_obligation(seat, cards, in_turn):
+            if strand and len(hand) - used == 1 and self._strands_taken_card(seat, cards, used, None):
                 continue
-            if not self.opened[seat] and not self._opening_ok(seat, cards, in_turn):
+            if obligation is not None and not fastmeld.holds(cards, obligation) and not self._still_usable(seat, cards, None):
                 continue
-            out.append(Meld(cards))
+            if not opened and not self._opening_ok(seat, cards, in_turn):
+                continue
+            out.append(_meld_action(cards))
         return out
 
+
     def _layoff_actions(self, seat: int, in_turn: bool) -> list[Action]:
-        if not self._may_layoff_now(seat):
+        if not self.melds or not self._may_layoff_now(seat):
             return []
         hand = self.hands[seat]
-        keep = self._keep_min(seat, in_turn)
-        r = self.rules
-        mhand = self._meld_hand(seat)
-        extra = self._meld_extra(seat)
+        rules = self.rules
+        index = fastmeld.scan(self._meld_hand(seat))
+        tables = fastmeld.tables(rules)
+        jokers = index.jokers + self._meld_extra(seat)
+        room = len(hand) - self._keep_min(seat, in_turn)
+        dealers = self._extra_jokers(seat)
+        strand = in_turn and self.taken_top is not None and not rules.discard_back
+        obligation = self.obligation if in_turn else None
+        new_meld_only = rules.taken_card_use == "new_meld"
+        anyone = rules.layoff_onto == "any"
         out: list[Action] = []
-        touch = None if extra or JOKER in mhand else _touch_index(mhand)
         for meld in self.melds:
-            if not self.may_extend(seat, meld):
+            if not anyone and not self.may_extend(seat, meld):
                 continue
-            if touch is not None and not _may_touch(meld, touch):
+            found = fastmeld.layoffs_of(tables, meld, index, jokers)
+            if not found:
                 continue
-            for cards in find_layoffs(meld, mhand, r, extra):
-                used, _ = self._hand_cost(seat, cards)
-                if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used, meld.id)):
+            on = meld.id
+            for cards in found:
+                used = len(cards) - min(sum(1 for c in cards if c >= 64), dealers) if dealers else len(cards)
+                if used > room:
                     continue
-                if in_turn and self.obligation is not None:
-                    if self.rules.taken_card_use == "new_meld" and self.obligation in _bare(cards):
+                if strand and len(hand) - used == 1 and self._strands_taken_card(seat, cards, used, on):
+                    continue
+                if obligation is not None:
+                    holds = fastmeld.holds(cards, obligation)
+                    if new_meld_only and holds:
                         continue
-                    if self.obligation not in _bare(cards) and not self._still_usable(seat, cards, meld.id):
+                    if not holds and not self._still_usable(seat, cards, on):
                         continue
-                out.append(LayOff(cards, meld.id))
+                out.append(_layoff_action(cards, on))
         return out
+
 
     def _swap_actions(self, seat: int) -> list[Action]:
         if not self.rules.joker_swap:
@@ -636,18 +664,29 @@ class RoundState:
             return True
         return not sim._layoff_uses(seat, sim.hands[seat], self.taken_top, self._keep_min(seat, True), sim._meld_extra(seat))
 
-    def _meld_keeps_obligation(self, seat: int, cards: Sequence[Card], in_turn: bool) -> bool:
-        """A play that does not use the taken card must leave it usable."""
-        if not in_turn or self.obligation is None:
-            return True
-        if self.obligation in _bare(cards):
-            return True
-        return self._still_usable(seat, cards, None)
-
     def _still_usable(self, seat: int, cards: Sequence[Card], onto: int | None) -> bool:
-        sim = self.copy()
-        sim._do_lay(seat, cards, onto, check_out=False)
-        return sim._can_use(seat, sim.hands[seat], self.obligation)  # type: ignore[arg-type]
+        if self.gambit is not None or not self.opened[seat] or self._extra_jokers(seat):
+            sim = self.copy()
+            sim._do_lay(seat, cards, onto, check_out=False)
+            return sim._can_use(seat, sim.hands[seat], self.obligation)  # type: ignore[arg-type]
+        # An opened hand without the dealer's joker: the lay changes only the hand,
+        # the table and has_melded, so try it on those alone instead of on a copy.
+        hand = list(self.hands[seat])
+        _remove(hand, _bare(cards))
+        melds = list(self.melds)
+        if onto is None:
+            melds.append(self._build_meld(seat, cards, len(melds)))
+        else:
+            melds[onto] = extend_meld(melds[onto], cards, self.rules, seat)
+        saved_melds, saved_melded = self.melds, self.has_melded[seat]
+        self.melds = melds
+        self.has_melded[seat] = saved_melded or onto is None
+        try:
+            return self._can_use(seat, hand, self.obligation)  # type: ignore[arg-type]
+        finally:
+            self.melds = saved_melds
+            self.has_melded[seat] = saved_melded
+
 
     def _opening_ok(self, seat: int, cards: Sequence[Card], in_turn: bool) -> bool:
         """first_meld_min: this meld, with what else the hand can still meld, reaches the minimum."""
@@ -719,14 +758,14 @@ class RoundState:
         mhand = self._meld_hand(seat, hand)
         if chosen == JOKER and chosen not in mhand:
             return False  # a joker that is not wild this hand cannot be used
-        melds = find_melds(mhand, r, extra, containing=chosen)
+        tables = fastmeld.tables(r)
+        index = fastmeld.scan(mhand)
+        melds = fastmeld.melds_using(tables, index, index.jokers + extra, chosen)
         if self.gambit == "double" and JOKER in hand:
-            melds = melds + [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
+            melds = [*melds, *(m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4)]
         opened = self.opened[seat]
         for cards in melds:
-            if chosen not in _bare(cards):
-                continue
-            used = len(cards) - min(sum(1 for c in cards if c >= 64), extra)
+            used = len(cards) - min(sum(1 for c in cards if c >= 64), extra) if extra else len(cards)
             if len(hand) - used < keep:
                 continue
             if not opened:
@@ -757,20 +796,12 @@ class RoundState:
                 if self._layoff_uses(seat, rest, chosen, keep, extra - (len(cards) - used)):
                     return True
             return False
-        return self._layoff_uses(seat, hand, chosen, keep, extra)
+        return fastmeld.lays_off(tables, r, self.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
 
     def _layoff_uses(self, seat: int, hand: Sequence[Card], chosen: Card, keep: int, extra: int) -> bool:
-        r = self.rules
-        mhand = self._meld_hand(seat, hand)
-        for meld in self.melds:
-            if not self.may_extend(seat, meld):
-                continue
-            if chosen != JOKER and (meld.suit != chosen.suit if meld.kind == RUN else meld.rank != chosen.rank):
-                continue  # the chosen card cannot go on this meld at all
-            for cards in find_layoffs(meld, mhand, r, extra):
-                if chosen in _bare(cards) and len(hand) - len(cards) >= keep:
-                    return True
-        return False
+        index = fastmeld.scan(self._meld_hand(seat, hand))
+        tables = fastmeld.tables(self.rules)
+        return fastmeld.lays_off(tables, self.rules, self.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
 
     # -- calling Rummy
     def _playable_from_pile(self, k: int) -> bool:
@@ -1110,23 +1141,27 @@ class RoundState:
 
 _TAKES = [Take(k) for k in range(120)]
 _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
+# Actions are immutable values: the ones enumerated are built once and shared.
+_MELD_ACTIONS: dict[tuple[Card, ...], Meld] = {}
+_LAYOFF_ACTIONS: dict[tuple[tuple[Card, ...], int], LayOff] = {}
 
 
-def _touch_index(hand: Sequence[Card]) -> tuple[set[int], set[int]]:
-    """(ranks held, suits held) of a hand without jokers, for quick lay-off rejection."""
-    return {c & 15 for c in hand}, {c >> 4 for c in hand}
+def _meld_action(cards: tuple[Card, ...]) -> Meld:
+    act = _MELD_ACTIONS.get(cards)
+    if act is None:
+        if len(_MELD_ACTIONS) >= 100_000:
+            _MELD_ACTIONS.clear()
+        act = _MELD_ACTIONS[cards] = Meld(cards)
+    return act
 
 
-def _may_touch(meld: TableMeld, touch: tuple[set[int], set[int]]) -> bool:
-    """Whether a joker-free hand could possibly lay off on ``meld``."""
-    ranks, suits = touch
-    if meld.kind == SET:
-        return meld.rank in ranks
-    if meld.kind != RUN or meld.suit not in suits:
-        return False
-    lo = (meld.positions[0] - 2) % 13 + 1
-    hi = meld.positions[-1] % 13 + 1
-    return lo in ranks or hi in ranks
+def _layoff_action(cards: tuple[Card, ...], on: int) -> LayOff:
+    act = _LAYOFF_ACTIONS.get((cards, on))
+    if act is None:
+        if len(_LAYOFF_ACTIONS) >= 100_000:
+            _LAYOFF_ACTIONS.clear()
+        act = _LAYOFF_ACTIONS[cards, on] = LayOff(cards, on)
+    return act
 
 
 def _bare(cards: Iterable[Card]) -> list[Card]:
