@@ -56,7 +56,7 @@ class Tables:
         allowed: the ranks in the pack.
     """
 
-    __slots__ = ("allowed", "cap", "distinct", "holding", "lay_run", "lay_set", "min_len", "runs", "sets", "short", "wild", "wrap")
+    __slots__ = ("allowed", "cap", "distinct", "holding", "lay_run", "using", "lay_set", "min_len", "runs", "sets", "short", "wild", "wrap")
 
     def __init__(self, wrap: bool, short: bool, min_len: int, distinct: bool, cap: int, wild: bool) -> None:
         self.wrap = wrap
@@ -69,6 +69,7 @@ class Tables:
         self.runs: dict[int, tuple[tuple[Card, ...], ...]] = {}
         self.sets: dict[object, tuple[tuple[Card, ...], ...]] = {}
         self.holding: dict[int, tuple[tuple[Card, ...], ...]] = {}
+        self.using: dict[int, tuple[tuple[Card, ...], ...]] = {}
         self.lay_run: dict[tuple[int, ...], tuple[tuple[Card, ...], ...]] = {}
         self.lay_set: dict[object, tuple[tuple[Card, ...], ...]] = {}
 
@@ -604,7 +605,40 @@ def melds_using(t: Tables, h: Hand, jokers: int, c: Card) -> Sequence[tuple[Card
         return melds_holding(t, h, 0, c)
     if c == JOKER:
         return [m for m in melds_of(t, h, jokers) if m[-1] >= 64]
-    return melds_holding(t, h, jokers, c)
+    if h.dups is not None:
+        return melds_holding(t, h, jokers, c)
+    # The runs through c and the sets of c's rank, each memoised on its own (unsorted together).
+    mask = h.mask
+    rank = c & 15
+    sm = (mask >> (c & 48)) & RANKS
+    col = ((mask >> rank) & 1) | ((mask >> (rank + 15)) & 2) | ((mask >> (rank + 30)) & 4) | ((mask >> (rank + 45)) & 8)
+    memo = t.using
+    rkey = ((jokers << 14 | sm) << 6) | c
+    runs = memo.get(rkey)
+    if runs is None:
+        runs = ()
+        if sm & (sm - 1):
+            key = ((jokers << 16) | sm) << 2 | (c >> 4)
+            got = t.runs.get(key)
+            if got is None:
+                got = _store(t.runs, key, _suit_runs(t, c >> 4, sm, jokers))
+            runs = tuple(m for m in got if c in m)
+        _store(memo, rkey, runs)
+    skey = -(((jokers << 4 | col) << 6) | c) - 1
+    sets = memo.get(skey)
+    if sets is None:
+        sets = ()
+        if col & (col - 1):
+            key = (((jokers << 16) | col) << 4) | rank
+            got = t.sets.get(key)
+            if got is None:
+                held = [_CARD[s * 16 + rank] for s in range(4) if col >> s & 1]
+                got = _store(t.sets, key, _rank_sets(t, rank, held, jokers))
+            sets = tuple(m for m in got if c in m)
+        _store(memo, skey, sets)
+    if not sets:
+        return runs
+    return runs + sets if runs else sets
 
 
 def lays_off(t: Tables, rules: Rules, melds: Sequence[TableMeld], seat: int, h: Hand, jokers: int, c: Card, room: int) -> bool:

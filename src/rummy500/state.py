@@ -401,25 +401,38 @@ class RoundState:
         acts: list[Action] = []
         if self.stock:
             acts.append(Draw())
-        depth = len(self.discard) if rules.discard_draw == "any_depth" else min(1, len(self.discard))
+        pile = self.discard
+        depth = len(pile) if rules.discard_draw == "any_depth" else min(1, len(pile))
+        hand = self.hands[seat]
         quick = (
             not rules.around_the_corner
             and rules.set_suits == "distinct"
             and self._extra_jokers(seat) == 0
-            and JOKER not in self.hands[seat]
+            and JOKER not in hand
         )
-        have = set(self.hands[seat])
-        pile = self.discard
-        always = rules.must_use_taken == "always"
+        must_use = rules.must_use_taken == "always"
+        if depth and not must_use and (rules.discard_back or hand):
+            acts.append(_TAKES[1])  # the top card alone may simply be kept
+            start = 2
+        else:
+            start = 1
+        have = fastmeld.scan(hand).mask if quick else 0
+        joker_seen = False
         for k in range(1, depth + 1):
             c = pile[-k]
-            have.add(c)
-            if quick and (k > 1 or always) and not self._might_use(c, have):
+            if quick:
+                if c == JOKER:
+                    joker_seen = True
+                else:
+                    have |= 1 << c
+            if k < start:
+                continue
+            if quick and not joker_seen and not self._might_use(c, have):
                 continue  # a cheap necessary condition already fails
             if self._take_ok(seat, k, split=False):
                 acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
         if self.gambit == "split" and self._joker_for(seat):
-            for k in range(2, len(self.discard) + 1):
+            for k in range(2, len(pile) + 1):
                 if rules.discard_draw == "any_depth" and self._take_ok(seat, k, split=True):
                     acts.append(Take(k, split=True))
         if not self.stock:
@@ -429,19 +442,19 @@ class RoundState:
         acts.extend(self._block_actions(seat))
         return acts
 
-    def _might_use(self, c: Card, have: set[Card]) -> bool:
-        """Necessary condition (no jokers held) for ``c`` to be melded or laid off from ``have``."""
-        if c == JOKER or JOKER in have:
-            return True
+
+    def _might_use(self, c: Card, have: int) -> bool:
+        """Necessary condition (no jokers held) for natural card ``c`` to be melded or laid off from the cards of mask ``have``."""
         r, base = c & 15, c & 48
-        if sum(1 for su in (0, 16, 32, 48) if su + r in have) >= 3:
+        if (have >> r & 1) + (have >> (r + 16) & 1) + (have >> (r + 32) & 1) + (have >> (r + 48) & 1) >= 3:
             return True
+        sm = (have >> base) & fastmeld.RANKS
+        if sm & 2:
+            sm |= 1 << 14  # the ace is high too
+        # Three positions in a row through c (position q at bit q + 2; positions 0 and 15 are never held).
+        w = sm << 2
         for p in (1, 14) if r == 1 else (r,):
-            lo1 = p > 1 and base + (p - 2) % 13 + 1 in have
-            hi1 = p < 14 and base + p % 13 + 1 in have
-            if lo1 and (hi1 or (p > 2 and base + (p - 3) % 13 + 1 in have)):
-                return True
-            if hi1 and p < 13 and base + (p + 1) % 13 + 1 in have:
+            if (w >> p) & 7 == 7 or (w >> (p + 1)) & 7 == 7 or (w >> (p + 2)) & 7 == 7:
                 return True
         suit = c >> 4
         for meld in self.melds:
@@ -452,9 +465,9 @@ class RoundState:
                 lo, hi = meld.positions[0], meld.positions[-1]
                 for p in (1, 14) if r == 1 else (r,):
                     # Every card between the run's end and c must be laid off with it.
-                    if p < lo and all(base + (q - 1) % 13 + 1 in have for q in range(p + 1, lo)):
+                    if p < lo and all(have >> (base + (q - 1) % 13 + 1) & 1 for q in range(p + 1, lo)):
                         return True
-                    if p > hi and all(base + (q - 1) % 13 + 1 in have for q in range(hi + 1, p)):
+                    if p > hi and all(have >> (base + (q - 1) % 13 + 1) & 1 for q in range(hi + 1, p)):
                         return True
         return False
 
