@@ -2,7 +2,9 @@
 
 An action never names its seat; the seat is passed to ``RoundState.apply``.
 Card lists inside actions are kept sorted, so two actions that mean the same
-move compare equal whatever order their cards were written in.
+move compare equal whatever order their cards were written in -- except a
+discard of several cards (``discard_count: match_drawn``): its cards go on the
+pile in the order listed, the last on top, so that order is part of the move.
 
 =====================  ===================================  =========================
 class                  record (RECORD.md, without ``p``)     text
@@ -145,12 +147,15 @@ class Swap:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """Discard, ending the turn (several cards with ``discard_count: match_drawn``)."""
+    """Discard, ending the turn (several cards with ``discard_count: match_drawn``).
+
+    Several cards go on the pile in the order given, the last one on top; the
+    order is kept (``Discard`` of the same cards in another order is another
+    move). ``RoundState.legal_actions`` lists each choice of cards once, in
+    ascending order, and ``apply`` accepts those cards in any order.
+    """
 
     cards: tuple[Card, ...]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "cards", _sorted(self.cards))
 
     @property
     def card(self) -> Card:

@@ -222,10 +222,10 @@ def _explain_call(state: RoundState, action: CallRummy, seat: int) -> str:
         return "calling Rummy is not played in this game (calling_rummy: off)"
     if seat == state.last_discarder:
         return "you discarded last: only the other players may call Rummy on your discard"
-    if seat == state.to_move:
-        return "it is your turn: take the cards from the pile as your draw instead of calling Rummy"
     if state.phase is not Phase.DRAW or state.last_discarder is None:
         return "Rummy may be called only after a discard, before the next player draws"
+    if action.depth < 1:
+        return "claim a card by its place from the top of the pile: 1 is the top card"
     if action.depth > len(state.discard):
         return f"the discard pile has only {len(state.discard)} card(s)"
     if rules.calling_rummy == "top_card" and action.depth != 1:

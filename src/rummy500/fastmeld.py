@@ -207,6 +207,8 @@ def find_melds(
     """Every new meld (as a sorted card tuple) that can be laid from ``hand``, sorted; see :func:`rummy500.melds.find_melds`."""
     t = tables(rules)
     h = scan(hand)
+    if containing is None:
+        return all_melds(t, h, extra_jokers)
     jokers = h.jokers + extra_jokers
     if not t.wild:
         if containing is None or containing == JOKER:
@@ -240,6 +242,18 @@ def melds_holding(t: Tables, h: Hand, jokers: int, c: Card) -> tuple[tuple[Card,
     if got is None:
         got = _store(t.holding, key, tuple(sorted(m for m in _melds_with(t, h, jokers, c) if c in m)))
     return got
+
+
+def all_melds(t: Tables, h: Hand, extra_jokers: int = 0) -> list[tuple[Card, ...]]:
+    """Every new meld of the indexed hand ``h``, sorted: ``find_melds(hand, rules, extra_jokers)``."""
+    jokers = h.jokers + extra_jokers
+    if t.wild:
+        out = melds_of(t, h, jokers)
+    else:
+        out = [(JOKER,) * n for n in range(3, min(jokers, 4) + 1)]
+        out += melds_of(t, h, 0)
+    out.sort()
+    return out
 
 
 def _melds_with(t: Tables, h: Hand, jokers: int, c: Card) -> list[tuple[Card, ...]]:

@@ -222,6 +222,17 @@ def extend_meld(meld: TableMeld, new: Sequence[Card], rules: Rules, seat: int, c
         return _grow(meld, meld.cards + tuple(new), None, new, seat, claimed)
     if meld.kind == JOKER_SET:
         raise MeldError("only jokers may be laid off on a set of jokers")
+    if len(new) == 1 and meld.kind == RUN:
+        c = new[0]
+        if c < 64 and c >> 4 == meld.suit and (c & 15) in _allowed_ranks(rules):
+            # One natural card of the run's suit (the common case): the high end first, as below.
+            lo, hi = meld.positions[0], meld.positions[-1]
+            r = c & 15
+            if hi % 13 + 1 == r and _pos_ok(hi + 1, lo, hi, rules):
+                return _rebuilt(meld, meld.cards + (c,), meld.positions + (hi + 1,), meld.laid_by + (seat,), meld.claimed + (claimed,))
+            if (lo - 2) % 13 + 1 == r and _pos_ok(lo - 1, lo, hi, rules):
+                return _rebuilt(meld, (c, *meld.cards), (lo - 1, *meld.positions), (seat, *meld.laid_by), (claimed, *meld.claimed))
+            raise MeldError(f"{c} does not extend the run of meld {meld.id} at either end")
     if not rules.jokers_wild and any(c.is_joker for c in new):
         raise MeldError("jokers are not wild in this game")
     allowed = _allowed_ranks(rules)
@@ -275,7 +286,16 @@ def extend_meld(meld: TableMeld, new: Sequence[Card], rules: Rules, seat: int, c
     n_low = len(low_cards)
     laid = (seat,) * n_low + meld.laid_by + (seat,) * len(high_cards)
     flags = (claimed,) * n_low + meld.claimed + (claimed,) * len(high_cards)
-    return replace(meld, cards=cards, positions=positions, laid_by=laid, claimed=flags)
+    return _rebuilt(meld, cards, positions, laid, flags)
+
+
+def _rebuilt(
+    meld: TableMeld, cards: tuple[Card, ...], positions: tuple[int, ...], laid_by: tuple[int, ...], claimed: tuple[bool, ...]
+) -> TableMeld:
+    """``meld`` with new cards (what ``dataclasses.replace`` builds, without its overhead)."""
+    return TableMeld(
+        meld.id, meld.kind, cards, laid_by, positions, meld.suit, meld.rank, meld.initial, meld.owner, claimed, meld.sealed, meld.doubled
+    )
 
 
 def _pos_ok(p: int, lo: int, hi: int, rules: Rules) -> bool:
@@ -288,7 +308,7 @@ def _pos_ok(p: int, lo: int, hi: int, rules: Rules) -> bool:
 
 def _grow(meld: TableMeld, cards: tuple[Card, ...], positions: tuple[int, ...] | None, new: Sequence[Card], seat: int, claimed: bool) -> TableMeld:
     k = len(new)
-    return replace(meld, cards=cards, laid_by=meld.laid_by + (seat,) * k, claimed=meld.claimed + (claimed,) * k)
+    return _rebuilt(meld, cards, meld.positions, meld.laid_by + (seat,) * k, meld.claimed + (claimed,) * k)
 
 
 def is_low_ace(meld: TableMeld, index: int) -> bool:

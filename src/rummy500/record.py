@@ -19,11 +19,91 @@ from rummy500.match import Match
 from rummy500.rules import Rules, RulesError
 from rummy500.state import IllegalAction, RoundState, build_pack
 
-__all__ = ["Record", "RecordError", "RoundSpec", "load_record", "record_to_json", "replay", "replay_match"]
+__all__ = [
+    "MAX_NUMBER",
+    "Record",
+    "RecordError",
+    "RoundSpec",
+    "load_record",
+    "parse_record_json",
+    "record_to_json",
+    "replay",
+    "replay_match",
+]
+
+#: The largest number (in absolute value) a record may hold: I-JSON's safe
+#: integer range (RFC 7493), what every JSON reader represents exactly. No
+#: score, option or index of a real game comes near it.
+MAX_NUMBER = 2**53 - 1
 
 
 class RecordError(ValueError):
     """A malformed record: not JSON, unknown card, option or verb, too many copies of a card."""
+
+
+class _TooLarge:
+    """A JSON integer literal beyond MAX_NUMBER, kept as text until its place in the record is known."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _too_large(where: str, value: int | _TooLarge) -> RecordError:
+    if isinstance(value, _TooLarge):
+        text = value.text
+        shown = text if len(text) <= 24 else f"{text[:12]}... ({len(text.lstrip('-'))} digits)"
+    else:
+        # str() of an int thousands of digits long may itself fail: describe it without converting.
+        digits = int(value.bit_length() * 0.30103) + 1
+        shown = str(value) if digits <= 24 else f"a number of about {digits} digits"
+    return RecordError(f"{where}: {shown} is too large (a record's numbers stay within +/-{MAX_NUMBER})")
+
+
+def _parse_int(text: str) -> int | _TooLarge:
+    # Checked before int(): a literal thousands of digits long is not even converted.
+    if len(text.lstrip("-")) > len(str(MAX_NUMBER)) or abs(int(text)) > MAX_NUMBER:
+        return _TooLarge(text)
+    return int(text)
+
+
+def _parse_constant(name: str) -> Any:
+    raise RecordError(f"not JSON: {name} is not a JSON number")
+
+
+def parse_record_json(text: str | bytes) -> Any:
+    """Parse a record's JSON text strictly.
+
+    Numbers beyond :data:`MAX_NUMBER` and the non-JSON constants ``NaN`` and
+    ``Infinity`` are refused.
+
+    Raises:
+        RecordError: not JSON, or a number out of range (naming where it is).
+    """
+    try:
+        obj = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("not JSON: nested too deeply") from None
+    _check_numbers(obj)
+    return obj
+
+
+def _check_numbers(obj: Any) -> None:
+    """Refuse a number beyond MAX_NUMBER anywhere in a parsed record (walked without recursion)."""
+    stack: list[tuple[Any, str]] = [(obj, "record")]
+    while stack:
+        v, where = stack.pop()
+        if isinstance(v, dict):
+            stack.extend((x, f"{where}.{k}" if where != "record" else str(k)) for k, x in v.items())
+        elif isinstance(v, list):
+            stack.extend((x, f"{where}[{i}]") for i, x in enumerate(v))
+        elif isinstance(v, _TooLarge) or (
+            isinstance(v, int) and not isinstance(v, bool) and not -MAX_NUMBER <= v <= MAX_NUMBER
+        ):
+            raise _too_large(where if where.isprintable() else repr(where), v)
 
 
 @dataclass
@@ -71,12 +151,10 @@ def load_record(obj: Any) -> Record:
         RecordError: naming the first problem found.
     """
     if isinstance(obj, (str, bytes)):
-        try:
-            obj = json.loads(obj)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not JSON: {exc}") from None
+        obj = parse_record_json(obj)
     if not isinstance(obj, dict):
         raise RecordError("a record must be a JSON object")
+    _check_numbers(obj)
     rules_obj = obj.get("rules", {})
     if not isinstance(rules_obj, dict):
         raise RecordError("'rules' must be an object")
@@ -94,7 +172,7 @@ def load_record(obj: Any) -> Record:
         else:
             raise RecordError("'players' must be a count or a list of names")
         if "players" in rules_obj and rules_obj["players"] != overrides["players"]:
-            raise RecordError(f"'players' ({overrides['players']}) and rules.players ({rules_obj['players']}) disagree")
+            raise RecordError(f"'players' ({overrides['players']!r}) and rules.players ({rules_obj['players']!r}) disagree")
     try:
         rules = Rules.from_mapping(rules_obj, **overrides)
     except RulesError as exc:
@@ -157,6 +235,12 @@ def _load_round(obj: Any, i: int, rules: Rules, pack: Counter[Card]) -> RoundSpe
                 f"{where}.deal holds {k} x {c} but the pack has {pack[c]}"
                 + (" (short pack)" if rules.short_pack and pack[c] == 0 else "")
             )
+    if spec.deck is not None and seen != pack:
+        missing = sorted((pack - seen).elements())
+        raise RecordError(
+            f"{where}.deal.deck must be the whole pack: it has {len(spec.deck)} of {pack.total()} cards "
+            f"(missing {' '.join(str(c) for c in missing[:8])}{' ...' if len(missing) > 8 else ''})"
+        )
     actions = obj.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError(f"{where}.actions must be a list")

@@ -82,12 +82,15 @@ def _custom_values_ok(v: Any) -> bool:
     return True
 
 
+#: Dealer's Gambit deals 7 cards each from one 54-card pack less the dealer's joker.
+GAMBIT_MAX_PLAYERS = 7
+
 _RANK_KEYS = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "Q", "K"}
 
 _SPECS: list[OptionSpec] = [
     # Table and cards
     OptionSpec("players", 2, "2..8", "number of seats", _int_in(2, 8), "table"),
-    OptionSpec("decks", "auto", "auto, 1, 2", "packs used: auto is 1 for 2-4 players, 2 for 5-8", _auto_or(_one_of(1, 2)), "table"),
+    OptionSpec("decks", "auto", "auto, 1, 2", "packs used: auto is 1 for 2-4 players, 2 for 5-8 (always 1 with dealers_gambit)", _auto_or(_one_of(1, 2)), "table"),
     OptionSpec("jokers", "auto", "auto, 0, 1, 2, 4", "jokers in the game: auto is 2 per pack, 0 the original jokerless game", _auto_or(_one_of(0, 1, 2, 4)), "table"),
     OptionSpec("short_pack", False, "false, true", "a 32-card pack per deck: 7 8 9 10 J Q K A of each suit", _is_bool, "table"),
     OptionSpec("hand_size", "auto", "auto, 7..13", "cards dealt to each player: auto is 13 for 2 players, 7 for 3+", _auto_or(_int_in(7, 13)), "table"),
@@ -138,7 +141,7 @@ _SPECS: list[OptionSpec] = [
     OptionSpec("final_bonus", 0, "0, any integer", "bonus to the side with the best total after the last round (Persian: 50)", _is_int, "winning"),
     # Partnerships and Dealer's Gambit
     OptionSpec("partnership", False, "false, true", "4 players in two sides, seats 0 & 2 against 1 & 3", _is_bool, "partnership"),
-    OptionSpec("dealers_gambit", False, "false, true", "the dealer's joker, and the dealer nominates what jokers do each hand", _is_bool, "gambit"),
+    OptionSpec("dealers_gambit", False, "false, true", "one 54-card pack (2-7 players), the dealer's joker, and the dealer nominates what jokers do each hand", _is_bool, "gambit"),
 ]
 
 OPTIONS: dict[str, OptionSpec] = {s.name: s for s in _SPECS}
@@ -348,14 +351,21 @@ class Rules:
             p.append("around_the_corner: true has no meaning with short_pack: true (there is no 2 to wrap to)")
         if self.set_suits == "any" and self.n_decks == 1:
             p.append("set_suits: any needs two packs (decks: 1 has one card of each suit per rank)")
+        if self.dealers_gambit and self.decks == 2:
+            p.append("decks: 2 cannot be used with dealers_gambit: true (it plays one 54-card pack)")
         pack = self.pack_size
         needed = self.players * self.n_hand + 1 + (1 if self.first_discard == "first_player" else 0)
         if self.dealers_gambit:
             needed += 1
-        if needed > pack:
+        if self.dealers_gambit and self.players > GAMBIT_MAX_PLAYERS:
+            p.append(
+                f"dealers_gambit: true plays one 54-card pack, which deals at most {GAMBIT_MAX_PLAYERS} players "
+                f"(got players: {self.players})"
+            )
+        elif needed > pack:
             p.append(
                 f"players: {self.players} with hand_size: {self.n_hand} needs {needed} cards but "
-                f"decks: {self.n_decks} holds {pack}"
+                + (f"dealers_gambit: true's one pack holds {pack}" if self.dealers_gambit else f"decks: {self.n_decks} holds {pack}")
             )
         return p
 
@@ -364,7 +374,8 @@ class Rules:
     def n_decks(self) -> int:
         """Packs in play."""
         if self.decks == "auto":
-            return 1 if self.players <= 4 else 2
+            # Dealer's Gambit is one 54-card pack whatever the player count.
+            return 1 if self.players <= 4 or self.dealers_gambit else 2
         return int(self.decks)
 
     @property

@@ -439,6 +439,7 @@ class RoundState:
             takes = any(isinstance(a, Take) for a in acts)
             if rules.stock_out != "play_on" or not takes:
                 acts.append(Pass())
+        acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
         acts.extend(self._block_actions(seat))
         return acts
 
@@ -503,9 +504,10 @@ class RoundState:
         if not hand:
             # floating / unplayable_discard: the hand is melded out; the turn ends by floating.
             return [Float()]
-        acts: list[Action] = self._meld_actions(seat, in_turn=True)
+        index = fastmeld.scan(self._meld_hand(seat))  # one index for the melds and the lay-offs
+        acts: list[Action] = self._meld_actions(seat, in_turn=True, index=index)
         if self.melds:
-            acts.extend(self._layoff_actions(seat, in_turn=True))
+            acts.extend(self._layoff_actions(seat, in_turn=True, index=index))
             if rules.joker_swap:
                 acts.extend(self._swap_actions(seat))
         if self.dealer_joker == "available":
@@ -535,18 +537,7 @@ class RoundState:
     def _out_of_turn(self, seat: int) -> list[Action]:
         if seat == self.to_move or self.phase in (Phase.ROUND_OVER, Phase.SHUFFLE, Phase.NOMINATE):
             return []
-        acts: list[Action] = []
-        if (
-            self.rules.calling_rummy != "off"
-            and self.phase is Phase.DRAW
-            and self.last_discarder is not None
-            and seat != self.last_discarder
-            and not self.rummy_due
-        ):
-            if self.rules.calling_rummy == "steal":
-                acts.extend(self._steal_actions(seat))
-            else:
-                acts.extend(CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy))
+        acts = self._call_actions(seat)
         if self.rules.meld_out_of_turn and (self.phase is Phase.DRAW or self.obligation is None):
             # Out of turn a player never plays their last card: going out happens on one's own turn.
             acts.extend(self._meld_actions(seat, in_turn=False))
@@ -566,9 +557,11 @@ class RoundState:
         extra = min(jokers, self._extra_jokers(seat))
         return len(cards) - extra, extra
 
-    def _meld_actions(self, seat: int, in_turn: bool) -> list[Action]:
+    def _meld_actions(self, seat: int, in_turn: bool, index: fastmeld.Hand | None = None) -> list[Action]:
         hand = self.hands[seat]
-        melds = find_melds(self._meld_hand(seat), self.rules, self._meld_extra(seat))
+        if index is None:
+            index = fastmeld.scan(self._meld_hand(seat))
+        melds = fastmeld.all_melds(fastmeld.tables(self.rules), index, self._meld_extra(seat))
         if self.gambit == "double" and self._joker_for(seat):
             # Dealer's Gambit, double: a joker may be placed on a set as it is melded.
             doubled = [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
@@ -596,12 +589,13 @@ class RoundState:
         return out
 
 
-    def _layoff_actions(self, seat: int, in_turn: bool) -> list[Action]:
+    def _layoff_actions(self, seat: int, in_turn: bool, index: fastmeld.Hand | None = None) -> list[Action]:
         if not self.melds or not self._may_layoff_now(seat):
             return []
         hand = self.hands[seat]
         rules = self.rules
-        index = fastmeld.scan(self._meld_hand(seat))
+        if index is None:
+            index = fastmeld.scan(self._meld_hand(seat))
         tables = fastmeld.tables(rules)
         jokers = index.jokers + self._meld_extra(seat)
         room = len(hand) - self._keep_min(seat, in_turn)
@@ -817,6 +811,20 @@ class RoundState:
         return fastmeld.lays_off(tables, self.rules, self.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
 
     # -- calling Rummy
+    def _call_actions(self, seat: int) -> list[Action]:
+        """Rummy calls: any seat but the one who just discarded, before the next player draws."""
+        if (
+            self.rules.calling_rummy == "off"
+            or self.phase is not Phase.DRAW
+            or self.last_discarder is None
+            or seat == self.last_discarder
+            or self.rummy_due
+        ):
+            return []
+        if self.rules.calling_rummy == "steal":
+            return self._steal_actions(seat)
+        return [CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy)]
+
     def _playable_from_pile(self, k: int) -> bool:
         """Whether the k-th card from the top could be laid off, or melds with the cards above it."""
         chosen = self.discard[-k]
@@ -879,11 +887,13 @@ class RoundState:
             IllegalAction: the action breaks a rule; the state is unchanged.
         """
         if isinstance(action, Reshuffle):
+            if check and seat is not None and self.phase is Phase.SHUFFLE and seat != self.to_move:
+                raise IllegalAction(f"the reshuffle is recorded for the seat about to draw (seat {self.to_move}), not seat {seat}")
             self._apply_reshuffle(action, check)
             return
         if seat is None:
             seat = self.to_move
-        if check and action not in self.legal_actions(seat):
+        if check and _listed(action) not in self.legal_actions(seat):
             raise IllegalAction(self.explain(action, seat))
         self._legal_cache = None
         match action:
@@ -1157,6 +1167,13 @@ _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
 # Actions are immutable values: the ones enumerated are built once and shared.
 _MELD_ACTIONS: dict[tuple[Card, ...], Meld] = {}
 _LAYOFF_ACTIONS: dict[tuple[tuple[Card, ...], int], LayOff] = {}
+
+
+def _listed(action: Action) -> Action:
+    """How legal_actions lists ``action``: a discard of several cards in ascending order (any order is legal)."""
+    if isinstance(action, Discard) and len(action.cards) > 1:
+        return Discard(tuple(sorted(action.cards)))
+    return action
 
 
 def _meld_action(cards: tuple[Card, ...]) -> Meld:

@@ -71,6 +71,7 @@ class OldRound(RoundState):
             takes = any(isinstance(a, Take) for a in acts)
             if rules.stock_out != "play_on" or not takes:
                 acts.append(Pass())
+        acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
         acts.extend(self._block_actions(seat))
         return acts
 

@@ -14,8 +14,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummy500.cards import JOKER, Card, natural_cards
-from rummy500.melds import find_layoffs, find_melds, make_meld
+import rummy500.melds as new_melds
+from rummy500.cards import JOKER, Card, declared, natural_cards
+from rummy500.melds import MeldError, find_layoffs, find_melds, make_meld
 from rummy500.rules import Rules, preset_names
 from rummy500.state import Phase, RoundState
 
@@ -84,6 +85,30 @@ def test_find_layoffs_matches_the_plain_enumeration(variant, data):
     hand = data.draw(st.lists(st.sampled_from(cards), min_size=0, max_size=12))
     extra = data.draw(st.integers(0, 1))
     same_layoffs(meld, hand, rules, extra)
+
+
+def extended(meld, cards: list[Card], rules: Rules, module) -> object:  # noqa: ANN001
+    """What ``extend_meld`` builds, or the refusal's message."""
+    try:
+        return module.extend_meld(meld, cards, rules, 1, claimed=True)
+    except (MeldError, old_melds.MeldError) as exc:
+        return str(exc)
+
+
+@settings(max_examples=250, deadline=None)
+@given(variant=VARIANTS, data=st.data())
+def test_extend_meld_builds_and_refuses_as_before(variant, data):
+    rules = rules_of(variant)
+    cards = pack(rules)
+    source = data.draw(st.lists(st.sampled_from(cards), min_size=3, max_size=12))
+    melds = old_melds.find_melds(source, rules, 1)
+    if not melds:
+        return
+    meld = make_meld(data.draw(st.sampled_from(melds)), rules, 0, 0)
+    if rules.jokers_wild:
+        cards = cards + [declared(c) for c in NATURALS]
+    new = data.draw(st.lists(st.sampled_from(cards), min_size=1, max_size=3))
+    assert extended(meld, new, rules, new_melds) == extended(meld, new, rules, old_melds)
 
 
 def test_every_position_of_seeded_playouts_of_every_preset_enumerates_the_same():

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from rummy500 import Phase
+import pytest
 
-from .helpers import deal, legal, play, refused
+from rummy500 import Phase
+from rummy500.actions import CallRummy
+
+from .helpers import deal, legal, play, refused, standard
 
 # ----------------------------------------------------------------- draw
 
@@ -193,3 +196,11 @@ def test_after_the_round_ends_nobody_may_play():
     assert s.actors() == []
     for move in ("p1: draw", "p1: meld 4H 5H 6H", "p0: draw", "p1: pass"):
         assert "round is over" in refused(s, move)
+
+
+@pytest.mark.parametrize("depth", [0, -1, -2, -7])
+def test_a_rummy_call_below_depth_one_is_refused_naming_the_rule_not_a_card(depth):
+    s = deal(["5H 6H 7H 9C", "KD QD 2S", "TC 4D 4S"], "2C 3C", "JS", rules=standard(3, calling_rummy="pile"))
+    play(s, "draw", "meld 5H 6H 7H", "discard 2C")
+    message = refused(s, CallRummy(depth), seat=2)
+    assert "1 is the top card" in message and "JS" not in message and "2C" not in message

@@ -1,8 +1,8 @@
 """Calling Rummy! (RULES.md Part 2): each value against the standard game.
 
 Three seats, dealer 2: seat 0 melds 5H 6H 7H and discards the playable 8H.
-Seat 1 is about to draw (it simply takes the card), seat 0 discarded it: only
-seat 2 may call.
+Seat 0 discarded it, so seats 1 (about to draw) and 2 may call: RULES.md's
+"any player except the one who just discarded".
 """
 
 from __future__ import annotations
@@ -34,12 +34,49 @@ def test_calling_rummy_pile_lets_a_third_seat_claim_the_discard_and_play_on_from
 def test_calling_rummy_pile_call_is_offered_out_of_turn_to_the_seats_that_may_call():
     out = play(PILE, HANDS, STOCK, "JS", SETUP)
     assert out.state["to_move"] == 1 and out.state["phase"] == "draw"
-    assert _calls(out, 2) == [CallRummy(1)]
-    assert _calls(out, 0) == [] and _calls(out, 1) == []  # the discarder, and the seat about to draw
+    assert _calls(out, 2) == [CallRummy(1)] and _calls(out, 1) == [CallRummy(1)]
+    assert _calls(out, 0) == []  # the discarder
     match = out.match()
     assert 2 in match.state.actors()
     assert {"rummy": 1} in match.view(2).to_dict()["legal"]
     assert _calls(play({}, HANDS, STOCK, "JS", SETUP), 2) == []
+
+
+def test_calling_rummy_pile_the_player_about_to_draw_may_call_too():
+    out = play(PILE, HANDS, STOCK, "JS", [*SETUP, "1 rummy 1", "1 layoff 8H on 0", "1 discard QD"])
+    assert out.ok and out.meld(0) == ["5H", "6H", "7H", "8H"] and out.state["melds"][0]["laid_by"] == [0, 0, 0, 1]
+    assert out.state["to_move"] == 2 and out.state["discard"] == ["JS", "QD"]
+
+
+def test_calling_rummy_works_in_a_two_player_game():
+    hands = HANDS[:2]
+    out = play(PILE, hands, STOCK, "JS", SETUP)
+    assert out.state["to_move"] == 1 and _calls(out, 1) == [CallRummy(1)] and _calls(out, 0) == []
+    assert {"rummy": 1} in out.match().view(1).to_dict()["legal"]
+    called = play(PILE, hands, STOCK, "JS", [*SETUP, "1 rummy 1", "1 layoff 8H on 0", "1 discard KD", "0 draw"])
+    assert called.ok and called.state["melds"][0]["laid_by"] == [0, 0, 0, 1]
+
+
+def test_a_call_by_the_next_player_is_not_a_take_the_claimed_card_must_be_used():
+    took = play(PILE, HANDS, STOCK, "JS", [*SETUP, "1 take 1", "1 discard QD"])
+    assert took.ok and "8H" in took.state["hands"][1]
+    called = play(PILE, HANDS, STOCK, "JS", [*SETUP, "1 rummy 1", "1 discard QD"])
+    assert called.refused_at == 4 and "must use the 8H" in called.message
+
+
+def test_rummy_card_value_15_scores_a_call_by_the_next_player_but_not_a_take():
+    hands = ["5H 6H 7H 8H 9C", "KC", "TC 4D 4S"]
+    opts = {**PILE, "rummy_card_value": 15}
+    took = play(opts, hands, STOCK, "JS", [*SETUP, "1 take 1", "1 layoff 8H on 0", "1 discard KC"])
+    called = play(opts, hands, STOCK, "JS", [*SETUP, "1 rummy 1", "1 layoff 8H on 0", "1 discard KC"])
+    assert took.went_out == called.went_out == 1
+    assert took.scores[1] == 8 and called.scores[1] == 15
+
+
+def test_calling_rummy_steal_by_the_player_about_to_draw_then_draws_as_usual():
+    out = play({"calling_rummy": "steal"}, HANDS, STOCK, "JS", [*SETUP, "1 rummy 1 on 0", "1 draw", "1 discard KD"])
+    assert out.ok and out.state["melds"][0]["laid_by"] == [0, 0, 0, 1]
+    assert out.state["hands"][1] == ["QD", "2S", "3S", "3C"] and out.state["to_move"] == 2
 
 
 def test_calling_rummy_pile_claims_a_card_below_the_top_with_the_cards_above_it():

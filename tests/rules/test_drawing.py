@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from rummy500.actions import Discard
+from rummy500.cards import parse_cards
+
 from .scenario import contrast, play
 
 OTHER = "KD QD 2S 3S"
@@ -76,7 +79,30 @@ def test_discard_count_match_drawn_discards_as_many_cards_as_were_drawn():
         {"discard_count": "match_drawn"}, ["5H 6H 9C", OTHER], "2C 7H 4D", "8D", actions, base={"stock_draw_count": 2}
     )
     assert base.refused_at == 1 and "exactly one" in base.message
-    assert opt.ok and opt.state["discard"] == ["8D", "2C", "9C"] and opt.state["hands"][0] == ["5H", "6H", "7H"]
+    assert opt.ok and opt.state["discard"] == ["8D", "9C", "2C"] and opt.state["hands"][0] == ["5H", "6H", "7H"]
+
+
+MATCH_TWO = {"discard_count": "match_drawn", "stock_draw_count": 2}
+
+
+def test_discard_count_match_drawn_puts_the_cards_down_in_the_listed_order_the_last_on_top():
+    for first, last in (("9C", "2C"), ("2C", "9C")):
+        out = play(MATCH_TWO, ["5H 6H 9C", OTHER], "2C 7H 4D 5D", "8D", ["0 draw", f"0 discard {first} {last}", "1 take 1"])
+        assert out.ok and out.state["discard"] == ["8D", first]
+        assert last in out.state["hands"][1] and first not in out.state["hands"][1]
+        # The record keeps the order as given, and so does the record the engine writes.
+        assert out.record["rounds"][0]["actions"][1] == {"p": 0, "discard": [first, last]}
+        assert out.match().record()["rounds"][0]["actions"][1] == {"p": 0, "discard": [first, last]}
+
+
+def test_discard_count_match_drawn_lists_each_choice_of_cards_once_and_accepts_every_order():
+    state = play(MATCH_TWO, ["5H 6H 9C", OTHER], "2C 7H 4D", "8D", ["0 draw"]).match().state
+    discards = [a for a in state.legal_actions() if isinstance(a, Discard)]
+    assert len(discards) == 10  # the pairs of 5H 6H 9C 2C 7H, each listed once (in ascending order)
+    for order in (parse_cards("9C 2C"), parse_cards("2C 9C")):
+        after = state.copy()
+        after.apply(Discard(tuple(order)))
+        assert after.discard[-2:] == order
 
 
 def test_discard_count_match_drawn_refuses_a_single_discard_after_taking_three():

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from rummy500.actions import Block, Nominate
-from rummy500.rules import Rules
+from rummy500.record import RecordError
+from rummy500.rules import Rules, RulesError
 
 from .scenario import contrast, play
 
@@ -161,3 +162,23 @@ def test_the_dealers_joker_counts_towards_completing_an_opening():
     actions = ["1 nominate wild", *OPENING, "1 draw", "1 meld 2H 3H 4H", "1 meld KC KD JK=KH", "1 discard 9C"]
     out = play({**G, "first_meld_min": 25}, ["QD JD 2S", "2H 3H 4H KC KD 9C"], "4D 2C", "8D", actions, dealer=1)
     assert out.ok and len(out.state["melds"]) == 2
+
+
+# ------------------------------------------------------------ one 54-card pack
+@pytest.mark.parametrize("players", range(2, 8))
+def test_dealers_gambit_plays_one_54_card_pack_whatever_the_player_count(players):
+    rules = Rules.from_mapping({"preset": "dealers_gambit", "players": players})
+    assert (rules.n_decks, rules.n_jokers, rules.pack_size) == (1, 2, 54)
+    # A deal of 5+ players holding a card twice is malformed: there is one pack.
+    hands = ["AS AS"] + ["KD"] * (players - 1)
+    with pytest.raises(RecordError, match="holds 2 x AS but the pack has 1"):
+        play(G, hands, "2C", "8D", [], dealer=0)
+
+
+def test_dealers_gambit_refuses_eight_players_and_a_second_pack_naming_the_options():
+    with pytest.raises(RulesError, match=r"dealers_gambit.*at most 7 players.*players: 8"):
+        Rules.from_mapping({"preset": "dealers_gambit", "players": 8})
+    with pytest.raises(RulesError, match=r"decks: 2.*dealers_gambit"):
+        Rules.from_mapping({"dealers_gambit": True, "players": 5, "decks": 2})
+    with pytest.raises(RecordError, match="at most 7 players"):
+        play(G, ["KD"] * 8, "2C", "8D", [], dealer=0)

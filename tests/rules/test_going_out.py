@@ -73,6 +73,12 @@ def test_stock_out_reshuffle_turns_the_pile_but_its_top_card_into_a_new_stock():
     assert opt.state["discard"] == ["9C", "2S"] and opt.state["stock_count"] == 1 and "4D" in opt.state["hands"][1]
 
 
+def test_stock_out_reshuffle_is_recorded_for_the_seat_about_to_draw():
+    wrong = [*LAST_CARD[:2], {"p": 0, "reshuffle": ["4D", "8D"]}, "1 draw"]
+    out = play({"stock_out": "reshuffle"}, ["5H 6H 9C", OTHER], "2C", "8D 4D", wrong)
+    assert out.refused_at == 2 and "seat 1" in out.message and out.state["stock_count"] == 0
+
+
 def test_stock_out_reshuffle_must_use_exactly_the_pile_below_its_top_card():
     wrong = [*LAST_CARD[:2], {"p": 1, "reshuffle": ["4D", "9C"]}]
     out = play({"stock_out": "reshuffle"}, ["5H 6H 9C", OTHER], "2C", "8D 4D", wrong)

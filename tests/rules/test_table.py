@@ -170,3 +170,18 @@ def test_direction_anticlockwise_deals_to_the_right_first():
     assert out["state"]["hands"][2][0] == deck[0] and out["state"]["hands"][1][0] == deck[1]
     rec["rules"] = {}
     assert replay(rec)["state"]["hands"][1][0] == deck[0]
+
+
+# ------------------------------------------------------------ a deck is the whole pack
+def test_a_deck_deal_must_give_the_whole_pack():
+    full = _deck({})
+    assert replay({"players": 2, "dealer": 1, "deal": {"deck": full}})["ok"]
+    with pytest.raises(RecordError, match="whole pack") as info:
+        replay({"players": 2, "dealer": 1, "deal": {"deck": full[:40]}})
+    assert "40" in str(info.value) and "54" in str(info.value)
+    with pytest.raises(RecordError, match="holds 2 x AS"):
+        replay({"players": 2, "dealer": 1, "deal": {"deck": full[:-1] + ["AS"]}})
+    gambit = _deck({"dealers_gambit": True})  # the dealer's joker is the deck's first joker
+    assert replay({"rules": {"dealers_gambit": True}, "players": 3, "dealer": 0, "deal": {"deck": gambit}})["ok"]
+    with pytest.raises(RecordError, match="whole pack"):
+        replay({"rules": {"dealers_gambit": True}, "players": 3, "dealer": 0, "deal": {"deck": gambit[:-1]}})

@@ -15,7 +15,7 @@ import pytest
 from websockets.sync.client import connect
 
 import rummy500
-from rummy500.server.cli_serve import serve_main
+from rummy500.cli.serve import serve_main
 
 
 def test_bad_options_exit_with_status_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

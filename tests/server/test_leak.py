@@ -151,8 +151,7 @@ async def play_bot_game(
     session.listeners[:] = [snapshots, hub]
     session.start()
     for _ in range(20_000):
-        idle = session._driver is None or session._driver.done()
-        if idle and (session.finished or session._next_auto() == (None, None)):
+        if session.driver.idle and (session.finished or session.driver.next_auto()[:2] == (None, None)):
             break
         await asyncio.sleep(0.001)
     for _ in range(20):

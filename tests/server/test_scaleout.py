@@ -36,9 +36,9 @@ from sqlalchemy.engine import make_url
 from websockets.sync.client import connect
 
 import rummy500
+from rummy500.cli.serve import serve_main
 from rummy500.server.app import create_app
 from rummy500.server.bus import Bus, MemoryBroker, MemoryBus, Notice, RedisBus
-from rummy500.server.cli_serve import serve_main
 from rummy500.server.engine import LiveGame, parse_rules
 from rummy500.server.session import MatchSession, SeatInfo, SessionError
 from rummy500.server.storage import PostgresStorage, SeatRow

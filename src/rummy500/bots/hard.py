@@ -159,7 +159,7 @@ class HardBot(Bot):
                         v = an.take_value(n, must_use=must, split=split)
                         if v > float("-inf"):
                             out.append((v - (4.0 if split else 0.0), a))
-                    case CallRummy(n):
+                    case CallRummy(n, None, None):  # steals are decided by the guide's special()
                         v = an.take_value(n, must_use=True)
                         if v > float("-inf"):
                             out.append((v, a))

@@ -622,7 +622,7 @@ class Analysis:
                     v = self.take_value(k, must_use=must, split=split)
                     if split:
                         v -= 4.0  # the joker spent
-                case CallRummy(k):
+                case CallRummy(k, None, None):  # a steal is no draw: the bot's turn goes on after it
                     v = self.take_value(k, must_use=True)
                 case Pass():
                     v = 0.0

@@ -25,7 +25,8 @@ Strategy, turn by turn:
   discard losing least is thrown.
 * **Out of turn.** It calls Rummy when the claimed cards are worth as much
   as a good draw, steals whenever a steal scores, and melds out of turn what
-  its plan would meld anyway.
+  its plan would meld anyway. About to draw, it weighs a Rummy call with its
+  draws, and steals first whenever a steal scores.
 * **Dealer's Gambit.** As dealer it nominates ``wild`` (its own joker is
   then a free wild card); it blocks the dealer's joker when its own joker is
   not wild this hand.
@@ -105,6 +106,14 @@ class MediumBot(Bot):
             return next(a for a in legal if isinstance(a, Nominate))
         if any(isinstance(a, Float) for a in legal):
             return next(a for a in legal if isinstance(a, Float))
+        steals = [a for a in legal if isinstance(a, CallRummy) and (a.on is not None or a.meld is not None)]
+        if steals:
+            # calling_rummy: steal, before this bot's own draw: a steal costs nothing, the turn goes on.
+            an = self.analysis(view)
+            best = max(steals, key=lambda a: _steal_points(an, view, a))
+            if _steal_points(an, view, best) > 0:
+                self.last_reason = "a stolen card scores for me, and I still draw"
+                return best
         wild = view.rules.jokers_wild if view.gambit is None else view.gambit == "wild"
         for a in legal:
             if isinstance(a, Block) and not wild:

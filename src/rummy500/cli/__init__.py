@@ -21,7 +21,7 @@ def _commands() -> dict[str, tuple[str, Callable[[list[str]], int]]]:
         ("play", "rummy500.cli.play", "main", "play a game against bots in the terminal"),
         ("simulate", "rummy500.cli.simulate", "main", "play many bot games and report results"),
         ("tournament", "rummy500.cli.tournament", "main", "round-robin between bots with ratings"),
-        ("serve", "rummy500.server.cli_serve", "serve_main", "start the web app"),
+        ("serve", "rummy500.cli.serve", "serve_main", "start the web app"),
     ):
         cmds[name] = (helptext, _lazy(module, attr))
     return cmds

@@ -2,51 +2,122 @@
 
 Exit status 0 when every action is legal, 1 at the first illegal action, 2
 for a malformed record (one line on standard error, nothing on standard
-output, never a traceback).
+output, never a traceback). The record is read as bytes and decoded as
+strict UTF-8 (a byte-order mark is allowed), from a file and from standard
+input alike. A file that cannot be read, a usage error, and a result that
+cannot be written (standard output closed, or full) also exit 2 with one
+line on standard error.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from typing import Any, NoReturn
 
-from rummy500.record import RecordError, replay
+from rummy500.record import RecordError, parse_record_json, replay
 
 __all__ = ["main"]
+
+PROG = "rummy500 replay"
+
+
+def _one_line(text: str) -> str:
+    """``text`` with every line break or other unprintable character escaped, as ``repr`` writes it."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def _say(message: str) -> None:
+    """One line on standard error (silently dropped if standard error itself is gone)."""
+    try:
+        sys.stderr.write(f"{PROG}: {_one_line(message)}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _fail(message: str) -> int:
+    _say(message)
+    return 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        _say(f"{message} (usage: {PROG} FILE|- [--indent N])")
+        sys.exit(2)
+
+
+def _indent(text: str) -> int:
+    if not text.isdigit() or int(text) > 16:
+        raise argparse.ArgumentTypeError(f"--indent takes a number of spaces 0..16, not {text!r}")
+    return int(text)
+
+
+def _read(name: str) -> bytes:
+    if name != "-":
+        with open(name, "rb") as f:
+            return f.read()
+    stream: Any = sys.stdin
+    if stream is None:
+        raise OSError("standard input is closed")
+    raw = getattr(stream, "buffer", None)
+    if raw is not None:
+        return raw.read()
+    data = stream.read()  # a text stream put in place of stdin: take its text back as bytes
+    return data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
+
+
+def _write(text: str) -> bool:
+    """Write the result; False when standard output is closed, full or gone."""
+    out: Any = sys.stdout
+    try:
+        if out is None:
+            raise OSError("standard output is closed")
+        out.write(text)
+        out.flush()
+        return True
+    except (OSError, ValueError) as exc:
+        _drop_stdout()
+        _say(f"cannot write the result: {getattr(exc, 'strerror', None) or exc}")
+        return False
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so that flushing it at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def main(argv: list[str]) -> int:
     """Run the replay checker."""
-    parser = argparse.ArgumentParser(prog="rummy500 replay", description="Replay a game record and print the result as JSON.")
+    parser = _Parser(prog=PROG, description="Replay a game record and print the result as JSON.")
     parser.add_argument("file", help="the record (JSON), or - for standard input")
-    parser.add_argument("--indent", type=int, default=None, help="pretty-print the JSON")
+    parser.add_argument("--indent", type=_indent, default=None, help="pretty-print the JSON (0..16 spaces)")
     args = parser.parse_args(argv)
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"rummy500 replay: cannot read {args.file}: {exc}", file=sys.stderr)
-        return 2
+        data = _read(args.file)
+    except OSError as exc:
+        return _fail(f"cannot read {args.file!r}: {exc.strerror or exc}")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        print(f"rummy500 replay: malformed record: not JSON ({exc})", file=sys.stderr)
-        return 2
-    if not isinstance(data, dict):
-        # replay() also accepts JSON text; a file holding a JSON string is still not a record.
-        print("rummy500 replay: malformed record: a record must be a JSON object", file=sys.stderr)
-        return 2
+        text = data.decode("utf-8-sig")  # strict UTF-8; a byte-order mark is allowed, as JSON allows
+    except UnicodeDecodeError as exc:
+        return _fail(f"malformed record: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})")
     try:
-        result = replay(data)
+        record = parse_record_json(text)
+        if not isinstance(record, dict):
+            # replay() also accepts JSON text; a file holding a JSON string is still not a record.
+            raise RecordError("a record must be a JSON object")
+        result = replay(record)
     except RecordError as exc:
-        print(f"rummy500 replay: malformed record: {exc}", file=sys.stderr)
-        return 2
+        return _fail(f"malformed record: {exc}")
     except RecursionError:
-        print("rummy500 replay: malformed record: nested too deeply", file=sys.stderr)
+        return _fail("malformed record: nested too deeply")
+    if not _write(json.dumps(result, indent=args.indent) + "\n"):
         return 2
-    print(json.dumps(result, indent=args.indent))
     return 0 if result["ok"] else 1

@@ -2,7 +2,7 @@
 
 import sys
 
-from rummy500.server.cli_serve import serve_main
+from rummy500.cli.serve import serve_main
 
 if __name__ == "__main__":
     sys.exit(serve_main(sys.argv[1:]))

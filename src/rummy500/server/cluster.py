@@ -33,15 +33,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rummy500.server.bus import Bus, Notice, Presence
+from rummy500.server.hub import Hub
 from rummy500.server.session import MatchSession, SessionError
+from rummy500.server.storage import Storage
 
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from rummy500.server.manager import TableManager
-
-__all__ = ["Cluster"]
+__all__ = ["Cluster", "TableHost"]
 
 log = logging.getLogger(__name__)
 
@@ -49,14 +48,34 @@ log = logging.getLogger(__name__)
 ORPHAN_EVERY = 3
 
 
+class TableHost(Protocol):
+    """What the cluster needs of the process's tables (the :class:`~rummy500.server.manager.TableManager`)."""
+
+    hub: Hub
+    storage: Storage
+    sessions: dict[str, MatchSession]
+
+    async def session(self, table_id: str) -> MatchSession | None:
+        """The live session of a started game, loading it from storage if needed."""
+
+    async def broadcast_lobby(self, table_id: str) -> None:
+        """Send this process's sockets at a table in the lobby its public facts."""
+
+    async def store_end(self, session: MatchSession) -> None:
+        """Store a finished game's record and result."""
+
+    def prune(self) -> None:
+        """Forget the sessions nobody here watches or drives."""
+
+
 class Cluster:
     """One process's side of a shared bus: relays its sessions, follows the others, drives its leases."""
 
-    def __init__(self, manager: TableManager, bus: Bus) -> None:
+    def __init__(self, manager: TableHost, bus: Bus) -> None:
         """Wire the cluster to the manager (which owns the sessions) and the bus.
 
         Args:
-            manager: This process's table manager.
+            manager: This process's tables (the table manager).
             bus: A shared bus (``bus.shared`` is true).
         """
         self.manager = manager

@@ -36,6 +36,7 @@ from rummy500.server.engine import LiveGame, RulesError, parse_rules
 from rummy500.server.hub import Hub
 from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo
 from rummy500.server.session import MatchSession, SeatInfo, clean_text
+from rummy500.server.session.events import label_actions
 from rummy500.server.storage import ConflictError, GameRow, SeatRow, Storage
 
 __all__ = ["LobbyError", "TableManager", "hash_token"]
@@ -279,11 +280,7 @@ class TableManager:
         names = row.players
         collected: list[dict[str, Any]] = []
         game = LiveGame.replay(rules, names, seed, actions, events=collected)
-        for event in collected:
-            if event["kind"] == "action":
-                seat = event["seat"]
-                event["name"] = names[seat]
-                event["auto"] = row.seats[seat].kind == "bot"
+        label_actions(collected, names, lambda seat: row.seats[seat].kind == "bot")
         session = MatchSession(
             game_id=row.id,
             title=row.title,

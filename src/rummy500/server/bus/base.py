@@ -1,0 +1,169 @@
+"""The :class:`Bus` interface: what server processes share besides the database."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = ["Bus", "BusError", "Handler", "Notice", "NoticeKind", "Presence"]
+
+NoticeKind = Literal["version", "presence", "lobby", "chat", "resync"]
+
+
+class BusError(RuntimeError):
+    """The bus cannot be reached or refused a command."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message from another process about one table.
+
+    Attributes:
+        kind: ``version`` (a new action is stored), ``presence`` (someone
+            connected or left, or the driver's stand-ins changed), ``lobby`` (a
+            table in the lobby changed), ``chat``, or ``resync`` (the bus was
+            away: every table may have missed notices; ``table_id`` is empty).
+        table_id: The table.
+        version: For ``version``: the version now stored.
+        seat: For ``chat``: the speaker's seat.
+        name: For ``chat``: the speaker's display name.
+        text: For ``chat``: the cleaned chat text.
+    """
+
+    kind: NoticeKind
+    table_id: str
+    version: int | None = None
+    seat: int | None = None
+    name: str | None = None
+    text: str | None = None
+
+    def to_json(self, node: str) -> str:
+        """The wire form, tagged with the sender."""
+        body: dict[str, Any] = {"n": node, "k": self.kind, "t": self.table_id}
+        for key, value in (("v", self.version), ("s", self.seat), ("m", self.name), ("x", self.text)):
+            if value is not None:
+                body[key] = value
+        return json.dumps(body, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, data: str | bytes) -> tuple[str, Notice]:
+        """Parse a wire form into ``(sender, notice)``.
+
+        Raises:
+            ValueError: Not a notice.
+        """
+        body = json.loads(data)
+        if not isinstance(body, dict) or body.get("k") not in ("version", "presence", "lobby", "chat"):
+            raise ValueError("not a notice")
+        return str(body["n"]), cls(
+            kind=body["k"],
+            table_id=str(body["t"]),
+            version=body.get("v"),
+            seat=body.get("s"),
+            name=body.get("m"),
+            text=body.get("x"),
+        )
+
+
+@dataclass(frozen=True)
+class Presence:
+    """What *other* processes report about a table.
+
+    Attributes:
+        seated: Open connections per seat, summed over the other live processes.
+        spectators: Their spectator connections.
+        autoplay: Seats the table's driver says a bot is standing in for.
+    """
+
+    seated: dict[int, int] = field(default_factory=dict)
+    spectators: int = 0
+    autoplay: tuple[int, ...] = ()
+
+
+Handler = Callable[[Notice], None]
+
+
+class Bus(ABC):
+    """What server processes share besides the database.
+
+    Attributes:
+        node: This process's random id on the bus (not secret, not a hostname).
+        lease_seconds: How long a lease or a heartbeat lasts without renewal.
+    """
+
+    def __init__(self, lease_seconds: float = 10.0, node: str | None = None) -> None:
+        """Set the lease period and this process's id.
+
+        Args:
+            lease_seconds: Lease and heartbeat lifetime; renew at least every third of it.
+            node: This process's id (default: random).
+        """
+        self.node = node or secrets.token_hex(8)
+        self.lease_seconds = lease_seconds
+
+    @property
+    @abstractmethod
+    def shared(self) -> bool:
+        """Whether other processes may serve the same tables (the manager then coordinates)."""
+
+    @abstractmethod
+    async def start(self, handler: Handler) -> None:
+        """Connect and deliver other processes' notices to ``handler`` (called in this event loop).
+
+        Raises:
+            BusError: The bus cannot be reached.
+        """
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Stop listening and drop this process's heartbeat (its presence then counts no more)."""
+
+    @abstractmethod
+    async def publish(self, notice: Notice) -> None:
+        """Tell the other processes; a ``version`` notice also records the table's version."""
+
+    @abstractmethod
+    async def versions(self, table_ids: Iterable[str]) -> dict[str, int]:
+        """The last version announced for each table (tables never announced are left out)."""
+
+    @abstractmethod
+    async def set_presence(self, table_id: str, seated: dict[int, int], spectators: int) -> None:
+        """Record this process's connections at a table and publish a ``presence`` notice."""
+
+    @abstractmethod
+    async def set_autoplay(self, table_id: str, seats: Iterable[int]) -> None:
+        """Record (as the table's driver) the seats a bot stands in for, and publish ``presence``."""
+
+    @abstractmethod
+    async def presence(self, table_id: str) -> Presence:
+        """The other live processes' connections at a table, and the driver's stand-ins."""
+
+    @abstractmethod
+    async def hold(self, table_id: str) -> bool:
+        """Take the table's lease if it is free, or renew it if this process holds it.
+
+        Returns:
+            Whether this process holds the lease now (for ``lease_seconds``).
+        """
+
+    @abstractmethod
+    async def release(self, table_id: str) -> None:
+        """Give the lease back if this process holds it."""
+
+    @abstractmethod
+    async def holders(self, table_ids: Iterable[str]) -> dict[str, str | None]:
+        """The node holding each table's lease, ``None`` where it is free."""
+
+    @abstractmethod
+    async def heartbeat(self) -> bool:
+        """Say this process is alive for ``lease_seconds`` more.
+
+        Returns:
+            ``True`` when the previous heartbeat had lapsed (or this is the first),
+            so this process's presence entries were ignored meanwhile and must
+            be written again.
+        """

@@ -1,0 +1,317 @@
+"""The bus on Redis, for several server processes serving the same tables."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from rummy500.server.bus.base import Bus, BusError, Handler, Notice, Presence
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from redis.asyncio import Redis
+    from redis.asyncio.client import PubSub
+
+__all__ = ["RedisBus", "check_redis", "check_url"]
+
+log = logging.getLogger(__name__)
+
+#: How long version keys and presence hashes outlive their last write.
+_KEEP_MS = 24 * 3600 * 1000
+#: Seconds a Redis command (or a connection attempt) may take.
+_TIMEOUT = 5.0
+
+_HOLD = """
+local cur = redis.call('GET', KEYS[1])
+if (not cur) or cur == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+class RedisBus(Bus):
+    """The bus on Redis (``redis>=5``, its asyncio client).
+
+    Keys, all under ``prefix`` (default ``rummy500:``): channel ``t:{table}``
+    (notices; each process subscribes to the pattern ``t:*``), ``v:{table}``
+    (last announced version), ``lease:{table}`` (the driver's node id),
+    ``presence:{table}`` (a hash: node id to its connection counts, and
+    ``autoplay``), ``node:{node}`` (heartbeat). Version keys and presence hashes
+    expire a day after their last write; leases and heartbeats after
+    ``lease_seconds``.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "rummy500:",
+        lease_seconds: float = 10.0,
+        node: str | None = None,
+    ) -> None:
+        """Prepare a client for ``url`` (nothing is connected until :meth:`start`).
+
+        Args:
+            url: ``redis://[:password@]host:port/db`` (or ``rediss://`` for TLS).
+            prefix: Prefix of every key and channel (several deployments may share a Redis).
+            lease_seconds: Lease and heartbeat lifetime.
+            node: This process's id (default: random).
+        """
+        super().__init__(lease_seconds, node)
+        from redis.asyncio import Redis
+
+        self.prefix = prefix
+        # Commands time out (a lease must not hang on a dead link); the
+        # subscriber has its own connection that waits for notices, with
+        # keepalive and periodic PINGs to notice a dead link.
+        self._redis: Redis = Redis.from_url(
+            url, decode_responses=True, socket_timeout=_TIMEOUT, socket_connect_timeout=_TIMEOUT
+        )
+        self._sub: Redis = Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_connect_timeout=_TIMEOUT,
+            socket_keepalive=True,
+            health_check_interval=15,
+            client_name=f"rummy500-sub-{self.node}",
+        )
+        self._hold = self._redis.register_script(_HOLD)
+        self._release = self._redis.register_script(_RELEASE)
+        self._listener: asyncio.Task[None] | None = None
+        self._handler: Handler | None = None
+        self._closing = False
+
+    @property
+    def shared(self) -> bool:
+        """Always: this is the bus of several processes."""
+        return True
+
+    @property
+    def _ms(self) -> int:
+        return max(1, int(self.lease_seconds * 1000))
+
+    def _k(self, kind: str, name: str) -> str:
+        return f"{self.prefix}{kind}:{name}"
+
+    async def start(self, handler: Handler) -> None:
+        """Check Redis answers and start listening to notices.
+
+        Raises:
+            BusError: Redis cannot be reached.
+        """
+        self._handler = handler
+        try:
+            await self._redis.ping()
+        except Exception as exc:  # noqa: BLE001 - any connection failure
+            raise BusError(f"cannot reach Redis: {exc}") from exc
+        ready = asyncio.Event()
+        self._listener = asyncio.get_running_loop().create_task(self._listen(ready), name="bus-listener")
+        await asyncio.wait_for(ready.wait(), timeout=10)
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        pattern = self._k("t", "*")
+        connected_before = False
+        delay = 0.1
+        while not self._closing:
+            pubsub: PubSub = self._sub.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.psubscribe(pattern)
+                ready.set()
+                if connected_before and self._handler is not None:
+                    # Notices published while we were away are lost: recheck every table.
+                    self._handler(Notice("resync", ""))
+                connected_before = True
+                delay = 0.1
+                while not self._closing:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is not None and message.get("type") == "pmessage":
+                        self._dispatch(message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - Redis went away: retry
+                if not self._closing:
+                    log.warning("bus: lost Redis (%s); reconnecting in %.1fs", exc, delay)
+            finally:
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await pubsub.aclose()
+            if not self._closing:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+
+    def _dispatch(self, data: str) -> None:
+        try:
+            sender, notice = Notice.from_json(data)
+        except (ValueError, KeyError, TypeError):
+            log.warning("bus: ignoring a malformed notice")
+            return
+        if sender == self.node or self._handler is None:
+            return
+        try:
+            self._handler(notice)
+        except Exception:  # noqa: BLE001 - one bad notice must not stop the listener
+            log.exception("bus: handling a %s notice failed", notice.kind)
+
+    async def close(self) -> None:
+        """Stop listening, drop the heartbeat and disconnect."""
+        self._closing = True
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._listener
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await self._redis.delete(self._k("node", self.node))
+        for client in (self._redis, self._sub):
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await client.aclose()
+
+    async def publish(self, notice: Notice) -> None:
+        """See :meth:`Bus.publish`."""
+        channel = self._k("t", notice.table_id)
+        data = notice.to_json(self.node)
+        if notice.kind == "version" and notice.version is not None:
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.set(self._k("v", notice.table_id), notice.version, px=_KEEP_MS)
+                pipe.publish(channel, data)
+                await pipe.execute()
+        else:
+            await self._redis.publish(channel, data)
+
+    async def versions(self, table_ids: Iterable[str]) -> dict[str, int]:
+        """See :meth:`Bus.versions`."""
+        ids = list(table_ids)
+        if not ids:
+            return {}
+        values = await self._redis.mget([self._k("v", t) for t in ids])
+        return {t: int(v) for t, v in zip(ids, values, strict=True) if v is not None}
+
+    async def set_presence(self, table_id: str, seated: dict[int, int], spectators: int) -> None:
+        """See :meth:`Bus.set_presence`."""
+        key = self._k("presence", table_id)
+        counts = {str(s): n for s, n in seated.items() if n}
+        async with self._redis.pipeline(transaction=True) as pipe:
+            if counts or spectators:
+                pipe.hset(key, self.node, json.dumps({"seats": counts, "spectators": spectators}))
+                pipe.pexpire(key, _KEEP_MS)
+            else:
+                pipe.hdel(key, self.node)
+            pipe.publish(self._k("t", table_id), Notice("presence", table_id).to_json(self.node))
+            await pipe.execute()
+
+    async def set_autoplay(self, table_id: str, seats: Iterable[int]) -> None:
+        """See :meth:`Bus.set_autoplay`."""
+        key = self._k("presence", table_id)
+        listed = sorted(seats)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            if listed:
+                pipe.hset(key, "autoplay", json.dumps(listed))
+                pipe.pexpire(key, _KEEP_MS)
+            else:
+                pipe.hdel(key, "autoplay")
+            pipe.publish(self._k("t", table_id), Notice("presence", table_id).to_json(self.node))
+            await pipe.execute()
+
+    async def presence(self, table_id: str) -> Presence:
+        """See :meth:`Bus.presence` (entries of dead processes are removed on the way)."""
+        key = self._k("presence", table_id)
+        raw = {str(k): str(v) for k, v in (await self._redis.hgetall(key)).items()}
+        autoplay_raw = raw.pop("autoplay", None)
+        nodes = [n for n in raw if n != self.node]
+        seated: dict[int, int] = {}
+        spectators = 0
+        if nodes:
+            alive = await self._redis.mget([self._k("node", n) for n in nodes])
+            dead = [n for n, beat in zip(nodes, alive, strict=True) if beat is None]
+            if dead:
+                await self._redis.hdel(key, *dead)
+            for node, beat in zip(nodes, alive, strict=True):
+                if beat is None:
+                    continue
+                try:
+                    entry = json.loads(raw[node])
+                    for seat, n in entry.get("seats", {}).items():
+                        seated[int(seat)] = seated.get(int(seat), 0) + int(n)
+                    spectators += int(entry.get("spectators", 0))
+                except (ValueError, TypeError, AttributeError):
+                    log.warning("bus: ignoring a malformed presence entry at a table")
+        autoplay: tuple[int, ...] = ()
+        if autoplay_raw:
+            try:
+                autoplay = tuple(int(s) for s in json.loads(autoplay_raw))
+            except (ValueError, TypeError):
+                autoplay = ()
+        return Presence(seated, spectators, autoplay)
+
+    async def hold(self, table_id: str) -> bool:
+        """See :meth:`Bus.hold`."""
+        done = await self._hold(keys=[self._k("lease", table_id)], args=[self.node, self._ms])
+        return bool(done)
+
+    async def release(self, table_id: str) -> None:
+        """See :meth:`Bus.release`."""
+        await self._release(keys=[self._k("lease", table_id)], args=[self.node])
+
+    async def holders(self, table_ids: Iterable[str]) -> dict[str, str | None]:
+        """See :meth:`Bus.holders`."""
+        ids = list(table_ids)
+        if not ids:
+            return {}
+        values = await self._redis.mget([self._k("lease", t) for t in ids])
+        return {t: None if v is None else str(v) for t, v in zip(ids, values, strict=True)}
+
+    async def heartbeat(self) -> bool:
+        """See :meth:`Bus.heartbeat`."""
+        previous = await self._redis.set(self._k("node", self.node), "1", px=self._ms, get=True)
+        return previous is None
+
+
+def check_url(url: str) -> None:
+    """Refuse a URL that is not Redis's, or a missing ``redis`` package.
+
+    Raises:
+        BusError: The scheme is not supported, or the ``redis`` package is missing.
+    """
+    scheme = url.split(":", 1)[0].lower()
+    if scheme not in ("redis", "rediss", "unix"):
+        raise BusError(f"unsupported Redis URL {_safe(url)!r}: use redis://host:6379/0")
+    try:
+        import redis  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise BusError("--redis needs the 'redis' package (pip install 'redis>=5')") from exc
+
+
+def check_redis(url: str, timeout: float = 5.0) -> None:
+    """Ping Redis once, synchronously (the command line checks before starting).
+
+    Raises:
+        BusError: Not a Redis URL, the package is missing, or Redis does not answer.
+    """
+    check_url(url)
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+    try:
+        client.ping()
+    except Exception as exc:  # noqa: BLE001 - any connection failure
+        raise BusError(f"cannot reach Redis at {_safe(url)}: {exc}") from exc
+    finally:
+        client.close()
+
+
+def _safe(url: str) -> str:
+    """A URL without its password, for messages."""
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        rest = "***@" + rest.split("@", 1)[1]
+    return f"{scheme}{sep}{rest}"

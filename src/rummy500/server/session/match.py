@@ -1,0 +1,402 @@
+"""The master of one live match: the guard chain, the commit, and what the others are told.
+
+For each accepted action a :class:`MatchSession`
+
+1. appends it to the stored log (the :class:`ActionStore`) and waits until the
+   write is durable,
+2. applies it to the :class:`~rummy500.server.engine.LiveGame`,
+3. tells its listeners, who send every seat its own view.
+
+So nobody is ever told of an action that a crash could lose. Actions are
+processed one at a time under an :class:`asyncio.Lock`; every state carries the
+version number (how many actions were accepted) so a client acting on an old
+state is refused with ``stale_version``.
+
+The checks are in :mod:`~rummy500.server.session.guards`, the seats'
+connections in :mod:`~rummy500.server.session.presence`, the bots in
+:mod:`~rummy500.server.session.driver` and the public log in
+:mod:`~rummy500.server.session.events`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from rummy500.server.engine import Action, LiveGame, parse_action
+from rummy500.server.session.driver import BotDriver
+from rummy500.server.session.events import EventLog, label_actions
+from rummy500.server.session.guards import SessionError, chat_text, check_move, parse_request, seat_of
+from rummy500.server.session.presence import Presence, SeatInfo
+from rummy500.server.storage import ConflictError, StorageError, StoredAction
+
+__all__ = ["ActionStore", "MatchSession", "SessionListener", "SessionRelay"]
+
+log = logging.getLogger(__name__)
+
+
+class ActionStore(Protocol):
+    """The part of the storage a session writes to (blocking calls, run in a thread)."""
+
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+        """Append one action durably; raise ``ConflictError`` if ``seq`` is taken."""
+
+    def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
+        """Store the finished game's record and result."""
+
+    def actions_since(self, game_id: str, seq: int) -> list[StoredAction]:
+        """The stored actions numbered ``seq`` and on (only shared sessions ask)."""
+
+
+class SessionListener(Protocol):
+    """Who is told when a session changes (the hub)."""
+
+    def state_changed(self, session: MatchSession) -> None:
+        """A new version was accepted: send every connection its view."""
+
+    def table_changed(self, session: MatchSession) -> None:
+        """Presence changed (someone connected, left, or a bot took over)."""
+
+    def chat(self, session: MatchSession, sender: str, seat: int, text: str) -> None:
+        """A seated player said something."""
+
+
+class SessionRelay(Protocol):
+    """Who tells the other server processes (only shared sessions have one)."""
+
+    def committed(self, session: MatchSession) -> None:
+        """This process stored a new version."""
+
+    def said(self, session: MatchSession, sender: str, seat: int, text: str) -> None:
+        """A player connected here said something."""
+
+    def autoplay_changed(self, session: MatchSession, seats: tuple[int, ...]) -> None:
+        """The driving session's stand-ins changed (``seats`` are played by bots now)."""
+
+
+class MatchSession:
+    """One live match: the lock, the checks, the log, the bots and the listeners."""
+
+    def __init__(
+        self,
+        *,
+        game_id: str,
+        title: str,
+        rules: dict[str, Any],
+        seats: list[SeatInfo],
+        game: LiveGame,
+        store: ActionStore,
+        events: list[dict[str, Any]] | None = None,
+        bot_delay: float = 0.8,
+        grace_seconds: float = 60.0,
+        log_length: int = 40,
+        default_bot_level: str = "random",
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        shared: bool = False,
+    ) -> None:
+        """Set up a session around a dealt (or rebuilt) game.
+
+        Args:
+            game_id: The table id.
+            title: The table name.
+            rules: The public rules mapping.
+            seats: Every seat, in order.
+            game: The game, already at its current version.
+            store: Where accepted actions are appended.
+            events: Public events so far (from a replay), for the log.
+            bot_delay: Seconds a bot waits before acting.
+            grace_seconds: How long a person may be away before a bot plays for them.
+            log_length: Public events kept for the state messages.
+            default_bot_level: Level of a bot standing in for an away person.
+            rng: Randomness for the bots (seeded from ``secrets`` by the server).
+            clock: Monotonic clock (tests may replace it).
+            shared: Other server processes play this game too: catch up from
+                the store before each action, and drive bots only once
+                :meth:`set_driving` says so.
+        """
+        self.game_id = game_id
+        self.title = title
+        self.rules = dict(rules)
+        self.seats = seats
+        self.game = game
+        self.store = store
+        self.bot_delay = bot_delay
+        self.default_bot_level = default_bot_level
+        self.presence = Presence(seats, grace_seconds=grace_seconds, clock=clock)
+        self.listeners: list[SessionListener] = []
+        self.lock = asyncio.Lock()
+        self.broken: str | None = None
+        self.events = EventLog(log_length, events or [])
+        self.shared = shared
+        #: Whether this session plays the bots and stand-ins (always, unless shared).
+        self.driving = not shared
+        #: Tells the other processes (set by the manager on shared sessions).
+        self.relay: SessionRelay | None = None
+        #: Actions this session's bots played (bot seats and stand-ins).
+        self.bot_actions = 0
+        self.driver = BotDriver(self, rng or random.Random())
+        self._closed = False
+        self._published_autoplay: tuple[int, ...] | None = None
+
+    def __repr__(self) -> str:
+        return f"MatchSession({self.game_id!r}, version={self.version})"
+
+    # ------------------------------------------------------------------ reads
+    @property
+    def version(self) -> int:
+        """Number of accepted actions."""
+        return self.game.version
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over."""
+        return self.game.is_over
+
+    @property
+    def status(self) -> str:
+        """``running`` or ``finished``."""
+        return "finished" if self.finished else "running"
+
+    def autoplayed(self, seat: int) -> bool:
+        """Whether a bot is standing in for this person's seat now."""
+        return self.presence.autoplayed(seat, driving=self.driving)
+
+    def table_info(self) -> dict[str, Any]:
+        """Public facts about the table: seats, presence, status (no cards)."""
+        return {
+            "id": self.game_id,
+            "title": self.title,
+            "status": self.status,
+            "rules": self.rules,
+            "version": self.version,
+            "seats": self.presence.seats_public(driving=self.driving),
+            "spectators": self.presence.watching,
+        }
+
+    def log(self) -> list[dict[str, Any]]:
+        """The recent public events (the current round, and the last round's result)."""
+        return self.events.recent()
+
+    def state_message(self, seat: int | None) -> dict[str, Any]:
+        """The ``state`` message for a seat (``None``: a spectator).
+
+        ``rounds`` is the whole score sheet (every finished round), so a page
+        opened mid-game shows every round, not only those in the recent log.
+        """
+        return {
+            "type": "state",
+            "version": self.version,
+            "view": self.game.view_dict(seat),
+            "table": self.table_info(),
+            "log": self.log(),
+            "rounds": self.game.score_sheet(),
+        }
+
+    # ---------------------------------------------------------------- actions
+    async def submit(self, seat: int | None, version: Any, record: Any) -> None:
+        """Run the chain of checks on a person's action and, if it passes, play it.
+
+        The checks, in order: well-formed, a seat, the game running, not stale,
+        the seat may act now, legal. Each failure raises :class:`SessionError`
+        with its code and leaves the game unchanged.
+
+        Args:
+            seat: The seat the connection's token belongs to (``None``: spectator).
+            version: The version the client saw when choosing the action.
+            record: The action, a RECORD.md verb without ``p``.
+
+        Raises:
+            SessionError: The action was refused.
+        """
+        action = parse_request(record)
+        actor = seat_of(seat, "spectators cannot act; join a seat to play")
+        async with self.lock:
+            if self.broken:
+                raise SessionError("unavailable", self.broken)
+            if self.shared:
+                await self.catch_up_locked()
+            check_move(self.game, actor, version, action)
+            await self.commit_locked(actor, action, auto=False)
+
+    async def commit_locked(self, seat: int, action: Action, *, auto: bool) -> None:
+        """Store, apply and announce an action already checked (lock held).
+
+        Raises:
+            SessionError: ``stale_version`` when another process stored this
+                action number first (shared), ``unavailable`` when the store
+                fails or the engine refuses a stored action.
+        """
+        record = action.to_record()
+        try:
+            await asyncio.to_thread(self.store.append_action, self.game_id, self.version, seat, record)
+        except ConflictError as exc:
+            if self.shared:
+                # Another process stored this action number first: catch up and
+                # let the player choose again on the new state.
+                await self.catch_up_locked()
+                raise SessionError("stale_version", f"the game moved on to version {self.version} meanwhile") from exc
+            # Another server wrote this action number: this copy is out of date.
+            self.broken = "this game is being played elsewhere; reload the page"
+            log.error("game %s: %s", self.game_id, exc)
+            raise SessionError("unavailable", self.broken) from exc
+        except StorageError as exc:
+            log.error("game %s: could not store an action: %s", self.game_id, exc)
+            raise SessionError("unavailable", "the game could not be saved; try again") from exc
+        try:
+            events = self.game.apply(seat, action)
+        except Exception as exc:
+            # Stored but refused by the engine: an engine bug. Stop this table
+            # rather than let memory and storage disagree.
+            self.broken = "the game hit an internal error; it will resume after a restart"
+            log.exception("game %s: a stored %s could not be applied", self.game_id, type(action).__name__)
+            raise SessionError("unavailable", self.broken) from exc
+        if auto:
+            self.bot_actions += 1
+        label_actions(events, self.game.names, lambda s: auto or self.seats[s].kind == "bot")
+        for event in events:
+            self.events.add(event)
+        if self.finished:
+            try:
+                await asyncio.to_thread(
+                    self.store.finish,
+                    self.game_id,
+                    record=self.game.record(),
+                    result=self.game.result(),
+                )
+            except StorageError as exc:  # replayed and finished again at restart
+                log.error("game %s: could not store its end: %s", self.game_id, exc)
+        for listener in list(self.listeners):
+            listener.state_changed(self)
+        if self.relay is not None:
+            self.relay.committed(self)
+        self.kick()
+
+    async def catch_up(self) -> int:
+        """Apply the actions other server processes stored since this session's version.
+
+        Returns:
+            How many actions were applied (listeners hear of them as one new state).
+
+        Raises:
+            SessionError: ``unavailable`` when the log cannot be read or replayed.
+        """
+        async with self.lock:
+            if self.broken or self._closed:
+                return 0
+            return await self.catch_up_locked()
+
+    async def catch_up_locked(self) -> int:
+        """:meth:`catch_up` with the lock already held."""
+        try:
+            stored = await asyncio.to_thread(self.store.actions_since, self.game_id, self.version)
+        except StorageError as exc:
+            log.error("game %s: could not read the log: %s", self.game_id, exc)
+            raise SessionError("unavailable", "the game could not be read; try again") from exc
+        applied = 0
+        remote_autoplay = self.presence.remote_autoplay
+        for item in stored:
+            if item.seq != self.version:
+                continue  # already applied, or a gap the next catch-up fills
+            try:
+                events = self.game.apply(item.seat, parse_action(dict(item.action)))
+            except Exception as exc:
+                self.broken = "the game hit an internal error; it will resume after a restart"
+                log.exception("game %s: stored action %d could not be applied", self.game_id, item.seq)
+                raise SessionError("unavailable", self.broken) from exc
+            applied += 1
+            label_actions(events, self.game.names, lambda s: self.seats[s].kind == "bot" or s in remote_autoplay)
+            for event in events:
+                self.events.add(event)
+        if applied:
+            for listener in list(self.listeners):
+                listener.state_changed(self)
+            self.kick()
+        return applied
+
+    # ------------------------------------------------------------------- chat
+    def chat(self, seat: int | None, text: Any, limit: int = 500) -> None:
+        """Pass a seated player's chat line to the listeners.
+
+        Raises:
+            SessionError: Not seated, or the text is empty or not a string.
+        """
+        speaker, clean = chat_text(seat, text, limit)
+        name = self.seats[speaker].name
+        for listener in list(self.listeners):
+            listener.chat(self, name, speaker, clean)
+        if self.relay is not None:
+            self.relay.said(self, name, speaker, clean)
+
+    # --------------------------------------------------------------- presence
+    def connect(self, seat: int | None) -> None:
+        """A connection for ``seat`` (``None``: a spectator) opened."""
+        self.presence.connect(seat)
+        self._presence_changed()
+
+    def disconnect(self, seat: int | None) -> None:
+        """A connection for ``seat`` (``None``: a spectator) closed."""
+        self.presence.disconnect(seat)
+        self._presence_changed()
+
+    def set_remote_presence(self, seated: dict[int, int], spectators: int, autoplay: Iterable[int] = ()) -> bool:
+        """Take in what the other server processes report (shared sessions).
+
+        Args:
+            seated: Their open connections per seat.
+            spectators: Their spectators.
+            autoplay: Seats the driving process says a bot stands in for.
+
+        Returns:
+            Whether anything shown at the table changed (listeners were told).
+        """
+        before = self.table_info()
+        self.presence.set_remote(seated, spectators, autoplay)
+        if self.table_info() == before:
+            return False
+        self._presence_changed()
+        return True
+
+    def set_driving(self, driving: bool) -> None:
+        """Start or stop playing the bots and stand-ins (the manager holds the table's lease)."""
+        if driving == self.driving:
+            return
+        self.driving = driving
+        if driving:
+            self._published_autoplay = None
+            self.announce_table()
+            self.kick()
+        else:
+            self.driver.wake()
+
+    def _presence_changed(self) -> None:
+        self.announce_table()
+        self.kick()
+
+    def announce_table(self) -> None:
+        """Tell the listeners the table changed; the driver also tells the others its stand-ins."""
+        for listener in list(self.listeners):
+            listener.table_changed(self)
+        if self.relay is not None and self.driving and not self.finished:
+            current = tuple(s.seat for s in self.seats if self.autoplayed(s.seat))
+            if current != self._published_autoplay:
+                self._published_autoplay = current
+                self.relay.autoplay_changed(self, current)
+
+    # ------------------------------------------------------------------- bots
+    def start(self) -> None:
+        """Start playing the bots' turns (call from the event loop)."""
+        self.kick()
+
+    def kick(self) -> None:
+        """Make the bot driver look again at whose turn it is."""
+        self.driver.kick()
+
+    async def close(self) -> None:
+        """Stop the bot driver."""
+        self._closed = True
+        await self.driver.close()
