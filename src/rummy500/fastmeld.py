@@ -56,7 +56,7 @@ class Tables:
         allowed: the ranks in the pack.
     """
 
-    __slots__ = ("allowed", "cap", "distinct", "holding", "lay_run", "using", "lay_set", "min_len", "runs", "sets", "short", "wild", "wrap")
+    __slots__ = ("allowed", "cap", "distinct", "fits", "holding", "lay_run", "using", "lay_set", "min_len", "runs", "sets", "short", "wild", "wrap")
 
     def __init__(self, wrap: bool, short: bool, min_len: int, distinct: bool, cap: int, wild: bool) -> None:
         self.wrap = wrap
@@ -70,6 +70,7 @@ class Tables:
         self.sets: dict[object, tuple[tuple[Card, ...], ...]] = {}
         self.holding: dict[int, tuple[tuple[Card, ...], ...]] = {}
         self.using: dict[int, tuple[tuple[Card, ...], ...]] = {}
+        self.fits: dict[int, tuple[TableMeld, int]] = {}
         self.lay_run: dict[tuple[int, ...], tuple[tuple[Card, ...], ...]] = {}
         self.lay_set: dict[object, tuple[tuple[Card, ...], ...]] = {}
 
@@ -669,3 +670,49 @@ def lays_off(t: Tables, rules: Rules, melds: Sequence[TableMeld], seat: int, h: 
             if len(cards) <= room and holds(cards, c):
                 return True
     return False
+
+
+def fits(t: Tables, meld: TableMeld) -> int:
+    """The natural cards that can be laid off alone on ``meld``, as a card mask (memoised per meld)."""
+    hit = t.fits.get(id(meld))
+    if hit is not None and hit[0] is meld:
+        return hit[1]
+    mask = 0
+    if meld.kind == "run":
+        cands = [_CARD[meld.suit * 16 + r] for r in range(1, 14)]
+    elif meld.kind == "set":
+        cands = [_CARD[s * 16 + meld.rank] for s in range(4)]
+    else:
+        cands = []
+    for c in cands:
+        if layoffs_of(t, meld, Hand(1 << c, 0, None), 0):
+            mask |= 1 << c
+    if len(t.fits) >= _MAX_ENTRIES:
+        t.fits.clear()
+    t.fits[id(meld)] = (meld, mask)  # the reference keeps the id from being reused
+    return mask
+
+
+def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card], depths: Iterable[int]) -> list[int]:
+    """The depths ``k`` whose card could be laid off on ``melds``, or melds with the pile cards above it."""
+    table = 0
+    for meld in melds:
+        table |= fits(t, meld)
+    out = []
+    for k in depths:
+        if k > len(pile):
+            continue
+        chosen = pile[-k]
+        if chosen == JOKER:
+            one = Hand(0, 1, None)
+            if any(layoffs_of(t, meld, one, 1) for meld in melds):
+                out.append(k)
+                continue
+        elif table >> chosen & 1:
+            out.append(k)
+            continue
+        if k >= 3:
+            h = scan(pile[-k:])
+            if melds_using(t, h, h.jokers, chosen):
+                out.append(k)
+    return out

@@ -42,7 +42,6 @@ from rummy500.melds import (
     MeldError,
     TableMeld,
     extend_meld,
-    find_layoffs,
     find_melds,
     make_meld,
 )
@@ -825,25 +824,10 @@ class RoundState:
             return self._steal_actions(seat)
         return [CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy)]
 
-    def _playable_from_pile(self, k: int) -> bool:
-        """Whether the k-th card from the top could be laid off, or melds with the cards above it."""
-        chosen = self.discard[-k]
-        r = self.rules
-        for meld in self.melds:
-            if find_layoffs(meld, [chosen], r):
-                return True
-        if k >= 3:
-            for cards in find_melds(self.discard[-k:], r, 0):
-                if chosen in _bare(cards):
-                    return True
-        return False
-
     def _callable_depths(self, seat: int, mode: str) -> list[int]:
         depths = [1] if mode == "top_card" else range(1, len(self.discard) + 1)
         out = []
-        for k in depths:
-            if k > len(self.discard) or not self._playable_from_pile(k):
-                continue
+        for k in fastmeld.playable_depths(fastmeld.tables(self.rules), self.melds, self.discard, depths):
             if self._can_use(seat, list(self.hands[seat]) + self.discard[-k:], self.discard[-k]):
                 out.append(k)
         return out
