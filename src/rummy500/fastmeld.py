@@ -716,3 +716,34 @@ def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card],
             if melds_using(t, h, h.jokers, chosen):
                 out.append(k)
     return out
+
+
+def ways_to_use(t: Tables, h: Hand, jokers: int, c: Card) -> list[tuple[int, int, int]]:
+    """Each new meld of a hand without duplicates that uses ``c``, as (natural-card mask, jokers, size)."""
+    out = []
+    for m in melds_using(t, h, jokers, c):
+        mask = 0
+        jk = 0
+        for x in m:
+            if x >= 64:
+                jk += 1
+            else:
+                mask |= 1 << x
+        out.append((mask, jk, len(m)))
+    return out
+
+
+def spared(ways: list[tuple[int, int, int]], cards: Sequence[Card], jokers: int, room: int) -> bool:
+    """Whether one of ``ways`` (see :func:`ways_to_use`) needs none of the hand cards ``cards`` takes, and at most ``room`` cards.
+
+    ``jokers`` is the number of jokers in the hand: the way and the play share them.
+    """
+    mask = 0
+    jk = 0
+    for x in cards:
+        if x >= 64:
+            jk += 1
+        else:
+            mask |= 1 << x
+    free = jokers - jk
+    return any(not m & mask and j <= free and n <= room for m, j, n in ways)

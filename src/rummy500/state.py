@@ -573,6 +573,7 @@ class RoundState:
         strand = in_turn and self.taken_top is not None and not self.rules.discard_back
         obligation = self.obligation if in_turn else None
         opened = self.opened[seat]
+        ways = self._ways_to_use(seat, obligation, index)
         out: list[Action] = []
         for cards in melds:
             used = len(cards) - min(sum(1 for c in cards if c >= 64), dealers) if dealers else len(cards)
@@ -580,7 +581,12 @@ class RoundState:
                 continue
             if strand and len(hand) - used == 1 and self._strands_taken_card(seat, cards, used, None):
                 continue
-            if obligation is not None and not fastmeld.holds(cards, obligation) and not self._still_usable(seat, cards, None):
+            if (
+                obligation is not None
+                and not fastmeld.holds(cards, obligation)
+                and not (ways and fastmeld.spared(ways, cards, index.jokers, room - used))
+                and not self._still_usable(seat, cards, None)
+            ):
                 continue
             if not opened and not self._opening_ok(seat, cards, in_turn):
                 continue
@@ -603,6 +609,7 @@ class RoundState:
         obligation = self.obligation if in_turn else None
         new_meld_only = rules.taken_card_use == "new_meld"
         anyone = rules.layoff_onto == "any"
+        ways = self._ways_to_use(seat, obligation, index)
         out: list[Action] = []
         for meld in self.melds:
             if not anyone and not self.may_extend(seat, meld):
@@ -621,7 +628,8 @@ class RoundState:
                     holds = fastmeld.holds(cards, obligation)
                     if new_meld_only and holds:
                         continue
-                    if not holds and not self._still_usable(seat, cards, on):
+                    spared = ways and fastmeld.spared(ways, cards, index.jokers, room - used)
+                    if not holds and not spared and not self._still_usable(seat, cards, on):
                         continue
                 out.append(_layoff_action(cards, on))
         return out
@@ -669,6 +677,16 @@ class RoundState:
         if not sim._may_layoff_now(seat):
             return True
         return not sim._layoff_uses(seat, sim.hands[seat], self.taken_top, self._keep_min(seat, True), sim._meld_extra(seat))
+
+    def _ways_to_use(self, seat: int, obligation: Card | None, index: fastmeld.Hand) -> list[tuple[int, int, int]] | None:
+        """New melds that use the card taken from the pile, for plays that leave them alone (None: check each play in full).
+
+        Such a meld still stands after a play that uses none of its cards, so an
+        opened hand can still use the card (see :meth:`_still_usable`).
+        """
+        if obligation is None or self.gambit is not None or not self.opened[seat] or self._extra_jokers(seat) or index.dups is not None:
+            return None
+        return fastmeld.ways_to_use(fastmeld.tables(self.rules), index, index.jokers, obligation)
 
     def _still_usable(self, seat: int, cards: Sequence[Card], onto: int | None) -> bool:
         if self.gambit is not None or not self.opened[seat] or self._extra_jokers(seat):
