@@ -344,6 +344,23 @@ def find_melds(
     return _fast.find_melds(hand, rules, extra_jokers, containing)
 
 
+def fits_alone(meld: TableMeld, card: Card, rules: Rules) -> bool:
+    """Whether ``card`` alone can be laid off on ``meld`` (what :func:`extend_meld` would accept).
+
+    >>> from rummy500.cards import parse_card, parse_cards
+    >>> run = make_meld(parse_cards("5H 6H 7H"), Rules(), 0, 0)
+    >>> fits_alone(run, parse_card("8H"), Rules()), fits_alone(run, parse_card("9H"), Rules())
+    (True, False)
+    """
+    if card < 64:
+        return bool(_fast.fits(_fast.tables(rules), meld) >> card & 1)
+    try:
+        extend_meld(meld, [card], rules, 0)
+    except MeldError:
+        return False
+    return True
+
+
 def find_layoffs(meld: TableMeld, hand: Iterable[Card], rules: Rules, extra_jokers: int = 0) -> list[tuple[Card, ...]]:
     """Every group of hand cards that can be laid off on ``meld`` in one action.
 

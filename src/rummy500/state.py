@@ -399,7 +399,7 @@ class RoundState:
         rules = self.rules
         acts: list[Action] = []
         if self.stock:
-            acts.append(Draw())
+            acts.append(_DRAW)
         pile = self.discard
         depth = len(pile) if rules.discard_draw == "any_depth" else min(1, len(pile))
         hand = self.hands[seat]
@@ -437,7 +437,7 @@ class RoundState:
         if not self.stock:
             takes = any(isinstance(a, Take) for a in acts)
             if rules.stock_out != "play_on" or not takes:
-                acts.append(Pass())
+                acts.append(_PASS)
         acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
         acts.extend(self._block_actions(seat))
         return acts
@@ -502,7 +502,7 @@ class RoundState:
         rules = self.rules
         if not hand:
             # floating / unplayable_discard: the hand is melded out; the turn ends by floating.
-            return [Float()]
+            return [_FLOAT]
         index = fastmeld.scan(self._meld_hand(seat))  # one index for the melds and the lay-offs
         acts: list[Action] = self._meld_actions(seat, in_turn=True, index=index)
         if self.melds:
@@ -1165,6 +1165,7 @@ class RoundState:
 
 
 _TAKES = [Take(k) for k in range(120)]
+_DRAW, _PASS, _FLOAT = Draw(), Pass(), Float()
 _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
 # Actions are immutable values: the ones enumerated are built once and shared.
 _MELD_ACTIONS: dict[tuple[Card, ...], Meld] = {}

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import rummy500.melds as new_melds
 from rummy500.cards import JOKER, Card, declared, natural_cards
-from rummy500.melds import MeldError, find_layoffs, find_melds, make_meld
+from rummy500.melds import MeldError, find_layoffs, find_melds, fits_alone, make_meld
 from rummy500.rules import Rules, preset_names
 from rummy500.state import Phase, RoundState
 
@@ -85,6 +85,8 @@ def test_find_layoffs_matches_the_plain_enumeration(variant, data):
     hand = data.draw(st.lists(st.sampled_from(cards), min_size=0, max_size=12))
     extra = data.draw(st.integers(0, 1))
     same_layoffs(meld, hand, rules, extra)
+    for c in [*NATURALS, JOKER]:
+        assert fits_alone(meld, c, rules) == (not isinstance(extended(meld, [c], rules, old_melds), str)), (meld, c)
 
 
 def extended(meld, cards: list[Card], rules: Rules, module) -> object:  # noqa: ANN001
