@@ -23,7 +23,12 @@ class                  record (RECORD.md, without ``p``)     text
 ``Nominate("wild")``   ``{"nominate": "wild"}``               ``nominate wild``
 ``Block()``            ``{"block": true}``                    ``block``
 ``Reshuffle(cards)``   ``{"reshuffle": [...]}``               ``reshuffle ...``
+``Decline()``          ``{"decline": true}`` (never recorded) ``decline``
 =====================  ===================================  =========================
+
+``Decline`` answers an out-of-turn offer ("no call"): it changes nothing but
+the set of seats that passed on the current position, so game records
+(RECORD.md) never hold it and a record replays the same without it.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ __all__ = [
     "ActionError",
     "Block",
     "CallRummy",
+    "Decline",
     "Discard",
     "Draw",
     "Float",
@@ -263,9 +269,34 @@ class Reshuffle:
         return "reshuffle " + _join(self.cards)
 
 
-Action = Draw | Take | Meld | LayOff | Swap | Discard | Pass | CallRummy | Float | Nominate | Block | Reshuffle
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Answer an out-of-turn offer with "no call": the seat passes on this position."""
 
-_VERBS = ("draw", "take", "meld", "layoff", "swap", "discard", "pass", "rummy", "float", "nominate", "block", "reshuffle")
+    def to_record(self) -> dict[str, Any]:
+        return {"decline": True}
+
+    def __str__(self) -> str:
+        return "decline"
+
+
+Action = Draw | Take | Meld | LayOff | Swap | Discard | Pass | CallRummy | Float | Nominate | Block | Reshuffle | Decline
+
+_VERBS = (
+    "draw",
+    "take",
+    "meld",
+    "layoff",
+    "swap",
+    "discard",
+    "pass",
+    "rummy",
+    "float",
+    "nominate",
+    "block",
+    "reshuffle",
+    "decline",
+)
 _EXTRA = {"on", "split"}
 
 
@@ -364,6 +395,10 @@ def action_from_record(rec: Mapping[str, Any]) -> Action:
             if value is not True:
                 raise ActionError(f"'block' must be true, not {value!r}")
             return Block()
+        case "decline":
+            if value is not True:
+                raise ActionError(f"'decline' must be true, not {value!r}")
+            return Decline()
         case "reshuffle":
             if not isinstance(value, list):
                 raise ActionError("'reshuffle' needs the list of cards of the new stock")
@@ -422,7 +457,7 @@ def parse_action(text: str) -> Action:
                 if len(args) == 1:
                     return action_from_record({"discard": args[0]})
                 return action_from_record({"discard": args})
-            case "pass" | "float" | "block" if args:
+            case "pass" | "float" | "block" | "decline" if args:
                 raise ActionError(f"{verb!r} takes nothing after it")
             case "pass":
                 return Pass()
@@ -447,6 +482,8 @@ def parse_action(text: str) -> Action:
                 return action_from_record({"nominate": args[0].lower()})
             case "block":
                 return Block()
+            case "decline":
+                return Decline()
             case "reshuffle":
                 return Reshuffle(tuple(parse_cards(args)))
     except CardError as exc:

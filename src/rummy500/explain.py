@@ -27,6 +27,7 @@ from rummy500.actions import (
 )
 from rummy500.cards import JOKER, Card
 from rummy500.melds import MeldError, extend_meld
+from rummy500.public import Phase
 from rummy500.scoring import new_meld_points
 
 if TYPE_CHECKING:
@@ -50,8 +51,6 @@ def _missing(state: RoundState, seat: int, cards: tuple[Card, ...] | list[Card])
 
 def explain(state: RoundState, action: Action, seat: int) -> str:  # noqa: C901 - one rule per branch
     """The first rule ``action`` by ``seat`` breaks (assumes it is not legal)."""
-    from rummy500.state import Phase
-
     rules = state.rules
     if not 0 <= seat < state.n:
         return f"there is no seat {seat} in this {state.n}-player game"
@@ -213,7 +212,6 @@ def _explain_discard(state: RoundState, seat: int, cards: tuple[Card, ...]) -> s
 
 
 def _explain_call(state: RoundState, action: CallRummy, seat: int) -> str:
-    from rummy500.state import Phase
 
     rules = state.rules
     if state.rummy_due and seat == state.to_move:

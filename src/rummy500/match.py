@@ -9,14 +9,15 @@ it is given (live games seed it from :mod:`secrets`).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummy500.actions import Action, Reshuffle
+from rummy500.actions import Action, Decline, Reshuffle
 from rummy500.cards import Card, natural_cards
+from rummy500.events import Dealt, Event, GameOver
 from rummy500.rules import Rules
-from rummy500.state import IllegalAction, Phase, RoundState
+from rummy500.state import Decision, IllegalAction, Phase, RoundState
 
 __all__ = ["Match", "RoundLog", "cut_for_dealer"]
 
@@ -100,8 +101,12 @@ class Match:
             self.start_round(RoundState.new(rules, first, self.rng))
 
     # ----------------------------------------------------------------- rounds
-    def start_round(self, state: RoundState) -> None:
-        """Begin a round from a dealt state (its deal is logged for the record)."""
+    def start_round(self, state: RoundState) -> list[Event]:
+        """Begin a round from a dealt state (its deal is logged for the record).
+
+        Returns:
+            The :class:`~rummy500.events.Dealt` event and any reshuffle due at once.
+        """
         if self.is_over:
             raise IllegalAction("the game is over")
         self.state = state
@@ -113,7 +118,7 @@ class Match:
                 discard=list(state.discard),
             )
         )
-        self._resolve_chance()
+        return [Dealt(len(self.rounds) - 1, state.dealer), *self._resolve_chance()]
 
     def next_dealer(self) -> int:
         """Who deals the next round (``next_dealer``)."""
@@ -145,8 +150,28 @@ class Match:
             return []
         return self.state.legal_actions(seat)
 
-    def apply(self, seat: int, action: Action, *, check: bool = True, auto: bool = True) -> None:
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        """Whether ``seat`` may play ``action`` now (cached per position; see ``RoundState.is_legal``)."""
+        if self.state is None or self.is_over:
+            return False
+        return self.state.is_legal(action, seat)
+
+    def decision(self, skip: Iterable[int] = ()) -> Decision | None:
+        """Who decides now (see :meth:`RoundState.decision`); None once the game is over.
+
+        With ``auto`` play (the default) chance is resolved by the match itself,
+        so the decision is a seat's turn or an out-of-turn offer.
+        """
+        if self.state is None or self.is_over:
+            return None
+        return self.state.decision(skip)
+
+    def apply(self, seat: int, action: Action, *, check: bool = True, auto: bool = True) -> list[Event]:
         """Play an action; when the round ends, score it and (``auto``) deal the next.
+
+        Returns:
+            What happened (:mod:`rummy500.events`): the action, any reshuffle,
+            the round's end, the next deal, the game's end.
 
         Raises:
             IllegalAction: the action is not legal; nothing changes.
@@ -158,21 +183,30 @@ class Match:
         state = self.state
         if state.is_over:
             raise IllegalAction("the round is over")
-        state.apply(action, seat, check=check)
+        events = state.apply(action, seat, check=check)
+        if isinstance(action, Decline):
+            return events  # a decline changes no position and is never recorded
         self.rounds[-1].actions.append((seat, action))
         if auto:
-            self._resolve_chance()
+            events.extend(self._resolve_chance())
         if state.is_over:
             self._finish_round()
-            if auto and not self.is_over:
-                self.start_round(RoundState.new(self.rules, self.next_dealer(), self.rng))
+            if self.is_over:
+                assert self.winner is not None
+                winner = tuple(self.winner) if isinstance(self.winner, list) else self.winner
+                events.append(GameOver(winner, tuple(self.totals)))
+            elif auto:
+                events.extend(self.start_round(RoundState.new(self.rules, self.next_dealer(), self.rng)))
+        return events
 
-    def _resolve_chance(self) -> None:
+    def _resolve_chance(self) -> list[Event]:
         state = self.state
+        events: list[Event] = []
         while state is not None and state.phase is Phase.SHUFFLE:
             event: Reshuffle = state.chance_reshuffle(self.rng)
-            state.apply(event)
+            events.extend(state.apply(event))
             self.rounds[-1].actions.append((state.to_move, event))
+        return events
 
     def _finish_round(self) -> None:
         assert self.state is not None and self.state.result is not None

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummy500.actions import Action, ActionError, action_from_record
+from rummy500.actions import Action, ActionError, Decline, action_from_record
 from rummy500.cards import JOKER, Card, CardError, parse_card
 from rummy500.match import Match
 from rummy500.rules import Rules, RulesError
@@ -251,9 +251,13 @@ def _load_round(obj: Any, i: int, rules: Rules, pack: Counter[Card]) -> RoundSpe
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < n:
             raise RecordError(f"{where}.actions[{j}].p must be a seat 0..{n - 1}")
         try:
-            spec.actions.append((p, action_from_record(a)))
+            act = action_from_record(a)
         except ActionError as exc:
             raise RecordError(f"{where}.actions[{j}]: {exc}") from None
+        if isinstance(act, Decline):
+            # A decline changes no position: it is played live but never recorded.
+            raise RecordError(f"{where}.actions[{j}]: 'decline' is not a record verb (records leave declines out)")
+        spec.actions.append((p, act))
     return spec
 
 

@@ -420,6 +420,11 @@ class Rules:
         return self.side_of(owner) == self.side_of(seat)
 
     @property
+    def sets_repeat_cards(self) -> bool:
+        """``set_suits: any``: a set may hold the same card twice (several packs)."""
+        return self.set_suits == "any"
+
+    @property
     def n_sides(self) -> int:
         """Scoring units: 2 sides in a partnership, else one per seat."""
         return 2 if self.partnership else self.players

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from itertools import combinations
 
@@ -24,6 +24,7 @@ from rummy500.actions import (
     Action,
     Block,
     CallRummy,
+    Decline,
     Discard,
     Draw,
     Float,
@@ -36,6 +37,24 @@ from rummy500.actions import (
     Take,
 )
 from rummy500.cards import JOKER, Card, natural_cards
+from rummy500.events import (
+    Blocked,
+    CalledRummy,
+    Declined,
+    Discarded,
+    Drew,
+    Event,
+    Floated,
+    LaidOff,
+    Melded,
+    Nominated,
+    Passed,
+    Reshuffled,
+    RoundOver,
+    Swapped,
+    Took,
+)
+from rummy500.explain import explain
 from rummy500.melds import (
     RUN,
     SET,
@@ -45,10 +64,22 @@ from rummy500.melds import (
     find_melds,
     make_meld,
 )
+from rummy500.public import HELD, PUBLIC_HELD, Phase, Public
 from rummy500.rules import Rules
 from rummy500.scoring import RoundResult, new_meld_points, score_round
+from rummy500.views import View
 
-__all__ = ["IllegalAction", "Phase", "RoundState", "build_pack"]
+__all__ = [
+    "Decision",
+    "DecisionKind",
+    "IllegalAction",
+    "Phase",
+    "ResampleError",
+    "RoundState",
+    "build_pack",
+    "state_from_view",
+    "unseen_cards",
+]
 
 # A round that reaches this many turns ends as if the stock had run out. Real
 # games never come near it; it only keeps aimless bots from playing forever
@@ -60,14 +91,33 @@ class IllegalAction(ValueError):
     """An action the rules do not allow now; the message names the rule."""
 
 
-class Phase(StrEnum):
-    """Where a round stands."""
+class DecisionKind(StrEnum):
+    """Who decides next: the seat to move, a seat offered an out-of-turn play, or chance."""
 
-    NOMINATE = "nominate"  # Dealer's Gambit: the dealer says what jokers do
-    DRAW = "draw"
-    PLAY = "play"
-    SHUFFLE = "shuffle"  # stock_out: reshuffle -- a chance event is due
-    ROUND_OVER = "round_over"
+    TURN = "turn"
+    OFFER = "offer"
+    CHANCE = "chance"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The one decider of a position (see :meth:`RoundState.decision`).
+
+    Attributes:
+        kind: TURN (the seat to move), OFFER (a seat offered an out-of-turn
+            play: a Rummy call, a meld or lay-off under ``meld_out_of_turn``;
+            ``legal`` ends with :class:`~rummy500.actions.Decline`) or CHANCE
+            (a reshuffle is due: apply ``state.chance_reshuffle(rng)``).
+        seat: the deciding seat (None for chance).
+        legal: what the seat may answer.
+    """
+
+    kind: DecisionKind
+    seat: int | None
+    legal: tuple[Action, ...]
+
+
+_NOBODY: frozenset[int] = frozenset()
 
 
 def build_pack(rules: Rules) -> list[Card]:
@@ -93,38 +143,9 @@ def _contains(hand: Sequence[Card], need: Counter[Card]) -> bool:
 class RoundState:
     """The position of one round. Build with :meth:`new`, :meth:`from_deck` or :meth:`from_deal`."""
 
-    __slots__ = (
-        "rules",
-        "n",
-        "dealer",
-        "hands",
-        "stock",
-        "discard",
-        "melds",
-        "to_move",
-        "phase",
-        "obligation",
-        "taken_top",
-        "drawn",
-        "turn_points",
-        "turn_long_run",
-        "opened",
-        "has_melded",
-        "known",
-        "went_out",
-        "last_discarder",
-        "floating",
-        "stock_emptied_by",
-        "masters",
-        "removed",
-        "gambit",
-        "dealer_joker",
-        "rummy_due",
-        "claimed_card",
-        "turns",
-        "result",
-        "_legal_cache",
-    )
+    # The public fields are declared once, in rummy500.public.Public; the
+    # hands and the stock (bottom first) are the private parts.
+    __slots__ = ("rules", "n", "hands", "stock", *PUBLIC_HELD, "masters", "result", "_legal_cache")
 
     rules: Rules
     n: int
@@ -146,7 +167,7 @@ class RoundState:
     went_out: int | None
     last_discarder: int | None
     floating: list[bool]
-    stock_emptied_by: int | None
+    drew_last_card: int | None
     masters: int | None
     removed: list[Card]
     gambit: str | None
@@ -155,6 +176,7 @@ class RoundState:
     claimed_card: Card | None
     turns: int
     result: RoundResult | None
+    declined: frozenset[int]
     _legal_cache: tuple[int, list[Action]] | None
 
     # ------------------------------------------------------------ construction
@@ -250,7 +272,7 @@ class RoundState:
         s.went_out = None
         s.last_discarder = None
         s.floating = [False] * n
-        s.stock_emptied_by = None
+        s.drew_last_card = None
         s.masters = None
         s.removed = []
         s.gambit = None
@@ -259,6 +281,7 @@ class RoundState:
         s.claimed_card = None
         s.turns = 0
         s.result = None
+        s.declined = _NOBODY
         s._legal_cache = None
         if rules.dealers_gambit:
             s.phase = Phase.NOMINATE
@@ -272,39 +295,31 @@ class RoundState:
         return s
 
     def copy(self) -> RoundState:
-        """An independent copy (cards and melds are immutable, lists are copied)."""
-        c = RoundState.__new__(RoundState)
-        c.rules = self.rules
-        c.n = self.n
-        c.dealer = self.dealer
-        c.hands = [list(h) for h in self.hands]
-        c.stock = list(self.stock)
-        c.discard = list(self.discard)
-        c.melds = list(self.melds)
-        c.to_move = self.to_move
-        c.phase = self.phase
-        c.obligation = self.obligation
-        c.taken_top = self.taken_top
-        c.drawn = self.drawn
-        c.turn_points = self.turn_points
-        c.turn_long_run = self.turn_long_run
-        c.opened = list(self.opened)
-        c.has_melded = list(self.has_melded)
-        c.known = [list(k) for k in self.known]
-        c.went_out = self.went_out
-        c.last_discarder = self.last_discarder
-        c.floating = list(self.floating)
-        c.stock_emptied_by = self.stock_emptied_by
-        c.masters = self.masters
-        c.removed = list(self.removed)
-        c.gambit = self.gambit
-        c.dealer_joker = self.dealer_joker
-        c.rummy_due = self.rummy_due
-        c.claimed_card = self.claimed_card
-        c.turns = self.turns
-        c.result = self.result
-        c._legal_cache = None
-        return c
+        """An independent copy (cards and melds are immutable, lists are copied).
+
+        Generated from :data:`rummy500.public.HELD` (see :func:`_make_copy`).
+        """
+        raise NotImplementedError  # replaced below by the generated copy
+
+    def public(self) -> Public:
+        """The public facts of this position, as one immutable value."""
+        kw: dict[str, object] = {}
+        for name in PUBLIC_HELD:
+            value = getattr(self, name)
+            kind = HELD[name]
+            if kind == "list":
+                value = tuple(value)
+            elif kind == "lists":
+                value = tuple(tuple(sorted(v)) for v in value)  # per seat, a multiset
+            kw[name] = value
+        over = self.phase is Phase.ROUND_OVER and self.result is not None
+        return Public(
+            players=self.n,
+            hand_sizes=tuple(len(h) for h in self.hands),
+            stock_count=len(self.stock),
+            round_scores=tuple(self.result.round_scores) if over and self.result else None,
+            **kw,  # type: ignore[arg-type]
+        )
 
     # --------------------------------------------------------------- queries
     @property
@@ -362,13 +377,66 @@ class RoundState:
         """Every action ``seat`` (default: the seat to move) may take now."""
         if seat is None:
             seat = self.to_move
-        key = seat
+        return list(self._legal_list(seat))
+
+    def _legal_list(self, seat: int) -> list[Action]:
+        """The cached legal list of ``seat`` (do not mutate it)."""
         cached = self._legal_cache
-        if cached is not None and cached[0] == key:
-            return list(cached[1])
+        if cached is not None and cached[0] == seat:
+            return cached[1]
         acts = self._legal(seat)
-        self._legal_cache = (key, acts)
-        return list(acts)
+        self._legal_cache = (seat, acts)
+        return acts
+
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        """Whether ``seat`` (default: the seat to move) may play ``action`` now (cached per position)."""
+        if isinstance(action, Reshuffle):
+            return self.phase is Phase.SHUFFLE and Counter(action.cards) == Counter(self.discard[:-1])
+        # A discard of several cards may name them in any order (the list has them ascending).
+        return _listed(action) in self._legal_list(self.to_move if seat is None else seat)
+
+    def offer_order(self) -> list[int]:
+        """The seats other than the one to move, in the order out-of-turn offers go to them.
+
+        Offers follow the order of play from the seat to move: the seat whose
+        turn comes first is asked first (at a table the nearest player speaks
+        first; a fixed order keeps every simulation reproducible).
+        """
+        out = []
+        s = self.to_move
+        for _ in range(self.n - 1):
+            s = self.next_seat(s)
+            out.append(s)
+        return out
+
+    def decision(self, skip: Iterable[int] = ()) -> Decision | None:
+        """Who decides now, and among what; None once the round is over.
+
+        ``skip``: seats whose offers to pass over as if declined (a server
+        does not wait for people, who may call at any moment).
+
+        Each seat with an out-of-turn play (a Rummy call, a meld out of turn)
+        that has not declined this position is offered it first, in
+        :meth:`offer_order`; then the seat to move decides. A decline lasts
+        until the position changes (any other action); then everybody with a
+        play is offered again. :meth:`apply` still accepts any legal action
+        of any seat at any time: a play by the seat to move implicitly passes
+        over pending offers (records keep no declines).
+        """
+        phase = self.phase
+        if phase is Phase.ROUND_OVER:
+            return None
+        if phase is Phase.SHUFFLE:
+            return Decision(DecisionKind.CHANCE, None, ())
+        if phase is not Phase.NOMINATE:
+            declined = self.declined.union(skip) if skip else self.declined
+            for s in self.offer_order():
+                if s in declined:
+                    continue
+                acts = self._legal_list(s)
+                if acts:
+                    return Decision(DecisionKind.OFFER, s, tuple(acts))
+        return Decision(DecisionKind.TURN, self.to_move, tuple(self._legal_list(self.to_move)))
 
     def actors(self) -> list[int]:
         """Seats with a legal action now, the seat to move first."""
@@ -387,7 +455,10 @@ class RoundState:
         if self.phase is Phase.NOMINATE:
             return [Nominate(m) for m in ("wild", "double", "split")] if seat == self.dealer else []
         if seat != self.to_move:
-            return self._out_of_turn(seat)
+            acts = self._out_of_turn(seat)
+            if acts and seat not in self.declined:
+                acts.append(Decline())
+            return acts
         if self.phase is Phase.DRAW:
             return self._draw_actions(seat)
         return self._play_actions(seat)
@@ -875,15 +946,19 @@ class RoundState:
         return out
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: Action, seat: int | None = None, *, check: bool = True) -> None:
+    def apply(self, action: Action, seat: int | None = None, *, check: bool = True) -> list[Event]:
         """Play ``action`` for ``seat`` (default: the seat to move).
 
         Args:
             action: the action.
             seat: who plays it; out-of-turn actions (Rummy calls, melding out of
-                turn) name their seat.
+                turn, declines) name their seat.
             check: validate first (skip only for actions taken from
                 :meth:`legal_actions`).
+
+        Returns:
+            What happened (:mod:`rummy500.events`): the action's event, then
+            :class:`~rummy500.events.RoundOver` if it ended the round.
 
         Raises:
             IllegalAction: the action breaks a rule; the state is unchanged.
@@ -892,12 +967,17 @@ class RoundState:
             if check and seat is not None and self.phase is Phase.SHUFFLE and seat != self.to_move:
                 raise IllegalAction(f"the reshuffle is recorded for the seat about to draw (seat {self.to_move}), not seat {seat}")
             self._apply_reshuffle(action, check)
-            return
+            return [Reshuffled(len(action.cards), action.cards)]
         if seat is None:
             seat = self.to_move
-        if check and _listed(action) not in self.legal_actions(seat):
+        if check and not self.is_legal(action, seat):
             raise IllegalAction(self.explain(action, seat))
         self._legal_cache = None
+        if isinstance(action, Decline):
+            self.declined = self.declined | {seat}
+            return [Declined(seat)]
+        self.declined = _NOBODY
+        event: Event
         match action:
             case Nominate(mode):
                 self.gambit = mode
@@ -905,30 +985,47 @@ class RoundState:
                 self.phase = Phase.PLAY if self.rules.first_discard == "first_player" else Phase.DRAW
                 if self.phase is Phase.DRAW:
                     self._begin_turn()
+                event = Nominated(seat, mode)
             case Draw():
                 self._do_draw(seat)
+                event = Drew(seat, self.drawn, tuple(self.hands[seat][len(self.hands[seat]) - self.drawn :]))
             case Take(k, split):
+                taken = tuple(self.discard[-k:])
                 self._do_take(seat, k, split)
+                event = Took(seat, taken[:1], taken[1:]) if split else Took(seat, taken)
             case Pass():
+                event = Passed(seat)
                 self._end_round(None)
             case Meld(cards):
+                event = Melded(seat, cards, len(self.melds))
                 self._do_lay(seat, cards, None, check_out=True)
             case LayOff(cards, on):
+                event = LaidOff(seat, cards, on)
                 self._do_lay(seat, cards, on, check_out=True)
             case Swap(c, on):
                 self._do_swap(seat, c, on)
+                event = Swapped(seat, c, on)
             case Discard(cards):
+                event = Discarded(seat, cards)
                 self._do_discard(seat, cards)
             case Float():
                 self.floating[seat] = True
+                event = Floated(seat)
                 self._end_turn(seat)
             case CallRummy(k, on, meld):
-                self._do_call(seat, k, on, meld)
+                event = self._do_call(seat, k, on, meld)
             case Block():
                 self.hands[seat].remove(JOKER)
                 self._forget(seat, [JOKER])
                 self.removed.append(JOKER)
                 self.dealer_joker = "blocked"
+                event = Blocked(seat)
+            case _:
+                raise IllegalAction(f"{action!r} is not an action")
+        if self.phase is Phase.ROUND_OVER:
+            assert self.result is not None
+            return [event, RoundOver(self.went_out, tuple(self.result.round_scores), tuple(tuple(h) for h in self.hands))]
+        return [event]
 
     # -- effects (no validation)
     def _forget(self, seat: int, cards: Iterable[Card]) -> None:
@@ -945,8 +1042,8 @@ class RoundState:
         self.taken_top = None
         self.phase = Phase.PLAY
         self.last_discarder = None
-        if not self.stock and self.stock_emptied_by is None:
-            self.stock_emptied_by = seat
+        if not self.stock and self.drew_last_card is None:
+            self.drew_last_card = seat
 
     def _do_take(self, seat: int, k: int, split: bool) -> None:
         chosen = self.discard[-k]
@@ -1063,7 +1160,7 @@ class RoundState:
                 continue
         return False
 
-    def _do_call(self, seat: int, k: int, on: int | None, meld_cards: tuple[Card, ...] | None) -> None:
+    def _do_call(self, seat: int, k: int, on: int | None, meld_cards: tuple[Card, ...] | None) -> CalledRummy:
         chosen = self.discard[-k]
         if self.rules.calling_rummy == "steal" and not self.rummy_due:
             claim = self.rules
@@ -1071,14 +1168,15 @@ class RoundState:
                 del self.discard[-k]
                 new = extend_meld(self.melds[on], [chosen], claim, seat, claimed=True)
                 self.melds[on] = new
-            else:
-                assert meld_cards is not None
-                _remove(self.discard, _bare(meld_cards))
-                built = make_meld(meld_cards, claim, len(self.melds), seat)
-                self.melds.append(_mark_claimed(built, chosen))
-                self.has_melded[seat] = True
+                self._legal_cache = None
+                return CalledRummy(seat, k, (chosen,), on=on)
+            assert meld_cards is not None
+            _remove(self.discard, _bare(meld_cards))
+            built = make_meld(meld_cards, claim, len(self.melds), seat)
+            self.melds.append(_mark_claimed(built, chosen))
+            self.has_melded[seat] = True
             self._legal_cache = None
-            return
+            return CalledRummy(seat, k, tuple(_bare(meld_cards)), meld=built.id)
         taken = self.discard[-k:]
         del self.discard[-k:]
         self.hands[seat].extend(taken)
@@ -1093,6 +1191,7 @@ class RoundState:
         self.turn_long_run = False
         self.last_discarder = None
         self.rummy_due = False
+        return CalledRummy(seat, k, tuple(taken))
 
     def _apply_reshuffle(self, action: Reshuffle, check: bool) -> None:
         if check:
@@ -1117,7 +1216,7 @@ class RoundState:
     # -- turn flow
     def _end_turn(self, seat: int) -> None:
         self.turns += 1
-        if self.rules.stock_out == "immediate" and self.stock_emptied_by is not None:
+        if self.rules.stock_out == "immediate" and self.drew_last_card is not None:
             self._end_round(None)
             return
         if self.turns >= MAX_TURNS:
@@ -1149,20 +1248,75 @@ class RoundState:
     # ------------------------------------------------------------- refusals
     def explain(self, action: Action, seat: int) -> str:
         """Why ``action`` by ``seat`` is not legal now, in a player's words."""
-        from rummy500.explain import explain
-
         return explain(self, action, seat)
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: int | None, scores: Sequence[int] | None = None):  # noqa: ANN201 - avoids an import cycle
-        """What ``seat`` (None: a spectator) may see; see :mod:`rummy500.views`."""
-        from rummy500.views import make_view
-
-        return make_view(self, seat, scores)
+    def view(self, seat: int | None, scores: Sequence[int] | None = None) -> View:
+        """What ``seat`` (None: a spectator) may see: the public facts, its hand, its legal actions, its rule facts."""
+        if seat is not None and not 0 <= seat < self.n:
+            raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
+        pub = self.public()
+        over = self.phase is Phase.ROUND_OVER
+        base = {name: getattr(pub, name) for name in _PUBLIC_NAMES}
+        # Once the round is over every hand is shown, as at a real table.
+        final = tuple(tuple(sorted(h)) for h in self.hands) if over else None
+        rules = self.rules
+        if seat is None:
+            return View(rules=rules, seat=None, hand=(), scores=_tuple(scores), final_hands=final, **base)
+        return View(
+            rules=rules,
+            seat=seat,
+            hand=tuple(sorted(self.hands[seat])),
+            legal=tuple(self._legal_list(seat)),
+            scores=_tuple(scores),
+            final_hands=final,
+            jokers_wild=self._jokers_wild(),
+            extra_jokers=self._meld_extra(seat),
+            may_lay_off_now=self._may_layoff_now(seat),
+            lay_off_onto=tuple(m.id for m in self.melds if self.may_extend(seat, m)),
+            must_use_top_card=rules.must_use_taken == "always",
+            calls_steal=rules.calling_rummy == "steal",
+            **base,
+        )
 
     def __repr__(self) -> str:
         return f"<RoundState {self.phase} to_move={self.to_move} stock={len(self.stock)} pile={len(self.discard)}>"
 
+
+def _tuple(values: Sequence[int] | None) -> tuple[int, ...] | None:
+    return tuple(values) if values is not None else None
+
+
+_PUBLIC_NAMES = tuple(f.name for f in fields(Public))
+
+
+def _make_copy() -> None:
+    """Generate ``RoundState.copy`` from the declared public fields (fast: no loop at run time)."""
+    lines = [
+        "def copy(self):",
+        "    c = _new(RoundState)",
+        "    c.rules = self.rules",
+        "    c.n = self.n",
+        "    c.hands = [list(h) for h in self.hands]",
+        "    c.stock = list(self.stock)",
+    ]
+    for name in PUBLIC_HELD:
+        kind = HELD[name]
+        if kind == "list":
+            lines.append(f"    c.{name} = list(self.{name})")
+        elif kind == "lists":
+            lines.append(f"    c.{name} = [list(v) for v in self.{name}]")
+        else:
+            lines.append(f"    c.{name} = self.{name}")
+    lines += ["    c.masters = self.masters", "    c.result = self.result", "    c._legal_cache = None", "    return c"]
+    namespace: dict[str, object] = {"_new": object.__new__, "RoundState": RoundState}
+    exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names
+    generated = namespace["copy"]
+    generated.__doc__ = RoundState.copy.__doc__  # type: ignore[attr-defined]
+    RoundState.copy = generated  # type: ignore[method-assign,assignment]
+
+
+_make_copy()
 
 _TAKES = [Take(k) for k in range(120)]
 _DRAW, _PASS, _FLOAT = Draw(), Pass(), Float()
@@ -1210,3 +1364,93 @@ def _mark_claimed(meld: TableMeld, claimed: Card, start: int = 0) -> TableMeld:
             break
     return replace(meld, claimed=tuple(flags))
 
+
+
+# ------------------------------------------------------------------ resampling
+class ResampleError(ValueError):
+    """A view that does not add up to a position (more cards seen than the pack holds)."""
+
+
+def _pack_counter(rules: Rules) -> Counter[Card]:
+    return Counter(build_pack(rules))
+
+
+def unseen_cards(view: View) -> list[Card]:
+    """The cards ``view.seat`` cannot see, as a sorted multiset list.
+
+    They are the whole pack less the seat's own hand, the discard pile, the
+    cards on the table, the cards others were seen taking from the pile and
+    still hold, the cards out of play and the dealer's joker while it lies
+    face up beside the dealer.
+
+    Raises:
+        ResampleError: a spectator's view, or more copies of a card than the pack holds.
+    """
+    if view.seat is None:
+        raise ResampleError("a spectator's view has no seat to resample for")
+    rules = view.rules
+    pack = _pack_counter(rules)
+    seen: Counter[Card] = Counter(view.hand)
+    seen.update(view.discard)
+    seen.update(view.removed)
+    for m in view.melds:
+        seen.update(_bare(m.cards))
+    for s, k in enumerate(view.known):
+        if s != view.seat:
+            seen.update(k)
+    if rules.dealers_gambit and view.dealer_joker in ("available", "blocked"):
+        seen[JOKER] += 1
+    over = [c for c, k in seen.items() if k > pack[c]]
+    if over:
+        raise ResampleError(f"the view shows more {', '.join(map(str, over))} than the pack holds")
+    return sorted((pack - seen).elements())
+
+
+def state_from_view(view: View, rng: random.Random) -> RoundState:
+    """A full position consistent with everything ``view.seat`` saw (OpenSpiel's ResampleFromInfostate).
+
+    The unseen cards (:func:`unseen_cards`) are shuffled with ``rng`` and dealt
+    into the places the seat cannot see: every other hand keeps the cards it
+    was seen taking from the pile and is filled up to its size, the stock gets
+    ``view.stock_count`` cards. Every public field comes from the view, so the
+    position offers the seat exactly ``view.legal``. The result is a guess for
+    search, never the real game.
+
+    Raises:
+        ResampleError: the view cannot be completed (inconsistent counts).
+    """
+    seat = view.seat
+    if seat is None:
+        raise ResampleError("a spectator's view has no seat to resample for")
+    pool = unseen_cards(view)
+    rng.shuffle(pool)
+    n = view.players
+    hands: list[list[Card]] = []
+    pos = 0
+    for s in range(n):
+        if s == seat:
+            hands.append(list(view.hand))
+            continue
+        known = list(view.known[s])
+        need = view.hand_sizes[s] - len(known)
+        if need < 0:
+            raise ResampleError(f"seat {s} holds {view.hand_sizes[s]} cards but was seen taking {len(known)}")
+        hands.append(known + pool[pos : pos + need])
+        pos += need
+    stock = pool[pos : pos + view.stock_count]
+    if len(stock) != view.stock_count or any(len(h) != view.hand_sizes[i] for i, h in enumerate(hands)):
+        raise ResampleError("the unseen cards do not fill the hidden hands and the stock")
+    state = RoundState.from_deal(view.rules, view.dealer, hands, stock, list(view.discard))
+    for name in PUBLIC_HELD:  # every public field, as declared in rummy500.public
+        value = getattr(view, name)
+        kind = HELD[name]
+        if kind == "list":
+            value = list(value)
+        elif kind == "lists":
+            value = [list(v) for v in value]
+        setattr(state, name, value)
+    state.phase = Phase(view.phase)
+    state.masters = None  # set only in the instant a player goes out
+    state.result = None
+    state._legal_cache = None
+    return state

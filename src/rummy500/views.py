@@ -1,179 +1,104 @@
 """What one seat may see: the only thing bots, clients and logs ever receive.
 
-:func:`make_view` strips hidden information at one boundary: another seat's
-hand becomes its size plus the cards that seat was *seen* taking from the
-discard pile and has not played; the stock becomes a count. A spectator
-(``seat=None``) sees no hand at all.
+A :class:`View` is the round's :class:`~rummy500.public.Public` value plus
+the seat's own hand, its legal actions and the per-seat rule facts a player
+needs (may it lay off now, are jokers wild this hand, on which melds may it
+lay off...), so no bot or client ever decides a rule again. Another seat's
+hand is only its size plus the cards that seat was *seen* taking from the
+discard pile and has not played; the stock is a count. A spectator
+(``seat=None``) sees no hand at all. :meth:`View.to_dict` is derived from the
+fields, so the browser, the terminal, the bots and the logs get the same view.
+Views are built by :meth:`RoundState.view <rummy500.state.RoundState.view>`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any
 
 from rummy500.actions import Action
 from rummy500.cards import Card
 from rummy500.melds import TableMeld
+from rummy500.public import Public
+from rummy500.rules import Rules
 
-if TYPE_CHECKING:
-    from rummy500.rules import Rules
-    from rummy500.state import RoundState
-
-__all__ = ["View", "make_view"]
+__all__ = ["View"]
 
 
-@dataclass(frozen=True)
-class View:
-    """A seat's view of a round (``seat`` None: a spectator).
+def _json(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, TableMeld):
+        return value.to_dict()
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple | list):
+        return [_json(v) for v in value]
+    return value
+
+
+# Fields the JSON leaves out (the rules travel separately) or writes its own way.
+_NOT_IN_JSON = {"rules"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class View(Public):
+    """A seat's view of a round: the public facts (see :class:`Public`) and what is the seat's own.
 
     Attributes:
-        seat: whose view this is, or None for a spectator.
         rules: the rules in force.
-        players: number of seats.
-        dealer: the dealer's seat.
-        to_move: whose turn it is.
-        phase: ``nominate``, ``draw``, ``play`` or ``round_over``.
-        hand: the seat's own hand (empty for a spectator).
-        hand_sizes: cards in each hand.
-        known: per seat, the cards seen taken from the pile and still held.
-        stock_count: cards left in the stock.
-        discard: the discard pile, bottom first (all of it is face up).
-        melds: the table melds, with who laid each card.
-        obligation: a card the player to move took from the pile and must use.
-        taken_top: the single top card taken this turn (may not go back).
-        last_discarder: the seat that discarded last (may not call Rummy).
-        floating: seats floating with an empty hand.
-        gambit: the Dealer's Gambit nomination, or None.
-        dealer_joker: ``available``, ``used``, ``blocked`` or None.
-        went_out: the seat that went out, once the round is over.
-        round_scores: each seat's round score, once the round is over.
+        seat: whose view this is, or None for a spectator.
+        hand: the seat's own hand, sorted (empty for a spectator).
+        legal: the actions this seat may take now (an offer ends with ``Decline``).
         scores: the match totals before this round (if known).
-        legal: the actions this seat may take now.
         final_hands: every hand, once the round is over.
-        drawn: cards the player to move drew this turn (``discard_count: match_drawn``).
-        turn_points: points of new melds the player to move laid this turn (``first_meld_min``).
-        opened: per seat, whether their first melds reached ``first_meld_min``.
-        has_melded: per seat, whether they laid down a meld of their own this round.
-        removed: cards out of play for the round (Dealer's Gambit blocks and splits).
-        rummy_due: the player who went out must claim a playable card (``rummy_after_going_out``).
-        claimed_card: the card claimed by calling Rummy that the caller must still use.
-        stock_emptied_by: the seat that drew the last stock card (``stock_out: immediate``).
-        turns: turns completed this round.
+        jokers_wild: jokers are wild this hand (``jokers_wild``; Dealer's Gambit nomination).
+        extra_jokers: jokers this seat may use beyond its hand (the free dealer's joker).
+        may_lay_off_now: this seat may lay off at all now (``first_meld_min``, ``layoff_needs_own_meld``).
+        lay_off_onto: ids of the melds this seat may lay off on (``layoff_onto``).
+        must_use_top_card: a single top card taken from the pile must be used this turn (``must_use_taken``).
+        calls_steal: a Rummy call takes only the playable card and lays it at once (``calling_rummy: steal``).
     """
 
-    seat: int | None
     rules: Rules
-    players: int
-    dealer: int
-    to_move: int
-    phase: str
+    seat: int | None
     hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    known: tuple[tuple[Card, ...], ...]
-    stock_count: int
-    discard: tuple[Card, ...]
-    melds: tuple[TableMeld, ...]
-    obligation: Card | None
-    taken_top: Card | None
-    last_discarder: int | None
-    floating: tuple[bool, ...]
-    gambit: str | None
-    dealer_joker: str | None
-    went_out: int | None
-    round_scores: tuple[int, ...] | None
-    scores: tuple[int, ...] | None
-    legal: tuple[Action, ...] = field(default=())
+    legal: tuple[Action, ...] = ()
+    scores: tuple[int, ...] | None = None
     final_hands: tuple[tuple[Card, ...], ...] | None = None
-    # Public facts of the turn and the table that search bots need to rebuild a
-    # position (every one of them is visible to everybody at a real table).
-    drawn: int = 0
-    turn_points: int = 0
-    opened: tuple[bool, ...] = ()
-    has_melded: tuple[bool, ...] = ()
-    removed: tuple[Card, ...] = ()
-    rummy_due: bool = False
-    claimed_card: Card | None = None
-    stock_emptied_by: int | None = None
-    turns: int = 0
+    jokers_wild: bool = True
+    extra_jokers: int = 0
+    may_lay_off_now: bool = False
+    lay_off_onto: tuple[int, ...] = ()
+    must_use_top_card: bool = False
+    calls_steal: bool = False
 
     @property
     def my_turn(self) -> bool:
         """Whether this seat is the one to move."""
-        return self.seat == self.to_move and self.phase not in ("round_over",)
+        return self.seat == self.to_move and self.phase != "round_over"
+
+    def public(self) -> Public:
+        """The public facts alone (what every seat's view shares)."""
+        return Public(**{f.name: getattr(self, f.name) for f in fields(Public)})
 
     def to_dict(self) -> dict[str, Any]:
-        """The view as JSON (cards in the notation, actions as record verbs)."""
-        out: dict[str, Any] = {
-            "seat": self.seat,
-            "players": self.players,
-            "dealer": self.dealer,
-            "to_move": self.to_move,
-            "phase": self.phase,
-            "hand": [str(c) for c in self.hand] if self.seat is not None else None,
-            "hand_sizes": list(self.hand_sizes),
-            "known": [[str(c) for c in k] for k in self.known],
-            "stock_count": self.stock_count,
-            "discard": [str(c) for c in self.discard],
-            "melds": [m.to_dict() for m in self.melds],
-            "obligation": str(self.obligation) if self.obligation is not None else None,
-            "taken_top": str(self.taken_top) if self.taken_top is not None else None,
-            "last_discarder": self.last_discarder,
-            "floating": list(self.floating),
-            "gambit": self.gambit,
-            "dealer_joker": self.dealer_joker,
-            "went_out": self.went_out,
-            "round_scores": list(self.round_scores) if self.round_scores is not None else None,
-            "scores": list(self.scores) if self.scores is not None else None,
-            "legal": [a.to_record() for a in self.legal],
-        }
-        if self.final_hands is not None:
-            out["final_hands"] = [[str(c) for c in h] for h in self.final_hands]
+        """The view as JSON: every field (cards in the notation, actions as record verbs)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            name = f.name
+            if name in _NOT_IN_JSON:
+                continue
+            value = getattr(self, name)
+            if name == "legal":
+                out[name] = [a.to_record() for a in value]
+            elif name == "hand":
+                out[name] = _json(value) if self.seat is not None else None
+            elif name == "final_hands" and value is None:
+                continue
+            else:
+                out[name] = _json(value)
         return out
-
-
-def make_view(state: RoundState, seat: int | None, scores: Sequence[int] | None = None) -> View:
-    """Build ``seat``'s view of ``state`` (None: a spectator)."""
-    over = state.phase.value == "round_over"
-    if seat is not None and not 0 <= seat < state.n:
-        raise ValueError(f"seat {seat} is not a seat of this {state.n}-player game")
-    hand = tuple(sorted(state.hands[seat])) if seat is not None else ()
-    legal = tuple(state.legal_actions(seat)) if seat is not None else ()
-    phase = state.phase.value
-    if phase == "shuffle":
-        phase = "draw"  # the reshuffle is the table's chance event, not anybody's move
-    return View(
-        seat=seat,
-        rules=state.rules,
-        players=state.n,
-        dealer=state.dealer,
-        to_move=state.to_move,
-        phase=phase,
-        hand=hand,
-        hand_sizes=tuple(len(h) for h in state.hands),
-        known=tuple(tuple(sorted(k)) for k in state.known),
-        stock_count=len(state.stock),
-        discard=tuple(state.discard),
-        melds=tuple(state.melds),
-        obligation=state.obligation,
-        taken_top=state.taken_top,
-        last_discarder=state.last_discarder,
-        floating=tuple(state.floating),
-        gambit=state.gambit,
-        dealer_joker=state.dealer_joker,
-        went_out=state.went_out if over else None,
-        round_scores=tuple(state.result.round_scores) if over and state.result else None,
-        scores=tuple(scores) if scores is not None else None,
-        legal=legal,
-        # Once the round is over every hand is shown, as at a real table.
-        final_hands=tuple(tuple(sorted(h)) for h in state.hands) if over else None,
-        drawn=state.drawn,
-        turn_points=state.turn_points,
-        opened=tuple(state.opened),
-        has_melded=tuple(state.has_melded),
-        removed=tuple(state.removed),
-        rummy_due=state.rummy_due,
-        claimed_card=state.claimed_card,
-        stock_emptied_by=state.stock_emptied_by,
-        turns=state.turns,
-    )

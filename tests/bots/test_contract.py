@@ -178,3 +178,29 @@ def test_poisoned_hidden_cards_change_nothing(level: str) -> None:
         if match.is_over:
             break
     assert checked >= 5
+
+
+def test_no_bot_decides_a_rule_from_option_strings() -> None:
+    """Bots read rule facts from the view (or the engine's Rules methods), never option names or values."""
+    from rummy500.actions import GAMBIT_MODES
+    from rummy500.rules import OPTIONS
+
+    words = set(OPTIONS)
+    for spec in OPTIONS.values():
+        words.update(v.strip() for v in spec.values.split(",") if v.strip().replace("_", "").isalpha())
+    words -= {"false", "true"}
+    # A Dealer's Gambit nomination ("wild", "double", "split") is the dealer's own move, not a rule.
+    allowed = set(GAMBIT_MODES)
+    found = []
+    for path in sorted(Path(bots_pkg.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+            if text in words and text not in allowed:
+                found.append(f"{path.name}:{node.lineno} {node.value!r}")
+            if isinstance(node, ast.Attribute) and node.attr in OPTIONS and node.attr not in _PLAIN_FACTS:
+                found.append(f"{path.name}:{node.lineno} .{node.attr}")
+    assert not found, "bots decide rules from options: " + ", ".join(found)
+
+
+# Options that are plain facts of the table rather than rules to apply (the pack, the players).
+_PLAIN_FACTS = {"players", "partnership", "short_pack"}

@@ -73,3 +73,43 @@ def test_only_unseen_cards_move() -> None:
     worlds = {tuple(sorted(determinize(view, random.Random(k)).hands[0])) for k in range(5)}
     assert len(worlds) > 1  # the hidden hand is really re-dealt
     assert state.phase is Phase.DRAW
+
+
+def _decision_views(rules: Rules, seed: int, steps: int):
+    """The decider's view at each decision of a random game that also takes and declines offers."""
+    from rummy500.actions import Decline
+    from rummy500.state import DecisionKind
+
+    rng = random.Random(seed)
+    match = Match(rules, seed=seed)
+    for _ in range(steps):
+        d = match.decision()
+        if d is None:
+            return
+        assert d.kind is not DecisionKind.CHANCE and d.seat is not None
+        yield match.state, match.view(d.seat)
+        choice = rng.choice(d.legal)
+        if d.kind is DecisionKind.OFFER and rng.random() < 0.7:
+            choice = Decline()
+        match.apply(d.seat, choice)
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()))
+def test_state_from_view_shows_the_seat_exactly_what_it_saw(cfg: dict[str, object]) -> None:
+    """Every preset and variant: the resampled position offers exactly ``view.legal`` and the same public facts."""
+    from dataclasses import replace
+
+    from rummy500.state import state_from_view
+
+    rules = Rules.from_mapping(cfg)
+    rng = random.Random(2)
+    checked = 0
+    for state, view in _decision_views(rules, 5, 120):
+        world = state_from_view(view, rng)
+        again = world.view(view.seat, view.scores)
+        assert sorted(map(str, again.legal)) == sorted(map(str, view.legal))
+        assert replace(again, legal=()) == replace(view, legal=())
+        # Only the seat's own decision is fixed: whether other seats have offers depends on hidden hands.
+        assert sorted(map(str, world.legal_actions(view.seat))) == sorted(map(str, state.legal_actions(view.seat)))
+        checked += 1
+    assert checked > 20

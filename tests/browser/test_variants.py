@@ -99,8 +99,8 @@ def _rummy_plan(seed: int) -> Plan | None:
         st = game.match.state
         if game.match.round_index or st.is_over:
             return None
-        if any(isinstance(a, CallRummy) for a in st.legal_actions(0)):
-            return plan
+        if st.to_move != 0 and any(isinstance(a, CallRummy) for a in st.legal_actions(0)):
+            return plan  # (Ann may call on her own turn too, before drawing: this test wants it out of turn)
         mover = st.to_move
         acts = st.legal_actions(mover)
         draw = [a for a in acts if isinstance(a, Draw)]

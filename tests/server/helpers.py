@@ -33,6 +33,12 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "grace_seconds": 3600.0,
         "ws_rate_per_second": 1000.0,
         "ws_rate_burst": 1000,
+        "client_rate_per_second": 1000.0,
+        "client_rate_burst": 1000,
+        "sockets_per_client": 1000,
+        "tables_per_client": 1000,
+        "table_rate_per_minute": 60_000.0,
+        "workers": 0,
     }
     fields.update(overrides)
     return Settings(**fields)

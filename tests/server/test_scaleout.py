@@ -312,9 +312,11 @@ class SocketClient:
             self.stack.close()
 
 
-def test_killing_an_instance_mid_game_and_going_on_with_the_other(
-    tmp_path: Path, pg_schema: str, redis_prefix: str
-) -> None:
+@contextlib.contextmanager
+def serve_process(
+    tmp_path: Path, pg_schema: str, redis_prefix: str, *options: str
+) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """A real ``python -m rummy500.server`` process on PostgreSQL + Redis; yields it and its base URL."""
     port = _free_port()
     db = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={pg_schema}"})
     src = str(Path(rummy500.__file__).resolve().parent.parent)
@@ -331,26 +333,36 @@ def test_killing_an_instance_mid_game_and_going_on_with_the_other(
         db.render_as_string(hide_password=False),
         "--redis-prefix",
         redis_prefix,
-        "--lease",
-        "2",
-        "--bot-delay",
-        "0",
         "--grace",
         "3600",
         "--data-dir",
         str(tmp_path / "a"),
+        *options,
     ]
     out = (tmp_path / "a.log").open("w")
     proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
-    socks: list[SocketClient] = []
     try:
-        for _ in range(300):
+        for _ in range(600):
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{base}/api/rules", timeout=1).status_code == 200:
                     break
             assert proc.poll() is None, (tmp_path / "a.log").read_text()
             time.sleep(0.05)
+        yield proc, base
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        out.close()
+
+
+def test_killing_an_instance_mid_game_and_going_on_with_the_other(
+    tmp_path: Path, pg_schema: str, redis_prefix: str
+) -> None:
+    socks: list[SocketClient] = []
+    with serve_process(tmp_path, pg_schema, redis_prefix, "--lease", "2", "--bot-delay", "0") as (proc, base):
+        port = base.rsplit(":", 1)[1]
         with instance(tmp_path / "b", pg_schema, prefix=redis_prefix, lease=2.0) as b:
             res = httpx.post(
                 f"{base}/api/tables",
@@ -390,13 +402,8 @@ def test_killing_an_instance_mid_game_and_going_on_with_the_other(
                     assert sum(1 for x in stored if x.seat == 2) == bot_moves + sb.bot_actions
             record = b.client.get(f"/api/games/{table_id}/record").json()
             assert sum(len(r["actions"]) for r in record["rounds"]) >= final["version"]
-    finally:
-        for s in socks:
-            s.close()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-        out.close()
+        for sock in socks:
+            sock.close()
 
 
 def test_concurrent_appends_never_fork_a_game(pg_schema: str) -> None:
@@ -534,6 +541,42 @@ def test_the_redis_listener_comes_back_after_losing_its_connection(redis_prefix:
             await two.close()
 
     run_async(run())
+
+
+def test_after_a_kill_the_bots_resume_elsewhere_long_before_the_lease_ends(
+    tmp_path: Path, pg_schema: str, redis_prefix: str
+) -> None:
+    # A drives with a 60 s lease and bots that wait 60 s: only a takeover on
+    # A's lapsed heartbeat (about 1 s) lets the bot play in time on B.
+    options = ("--lease", "60", "--heartbeat", "1", "--bot-delay", "60")
+    with serve_process(tmp_path, pg_schema, redis_prefix, *options) as (proc, base):
+        made = httpx.post(f"{base}/api/tables", json={"name": "Ann", "bots": {"1": "random"}}).json()
+        table_id = made["table_id"]
+        httpx.post(
+            f"{base}/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {made['token']}"}
+        ).raise_for_status()
+        with (
+            instance(tmp_path / "b", pg_schema, prefix=redis_prefix, lease=60.0, heartbeat_seconds=1.0) as b,
+            b.client.websocket_connect(_ws(table_id, made["token"])) as ws,
+        ):
+            state = receive(ws, "state")
+            for _ in range(30):  # Ann plays her turn (if hers is first): then it is the bot's
+                if state["view"]["to_move"] != 0:
+                    break
+                act(ws, state["version"], state["view"]["legal"][-1])
+                state = receive(ws, "state", version=state["version"] + 1)
+            assert state["view"]["to_move"] == 1
+            sb = b.session(table_id)
+            assert sb is not None and not sb.driving
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=10)
+            killed = time.monotonic()
+            moved = receive(ws, "state", version=state["version"] + 1)
+            took = time.monotonic() - killed
+            last = [e for e in moved["log"] if e["kind"] == "action"][-1]
+            assert last["seat"] == 1 and last["auto"]
+            assert sb.driving and sb.bot_actions >= 1
+            assert took < 20, f"the bot resumed {took:.1f}s after the kill"
 
 
 def test_serve_refuses_redis_without_a_shared_database_or_redis(

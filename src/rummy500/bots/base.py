@@ -8,7 +8,10 @@ the phase, any obligation, and ``view.legal``) and a ``random.Random``.
 * On its turn (``view.seat == view.to_move``) :meth:`Bot.act` returns an
   element of ``view.legal``.
 * Out of turn (``view.seat != view.to_move`` with ``view.legal`` non-empty:
-  calling Rummy, ``meld_out_of_turn``) it may return ``None``: "no call".
+  calling Rummy, ``meld_out_of_turn``; the list ends with ``Decline()``) it
+  returns :class:`~rummy500.actions.Decline` for "no call".
+
+This is the agent protocol of :func:`rummy500.drive.drive`.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 
-from rummy500.actions import Action
+from rummy500.actions import Action, Decline
 from rummy500.views import View
 
 __all__ = ["Bot"]
@@ -44,14 +47,17 @@ class Bot(ABC):
             rng: randomness for this decision (default: the bot's own).
 
         Returns:
-            An element of ``view.legal``; out of turn possibly ``None`` (no call).
-            ``None`` too when ``view.legal`` is empty.
+            An element of ``view.legal``: out of turn possibly ``Decline()``
+            (no call). ``None`` when ``view.legal`` is empty.
         """
         if not view.legal:
             return None
         r = rng if rng is not None else self.rng
         if view.seat != view.to_move:
-            return self.out_of_turn(view, r)
+            if view.legal == (Decline(),):
+                return Decline()
+            call = self.out_of_turn(view, r)
+            return call if call is not None else Decline()
         if len(view.legal) == 1:
             return view.legal[0]
         return self.choose(view, r)
@@ -61,7 +67,10 @@ class Bot(ABC):
         """Choose among ``view.legal`` (at least two) on the bot's own turn."""
 
     def out_of_turn(self, view: View, rng: random.Random) -> Action | None:
-        """Choose an out-of-turn action (a Rummy call, a meld), or ``None`` for no call."""
+        """Choose an out-of-turn action (a Rummy call, a meld), or ``None`` for no call.
+
+        ``view.legal`` ends with ``Decline()``; never return it from here.
+        """
         return None
 
     def explain(self) -> str:

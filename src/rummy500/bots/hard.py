@@ -33,20 +33,23 @@ seed), optionally capped by a time limit.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from typing import TYPE_CHECKING
 
-from rummy500.actions import Action, CallRummy, Discard, Draw, LayOff, Meld, Pass, Take
+from rummy500.actions import Action, CallRummy, Decline, Discard, Draw, LayOff, Meld, Pass, Take
 from rummy500.bots.base import Bot
 from rummy500.bots.determinize import DeterminizeError, determinize
 from rummy500.bots.heuristics import Analysis, Planner
 from rummy500.bots.medium import MediumBot
+from rummy500.drive import AgentError, drive
 from rummy500.scoring import hand_value, meld_points
 from rummy500.views import View
 
 if TYPE_CHECKING:
-    from rummy500.state import RoundState
+    from rummy500.events import Event
+    from rummy500.state import Decision, RoundState
 
 __all__ = ["HardBot", "estimate_round"]
 
@@ -155,7 +158,7 @@ class HardBot(Bot):
                     case Draw():
                         out.append((an.expected_draw_value(), a))
                     case Take(n, split):
-                        must = n > 1 or split or view.rules.must_use_taken == "always"
+                        must = n > 1 or split or view.must_use_top_card
                         v = an.take_value(n, must_use=must, split=split)
                         if v > float("-inf"):
                             out.append((v - (4.0 if split else 0.0), a))
@@ -244,33 +247,20 @@ class HardBot(Bot):
         policy = self.policy
         start = state.turns
         horizon = self.horizon if self.horizon is not None else MAX_PLAYOUT_TURNS
-        oot = state.rules.calling_rummy != "off" or state.rules.meld_out_of_turn
-        steps = 0
-        while not state.is_over and steps < 400:
-            if state.turns - start >= horizon:
-                break
-            steps += 1
-            if state.phase.value == "shuffle":
-                state.apply(state.chance_reshuffle(rng))
-                continue
-            if oot:
-                called = False
-                for s in state.actors()[1:]:
-                    a = policy.act(state.view(s), rng)
-                    if a is not None:
-                        state.apply(a, s, check=False)
-                        called = True
-                        break
-                if called:
-                    continue
-            s = state.to_move
-            v = state.view(s)
-            if not v.legal:
-                break
-            a = policy.act(v, rng)
-            if a is None:
-                break
-            state.apply(a, s, check=False)
+        steps = [0]
+
+        def count(_d: Decision, action: Action, _e: list[Event]) -> None:
+            if not isinstance(action, Decline):
+                steps[0] += 1
+
+        with contextlib.suppress(AgentError):  # the policy found no move: score what there is
+            drive(
+                state,
+                [policy] * state.n,
+                rng,
+                until=lambda: state.turns - start >= horizon or steps[0] >= 400,
+                observe=count,
+            )
         return self._evaluate(state, seat)
 
     def _evaluate(self, state: RoundState, seat: int) -> float:

@@ -345,14 +345,12 @@ class Analysis:
         self.hand = list(view.hand)
         self.track = track_opponents
         self.discards = discards or {}
-        gambit = view.gambit
-        self.wild = rules.jokers_wild if gambit is None else gambit == "wild"
+        # The rule facts come from the engine, through the view: never decided here.
+        self.wild = view.jokers_wild
         # The dealer's joker counts as a joker the dealer holds while it is free.
-        self.extra = 1 if (view.dealer_joker == "available" and seat == view.dealer and self.wild) else 0
+        self.extra = view.extra_jokers
         self.plan_hand = self.hand + [_JK] * self.extra
-        opened = view.opened[seat] if view.opened else rules.first_meld_min == 0
-        has_melded = view.has_melded[seat] if view.has_melded else any(m.owner == seat for m in view.melds)
-        self.may_layoff = opened and (not rules.layoff_needs_own_meld or has_melded)
+        self.may_layoff = view.may_lay_off_now
         self.planner = Planner(
             rules, view.melds, seat, may_layoff=self.may_layoff, may_extend=self._may_extend, wild=self.wild
         )
@@ -385,12 +383,7 @@ class Analysis:
         self.risk = risk
 
     def _may_extend(self, meld: TableMeld) -> bool:
-        onto = self.rules.layoff_onto
-        if onto == "any":
-            return True
-        if onto == "own":
-            return meld.owner == self.seat
-        return self.rules.side_of(meld.owner) == self.rules.side_of(self.seat)
+        return self.rules.may_lay_off_on(self.seat, meld.owner)
 
     # -------------------------------------------------------------- values
     def value(self, c: Card) -> int:
@@ -481,7 +474,7 @@ class Analysis:
             if h == _JK:
                 continue
             if h == c:
-                if self.rules.set_suits == "any":
+                if self.rules.sets_repeat_cards:
                     return True  # two packs: a set may repeat a card
                 continue
             if h.rank == c.rank:
@@ -603,7 +596,6 @@ class Analysis:
     # -------------------------------------------------------------- policies
     def best_draw(self, legal: Sequence[Action], *, max_depth: int | None = None) -> tuple[Action, float]:
         """The best draw-phase action and its worth."""
-        rules = self.rules
         best: tuple[Action, float] | None = None
         for a in legal:
             match a:
@@ -612,7 +604,7 @@ class Analysis:
                 case Take(k, split):
                     if max_depth is not None and k > max_depth:
                         continue
-                    must = k > 1 or split or rules.must_use_taken == "always"
+                    must = k > 1 or split or self.view.must_use_top_card
                     v = self.take_value(k, must_use=must, split=split)
                     if split:
                         v -= 4.0  # the joker spent

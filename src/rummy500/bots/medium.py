@@ -114,7 +114,7 @@ class MediumBot(Bot):
             if _steal_points(an, view, best) > 0:
                 self.last_reason = "a stolen card scores for me, and I still draw"
                 return best
-        wild = view.rules.jokers_wild if view.gambit is None else view.gambit == "wild"
+        wild = view.jokers_wild
         for a in legal:
             if isinstance(a, Block) and not wild:
                 self.last_reason = "my joker is not wild this hand: block the dealer's"
@@ -148,7 +148,7 @@ class MediumBot(Bot):
         an: Analysis | None = None
         if calls:
             an = self.analysis(view)
-            if view.rules.calling_rummy == "steal":
+            if view.calls_steal:
                 best = max(calls, key=lambda a: _steal_points(an, view, a))
                 self.last_reason = "a stolen card scores for me"
                 return best

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from rummy500.actions import Action
+from rummy500.actions import Action, Decline
 from rummy500.bots.base import Bot
 from rummy500.views import View
 
@@ -29,7 +29,8 @@ class RandomBot(Bot):
         return rng.choice(view.legal)
 
     def out_of_turn(self, view: View, rng: random.Random) -> Action | None:
-        if rng.random() < self.call_chance:
+        calls = [a for a in view.legal if not isinstance(a, Decline)]
+        if calls and rng.random() < self.call_chance:
             self.last_reason = "a random call"
-            return rng.choice(view.legal)
+            return rng.choice(calls)
         return None

@@ -1,12 +1,16 @@
-"""``rummy500 demo``: a seeded bot-vs-bot round, printed move by move."""
+"""``rummy500 demo``: a seeded bot-vs-bot round, printed move by move (through :func:`rummy500.drive.drive`)."""
 
 from __future__ import annotations
 
 import argparse
 import random
 
+from rummy500.actions import Action, Decline
+from rummy500.drive import Agent, PolicyAgent, drive
+from rummy500.events import Event
 from rummy500.match import Match
 from rummy500.rules import Rules, RulesError
+from rummy500.state import Decision
 
 __all__ = ["main"]
 
@@ -31,23 +35,23 @@ def main(argv: list[str]) -> int:
     print(f"Dealer: seat {state.dealer}. Upcard: {' '.join(map(str, state.discard)) or '-'}")
     for seat in range(rules.players):
         print(f"  seat {seat}: {' '.join(map(str, sorted(state.hands[seat])))}")
-    while not state.is_over:
-        seat = state.to_move
-        view = state.view(seat)
-        action = bots[seat](view, rng)
-        match.apply(seat, action, auto=False)
-        print(f"seat {seat}: {action}")
+
+    def show(decision: Decision, action: Action, events: list[Event]) -> None:
+        if isinstance(action, Decline):
+            return
+        print(f"seat {decision.seat}: {action}" if decision.seat is not None else str(action))
+
+    drive(state, bots, rng, observe=show)
     result = state.result
     assert result is not None
     print(f"Round over. Went out: {result.went_out}. Scores: {result.round_scores}")
     return 0
 
 
-def _bots(level: str, n: int, seed: int):  # noqa: ANN202 - list of callables
+def _bots(level: str, n: int, seed: int) -> list[Agent]:
     try:
         from rummy500.bots import make_bot
 
-        made = [make_bot(level, seed + i) for i in range(n)]
-        return [b.act for b in made]
+        return [make_bot(level, seed + i) for i in range(n)]
     except (ImportError, KeyError):
-        return [lambda view, rng: rng.choice(view.legal)] * n
+        return [PolicyAgent(lambda view, rng: rng.choice(view.legal))] * n

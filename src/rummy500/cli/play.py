@@ -20,14 +20,16 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from rummy500.actions import Action, ActionError, Draw, Pass, Take, parse_action
+from rummy500.actions import Action, ActionError, Decline, Draw, Pass, Take, parse_action
 from rummy500.bots import BOT_LEVELS, Bot, make_bot
 from rummy500.cards import Card
 from rummy500.cli.simulate import rules_from_args
+from rummy500.drive import Agent, AgentError, drive
+from rummy500.events import Event
 from rummy500.match import Match
 from rummy500.record import RecordError
 from rummy500.rules import RulesError
-from rummy500.state import IllegalAction
+from rummy500.state import Decision, IllegalAction
 from rummy500.views import View
 
 __all__ = ["Game", "main"]
@@ -61,6 +63,32 @@ def _card_markup(c: Card) -> str:
         return f"[bold magenta]{text}[/]"
     colour = "red" if c.suit in (1, 2) else "default"
     return f"[bold {colour}]{text}[/]"
+
+
+class _Quit(Exception):
+    """The human typed 'quit' (or the input ended)."""
+
+
+class _Human:
+    """The terminal's agent: reads the human's moves (out of turn, Enter declines)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.shown: tuple[int, int] | None = None
+
+    def act(self, view: View, rng: random.Random) -> Action | None:
+        g = self.game
+        out_of_turn = view.seat != view.to_move
+        if not out_of_turn:
+            here = (g.match.round_index, len(g.match.rounds[-1].actions))
+            if self.shown != here:
+                g.show()
+                self.shown = here
+        act = g._ask_human(out_of_turn=out_of_turn)
+        if act == "quit":
+            raise _Quit
+        assert not isinstance(act, str)
+        return Decline() if act is None else act
 
 
 class Game:
@@ -105,64 +133,25 @@ class Game:
         """Play until the game ends or the input does; returns the exit status."""
         m = self.match
         self.console.print(f"[bold]Rummy 500[/] - {m.rules.preset} rules, {m.rules.players} players, target {m.rules.target}. Type 'help' for help.")
-        declined: set[int] = set()
-        point = (-1, -1)
-        shown_turn: tuple[int, int] | None = None
-        while not m.is_over:
-            self._report_rounds()
-            state = m.state
-            assert state is not None
-            here = (m.round_index, len(m.rounds[-1].actions))
-            if here != point:
-                point, declined = here, set()
-            called = False
-            for s in state.actors()[1:]:
-                if s in declined:
-                    continue
-                if s == self.human:
-                    act = self._ask_human(out_of_turn=True)
-                    if act == "quit":
-                        return self._quit()
-                else:
-                    act = self.bots[s].act(m.view(s), self.rng)
-                if act is None:
-                    declined.add(s)
-                    continue
-                self._apply(s, act)  # type: ignore[arg-type]
-                called = True
-                break
-            if called:
-                continue
-            seat = state.to_move
-            if seat == self.human:
-                if shown_turn != here:
-                    self.show()
-                    shown_turn = here
-                act = self._ask_human(out_of_turn=False)
-                if act == "quit":
-                    return self._quit()
-                assert act is not None and not isinstance(act, str)
-                self._apply(seat, act)
-            else:
-                act = self.bots[seat].act(m.view(seat), self.rng)
-                if act is None:
-                    self.console.print(f"[red]{self.name(seat)} could not move[/]")
-                    return 1
-                self._apply(seat, act)
+        agents: dict[int, Agent] = {**self.bots, self.human: _Human(self)}
+        try:
+            drive(m, agents, self.rng, observe=self._observe)
+        except _Quit:
+            return self._quit()
+        except AgentError as exc:
+            self.console.print(f"[red]{self.name(exc.seat)} could not move[/]")
+            return 1
         self._report_rounds()
         self._announce_winner()
         if self.save_path:
             self.save(self.save_path)
         return 0
 
-    def _apply(self, seat: int, action: Action) -> None:
-        m = self.match
-        rounds_before = len(m.rounds)
-        m.apply(seat, action)
-        if seat != self.human:
+    def _observe(self, decision: Decision, action: Action, events: list[Event]) -> None:
+        seat = decision.seat
+        if seat is not None and seat != self.human and not isinstance(action, Decline):
             self.console.print(f"  {self.name(seat)}: [cyan]{action}[/]")
-        if len(m.rounds) != rounds_before or m.is_over:
-            self._report_rounds()
+        self._report_rounds()
 
     # ------------------------------------------------------------------ input
     def _readline(self, prompt: str) -> str | None:
@@ -181,7 +170,7 @@ class Game:
         m = self.match
         if out_of_turn:
             view = m.view(self.human)
-            calls = ", ".join(str(a) for a in view.legal)
+            calls = ", ".join(str(a) for a in view.legal if not isinstance(a, Decline))
             self.console.print(f"[yellow]You may play out of turn:[/] {calls}  (Enter to let it pass)")
         while True:
             view = m.view(self.human)
@@ -271,7 +260,7 @@ class Game:
         if self._hinter is None:
             self._hinter = make_bot("hard", self.rng.getrandbits(32), iterations=24)
         act = self._hinter.act(view, random.Random(self.rng.getrandbits(32)))
-        if act is None:
+        if act is None or isinstance(act, Decline):
             self.console.print("hint: let it pass")
             return
         self.console.print(f"hint: [cyan]{act}[/] - {self._hinter.explain() or 'the search likes it best'}")

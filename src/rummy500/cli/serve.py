@@ -16,7 +16,12 @@ import logging
 import os
 import re
 import sys
+import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from rummy500.server.config import Settings
 
 __all__ = ["build_parser", "serve_main"]
 
@@ -69,7 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         metavar="SECONDS",
         default=10.0,
-        help="with --redis: how long the bots of a crashed process wait before another takes over (default 10)",
+        help="with --redis: how long a table's lease lasts unrenewed (default 10)",
+    )
+    p.add_argument(
+        "--heartbeat",
+        type=float,
+        metavar="SECONDS",
+        default=1.5,
+        help="with --redis: how long after a process dies the others take its tables' bots over (default 1.5)",
     )
     p.add_argument("--data-dir", type=Path, metavar="DIR", help="folder of the embedded database")
     p.add_argument(
@@ -81,8 +93,55 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--bot-delay", type=float, metavar="SECONDS", default=0.8, help="pause before each bot action")
     p.add_argument("--public-url", metavar="URL", help="base URL for invite links")
+    limits = p.add_argument_group("limits (see docs/deploy.md; a client is one peer address)")
+    limits.add_argument("--sockets-per-client", type=int, metavar="N", help="open websockets per client (32)")
+    limits.add_argument(
+        "--client-rate", type=float, metavar="N", help="messages a second per client, all sockets together (30)"
+    )
+    limits.add_argument("--client-burst", type=int, metavar="N", help="messages per client in a burst (90)")
+    limits.add_argument("--tables-per-client", type=int, metavar="N", help="tables per client waiting in the lobby (20)")
+    limits.add_argument("--table-rate", type=float, metavar="N", help="new tables a minute per client (20)")
+    limits.add_argument("--max-body", type=int, metavar="BYTES", help="largest HTTP request body (65536)")
+    limits.add_argument("--max-message", type=int, metavar="BYTES", help="largest websocket message (16384)")
+    limits.add_argument("--lobby-expiry", type=float, metavar="HOURS", help="delete tables never started after (24)")
+    limits.add_argument("--idle-days", type=float, metavar="DAYS", help="do not rebuild games idle this long at start (7)")
+    limits.add_argument(
+        "--allow-origin", action="append", metavar="URL", help="another site whose pages may open websockets"
+    )
+    p.add_argument("--workers", type=int, metavar="N", help="processes for bot thinking and replays (2; 0: a thread)")
+    p.add_argument("--api-docs", action="store_true", help="serve /docs and /redoc (they load scripts from a CDN)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     return p
+
+
+#: Websocket frames up to this size reach the app, which answers ``bad_message``
+#: past ``ws_max_message_bytes``; larger ones close the socket (1009).
+FRAME_CAP = 1024 * 1024
+
+
+def uvicorn_options(settings: Settings, log_level: str = "info") -> dict[str, Any]:
+    """The keyword arguments of ``uvicorn.run`` / ``uvicorn.Config`` for these settings.
+
+    The websocket implementation is the ``websockets`` library's: a frame that
+    is not UTF-8 closes its socket (1007) without a traceback in the log, and
+    an oversized handshake gets 400 at once.
+    """
+    # That implementation is the older of the two in uvicorn and warns so at
+    # import; the newer one logs tracebacks for non-UTF-8 frames and hangs on
+    # oversized handshakes (tests/server/test_uvicorn.py holds both behaviours).
+    warnings.filterwarnings("ignore", message=r"websockets\.legacy is deprecated", category=DeprecationWarning)
+    warnings.filterwarnings("ignore", message=r"remove second argument of ws_handler", category=DeprecationWarning)
+    warnings.filterwarnings("ignore", message=r"The `websockets` implementation is deprecated")
+    return {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": log_level,
+        # Our logging (set up by serve_main, with the token filter) rather than uvicorn's.
+        "log_config": None,
+        "ws": "websockets",
+        "ws_max_size": max(FRAME_CAP, 4 * settings.ws_max_message_bytes),
+        "proxy_headers": False,
+    }
 
 
 def serve_main(argv: list[str]) -> int:
@@ -116,9 +175,25 @@ def serve_main(argv: list[str]) -> int:
         "redis_url": args.redis,
         "redis_prefix": args.redis_prefix,
         "lease_seconds": args.lease,
+        "heartbeat_seconds": args.heartbeat,
     }
     if args.data_dir is not None:
         fields["data_dir"] = args.data_dir
+    optional = {
+        "sockets_per_client": args.sockets_per_client,
+        "client_rate_per_second": args.client_rate,
+        "client_rate_burst": args.client_burst,
+        "tables_per_client": args.tables_per_client,
+        "table_rate_per_minute": args.table_rate,
+        "max_body_bytes": args.max_body,
+        "ws_max_message_bytes": args.max_message,
+        "lobby_expiry_hours": args.lobby_expiry,
+        "idle_days": args.idle_days,
+        "allowed_origins": tuple(args.allow_origin) if args.allow_origin else None,
+        "workers": args.workers,
+        "api_docs": args.api_docs or None,
+    }
+    fields.update({k: v for k, v in optional.items() if v is not None})
     try:
         settings = Settings(**fields)
     except ValidationError as exc:
@@ -157,16 +232,7 @@ def serve_main(argv: list[str]) -> int:
     print(f"rummy500: open http://{settings.host}:{settings.port}/", file=sys.stderr)
     app = create_app(settings, storage=storage)
     try:
-        uvicorn.run(
-            app,
-            host=settings.host,
-            port=settings.port,
-            log_level=args.log_level,
-            # Our logging (set up above, with the token filter) rather than uvicorn's.
-            log_config=None,
-            ws_max_size=settings.ws_max_message_bytes,
-            proxy_headers=False,
-        )
+        uvicorn.run(app, **uvicorn_options(settings, args.log_level))
     finally:
         storage.close()
     return 0

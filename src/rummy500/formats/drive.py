@@ -14,6 +14,8 @@ import random
 from collections.abc import Callable, Sequence
 
 from rummy500.actions import Action
+from rummy500.drive import PolicyAgent, drive
+from rummy500.events import Event
 from rummy500.formats.chips import RingGame, RingRound
 from rummy500.formats.games import FormatError, table_rules
 from rummy500.formats.multi import MultiTableTourney
@@ -21,6 +23,7 @@ from rummy500.formats.tables import SingleTableTourney, TableGame
 from rummy500.match import Match
 from rummy500.rules import Rules
 from rummy500.scoring import RoundResult
+from rummy500.state import Decision
 from rummy500.views import View
 
 __all__ = [
@@ -53,8 +56,10 @@ def _child_rng(rng: random.Random) -> random.Random:
 def play_round(match: Match, policy: Policy, rng: random.Random, *, max_actions: int = MAX_ACTIONS) -> RoundResult:
     """Play the match's current round to its end and return its result.
 
-    The seat to move acts each time (out-of-turn actions are left to real
-    players). The match then deals its next round itself unless it is over.
+    The policy plays each seat's turns through the one decision loop
+    (:func:`rummy500.drive.drive`); out-of-turn offers are declined (they are
+    left to real players). The match then deals its next round itself unless
+    it is over.
 
     Raises:
         FormatError: the match has no round in play, the round exceeds
@@ -65,18 +70,24 @@ def play_round(match: Match, policy: Policy, rng: random.Random, *, max_actions:
     state = match.state
     if state is None or state.is_over or match.is_over:
         raise FormatError("the match has no round in play")
-    for _ in range(max_actions):
-        if state.is_over:
-            assert state.result is not None
-            return state.result
-        seat = state.actors()[0]
-        view = match.view(seat)
+    where = f"round {match.round_index + 1}"
+
+    def checked(view: View, rng: random.Random) -> Action:
         if not view.legal:
-            raise FormatError(
-                f"round {match.round_index + 1}: seat {seat} is to move ({view.phase}) but has no legal action"
-            )
-        match.apply(seat, policy(view, rng))
-    raise FormatError(f"the round did not end within {max_actions} actions")
+            raise FormatError(f"{where}: seat {view.seat} is to move ({view.phase}) but has no legal action")
+        return policy(view, rng)
+
+    agent = PolicyAgent(checked)
+    applied = [0]
+
+    def count(_d: Decision, _a: Action, _e: list[Event]) -> None:
+        applied[0] += 1
+
+    drive(match, [agent] * match.rules.players, rng, until=lambda: state.is_over or applied[0] >= max_actions, observe=count)
+    if not state.is_over:
+        raise FormatError(f"the round did not end within {max_actions} actions")
+    assert state.result is not None
+    return state.result
 
 
 def play_table(

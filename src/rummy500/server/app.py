@@ -16,13 +16,15 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from rummy500.server.api import router
 from rummy500.server.bus import Bus, open_bus
 from rummy500.server.config import Settings
 from rummy500.server.hub import Hub
+from rummy500.server.limits import BodyLimit, ClientLimits
 from rummy500.server.manager import TableManager
 from rummy500.server.storage import Storage, open_storage
 
@@ -32,8 +34,33 @@ log = logging.getLogger(__name__)
 
 _NO_CLIENT = """<!doctype html><meta charset="utf-8"><title>rummy500</title>
 <p>The rummy500 server is running, but its browser client is missing
-(<code>rummy500/server/static/index.html</code>). The API is at <a href="/docs">/docs</a>.</p>
+(<code>rummy500/server/static/index.html</code>). The API is described at
+<a href="/openapi.json">/openapi.json</a>.</p>
 """
+
+#: Pages may load only this server's scripts, styles and sockets, and never be framed.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def _problem(error: dict[str, object]) -> str:
+    """One validation problem in words, without the input (it may be huge or not encodable)."""
+    where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")  # type: ignore[union-attr]
+    message = str(error.get("msg", "invalid"))
+    text = f"{where}: {message}" if where else message
+    return text.encode("utf-8", "replace").decode("utf-8")[:200]
+
+
+async def _validation_error(request: Request, exc: Exception) -> Response:
+    """422 with one line per problem, never echoing what was sent."""
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+    problems = [_problem(e) for e in errors[:20]] or ["invalid request"]
+    return JSONResponse(
+        status_code=422,
+        content={"detail": {"code": "bad_request", "message": problems[0], "problems": problems}},
+    )
 
 
 def create_app(
@@ -63,7 +90,10 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = storage or open_storage(settings.database_url())
         shared_bus = bus or open_bus(
-            settings.redis_url, prefix=settings.redis_prefix, lease_seconds=settings.lease_seconds
+            settings.redis_url,
+            prefix=settings.redis_prefix,
+            lease_seconds=settings.lease_seconds,
+            heartbeat_seconds=settings.heartbeat_seconds,
         )
         hub = Hub()
         kwargs = {"seed_source": seed_source} if seed_source else {}
@@ -85,9 +115,19 @@ def create_app(
         title="rummy500",
         summary="Rummy 500 at the table: lobby, live play over websockets, replays.",
         lifespan=lifespan,
+        docs_url="/docs" if settings.api_docs else None,
+        redoc_url="/redoc" if settings.api_docs else None,
     )
     app.state.settings = settings
+    app.state.limits = ClientLimits(
+        sockets=settings.sockets_per_client,
+        rate=settings.client_rate_per_second,
+        burst=settings.client_rate_burst,
+        tables=settings.tables_per_client,
+        tables_per_minute=settings.table_rate_per_minute,
+    )
     app.include_router(router)
+    app.add_exception_handler(RequestValidationError, _validation_error)
 
     @app.middleware("http")
     async def _headers(request: Request, call_next: Callable) -> Response:
@@ -95,6 +135,9 @@ def create_app(
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         # Invite links carry the table id: keep it out of other sites' logs.
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        if not (settings.api_docs and request.url.path in ("/docs", "/redoc")):
+            response.headers.setdefault("Content-Security-Policy", CSP)
         if request.url.path.startswith("/api/"):
             response.headers.setdefault("Cache-Control", "no-store")
         return response
@@ -116,4 +159,5 @@ def create_app(
         return _index()
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app

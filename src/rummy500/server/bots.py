@@ -17,7 +17,10 @@ from typing import Any, Protocol
 from rummy500 import bots as registry
 from rummy500.server.engine import Action
 
-__all__ = ["Bot", "ask_bot", "bot_levels", "default_level", "make_bot", "settle_choice"]
+__all__ = ["Bot", "ask_bot", "bot_levels", "default_level", "make_bot", "settle_choice", "thinks_long"]
+
+#: Levels that search (a second or more per decision): they think in worker processes.
+SEARCHING_LEVELS = frozenset({"hard"})
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +40,15 @@ def bot_levels() -> list[str]:
 def default_level(levels: list[str]) -> str:
     """The level for open seats and stand-ins: ``medium`` (strong yet quick) if there is one."""
     return "medium" if "medium" in levels else levels[0]
+
+
+def thinks_long(level: str) -> bool:
+    """Whether a level's bot searches (its thinking goes to a worker process).
+
+    The other levels answer within a few milliseconds: sending them to a
+    process would cost more than they think.
+    """
+    return level in SEARCHING_LEVELS
 
 
 def make_bot(level: str, seed: int) -> Bot:

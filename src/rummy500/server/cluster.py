@@ -11,8 +11,11 @@ log is the only truth; the cluster adds, per process:
   lines go over the bus as they are; a table in the lobby is told to refresh.
 - **One driver per table.** Every session starts passive; the process that
   holds the table's lease drives its bots and stand-ins. Leases are renewed
-  every third of ``lease_seconds``; a process that cannot renew stops driving,
-  and a session whose lease lapsed elsewhere is taken over at the next sweep.
+  every third of ``lease_seconds``; a process that cannot renew stops driving.
+  Heartbeats are renewed every third of ``heartbeat_seconds``, and at each
+  beat a process takes over the tables whose driver's heartbeat lapsed (a
+  process killed outright), so their bots resume within about
+  ``heartbeat_seconds``.
   Every few sweeps a process also adopts the running games that nobody drives
   (after a crash, or at the first start), which is also how games are restored.
 - **Presence.** The counts of this process's sockets per seat are written to
@@ -33,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import datetime
 from typing import Any, Protocol
 
 from rummy500.server.bus import Bus, Notice, Presence
@@ -67,6 +71,9 @@ class TableHost(Protocol):
     def prune(self) -> None:
         """Forget the sessions nobody here watches or drives."""
 
+    def active_since(self) -> datetime:
+        """Games not played since then are not adopted (they load when opened)."""
+
 
 class Cluster:
     """One process's side of a shared bus: relays its sessions, follows the others, drives its leases."""
@@ -90,6 +97,8 @@ class Cluster:
         self._workers: dict[str, asyncio.Task[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
+        #: Nodes seen dead (their orphans were looked for once).
+        self._mourned: set[str] = set()
 
     # ------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -104,6 +113,7 @@ class Cluster:
         self._tasks = [
             loop.create_task(self._send_loop(), name="cluster-send"),
             loop.create_task(self._sweep_loop(), name="cluster-sweep"),
+            loop.create_task(self._beat_loop(), name="cluster-beat"),
         ]
         log.info("cluster: node %s on the shared bus (lease %.1fs)", self.bus.node, self.bus.lease_seconds)
 
@@ -206,6 +216,10 @@ class Cluster:
             if notice.seat is not None and notice.text:
                 self.hub.send_chat(table_id, notice.name or "", notice.seat, notice.text)
             return
+        if notice.kind == "version" and notice.version is not None:
+            session = self.manager.sessions.get(table_id)
+            if session is not None:
+                session.note_version(notice.version)
         self._mark(table_id, notice.kind, notice.version)
 
     def _mark(self, table_id: str, kind: str, version: int | None = None) -> None:
@@ -326,14 +340,6 @@ class Cluster:
         """
         # Each step on its own: with the bus away the leases still fail to
         # renew (so this process stops driving) and idle sessions still go.
-        try:
-            if await self.bus.heartbeat():
-                # Our heartbeat had lapsed, so the others ignored our presence: rewrite it.
-                for table_id in list(self.hub.rooms):
-                    self.presence_changed(table_id)
-        except Exception as exc:  # noqa: BLE001
-            _reraise_cancellation(exc)
-            log.warning("cluster: heartbeat failed: %s", exc)
         sessions = dict(self.manager.sessions)
         for table_id, session in sessions.items():
             if session.finished or session.broken:
@@ -350,6 +356,8 @@ class Cluster:
             announced = {}
         for table_id, version in announced.items():
             here = self.manager.sessions.get(table_id)
+            if here is not None:
+                here.note_version(version)
             if (here is None and table_id in self.hub.rooms) or (here is not None and version > here.version):
                 self._mark(table_id, "version", version)
         for table_id in sessions:
@@ -366,13 +374,55 @@ class Cluster:
                 log.warning("cluster: could not look for undriven games: %s", exc)
         self.manager.prune()
 
+    async def _beat_loop(self) -> None:
+        while not self._stopping:
+            try:
+                await self.beat()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - try again next beat
+                _reraise_cancellation(exc)
+                log.warning("cluster: heartbeat failed: %s", exc)
+            await asyncio.sleep(self.bus.heartbeat_seconds / 3)
+
+    async def beat(self) -> None:
+        """Renew this process's heartbeat, and take over the tables whose driver's heartbeat lapsed.
+
+        A process killed outright announces nothing: its heartbeat key simply
+        expires. Every beat looks at who holds the leases of the sessions here
+        that this process does not drive; one whose holder is dead is taken at
+        once, and the running games nobody here has loaded are scanned once
+        per death.
+        """
+        if await self.bus.heartbeat():
+            # Our heartbeat had lapsed, so the others ignored our presence: rewrite it.
+            for table_id in list(self.hub.rooms):
+                self.presence_changed(table_id)
+        waiting = {
+            t: s
+            for t, s in self.manager.sessions.items()
+            if not s.driving and not s.finished and not s.broken
+        }
+        if not waiting:
+            return
+        holders = await self.bus.holders(waiting)
+        others = {h for h in holders.values() if h is not None and h != self.bus.node}
+        dead = others - await self.bus.live_nodes(others)
+        for table_id, holder in holders.items():
+            if holder is None or holder in dead:
+                await self._hold(waiting[table_id])
+        if dead - self._mourned:
+            self._mourned |= dead
+            log.info("cluster: node(s) %s stopped; taking their tables over", ", ".join(sorted(dead)))
+            await self.adopt_orphans()
+
     async def adopt_orphans(self) -> int:
         """Load the running games that no process drives (this process takes their leases).
 
         Returns:
             How many games were loaded.
         """
-        running = await asyncio.to_thread(self.manager.storage.running_ids)
+        running = await asyncio.to_thread(self.manager.storage.running_ids, self.manager.active_since())
         missing = [t for t in running if t not in self.manager.sessions]
         holders = await self.bus.holders(missing)
         loaded = 0

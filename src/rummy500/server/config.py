@@ -60,9 +60,30 @@ class Settings(BaseModel):
         redis_url: ``redis://host:6379/0`` when several server processes share
             the tables (with PostgreSQL); ``None`` (the default) for one process.
         redis_prefix: Prefix of every Redis key and channel.
-        lease_seconds: How long a process's lease on a table's bots (and its
-            heartbeat) lasts unrenewed: the longest a table's bots wait after
-            the process driving them dies.
+        lease_seconds: How long a process's lease on a table's bots lasts
+            unrenewed.
+        heartbeat_seconds: How long a process's heartbeat lasts unrenewed (it
+            is renewed three times as often): after a process dies, the others
+            take its tables' bots over within about this long.
+        max_body_bytes: Largest HTTP request body (413 beyond).
+        sockets_per_client: Websockets one client (peer address) may hold open
+            in one process.
+        client_rate_per_second: Messages a second one client may send over all
+            its websockets together.
+        client_rate_burst: Messages one client may send in a burst.
+        tables_per_client: Tables one client may keep waiting in the lobby (per process).
+        table_rate_per_minute: Tables one client may open a minute (per process).
+        lobby_expiry_hours: Tables never started are deleted this long after
+            they were opened.
+        idle_days: Games with no action for this long are not rebuilt at
+            startup (they load when someone opens them).
+        allowed_origins: Origins (``https://host[:port]``) whose pages may open
+            websockets, besides the server's own and ``public_url``'s.
+        workers: Processes that run bot thinking and replays off the event
+            loop (``0``: a thread of the server process instead).
+        api_docs: Serve the interactive API pages ``/docs`` and ``/redoc``
+            (they load scripts from a CDN; off by default). ``/openapi.json``
+            is always served.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -85,6 +106,18 @@ class Settings(BaseModel):
     redis_url: str | None = None
     redis_prefix: str = Field(default="rummy500:", min_length=1, max_length=64)
     lease_seconds: float = Field(default=10.0, ge=0.3, le=600)
+    heartbeat_seconds: float = Field(default=1.5, ge=0.3, le=600)
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024)
+    sockets_per_client: int = Field(default=32, ge=1)
+    client_rate_per_second: float = Field(default=30.0, gt=0)
+    client_rate_burst: int = Field(default=90, ge=1)
+    tables_per_client: int = Field(default=20, ge=1)
+    table_rate_per_minute: float = Field(default=20.0, gt=0)
+    lobby_expiry_hours: float = Field(default=24.0, gt=0)
+    idle_days: float = Field(default=7.0, gt=0)
+    allowed_origins: tuple[str, ...] = ()
+    workers: int = Field(default=2, ge=0, le=64)
+    api_docs: bool = False
 
     def database_url(self) -> str:
         """The database URL to open, the embedded SQLite file by default."""

@@ -18,13 +18,15 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rummy500.actions import Action, Reshuffle, action_from_record
+from rummy500.actions import Action, Decline, Reshuffle, action_from_record
+from rummy500.events import GameOver, Reshuffled, RoundOver, events_seen_by
 from rummy500.match import Match
 from rummy500.rules import OPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, RulesError
-from rummy500.state import IllegalAction
+from rummy500.state import Decision, IllegalAction
 
 __all__ = [
     "Action",
+    "Decline",
     "IllegalAction",
     "LiveGame",
     "RulesError",
@@ -74,6 +76,8 @@ def parse_action(record: Any) -> Action:
         raise ValueError('leave out "p": the seat is the one your token belongs to')
     if "reshuffle" in record:
         raise ValueError("a reshuffle is the table's chance event, not a player's action")
+    if "decline" in record:
+        raise ValueError("nothing to send to let a call pass: just play on (declines are not moves)")
     try:
         return action_from_record(record)
     except ValueError:
@@ -152,6 +156,10 @@ class LiveGame:
         """The seat whose turn it is."""
         return int(self.match.state.to_move)
 
+    def decision(self, skip: Iterable[int] = ()) -> Decision | None:
+        """The engine's next decider, passing over the offers of ``skip`` seats (people call when they like)."""
+        return self.match.decision(skip)
+
     def legal(self, seat: int) -> list[Action]:
         """The seat's legal actions now."""
         if self.is_over:
@@ -211,29 +219,39 @@ class LiveGame:
 
     # ---------------------------------------------------------------- actions
     def check(self, seat: int, action: Action) -> None:
-        """Validate an action without changing anything.
+        """Validate an action without changing anything (the engine's cached ``is_legal``).
 
         Raises:
             IllegalAction: Naming the rule the action breaks.
         """
-        self.match.state.copy().apply(action, seat)
+        if isinstance(action, Reshuffle | Decline):
+            raise IllegalAction(f"a {action} is not a player's move at this table")
+        if self.is_over:
+            raise IllegalAction("the game is over")
+        if not self.match.is_legal(action, seat):
+            assert self.match.state is not None
+            raise IllegalAction(self.match.state.explain(action, seat))
 
-    def apply(self, seat: int, action: Action) -> list[dict[str, Any]]:
-        """Apply an action and return the public events it produced.
+    def apply(self, seat: int, action: Action, *, check: bool = True) -> list[dict[str, Any]]:
+        """Apply an action and return the public log entries it produced.
 
-        Events name no hidden card: an action is public at the table (a draw
-        from the stock shows none), a reshuffle says only that it happened.
+        The engine's events are redacted once, for the public log
+        (:func:`rummy500.events.events_seen_by` with no seat): a draw from the
+        stock shows no card, a reshuffle only that it happened. The action's
+        entry carries them under ``events``.
+
+        Args:
+            seat: Who plays.
+            action: The action.
+            check: Validate first (skip only after :meth:`check` passed).
 
         Raises:
             IllegalAction: The action is illegal; nothing changed.
         """
-        if isinstance(action, Reshuffle):
-            # A chance event: the match draws it itself; nobody may choose one.
-            raise IllegalAction("a reshuffle is the table's chance event, not a player's action")
-        before = self.match.state
+        if check:
+            self.check(seat, action)
         round_index = self.match.round_index
-        logged = len(self.match.rounds[-1].actions)
-        self.match.apply(seat, action)
+        produced = self.match.apply(seat, action, check=False)
         self.version += 1
         events: list[dict[str, Any]] = [
             {
@@ -243,23 +261,23 @@ class LiveGame:
                 "seat": seat,
                 "action": action.to_record(),
                 "text": str(action),
+                "events": events_seen_by(produced, None),
             }
         ]
-        chance = self.match.rounds[round_index].actions[logged + 1 :]
-        if any(isinstance(a, Reshuffle) for _, a in chance):
-            events.append({"kind": "reshuffle", "version": self.version, "round": round_index})
-        if before.is_over:
-            log = self.match.rounds[round_index]
-            events.append(
-                {
-                    "kind": "round_over",
-                    "version": self.version,
-                    "round": round_index,
-                    "went_out": log.went_out,
-                    "round_scores": list(log.round_scores or []),
-                    "totals": list(self.match.totals),
-                }
-            )
-        if self.is_over:
-            events.append({"kind": "game_over", "version": self.version, **self.result()})
+        for event in produced:
+            if isinstance(event, Reshuffled):
+                events.append({"kind": "reshuffle", "version": self.version, "round": round_index})
+            elif isinstance(event, RoundOver):
+                events.append(
+                    {
+                        "kind": "round_over",
+                        "version": self.version,
+                        "round": round_index,
+                        "went_out": event.went_out,
+                        "round_scores": list(event.round_scores),
+                        "totals": list(self.match.totals),
+                    }
+                )
+            elif isinstance(event, GameOver):
+                events.append({"kind": "game_over", "version": self.version, **self.result()})
         return events

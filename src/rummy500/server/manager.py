@@ -21,11 +21,14 @@ reload from storage on demand).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import random
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from rummy500.server.bots import bot_levels, default_level
@@ -38,10 +41,16 @@ from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo
 from rummy500.server.session import MatchSession, SeatInfo, clean_text
 from rummy500.server.session.events import label_actions
 from rummy500.server.storage import ConflictError, GameRow, SeatRow, Storage
+from rummy500.server.workers import Workers, rebuild, replay_steps
 
 __all__ = ["LobbyError", "TableManager", "hash_token"]
 
 log = logging.getLogger(__name__)
+
+#: Seconds between two housekeeping rounds (expired lobby tables, idle sessions).
+HOUSEKEEPING_SECONDS = 60.0
+#: Finished games whose replay steps are kept in memory.
+REPLAYS_KEPT = 8
 
 
 class LobbyError(Exception):
@@ -101,6 +110,11 @@ class TableManager:
         self.sessions: dict[str, MatchSession] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._busy: set[str] = set()
+        self._housekeeping: asyncio.Task[None] | None = None
+        #: Bot thinking and replays, off the event loop.
+        self.workers = Workers(settings.workers)
+        self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        self._replaying: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
         #: Coordination with the other server processes (``None``: this one is alone).
         self.cluster: Cluster | None = Cluster(self, bus) if bus is not None and bus.shared else None
         levels = bot_levels()
@@ -125,10 +139,11 @@ class TableManager:
         seats: list[SeatRow] = [SeatRow(0, "human", clean_text(req.name, 40) or "Player 1")]
         bots: dict[int, str] = {}
         for key, level in req.bots.items():
-            if not key.isdigit() or not 1 <= int(key) < req.seats:
-                raise LobbyError(422, "bad_bots", f"bot seat {key!r} must be 1..{req.seats - 1}")
+            # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+            if not (key.isascii() and key.isdigit() and len(key) <= 2) or not 1 <= int(key) < req.seats:
+                raise LobbyError(422, "bad_bots", f"bot seat {key[:20]!r} must be 1..{req.seats - 1}")
             if level not in self.bot_levels:
-                raise LobbyError(422, "bad_bots", f"unknown bot level {level!r} ({', '.join(self.bot_levels)})")
+                raise LobbyError(422, "bad_bots", f"unknown bot level {level[:40]!r} ({', '.join(self.bot_levels)})")
             bots[int(key)] = level
         for seat in range(1, req.seats):
             if seat in bots:
@@ -184,9 +199,10 @@ class TableManager:
             row = await asyncio.to_thread(self.storage.start, table_id, seed=seed, bot_level=self.default_bot_level)
         except ConflictError as exc:
             raise LobbyError(409, "not_in_lobby", str(exc)) from exc
-        session = self._make_session(row, seed, [], [])
-        for conn in self.hub.connections(table_id):
-            session.connect(conn.seat)
+        game = LiveGame(parse_rules(row.rules, len(row.seats)), row.players, seed)
+        session = self._make_session(row, game, [])
+        # Everyone already watching counts at once: one table message each, not one per socket.
+        session.connect_many(conn.seat for conn in self.hub.connections(table_id))
         if self.cluster is not None:
             self._busy.add(table_id)
             try:
@@ -244,6 +260,11 @@ class TableManager:
             return None
         return await asyncio.to_thread(self.storage.seat_of_token, table_id, hash_token(token))
 
+    async def in_lobby(self, table_ids: set[str]) -> set[str]:
+        """Those of ``table_ids`` still waiting in the lobby."""
+        rows = [await self._row(t) for t in table_ids]
+        return {row.id for row in rows if row is not None and row.status == "lobby"}
+
     async def _row(self, table_id: str, *, with_record: bool = False) -> GameRow | None:
         if not table_id or len(table_id) > 64:
             return None
@@ -269,18 +290,9 @@ class TableManager:
             self.cluster.presence_changed(table_id)
 
     # ------------------------------------------------------------- sessions
-    def _make_session(
-        self,
-        row: GameRow,
-        seed: int,
-        actions: list[tuple[int, dict[str, Any]]],
-        events: list[dict[str, Any]] | None,
-    ) -> MatchSession:
-        rules = parse_rules(row.rules, len(row.seats))
-        names = row.players
-        collected: list[dict[str, Any]] = []
-        game = LiveGame.replay(rules, names, seed, actions, events=collected)
-        label_actions(collected, names, lambda seat: row.seats[seat].kind == "bot")
+    def _make_session(self, row: GameRow, game: LiveGame, events: list[dict[str, Any]]) -> MatchSession:
+        """Wrap a dealt or rebuilt game (``events``: the public events of its replay)."""
+        label_actions(events, row.players, lambda seat: row.seats[seat].kind == "bot")
         session = MatchSession(
             game_id=row.id,
             title=row.title,
@@ -288,13 +300,14 @@ class TableManager:
             seats=[SeatInfo(seat=s.seat, name=s.name or "", kind=s.kind, bot_level=s.bot_level) for s in row.seats],
             game=game,
             store=self.storage,
-            events=collected,
+            events=events,
             bot_delay=self.settings.bot_delay,
             grace_seconds=self.settings.grace_seconds,
             log_length=self.settings.log_length,
             default_bot_level=self.default_bot_level,
             rng=random.Random(secrets.randbits(64)),
             shared=self.cluster is not None,
+            think=self.workers.think,
         )
         session.listeners.append(self.hub)
         self.sessions[row.id] = session
@@ -326,12 +339,15 @@ class TableManager:
     async def _load(self, row: GameRow) -> MatchSession:
         stored = await asyncio.to_thread(self.storage.actions, row.id)
         actions = [(a.seat, a.action) for a in stored]
-        session = self._make_session(row, row.seed or 0, actions, None)
+        # Replaying a long log takes a while: in a worker, never in the event loop.
+        game, events = await self.workers.call(rebuild, row.rules, row.players, row.seed or 0, actions)
+        if row.id in self.sessions:  # started here while this replayed
+            return self.sessions[row.id]
+        session = self._make_session(row, game, events)
         if session.finished and row.status != "finished":
             # The last action was stored but the end was not: finish it now.
             await self.store_end(session)
-        for conn in self.hub.connections(row.id):
-            session.connect(conn.seat)
+        session.connect_many(conn.seat for conn in self.hub.connections(row.id))
         if self.cluster is not None:
             self._busy.add(row.id)
             try:
@@ -356,14 +372,23 @@ class TableManager:
     def release(self, table_id: str) -> None:
         """Forget a session nobody here watches (it reloads on demand).
 
-        Alone, only finished games are forgotten. With other processes, so is
-        any game this process does not drive.
+        Finished games go, and so do games whose bots wait for people who all
+        left (nothing happens there until someone comes back). With other
+        processes, so does any game this process does not drive (a game it
+        drives stays, or another process would adopt it again).
         """
         session = self.sessions.get(table_id)
         if session is None or self.hub.connections(table_id) or table_id in self._busy:
             return
         if session.finished or (self.cluster is not None and not session.driving):
+            forget = True
+        else:
+            # Alone, a game nobody watches anywhere whose bots have nothing to do
+            # stays as it is until someone comes back: it reloads then.
+            forget = self.cluster is None and session.idle()
+        if forget:
             del self.sessions[table_id]
+            session.retire()
 
     def prune(self) -> None:
         """:meth:`release` every session that may go."""
@@ -383,11 +408,12 @@ class TableManager:
         Raises:
             BusError: The shared bus cannot be reached.
         """
+        self._housekeeping = asyncio.get_running_loop().create_task(self._housekeep(), name="housekeeping")
         if self.cluster is not None:
             await self.cluster.start()
             return await self.cluster.adopt_orphans()
         count = 0
-        for game_id in await asyncio.to_thread(self.storage.running_ids):
+        for game_id in await asyncio.to_thread(self.storage.running_ids, self.active_since()):
             try:
                 if await self.session(game_id) is not None:
                     count += 1
@@ -395,13 +421,46 @@ class TableManager:
                 log.exception("game %s could not be restored", game_id)
         return count
 
+    def active_since(self) -> datetime:
+        """Games not played since then are not rebuilt at startup (they load when opened)."""
+        return datetime.now(UTC) - timedelta(days=self.settings.idle_days)
+
+    async def _housekeep(self) -> None:
+        """Now and then: delete lobby tables nobody started, forget sessions nobody needs."""
+        while True:
+            await asyncio.sleep(HOUSEKEEPING_SECONDS)
+            try:
+                await self.housekeep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - try again next time
+                log.exception("housekeeping failed")
+
+    async def housekeep(self) -> int:
+        """Delete the lobby tables older than ``lobby_expiry_hours`` and prune idle sessions.
+
+        Returns:
+            How many lobby tables were deleted.
+        """
+        before = datetime.now(UTC) - timedelta(hours=self.settings.lobby_expiry_hours)
+        expired = await asyncio.to_thread(self.storage.expire_lobby, before)
+        if expired:
+            log.info("deleted %d table(s) never started", expired)
+        self.prune()
+        return expired
+
     async def close(self) -> None:
         """Stop every session's bots (and give this process's leases back)."""
+        if self._housekeeping is not None:
+            self._housekeeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._housekeeping
         if self.cluster is not None:
             await self.cluster.stop()
         for session in list(self.sessions.values()):
             await session.close()
         self.sessions.clear()
+        self.workers.close()
         if self.cluster is not None:
             await self.cluster.close()
 
@@ -418,10 +477,36 @@ class TableManager:
             raise LobbyError(409, "not_finished", "the record of a game is only shown once the game is over")
         return row
 
-    def replay_game(self, row: GameRow) -> LiveGame:
-        """A fresh :class:`LiveGame` for a finished game, dealt but not played."""
-        rules = parse_rules(row.rules, len(row.seats))
-        return LiveGame(rules, row.players, row.seed or 0)
+    async def replay_step(self, row: GameRow, step: int) -> tuple[int, dict[str, Any] | None]:
+        """A finished game after ``step`` actions, and its number of actions.
+
+        The first request for a game replays it once in a worker and keeps
+        every step (the last few games asked for are kept).
+
+        Returns:
+            ``(steps, step)`` where ``step`` is ``None`` when out of range, else
+            the action's event, the spectator view and every hand.
+        """
+        steps = self._replays.get(row.id)
+        if steps is None:
+            pending = self._replaying.get(row.id)
+            if pending is None:
+                pending = asyncio.ensure_future(self._replay_all(row))
+                self._replaying[row.id] = pending
+                pending.add_done_callback(lambda _: self._replaying.pop(row.id, None))
+            steps = await asyncio.shield(pending)
+        self._replays.move_to_end(row.id)
+        if not 0 <= step < len(steps):
+            return len(steps) - 1, None
+        return len(steps) - 1, steps[step]
+
+    async def _replay_all(self, row: GameRow) -> list[dict[str, Any]]:
+        actions = await self.stored_actions(row.id)
+        steps = await self.workers.call(replay_steps, row.rules, row.players, row.seed or 0, actions)
+        self._replays[row.id] = steps
+        while len(self._replays) > REPLAYS_KEPT:
+            self._replays.popitem(last=False)
+        return steps
 
     async def stored_actions(self, game_id: str) -> list[tuple[int, dict[str, Any]]]:
         """A game's action log as ``(seat, verb)`` pairs."""

@@ -51,6 +51,7 @@ ErrorCode = Literal[
     "not_your_turn",
     "illegal_action",
     "rate_limited",
+    "too_many_sockets",
     "unavailable",
     "internal",
 ]

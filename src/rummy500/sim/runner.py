@@ -1,10 +1,10 @@
 """Playing complete bot matches, one at a time or many in parallel.
 
 :func:`play_game` plays one match to its end with :class:`~rummy500.match.Match`
-(which deals every next round itself). Before each decision of the seat to
-move, every other seat with a legal out-of-turn action (a Rummy call, a meld
-under ``meld_out_of_turn``) is asked, in turn order, whether it calls; a bot
-answers ``None`` for "no call". :func:`run_games` plays many matches with the
+(which deals every next round itself) through the one decision loop,
+:func:`rummy500.drive.drive`: out-of-turn offers (a Rummy call, a meld under
+``meld_out_of_turn``) go to each seat in the engine's order before the seat
+to move decides; a bot answers ``Decline`` for "no call". :func:`run_games` plays many matches with the
 seats rotated from game to game, optionally over several processes; every
 game's randomness comes from its own seed, drawn from the run's seed, so the
 results do not depend on how many processes played them.
@@ -19,9 +19,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from rummy500.actions import Action
 from rummy500.bots import Bot, make_bot
+from rummy500.drive import AgentError, drive
 from rummy500.match import Match
 from rummy500.rules import Rules
+from rummy500.views import View
 
 __all__ = ["BotIllegalAction", "GameResult", "game_seeds", "play_game", "run_games", "seat_order"]
 
@@ -113,41 +116,17 @@ def play_game(
     match = Match(rules, list(names) if names is not None else [f"{lv}" for lv in levels], seed=rng.getrandbits(63))
     decide = random.Random(rng.getrandbits(63))
     times: list[list[float]] = [[] for _ in range(n)]
-    finished = True
-    declined: set[int] = set()
-    point: tuple[int, int] = (-1, -1)
-    while not match.is_over:
-        if len(match.rounds) > max_rounds:
-            finished = False
-            break
-        state = match.state
-        assert state is not None
-        here = (match.round_index, len(match.rounds[-1].actions))
-        if here != point:
-            point, declined = here, set()
-        # Out-of-turn chances first: each other seat with a legal call may take it.
-        called = False
-        for s in state.actors()[1:]:
-            if s in declined:
-                continue
-            view = match.view(s)
-            action = bots[s].act(view, decide)
-            if action is None:
-                declined.add(s)
-                continue
-            _apply(match, s, action, view.legal, levels[s])
-            called = True
-            break
-        if called:
-            continue
-        seat = state.to_move
-        view = match.view(seat)
-        start = time.perf_counter()
-        action = bots[seat].act(view, decide)
-        times[seat].append(time.perf_counter() - start)
-        if action is None:
-            raise BotIllegalAction(f"{levels[seat]} bot in seat {seat} made no move on its turn")
-        _apply(match, seat, action, view.legal, levels[seat])
+    agents = [_Timed(bot, times[s]) for s, bot in enumerate(bots)]
+    try:
+        drive(match, agents, decide, until=lambda: len(match.rounds) > max_rounds)
+    except AgentError as exc:
+        level = levels[exc.seat]
+        if exc.action is None:
+            raise BotIllegalAction(f"{level} bot in seat {exc.seat} made no move on its turn") from None
+        raise BotIllegalAction(
+            f"{level} bot in seat {exc.seat} chose {exc.action}, which is not among its legal actions"
+        ) from None
+    finished = match.is_over
     rounds = [r for r in match.rounds if r.round_scores is not None]
     turns = _round_turns(match)
     if match.winner is None:
@@ -188,10 +167,20 @@ def _round_turns(match: Match) -> list[int]:
     return out
 
 
-def _apply(match: Match, seat: int, action: Any, legal: Sequence[Any], level: str) -> None:
-    if action not in legal:
-        raise BotIllegalAction(f"{level} bot in seat {seat} chose {action}, which is not among its legal actions")
-    match.apply(seat, action, check=False)
+class _Timed:
+    """A bot whose in-turn decisions are timed (out-of-turn offers are not)."""
+
+    def __init__(self, bot: Bot, times: list[float]) -> None:
+        self.bot = bot
+        self.times = times
+
+    def act(self, view: View, rng: random.Random) -> Action | None:
+        if view.seat != view.to_move:
+            return self.bot.act(view, rng)
+        start = time.perf_counter()
+        action = self.bot.act(view, rng)
+        self.times.append(time.perf_counter() - start)
+        return action
 
 
 def _play_task(task: tuple[Any, ...]) -> GameResult:

@@ -14,9 +14,10 @@ from starlette.requests import HTTPConnection
 
 from rummy500.server.config import Settings
 from rummy500.server.hub import Hub
+from rummy500.server.limits import ClientLimits
 from rummy500.server.manager import TableManager
 
-__all__ = ["BearerToken", "HubDep", "ManagerDep", "SettingsDep"]
+__all__ = ["BearerToken", "HubDep", "LimitsDep", "ManagerDep", "SettingsDep"]
 
 
 def get_manager(conn: HTTPConnection) -> TableManager:
@@ -32,6 +33,11 @@ def get_hub(conn: HTTPConnection) -> Hub:
 def get_settings(conn: HTTPConnection) -> Settings:
     """The app's settings."""
     return conn.app.state.settings
+
+
+def get_limits(conn: HTTPConnection) -> ClientLimits:
+    """The app's per-client limits."""
+    return conn.app.state.limits
 
 
 def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str:
@@ -55,3 +61,4 @@ ManagerDep = Annotated[TableManager, Depends(get_manager)]
 HubDep = Annotated[Hub, Depends(get_hub)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 BearerToken = Annotated[str, Depends(bearer_token)]
+LimitsDep = Annotated[ClientLimits, Depends(get_limits)]

@@ -11,7 +11,6 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException, Query
 
 from rummy500.server.api.deps import ManagerDep
-from rummy500.server.engine import parse_action
 from rummy500.server.manager import LobbyError
 from rummy500.server.protocol import GameSummary, ReplayStep
 from rummy500.server.storage import GameRow
@@ -81,18 +80,7 @@ async def get_seed(game_id: str, manager: ManagerDep) -> dict[str, str]:
 async def get_replay_step(game_id: str, step: int, manager: ManagerDep) -> ReplayStep:
     """A finished game after ``step`` actions: the spectator view and every hand."""
     row = await _finished(manager, game_id)
-    actions = await manager.stored_actions(game_id)
-    if not 0 <= step <= len(actions):
-        raise HTTPException(404, detail={"code": "no_step", "message": f"steps run from 0 to {len(actions)}"})
-    game = manager.replay_game(row)
-    event: dict[str, Any] | None = None
-    for seat, record in actions[:step]:
-        events = game.apply(seat, parse_action(record))
-        event = dict(events[0], name=row.players[seat])
-    return ReplayStep(
-        step=step,
-        steps=len(actions),
-        action=event,
-        view=game.view_dict(None),
-        hands=game.hands(),
-    )
+    steps, found = await manager.replay_step(row, step)
+    if found is None:
+        raise HTTPException(404, detail={"code": "no_step", "message": f"steps run from 0 to {steps}"})
+    return ReplayStep(step=step, steps=steps, **found)

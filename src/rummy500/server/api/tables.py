@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request
 
-from rummy500.server.api.deps import BearerToken, ManagerDep, SettingsDep
+from rummy500.server.api.deps import BearerToken, LimitsDep, ManagerDep, SettingsDep
 from rummy500.server.engine import rules_catalogue
+from rummy500.server.limits import client_key
 from rummy500.server.manager import LobbyError
 from rummy500.server.protocol import (
     CreateTableRequest,
@@ -35,13 +36,33 @@ async def get_rules(manager: ManagerDep) -> RulesCatalogue:
 
 @router.post("/tables", response_model=CreateTableResponse, status_code=201)
 async def create_table(
-    body: CreateTableRequest, request: Request, manager: ManagerDep, settings: SettingsDep
+    body: CreateTableRequest, request: Request, manager: ManagerDep, settings: SettingsDep, limits: LimitsDep
 ) -> CreateTableResponse:
-    """Open a table. The creator gets seat 0 and its token; share ``invite_url``."""
+    """Open a table. The creator gets seat 0 and its token; share ``invite_url``.
+
+    One client may keep ``tables_per_client`` tables waiting in the lobby and
+    open ``table_rate_per_minute`` a minute (429 beyond).
+    """
+    client = client_key(request.scope)
+    waiting = limits.lobby.get(client, set())
+    if len(waiting) >= limits.max_tables:
+        for table_id in waiting - await manager.in_lobby(waiting):
+            limits.left_lobby(table_id, client)
+        if len(limits.lobby.get(client, ())) >= limits.max_tables:
+            raise HTTPException(
+                429,
+                detail={
+                    "code": "too_many_tables",
+                    "message": f"you have {limits.max_tables} tables waiting in the lobby; start or leave one first",
+                },
+            )
+    if not limits.may_open_table(client):
+        raise HTTPException(429, detail={"code": "rate_limited", "message": "too many new tables; wait a minute"})
     try:
         table_id, token = await manager.create_table(body)
     except LobbyError as exc:
         raise _http(exc) from exc
+    limits.opened(client, table_id)
     base = (settings.public_url or str(request.base_url)).rstrip("/")
     return CreateTableResponse(table_id=table_id, seat=0, token=token, invite_url=f"{base}/t/{table_id}")
 

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
-from rummy500.server.api.deps import HubDep, ManagerDep, SettingsDep
-from rummy500.server.engine import parse_action
-from rummy500.server.hub import Connection, state_message
+from rummy500.server.api.deps import HubDep, LimitsDep, ManagerDep, SettingsDep
+from rummy500.server.config import Settings
+from rummy500.server.hub import Connection, Hub, state_message
+from rummy500.server.limits import TokenBucket, client_key
 from rummy500.server.manager import TableManager
 from rummy500.server.protocol import (
     ClientAction,
@@ -32,43 +33,39 @@ from rummy500.server.protocol import (
     client_message_adapter,
 )
 from rummy500.server.session import SessionError
+from rummy500.server.session.guards import parse_request, seat_of
 
 router = APIRouter(tags=["play"])
 log = logging.getLogger(__name__)
 
 CLOSE_NO_TABLE = 4404
 CLOSE_BAD_TOKEN = 4401
+CLOSE_BAD_ORIGIN = 4403
+CLOSE_TOO_MANY = 4429
 
 
-class TokenBucket:
-    """Per-connection rate limit: ``rate`` messages a second, bursts of ``burst``."""
+def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+    """Whether the page that opens this socket may (cross-site websocket hijacking guard).
 
-    def __init__(self, rate: float, burst: int, clock: Any = time.monotonic) -> None:
-        """Start full."""
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.clock = clock
-        self.last = clock()
-        self.last_warned = -1e9
-
-    def take(self) -> bool:
-        """Spend one token if there is one."""
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
+    Browsers always send ``Origin``; it must name this server (the ``Host`` the
+    socket was opened on), ``public_url``, or one of ``allowed_origins``.
+    Programs that send no ``Origin`` are let in: they hold no browser's cookies
+    or tokens, only what they were given.
+    """
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
         return False
-
-    def should_warn(self) -> bool:
-        """At most one ``rate_limited`` answer a second, so floods get no echo."""
-        now = self.clock()
-        if now - self.last_warned >= 1.0:
-            self.last_warned = now
-            return True
-        return False
+    host = websocket.headers.get("host", "")
+    if parts.netloc.lower() == host.lower():
+        return True
+    allowed = {o.rstrip("/").lower() for o in settings.allowed_origins}
+    if settings.public_url:
+        public = urlsplit(settings.public_url)
+        allowed.add(f"{public.scheme}://{public.netloc}".lower())
+    return f"{parts.scheme}://{parts.netloc}".lower() in allowed
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
@@ -83,10 +80,42 @@ async def table_socket(
     manager: ManagerDep,
     hub: HubDep,
     settings: SettingsDep,
+    limits: LimitsDep,
     token: str | None = None,
 ) -> None:
-    """Play (with a seat token) or watch (without) one table."""
+    """Play (with a seat token) or watch (without) one table.
+
+    A page from another site is refused before the socket opens; a client
+    holding ``sockets_per_client`` sockets already gets ``too_many_sockets``.
+    """
+    if not origin_allowed(websocket, settings):
+        await websocket.close(CLOSE_BAD_ORIGIN)
+        return
+    client = client_key(websocket.scope)
     await websocket.accept()
+    if not limits.open_socket(client):
+        await _refuse(
+            websocket,
+            "too_many_sockets",
+            f"at most {limits.max_sockets} open connections per client; close some tabs",
+            CLOSE_TOO_MANY,
+        )
+        return
+    try:
+        await _serve(websocket, table_id, manager, hub, settings, limits.message_bucket(client), token)
+    finally:
+        limits.close_socket(client)
+
+
+async def _serve(
+    websocket: WebSocket,
+    table_id: str,
+    manager: TableManager,
+    hub: Hub,
+    settings: Settings,
+    client_bucket: TokenBucket,
+    token: str | None,
+) -> None:
     info = await manager.table_info(table_id)
     if info is None:
         await _refuse(websocket, "no_table", "no such table", CLOSE_NO_TABLE)
@@ -126,7 +155,9 @@ async def table_socket(
             if frame["type"] == "websocket.disconnect":
                 break
             try:
-                await _handle(frame, conn, manager, settings.ws_max_message_bytes, settings.chat_max_chars, bucket)
+                await _handle(
+                    frame, conn, manager, settings.ws_max_message_bytes, settings.chat_max_chars, bucket, client_bucket
+                )
             except Exception:  # noqa: BLE001 - garbage never takes a table down
                 log.exception("table %s: error handling a message", table_id[:8])
                 conn.error("internal", "the server could not handle that message")
@@ -149,16 +180,23 @@ async def _handle(
     max_bytes: int,
     chat_limit: int,
     bucket: TokenBucket,
+    client_bucket: TokenBucket,
 ) -> None:
     text = frame.get("text")
     if text is None:
         if bucket.take():
             conn.error("bad_message", "send JSON text frames")
         return
-    if len(text) > max_bytes or len(text.encode()) > max_bytes:
+    try:
+        too_large = len(text) > max_bytes or len(text.encode()) > max_bytes
+    except UnicodeEncodeError:  # a lone surrogate: not text a socket could carry
+        if bucket.take():
+            conn.error("bad_message", "send UTF-8 text")
+        return
+    if too_large:
         conn.error("bad_message", f"message larger than {max_bytes} bytes")
         return
-    if not bucket.take():
+    if not (bucket.take() and client_bucket.take()):
         if bucket.should_warn():
             conn.error("rate_limited", "too many messages; slow down")
         return
@@ -196,12 +234,10 @@ async def _handle(
             # The chain of checks: well-formed, a seat, a running game; then the
             # session checks the version, the turn and legality under its lock.
             try:
-                parse_action(record)
-            except ValueError as exc:
-                conn.error("bad_message", str(exc))
-                return
-            if conn.seat is None:
-                conn.error("not_seated", "spectators cannot act; join a seat to play")
+                parse_request(record)
+                seat_of(conn.seat, "spectators cannot act; join a seat to play")
+            except SessionError as exc:
+                conn.error(exc.code, exc.message)
                 return
             if session is None or session.finished:
                 conn.error("not_running", "the game is not being played")

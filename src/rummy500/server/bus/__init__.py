@@ -12,7 +12,8 @@ PostgreSQL database share a :class:`RedisBus` (``--redis URL``) for three things
   Redis was away is repaired by the version keys (see :meth:`Bus.versions`).
 - **Leases**: the one process that drives a table's bots and stand-ins holds
   ``lease:T`` (``SET NX PX``, renewed a few times per lease period). If it dies
-  the key expires and another process takes the table over.
+  its heartbeat lapses within ``heartbeat_seconds`` and another process takes
+  the table over at once (or, at the latest, when the lease expires).
 - **Presence**: each process writes how many sockets it holds per seat at each
   table; a process's entries count only while its heartbeat key lives, so the
   seats of a crashed process turn *away* within one lease period.
@@ -45,13 +46,19 @@ __all__ = [
 ]
 
 
-def open_bus(url: str | None, *, prefix: str = "rummy500:", lease_seconds: float = 10.0) -> Bus:
+def open_bus(
+    url: str | None,
+    *,
+    prefix: str = "rummy500:",
+    lease_seconds: float = 10.0,
+    heartbeat_seconds: float | None = None,
+) -> Bus:
     """The bus a URL names: ``None`` for the private in-process bus, ``redis://...`` for Redis.
 
     Raises:
         BusError: The scheme is not supported, or the ``redis`` package is missing.
     """
     if not url:
-        return MemoryBus(lease_seconds=lease_seconds)
+        return MemoryBus(lease_seconds=lease_seconds, heartbeat_seconds=heartbeat_seconds)
     check_url(url)
-    return RedisBus(url, prefix=prefix, lease_seconds=lease_seconds)
+    return RedisBus(url, prefix=prefix, lease_seconds=lease_seconds, heartbeat_seconds=heartbeat_seconds)

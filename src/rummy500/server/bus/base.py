@@ -92,18 +92,24 @@ class Bus(ABC):
 
     Attributes:
         node: This process's random id on the bus (not secret, not a hostname).
-        lease_seconds: How long a lease or a heartbeat lasts without renewal.
+        lease_seconds: How long a lease lasts without renewal.
+        heartbeat_seconds: How long a heartbeat lasts without renewal.
     """
 
-    def __init__(self, lease_seconds: float = 10.0, node: str | None = None) -> None:
+    def __init__(
+        self, lease_seconds: float = 10.0, node: str | None = None, heartbeat_seconds: float | None = None
+    ) -> None:
         """Set the lease period and this process's id.
 
         Args:
-            lease_seconds: Lease and heartbeat lifetime; renew at least every third of it.
+            lease_seconds: Lease lifetime; renew at least every third of it.
             node: This process's id (default: random).
+            heartbeat_seconds: Heartbeat lifetime (default: ``lease_seconds``);
+                a lease whose holder's heartbeat lapsed may be taken at once.
         """
         self.node = node or secrets.token_hex(8)
         self.lease_seconds = lease_seconds
+        self.heartbeat_seconds = heartbeat_seconds or lease_seconds
 
     @property
     @abstractmethod
@@ -144,7 +150,7 @@ class Bus(ABC):
 
     @abstractmethod
     async def hold(self, table_id: str) -> bool:
-        """Take the table's lease if it is free, or renew it if this process holds it.
+        """Take the table's lease if it is free or its holder's heartbeat lapsed, or renew it if ours.
 
         Returns:
             Whether this process holds the lease now (for ``lease_seconds``).
@@ -159,8 +165,12 @@ class Bus(ABC):
         """The node holding each table's lease, ``None`` where it is free."""
 
     @abstractmethod
+    async def live_nodes(self, nodes: Iterable[str]) -> set[str]:
+        """Those of ``nodes`` whose heartbeat lives."""
+
+    @abstractmethod
     async def heartbeat(self) -> bool:
-        """Say this process is alive for ``lease_seconds`` more.
+        """Say this process is alive for ``heartbeat_seconds`` more.
 
         Returns:
             ``True`` when the previous heartbeat had lapsed (or this is the first),

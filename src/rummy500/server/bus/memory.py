@@ -38,15 +38,22 @@ class MemoryBroker:
 class MemoryBus(Bus):
     """The in-process bus: private (one server, the default) or on a shared :class:`MemoryBroker`."""
 
-    def __init__(self, broker: MemoryBroker | None = None, lease_seconds: float = 10.0, node: str | None = None):
+    def __init__(
+        self,
+        broker: MemoryBroker | None = None,
+        lease_seconds: float = 10.0,
+        node: str | None = None,
+        heartbeat_seconds: float | None = None,
+    ):
         """A bus of its own, or one on ``broker`` shared with other apps of this process.
 
         Args:
             broker: Shared state; ``None`` for a private one (then ``shared`` is false).
-            lease_seconds: Lease and heartbeat lifetime.
+            lease_seconds: Lease lifetime.
             node: This app's id (default: random).
+            heartbeat_seconds: Heartbeat lifetime (default: ``lease_seconds``).
         """
-        super().__init__(lease_seconds, node)
+        super().__init__(lease_seconds, node, heartbeat_seconds)
         self._shared = broker is not None
         self.broker = broker or MemoryBroker()
 
@@ -117,7 +124,7 @@ class MemoryBus(Bus):
         now = self.broker.clock()
         with self.broker.lock:
             holder = self.broker.leases.get(table_id)
-            if holder is None or holder[1] <= now or holder[0] == self.node:
+            if holder is None or holder[1] <= now or holder[0] == self.node or not self._live(holder[0]):
                 self.broker.leases[table_id] = (self.node, now + self.lease_seconds)
                 return True
             return False
@@ -139,10 +146,15 @@ class MemoryBus(Bus):
                 out[t] = holder[0] if holder is not None and holder[1] > now else None
             return out
 
+    async def live_nodes(self, nodes: Iterable[str]) -> set[str]:
+        """See :meth:`Bus.live_nodes`."""
+        with self.broker.lock:
+            return {n for n in nodes if self._live(n)}
+
     async def heartbeat(self) -> bool:
         """See :meth:`Bus.heartbeat`."""
         now = self.broker.clock()
         with self.broker.lock:
             lapsed = self.broker.alive.get(self.node, -1.0) <= now
-            self.broker.alive[self.node] = now + self.lease_seconds
+            self.broker.alive[self.node] = now + self.heartbeat_seconds
             return lapsed

@@ -26,7 +26,7 @@ _TIMEOUT = 5.0
 
 _HOLD = """
 local cur = redis.call('GET', KEYS[1])
-if (not cur) or cur == ARGV[1] then
+if (not cur) or cur == ARGV[1] or redis.call('EXISTS', ARGV[3] .. cur) == 0 then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return 1
 end
@@ -49,8 +49,9 @@ class RedisBus(Bus):
     (last announced version), ``lease:{table}`` (the driver's node id),
     ``presence:{table}`` (a hash: node id to its connection counts, and
     ``autoplay``), ``node:{node}`` (heartbeat). Version keys and presence hashes
-    expire a day after their last write; leases and heartbeats after
-    ``lease_seconds``.
+    expire a day after their last write; leases after ``lease_seconds``,
+    heartbeats after ``heartbeat_seconds``. A lease whose holder's heartbeat
+    is gone is free.
     """
 
     def __init__(
@@ -60,16 +61,18 @@ class RedisBus(Bus):
         prefix: str = "rummy500:",
         lease_seconds: float = 10.0,
         node: str | None = None,
+        heartbeat_seconds: float | None = None,
     ) -> None:
         """Prepare a client for ``url`` (nothing is connected until :meth:`start`).
 
         Args:
             url: ``redis://[:password@]host:port/db`` (or ``rediss://`` for TLS).
             prefix: Prefix of every key and channel (several deployments may share a Redis).
-            lease_seconds: Lease and heartbeat lifetime.
+            lease_seconds: Lease lifetime.
             node: This process's id (default: random).
+            heartbeat_seconds: Heartbeat lifetime (default: ``lease_seconds``).
         """
-        super().__init__(lease_seconds, node)
+        super().__init__(lease_seconds, node, heartbeat_seconds)
         from redis.asyncio import Redis
 
         self.prefix = prefix
@@ -255,7 +258,7 @@ class RedisBus(Bus):
 
     async def hold(self, table_id: str) -> bool:
         """See :meth:`Bus.hold`."""
-        done = await self._hold(keys=[self._k("lease", table_id)], args=[self.node, self._ms])
+        done = await self._hold(keys=[self._k("lease", table_id)], args=[self.node, self._ms, self._k("node", "")])
         return bool(done)
 
     async def release(self, table_id: str) -> None:
@@ -270,9 +273,18 @@ class RedisBus(Bus):
         values = await self._redis.mget([self._k("lease", t) for t in ids])
         return {t: None if v is None else str(v) for t, v in zip(ids, values, strict=True)}
 
+    async def live_nodes(self, nodes: Iterable[str]) -> set[str]:
+        """See :meth:`Bus.live_nodes`."""
+        ids = list(nodes)
+        if not ids:
+            return set()
+        beats = await self._redis.mget([self._k("node", n) for n in ids])
+        return {n for n, beat in zip(ids, beats, strict=True) if beat is not None}
+
     async def heartbeat(self) -> bool:
         """See :meth:`Bus.heartbeat`."""
-        previous = await self._redis.set(self._k("node", self.node), "1", px=self._ms, get=True)
+        ms = max(1, int(self.heartbeat_seconds * 1000))
+        previous = await self._redis.set(self._k("node", self.node), "1", px=ms, get=True)
         return previous is None
 
 

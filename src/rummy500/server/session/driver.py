@@ -15,14 +15,15 @@ import asyncio
 import contextlib
 import logging
 import random
-from typing import Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
-from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice
-from rummy500.server.engine import Action, LiveGame
+from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice, thinks_long
+from rummy500.server.engine import Action, Decline, LiveGame
 from rummy500.server.session.guards import SessionError
 from rummy500.server.session.presence import Presence, SeatInfo
 
-__all__ = ["BotDriver", "DrivenTable", "choose_action"]
+__all__ = ["BotDriver", "DrivenTable", "Thinker", "choose_action", "think_in_thread"]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,10 @@ class DrivenTable(Protocol):
     def version(self) -> int:
         """Number of accepted actions."""
 
+    @property
+    def behind(self) -> bool:
+        """Whether another process announced a version not applied here."""
+
     def autoplayed(self, seat: int) -> bool:
         """Whether a bot stands in for this person now."""
 
@@ -62,9 +67,24 @@ class DrivenTable(Protocol):
         """Store, apply and announce a checked action (lock held)."""
 
 
+#: Runs a bot on a view off the event loop; returns its answer and the bot with its memory updated.
+Thinker = Callable[[Bot, Any, random.Random], Awaitable[tuple[Action | BaseException | None, Bot]]]
+
+
+async def think_in_thread(bot: Bot, view: Any, rng: random.Random) -> tuple[Action | BaseException | None, Bot]:
+    """The simplest :data:`Thinker`: a worker thread of this process."""
+    return await asyncio.to_thread(ask_bot, bot, view, rng), bot
+
+
 async def choose_action(
-    game: LiveGame, seat: int, bot: Bot, rng: random.Random, *, may_decline: bool
-) -> Action | None:
+    game: LiveGame,
+    seat: int,
+    bot: Bot,
+    rng: random.Random,
+    *,
+    may_decline: bool,
+    think: Thinker = think_in_thread,
+) -> tuple[Action | None, Bot]:
     """Ask ``bot`` for ``seat``'s action in ``game``'s current position.
 
     Args:
@@ -73,30 +93,37 @@ async def choose_action(
         bot: The agent.
         rng: Randomness for this decision.
         may_decline: An out-of-turn offer: the bot may pass.
+        think: Where the bot thinks (strong bots search for a second or
+            more: never in the event loop, so other tables keep playing).
 
     Returns:
-        A legal action, or ``None`` when the bot declines an out-of-turn offer.
+        A legal action (or ``None`` when the bot declines an out-of-turn
+        offer), and the bot to keep for the seat's next decision.
     """
     view = game.view(seat)
     legal = list(view.legal)
-    # Strong bots search for a second or more: think in a worker thread on
-    # the (immutable) view so other tables keep playing meanwhile.
-    choice = await asyncio.to_thread(ask_bot, bot, view, rng)
-    return settle_choice(choice, legal, rng, lambda a: game.check(seat, a), may_decline=may_decline)
+    choice, bot = await think(bot, view, rng)
+    if isinstance(choice, Decline):
+        choice = None  # no call: nothing to store
+    legal = [a for a in legal if not isinstance(a, Decline)]
+    return settle_choice(choice, legal, rng, lambda a: game.check(seat, a), may_decline=may_decline), bot
 
 
 class BotDriver:
     """One table's bot task: whose turn is it, wait, ask the agent, commit."""
 
-    def __init__(self, table: DrivenTable, rng: random.Random) -> None:
+    def __init__(self, table: DrivenTable, rng: random.Random, think: Thinker = think_in_thread) -> None:
         """A driver for ``table``, idle until :meth:`kick`.
 
         Args:
             table: The table it plays for.
             rng: Randomness for the bots (seeded from ``secrets`` by the server).
+            think: Where searching bots think (the server's worker processes);
+                the quick levels think in a thread.
         """
         self.table = table
         self._rng = rng
+        self._think = think
         self._bots: dict[int, Bot] = {}
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -124,11 +151,16 @@ class BotDriver:
         """Interrupt the driver's wait (it then sees it should stop)."""
         self._wake.set()
 
-    async def close(self) -> None:
-        """Stop the driver task."""
+    def stop(self) -> None:
+        """Stop for good (the task, if any, is cancelled; :meth:`close` also waits for it)."""
         self._closed = True
         if self._task is not None:
             self._task.cancel()
+
+    async def close(self) -> None:
+        """Stop the driver task and wait for it."""
+        self.stop()
+        if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
 
@@ -144,18 +176,20 @@ class BotDriver:
         t = self.table
         if t.broken or not t.driving:
             return None, None, False
-        actors = t.game.actors()
-        if not actors:
-            return None, None, False
         if self._asked_version != t.version:
             self._asked_version, self._asked = t.version, set()
-        # Bot seats may claim out of turn (calling Rummy!) before the seat to
-        # move acts; each is asked once per position and may decline.
-        for other in actors[1:]:
-            if t.seats[other].kind == "bot" and other not in self._asked:
-                return other, None, True
-        seat = actors[0]
-        if not t.game.legal(seat):
+        # The engine's decision order: bot seats offered an out-of-turn claim
+        # (calling Rummy!) are asked before the seat to move, once per
+        # position (a decline lasts until the position changes). People are
+        # never waited for: they call whenever they like.
+        people = {i for i, info in enumerate(t.seats) if info.kind != "bot"}
+        decision = t.game.decision(skip=self._asked | people)
+        if decision is None or decision.seat is None:
+            return None, None, False
+        seat = decision.seat
+        if decision.kind == "offer":
+            return seat, None, True
+        if not decision.legal:
             # The engine offers the seat to move nothing: a stuck position. Never
             # spin on it; people at the table still see the state.
             if not self._stuck_logged:
@@ -196,7 +230,7 @@ class BotDriver:
             # first); a bot's out-of-turn claim is decided at once.
             await asyncio.sleep(0 if out_of_turn else t.bot_delay)
             async with t.lock:
-                if t.shared and not self._closed:
+                if t.shared and t.behind and not self._closed:
                     try:
                         await t.catch_up_locked()
                     except SessionError as exc:
@@ -205,8 +239,14 @@ class BotDriver:
                         continue
                 if self._closed or t.finished or self.next_auto() != step:
                     continue
-                action = await choose_action(
-                    t.game, seat, self._bot(seat), random.Random(self._rng.getrandbits(64)), may_decline=out_of_turn
+                bot, level = self._bot(seat)
+                action, self._bots[seat] = await choose_action(
+                    t.game,
+                    seat,
+                    bot,
+                    random.Random(self._rng.getrandbits(64)),
+                    may_decline=out_of_turn,
+                    think=self._think if thinks_long(level) else think_in_thread,
                 )
                 if action is None:
                     self._asked.add(seat)
@@ -219,11 +259,11 @@ class BotDriver:
                     log.warning("game %s: bot action refused: %s", t.game_id, exc)
                     await asyncio.sleep(max(t.bot_delay, 1.0))
 
-    def _bot(self, seat: int) -> Bot:
-        """The agent of a seat (made on first use, kept for the game)."""
+    def _bot(self, seat: int) -> tuple[Bot, str]:
+        """The agent of a seat (made on first use, kept for the game) and its level."""
+        level = self.table.seats[seat].bot_level or self.table.default_bot_level
         bot = self._bots.get(seat)
         if bot is None:
-            info = self.table.seats[seat]
-            bot = make_bot(info.bot_level or self.table.default_bot_level, self._rng.getrandbits(64))
+            bot = make_bot(level, self._rng.getrandbits(64))
             self._bots[seat] = bot
-        return bot
+        return bot, level

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from rummy500.server.engine import Action, LiveGame, parse_action
-from rummy500.server.session.driver import BotDriver
+from rummy500.server.session.driver import BotDriver, Thinker, think_in_thread
 from rummy500.server.session.events import EventLog, label_actions
 from rummy500.server.session.guards import SessionError, chat_text, check_move, parse_request, seat_of
 from rummy500.server.session.presence import Presence, SeatInfo
@@ -98,6 +98,7 @@ class MatchSession:
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.monotonic,
         shared: bool = False,
+        think: Thinker = think_in_thread,
     ) -> None:
         """Set up a session around a dealt (or rebuilt) game.
 
@@ -118,6 +119,7 @@ class MatchSession:
             shared: Other server processes play this game too: catch up from
                 the store before each action, and drive bots only once
                 :meth:`set_driving` says so.
+            think: Where the bots think (the server's worker processes).
         """
         self.game_id = game_id
         self.title = title
@@ -139,9 +141,11 @@ class MatchSession:
         self.relay: SessionRelay | None = None
         #: Actions this session's bots played (bot seats and stand-ins).
         self.bot_actions = 0
-        self.driver = BotDriver(self, rng or random.Random())
+        self.driver = BotDriver(self, rng or random.Random(), think)
         self._closed = False
         self._published_autoplay: tuple[int, ...] | None = None
+        #: The highest version another process announced (shared sessions).
+        self._announced = 0
 
     def __repr__(self) -> str:
         return f"MatchSession({self.game_id!r}, version={self.version})"
@@ -218,10 +222,23 @@ class MatchSession:
         async with self.lock:
             if self.broken:
                 raise SessionError("unavailable", self.broken)
-            if self.shared:
+            if self.shared and (version != self.version or self.behind):
+                # Read the log only when this copy may be behind: another
+                # process announced more, or the client saw more (it was on
+                # another process). A lost announcement costs a conflict on
+                # append, which catches up then.
                 await self.catch_up_locked()
             check_move(self.game, actor, version, action)
             await self.commit_locked(actor, action, auto=False)
+
+    def note_version(self, version: int) -> None:
+        """Another process announced this version (it is stored)."""
+        self._announced = max(self._announced, version)
+
+    @property
+    def behind(self) -> bool:
+        """Whether another process announced a version this copy has not applied."""
+        return self._announced > self.version
 
     async def commit_locked(self, seat: int, action: Action, *, auto: bool) -> None:
         """Store, apply and announce an action already checked (lock held).
@@ -248,7 +265,7 @@ class MatchSession:
             log.error("game %s: could not store an action: %s", self.game_id, exc)
             raise SessionError("unavailable", "the game could not be saved; try again") from exc
         try:
-            events = self.game.apply(seat, action)
+            events = self.game.apply(seat, action, check=False)  # checked once, before storing
         except Exception as exc:
             # Stored but refused by the engine: an engine bug. Stop this table
             # rather than let memory and storage disagree.
@@ -338,6 +355,18 @@ class MatchSession:
         self.presence.connect(seat)
         self._presence_changed()
 
+    def connect_many(self, seats: Iterable[int | None]) -> None:
+        """Several connections opened at once (a game starting or loading under watchers).
+
+        The table is announced once for all of them, so a table watched by many
+        sockets does not send each of them one message per socket.
+        """
+        opened = list(seats)
+        for seat in opened:
+            self.presence.connect(seat)
+        if opened:
+            self._presence_changed()
+
     def disconnect(self, seat: int | None) -> None:
         """A connection for ``seat`` (``None``: a spectator) closed."""
         self.presence.disconnect(seat)
@@ -395,6 +424,17 @@ class MatchSession:
     def kick(self) -> None:
         """Make the bot driver look again at whose turn it is."""
         self.driver.kick()
+
+    def idle(self) -> bool:
+        """Whether nothing can happen here until someone connects: nobody watches, the bots wait."""
+        if any(s.present for s in self.seats) or self.presence.watching:
+            return False
+        return self.driver.idle and self.driver.next_auto()[:2] == (None, None)
+
+    def retire(self) -> None:
+        """Stop the bot driver without waiting (a session forgotten while its bots are idle)."""
+        self._closed = True
+        self.driver.stop()
 
     async def close(self) -> None:
         """Stop the bot driver."""

@@ -178,8 +178,20 @@ class Storage(ABC):
         """Games, newest first, optionally of one status (records not loaded)."""
 
     @abstractmethod
-    def running_ids(self) -> list[str]:
-        """Ids of every game started and not finished."""
+    def running_ids(self, active_since: datetime | None = None) -> list[str]:
+        """Ids of the games started and not finished, oldest start first.
+
+        Args:
+            active_since: Only games started or played since then (``None``: all).
+        """
+
+    @abstractmethod
+    def expire_lobby(self, before: datetime) -> int:
+        """Delete the tables opened before ``before`` and never started.
+
+        Returns:
+            How many tables were deleted.
+        """
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release connections."""

@@ -27,9 +27,11 @@ from sqlalchemy import (
     String,
     Table,
     create_engine,
+    delete,
     event,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -294,12 +296,31 @@ class SqlStorage(Storage):
         with self.engine.connect() as conn:
             return [self._row(conn, row, with_record=False) for row in conn.execute(query)]
 
-    def running_ids(self) -> list[str]:
+    def running_ids(self, active_since: datetime | None = None) -> list[str]:
         """See :meth:`Storage.running_ids`."""
-        with self.engine.connect() as conn:
-            return list(
-                conn.execute(select(GAMES.c.id).where(GAMES.c.status == "running").order_by(GAMES.c.started)).scalars()
+        query = select(GAMES.c.id).where(GAMES.c.status == "running").order_by(GAMES.c.started)
+        if active_since is not None:
+            played = (
+                select(ACTIONS.c.seq)
+                .where(ACTIONS.c.game_id == GAMES.c.id, ACTIONS.c.created >= active_since)
+                .exists()
             )
+            query = query.where(or_(GAMES.c.started >= active_since, played))
+        with self.engine.connect() as conn:
+            return list(conn.execute(query).scalars())
+
+    def expire_lobby(self, before: datetime) -> int:
+        """See :meth:`Storage.expire_lobby`."""
+        try:
+            with self.engine.begin() as conn:
+                old = select(GAMES.c.id).where(GAMES.c.status == "lobby", GAMES.c.created < before)
+                ids = list(conn.execute(old).scalars())
+                if ids:
+                    conn.execute(delete(SEATS).where(SEATS.c.game_id.in_(ids)))
+                    conn.execute(delete(GAMES).where(GAMES.c.id.in_(ids), GAMES.c.status == "lobby"))
+                return len(ids)
+        except SQLAlchemyError as exc:
+            raise StorageError(str(exc)) from exc
 
     def close(self) -> None:
         """Dispose of the connection pool."""

@@ -1,0 +1,373 @@
+"""Load benchmark of ``rummy500 serve``: K live tables of scripted people and bots, on loopback.
+
+Each table has two seats: a scripted person (this program, over a websocket,
+choosing a random legal action after a human-paced pause) and a bot of the
+server. The server runs as real ``python -m rummy500.server`` processes
+(never in this process), bound to 127.0.0.1 on free ports. For each setup it
+prints, over the measured window:
+
+- **p50 / p99 latency**: from sending a person's action to receiving the
+  state that includes it (the action→broadcast time a player feels);
+- **actions/s**: every accepted action (people and bots) at every table;
+- **CPU ms/action**: CPU time of the server processes (and their bot
+  workers) divided by the actions;
+- **RSS MB**: resident memory of the server processes and their workers.
+
+Setups: ``one`` (one process, SQLite), ``two`` (two processes on PostgreSQL +
+Redis, each table's person connected to one of them in turn), and ``hard``
+(one process, the same K tables plus N tables against the ``hard`` bot, whose
+search must not slow the others down: compare its p99 with ``one``'s).
+
+Run: ``python benchmarks/load.py --tables 20 --seconds 20`` (add
+``--postgres URL --redis URL`` for ``two``; scripts/test.sh's services are the
+defaults). The load generator shares the machine with the servers: on a small
+machine it takes a good part of the CPU itself, so read the figures side by
+side, within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMITS = [
+    "--sockets-per-client",
+    "100000",
+    "--client-rate",
+    "100000",
+    "--client-burst",
+    "100000",
+    "--tables-per-client",
+    "100000",
+    "--table-rate",
+    "1000000",
+]
+
+
+@dataclass
+class Stats:
+    """What the scripted people saw."""
+
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    stale: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def servers(count: int, args: list[str], env: dict[str, str]) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
+    """Start ``count`` server processes; yield them with their base URLs."""
+    procs: list[tuple[subprocess.Popen[bytes], str]] = []
+    try:
+        for _ in range(count):
+            port = _free_port()
+            cmd = [sys.executable, "-m", "rummy500.server", "--port", str(port), "--log-level", "warning", *args]
+            proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            procs.append((proc, f"127.0.0.1:{port}"))
+        for proc, base in procs:
+            for _ in range(400):
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(f"http://{base}/api/rules", timeout=1).status_code == 200:
+                        break
+                if proc.poll() is not None:
+                    raise RuntimeError(f"server exited with {proc.returncode}")
+                time.sleep(0.05)
+        yield procs
+    finally:
+        for proc, _ in procs:
+            proc.terminate()
+        for proc, _ in procs:
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def _tree(pid: int) -> list[int]:
+    """A process and its descendants (its bot workers)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            stat = (entry / "stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, []))
+    return out
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU of these processes and their descendants (live ones)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for root in pids:
+        for p in _tree(root):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def rss_mb(pids: list[int]) -> float:
+    """Resident memory of these processes and their descendants."""
+    total = 0
+    for root in pids:
+        for p in _tree(root):
+            with contextlib.suppress(OSError, ValueError):
+                for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+    return total / 1024
+
+
+async def _open_table(http: httpx.AsyncClient, base: str, level: str, rng: random.Random) -> tuple[str, str]:
+    res = await http.post(f"http://{base}/api/tables", json={"name": "P", "bots": {"1": level}})
+    res.raise_for_status()
+    made = res.json()
+    started = await http.post(
+        f"http://{base}/api/tables/{made['table_id']}/start", headers={"Authorization": f"Bearer {made['token']}"}
+    )
+    started.raise_for_status()
+    return made["table_id"], made["token"]
+
+
+async def person(
+    base: str,
+    table_id: str,
+    token: str,
+    counters: Callable[[], Stats | None],
+    pace: float,
+    stop: asyncio.Event,
+    seed: int,
+) -> None:
+    """A scripted person: wait a human while, play a random legal action, time the broadcast.
+
+    ``counters`` says where to count what it sees now (``None``: nowhere, a
+    warm-up or an unmeasured table).
+    """
+    rng = random.Random(seed)
+    async with connect(f"ws://{base}/ws/tables/{table_id}?token={token}", max_size=None) as ws:
+        state: dict[str, Any] | None = None
+        sent_at: float | None = None
+        sent_version = -1
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.25)
+            except TimeoutError:
+                raw = None
+            if raw is not None:
+                msg = json.loads(raw)
+                stats = counters()
+                if msg["type"] == "state":
+                    if state is not None and stats is not None and msg["version"] > state["version"]:
+                        stats.actions += msg["version"] - state["version"]
+                    state = msg
+                    if sent_at is not None and msg["version"] > sent_version:
+                        if stats is not None:
+                            stats.latencies.append(time.perf_counter() - sent_at)
+                        sent_at = None
+                elif msg["type"] == "error":
+                    if msg["code"] == "stale_version":
+                        if stats is not None:
+                            stats.stale += 1
+                    elif stats is not None:
+                        stats.errors.append(msg["code"])
+                    sent_at = None
+            if state is None or sent_at is not None or state["table"]["status"] != "running":
+                continue
+            view = state["view"]
+            if not view["legal"]:  # not this seat's turn
+                continue
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * pace)
+            if stop.is_set():
+                break
+            action = rng.choice(view["legal"])
+            sent_version = state["version"]
+            sent_at = time.perf_counter()
+            await ws.send(json.dumps({"type": "action", "version": sent_version, "action": action}))
+
+
+async def run_load(
+    bases: list[str], tables: int, hard: int, seconds: float, warmup: float, pace: float, level: str, seed: int
+) -> tuple[Stats, float]:
+    """Open the tables, play, and return what the measured tables saw (and the measured seconds)."""
+    rng = random.Random(seed)
+    stats = Stats()
+    stop = asyncio.Event()
+    measuring = False
+
+    def counters() -> Stats | None:
+        return stats if measuring else None
+
+    async with httpx.AsyncClient(timeout=30) as http:
+        opened = []
+        for i in range(tables + hard):
+            base = bases[i % len(bases)]
+            table_id, token = await _open_table(http, base, "hard" if i >= tables else level, rng)
+            opened.append((base, table_id, token, i < tables))
+    tasks = [
+        asyncio.create_task(person(base, table_id, token, counters if measured else _nowhere, pace, stop, seed + n))
+        for n, (base, table_id, token, measured) in enumerate(opened)
+    ]
+    await asyncio.sleep(warmup)
+    measuring = True
+    start = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stop.set()
+    elapsed = time.perf_counter() - start
+    for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(outcome, BaseException):
+            stats.errors.append(type(outcome).__name__)
+    return stats, elapsed
+
+
+def _nowhere() -> Stats | None:
+    return None
+
+
+def measure_setup(name: str, count: int, args: list[str], opts: argparse.Namespace, hard: int = 0) -> dict[str, Any]:
+    """One setup: start its servers, play, and sum up."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env.pop("RUMMY500_DB_URL", None)
+    env.pop("RUMMY500_REDIS_URL", None)
+    with servers(count, args, env) as procs:
+        pids = [p.pid for p, _ in procs]
+        bases = [b for _, b in procs]
+
+        async def go() -> tuple[Stats, float, float, float]:
+            task = asyncio.create_task(
+                run_load(bases, opts.tables, hard, opts.seconds, opts.warmup, opts.pace, opts.level, opts.seed)
+            )
+            await asyncio.sleep(opts.warmup)
+            c0 = cpu_seconds(pids)
+            stats, elapsed = await task
+            c1 = cpu_seconds(pids)
+            return stats, elapsed, c0, c1
+
+        stats, elapsed, c0, c1 = asyncio.run(go())
+        memory = rss_mb(pids)
+    lat = sorted(stats.latencies)
+    actions = stats.actions
+    total_actions = max(1, actions)
+    return {
+        "setup": name,
+        "processes": count,
+        "tables": opts.tables + hard,
+        "samples": len(lat),
+        "p50_ms": 1000 * statistics.median(lat) if lat else float("nan"),
+        "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else float("nan"),
+        "actions_per_s": actions / elapsed,
+        # CPU of all servers over the window, per action at the measured tables
+        # (``hard`` also spends CPU on its hard tables: see its own line).
+        "cpu_ms_per_action": 1000 * (c1 - c0) / total_actions,
+        "rss_mb": memory,
+        "stale": stats.stale,
+        "errors": len(stats.errors),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=20, help="measured tables (person + bot) per setup")
+    p.add_argument("--hard", type=int, default=10, help="extra tables against the hard bot in the 'hard' setup")
+    p.add_argument("--seconds", type=float, default=20.0, help="measured window per setup")
+    p.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring")
+    p.add_argument("--pace", type=float, default=1.0, help="a person's mean pause before acting, in seconds")
+    p.add_argument("--bot-delay", type=float, default=0.5, help="the server's pause before each bot action")
+    p.add_argument("--level", default="medium", help="bot level at the measured tables")
+    p.add_argument("--workers", type=int, default=2, help="the servers' bot worker processes")
+    p.add_argument("--setups", default="one,hard,two", help="comma-separated: one, hard, two")
+    p.add_argument(
+        "--postgres", default=os.environ.get("RUMMY500_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+    )
+    p.add_argument("--redis", default=os.environ.get("RUMMY500_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"))
+    p.add_argument("--seed", type=int, default=1)
+    opts = p.parse_args(argv)
+    common = ["--bot-delay", str(opts.bot_delay), "--grace", "3600", "--workers", str(opts.workers), *LIMITS]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for setup in opts.setups.split(","):
+            if setup == "one":
+                rows.append(measure_setup("one", 1, [*common, "--data-dir", f"{tmp}/one"], opts))
+            elif setup == "hard":
+                rows.append(measure_setup("hard", 1, [*common, "--data-dir", f"{tmp}/hard"], opts, hard=opts.hard))
+            elif setup == "two":
+                schema = f"load_{secrets.token_hex(4)}"
+                db = _schema_url(opts.postgres, schema)
+                args = [*common, "--db", db, "--redis", opts.redis, "--redis-prefix", f"load-{schema}:"]
+                try:
+                    rows.append(measure_setup("two", 2, [*args, "--data-dir", f"{tmp}/two"], opts))
+                finally:
+                    _drop_schema(opts.postgres, schema)
+    cols = [
+        "setup",
+        "processes",
+        "tables",
+        "samples",
+        "p50_ms",
+        "p99_ms",
+        "actions_per_s",
+        "cpu_ms_per_action",
+        "rss_mb",
+        "stale",
+        "errors",
+    ]
+    print(" | ".join(f"{c:>17}" for c in cols))
+    for row in rows:
+        print(" | ".join(f"{row[c]:>17.2f}" if isinstance(row[c], float) else f"{row[c]!s:>17}" for c in cols))
+    return 0
+
+
+def _schema_url(url: str, schema: str) -> str:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    engine = create_engine(make_url(url).set(drivername="postgresql+psycopg"))
+    with engine.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    engine.dispose()
+    return make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+
+
+def _drop_schema(url: str, schema: str) -> None:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    engine = create_engine(make_url(url).set(drivername="postgresql+psycopg"))
+    with engine.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    engine.dispose()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

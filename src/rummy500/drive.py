@@ -1,0 +1,141 @@
+"""The one decision loop: play a match (or a round) with any mix of agents.
+
+An *agent* is anything with ``act(view, rng) -> Action`` (every bot, the
+terminal's human, a policy wrapped by :class:`PolicyAgent`). :func:`drive`
+asks the position who decides (:meth:`~rummy500.match.Match.decision`): the
+seat to move, a seat offered an out-of-turn play (it answers with the play or
+:class:`~rummy500.actions.Decline`; ``None`` also means "no call"), or chance
+(a reshuffle, drawn from ``rng``). It checks every answer against the
+decision's legal list and applies it, until the game (or round) ends or
+``until()`` says stop.
+
+>>> import random
+>>> from rummy500.match import Match
+>>> from rummy500.rules import Rules
+>>> m = Match(Rules.preset_rules("popular", players=3), seed=7)
+>>> agents = [PolicyAgent(lambda view, rng: rng.choice(view.legal))] * 3
+>>> _ = drive(m, agents, random.Random(7))
+>>> m.is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
+
+from rummy500.actions import Action, Decline
+from rummy500.events import Event
+from rummy500.match import Match
+from rummy500.state import Decision, DecisionKind, IllegalAction, RoundState
+from rummy500.views import View
+
+__all__ = ["Agent", "AgentError", "PolicyAgent", "drive"]
+
+
+class Agent(Protocol):
+    """A player of any kind: given its seat's view, it answers one action of ``view.legal``.
+
+    Out of turn (an offer) it may answer :class:`~rummy500.actions.Decline`
+    (or ``None``) for "no call".
+    """
+
+    def act(self, view: View, rng: random.Random) -> Action | None:
+        """Choose an action for ``view.seat``."""
+        ...
+
+
+class AgentError(IllegalAction):
+    """An agent answered something that is not among its legal actions (nothing was applied).
+
+    Attributes:
+        seat: the agent's seat.
+        action: what it answered (None: nothing, on its own turn).
+    """
+
+    def __init__(self, seat: int, action: Action | None) -> None:
+        self.seat = seat
+        self.action = action
+        if action is None:
+            super().__init__(f"seat {seat} made no move on its turn")
+        else:
+            super().__init__(f"seat {seat} chose {action}, which is not among its legal actions")
+
+
+class PolicyAgent:
+    """An agent from a function ``policy(view, rng) -> Action`` (out of turn it declines).
+
+    Args:
+        policy: chooses among ``view.legal`` on the seat's own turn.
+        offers: also ask ``policy`` on out-of-turn offers (their legal list
+            ends with ``Decline``); by default offers are declined.
+    """
+
+    def __init__(self, policy: Callable[[View, random.Random], Action], *, offers: bool = False) -> None:
+        self.policy = policy
+        self.offers = offers
+
+    def act(self, view: View, rng: random.Random) -> Action | None:
+        """The policy's choice on the seat's turn; ``Decline`` on offers unless ``offers``."""
+        if view.seat != view.to_move and not self.offers and Decline() in view.legal:
+            return Decline()
+        return self.policy(view, rng)
+
+
+Observer = Callable[[Decision, Action, list[Event]], None]
+"""``observe(decision, action, events)``: called after each applied decision."""
+
+
+def drive(
+    game: Match | RoundState,
+    agents: Sequence[Agent] | Mapping[int, Agent],
+    rng: random.Random,
+    *,
+    until: Callable[[], bool] | None = None,
+    observe: Observer | None = None,
+) -> int:
+    """Play ``game`` to its end with one agent per seat.
+
+    Args:
+        game: a :class:`Match` (plays to the end of the game; the match deals
+            and reshuffles from its own rng) or a :class:`RoundState` (plays
+            the round; reshuffles are drawn from ``rng``).
+        agents: the agent of each seat.
+        rng: randomness handed to the agents (and chance, for a round).
+        until: checked before each decision; True stops the loop.
+        observe: called after each applied decision with what happened.
+
+    Returns:
+        The number of decisions applied.
+
+    Raises:
+        AgentError: an agent answered outside its legal actions (nothing was applied).
+    """
+    count = 0
+    is_match = isinstance(game, Match)
+    while until is None or not until():
+        decision = game.decision()
+        if decision is None:
+            break
+        if decision.kind is DecisionKind.CHANCE:
+            assert isinstance(game, RoundState)
+            action: Action | None = game.chance_reshuffle(rng)
+            assert action is not None
+            events = game.apply(action, check=False)
+        else:
+            seat = decision.seat
+            assert seat is not None
+            action = agents[seat].act(game.view(seat), rng)
+            if action is None and decision.kind is DecisionKind.OFFER:
+                action = Decline()
+            if action is None or action not in decision.legal:
+                raise AgentError(seat, action)
+            if is_match:
+                events = game.apply(seat, action, check=False)  # type: ignore[call-arg,arg-type]
+            else:
+                events = game.apply(action, seat, check=False)  # type: ignore[arg-type]
+        count += 1
+        if observe is not None:
+            observe(decision, action, events)
+    return count

@@ -1,0 +1,226 @@
+"""Limits on what one client may ask of a server process, and the request body cap.
+
+A *client* is the peer address of the connection (behind a reverse proxy, every
+client is the proxy: see docs/deploy.md). Per process, one client may hold at
+most ``sockets_per_client`` websockets, send ``client_rate_per_second``
+messages a second over all of them together (bursts of ``client_rate_burst``),
+open ``table_rate_per_minute`` tables a minute and keep at most
+``tables_per_client`` of its tables waiting in the lobby. Each refusal is a
+clear error (HTTP 429 or a websocket ``rate_limited`` / ``too_many_sockets``),
+never a dropped table. :class:`BodyLimit` refuses request bodies over
+``max_body_bytes`` with 413 before anything parses them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+__all__ = ["BodyLimit", "ClientLimits", "TokenBucket", "client_key"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class TokenBucket:
+    """A rate limit: ``rate`` events a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        """Start full."""
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.clock = clock
+        self.last = clock()
+        self.last_warned = -1e9
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def full(self) -> bool:
+        """Whether the bucket has refilled (an idle client: its entry may go)."""
+        return self.tokens + (self.clock() - self.last) * self.rate >= self.burst
+
+    def should_warn(self) -> bool:
+        """At most one warning a second, so floods get no echo."""
+        now = self.clock()
+        if now - self.last_warned >= 1.0:
+            self.last_warned = now
+            return True
+        return False
+
+
+def client_key(scope: Scope) -> str:
+    """The client a connection counts against: its peer address."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class ClientLimits:
+    """Per-client counters of one process: sockets, message rate, tables."""
+
+    def __init__(
+        self,
+        *,
+        sockets: int,
+        rate: float,
+        burst: int,
+        tables: int,
+        tables_per_minute: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """Set the limits.
+
+        Args:
+            sockets: Websockets one client may hold open.
+            rate: Messages a second one client may send over all its websockets.
+            burst: Messages one client may send in a burst.
+            tables: Tables of one client that may wait in the lobby.
+            tables_per_minute: Tables one client may open a minute (bursts of ``tables``).
+            clock: Monotonic clock.
+        """
+        self.max_sockets = sockets
+        self.rate = rate
+        self.burst = burst
+        self.max_tables = tables
+        self.tables_per_minute = tables_per_minute
+        self.clock = clock
+        self.sockets: dict[str, int] = {}
+        self._messages: dict[str, TokenBucket] = {}
+        self._creations: dict[str, TokenBucket] = {}
+        #: Lobby tables each client opened here (pruned when it is at its limit).
+        self.lobby: dict[str, set[str]] = {}
+
+    # ------------------------------------------------------------- sockets
+    def open_socket(self, client: str) -> bool:
+        """Count a new websocket; ``False`` (not counted) when the client holds too many."""
+        held = self.sockets.get(client, 0)
+        if held >= self.max_sockets:
+            return False
+        self.sockets[client] = held + 1
+        return True
+
+    def close_socket(self, client: str) -> None:
+        """Forget a websocket counted by :meth:`open_socket`."""
+        held = self.sockets.get(client, 0) - 1
+        if held > 0:
+            self.sockets[client] = held
+        else:
+            self.sockets.pop(client, None)
+            bucket = self._messages.get(client)
+            if bucket is not None and bucket.full():
+                del self._messages[client]
+
+    def message_bucket(self, client: str) -> TokenBucket:
+        """The message rate limit shared by all of a client's websockets."""
+        bucket = self._messages.get(client)
+        if bucket is None:
+            bucket = self._messages[client] = TokenBucket(self.rate, self.burst, self.clock)
+        return bucket
+
+    # -------------------------------------------------------------- tables
+    def may_open_table(self, client: str) -> bool:
+        """Spend one table creation of ``client`` (``False``: over its rate)."""
+        if len(self._creations) > 10_000:
+            for key in [k for k, b in self._creations.items() if b.full()]:
+                del self._creations[key]
+        bucket = self._creations.get(client)
+        if bucket is None:
+            bucket = self._creations[client] = TokenBucket(
+                self.tables_per_minute / 60.0, max(1, self.max_tables), self.clock
+            )
+        return bucket.take()
+
+    def opened(self, client: str, table_id: str) -> None:
+        """Remember a table the client opened (it waits in the lobby)."""
+        self.lobby.setdefault(client, set()).add(table_id)
+
+    def left_lobby(self, table_id: str, client: str | None = None) -> None:
+        """A table started or expired: it no longer counts against its opener."""
+        owners = [client] if client is not None else list(self.lobby)
+        for owner in owners:
+            tables = self.lobby.get(owner)
+            if tables is not None and table_id in tables:
+                tables.discard(table_id)
+                if not tables:
+                    del self.lobby[owner]
+
+
+class BodyLimit:
+    """ASGI middleware: refuse HTTP request bodies over ``max_bytes`` with 413, before parsing."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        """Wrap ``app``."""
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on, counting its body."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = self.max_bytes + 1
+                if declared > self.max_bytes:
+                    await self._refuse(send)
+                    return
+        seen = 0
+        over = False
+        refused = False
+
+        async def counted_receive() -> Message:
+            nonlocal seen, over
+            if over:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    # Stop reading: the app sees a client that went away, and
+                    # whatever it answers is replaced by the 413.
+                    over = True
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal refused
+            if not over:
+                await send(message)
+            elif not refused:
+                refused = True
+                await self._refuse(send)
+
+        await self.app(scope, counted_receive, guarded_send)
+        if over and not refused:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"detail": _too_large(self.max_bytes)}).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _too_large(max_bytes: int) -> dict[str, str]:
+    return {"code": "too_large", "message": f"request body larger than {max_bytes} bytes"}

@@ -1,0 +1,105 @@
+"""Work that would block the event loop, done in worker processes: bot thinking and replays.
+
+A strong bot searches for a second or more, and replaying a long game's log
+takes a few hundred milliseconds; in the event loop's process either holds
+the interpreter lock, so every other table of the process waits. A
+:class:`Workers` pool runs them in separate processes (``workers`` in the
+settings; ``0`` runs them in a thread of this process instead, which is what
+tests and tiny installs use). What crosses over is small and picklable: a
+seat's view and its bot (sent back with its memory updated), or a game's rules,
+names, seed and action log (sent back as the rebuilt game).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+from rummy500.server.bots import Bot, ask_bot
+from rummy500.server.engine import Action, LiveGame, parse_action, parse_rules
+
+__all__ = ["Workers", "rebuild", "replay_steps", "think"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def think(bot: Bot, view: Any, rng: random.Random) -> tuple[Action | BaseException | None, Bot]:
+    """Run a bot on a view (in a worker); return its answer and the bot, whose memory it updated."""
+    choice = ask_bot(bot, view, rng)
+    if isinstance(choice, BaseException):
+        # The exception's type only: its text might name the bot's cards, and
+        # an exception of a bot's own class might not cross back.
+        choice = RuntimeError(type(choice).__name__)
+    return choice, bot
+
+
+def rebuild(
+    rules: dict[str, Any], names: list[str], seed: int, actions: list[tuple[int, dict[str, Any]]]
+) -> tuple[LiveGame, list[dict[str, Any]]]:
+    """A game replayed from its log (in a worker), with the public events of the replay."""
+    events: list[dict[str, Any]] = []
+    game = LiveGame.replay(parse_rules(rules, len(names)), names, seed, actions, events=events)
+    return game, events
+
+
+def replay_steps(
+    rules: dict[str, Any], names: list[str], seed: int, actions: list[tuple[int, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """Every step of a finished game: after each action, its event, the spectator view and every hand."""
+    game = LiveGame(parse_rules(rules, len(names)), names, seed)
+    steps: list[dict[str, Any]] = [{"action": None, "view": game.view_dict(None), "hands": game.hands()}]
+    for seat, record in actions:
+        events = game.apply(seat, parse_action(record))
+        steps.append(
+            {"action": dict(events[0], name=names[seat]), "view": game.view_dict(None), "hands": game.hands()}
+        )
+    return steps
+
+
+class Workers:
+    """A pool of worker processes (or one thread), started on first use."""
+
+    def __init__(self, processes: int) -> None:
+        """Prepare a pool of ``processes`` (``0``: a thread of this process)."""
+        self.processes = processes
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor | None:
+        if self.processes <= 0:
+            return None
+        if self._pool is None:
+            # spawn: a fresh interpreter, never a fork of a process with an
+            # event loop, threads and open sockets.
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` off the event loop and return its result.
+
+        Raises:
+            Exception: Whatever ``fn`` raised, or the pool's error if a worker died.
+        """
+        pool = self._executor()
+        if pool is None:
+            return await asyncio.to_thread(fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
+    async def think(self, bot: Bot, view: Any, rng: random.Random) -> tuple[Action | BaseException | None, Bot]:
+        """A bot's answer on a view, and the bot as it is after answering (see :func:`think`)."""
+        try:
+            return await self.call(think, bot, view, rng)
+        except Exception as exc:  # noqa: BLE001 - a dead worker or an unpicklable answer: the bot failed
+            return exc, bot
+
+    def close(self) -> None:
+        """Stop the worker processes (work still queued is dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

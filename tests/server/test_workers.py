@@ -1,0 +1,129 @@
+"""Bots think and games replay in worker processes, never in the event loop's process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rummy500.server.app import create_app
+from rummy500.server.bots import make_bot, thinks_long
+from rummy500.server.engine import Action, LiveGame, parse_action, parse_rules
+from rummy500.server.session import MatchSession, SeatInfo, driver
+from rummy500.server.workers import Workers
+
+from .helpers import create_table, fixed_seeds, make_settings, receive, run_async, start
+from .test_session import Store
+
+
+class WhereBot:
+    """A medium bot that notes which process did its thinking."""
+
+    def __init__(self) -> None:
+        self.inner = make_bot("medium", 1)
+        self.pids: set[int] = set()
+
+    def act(self, view: Any, rng: random.Random) -> Action | None:
+        self.pids.add(os.getpid())
+        return self.inner.act(view, rng)
+
+
+def test_only_searching_bots_are_sent_to_workers() -> None:
+    assert thinks_long("hard")
+    assert not any(thinks_long(level) for level in ("random", "easy", "medium"))
+
+
+def test_a_bot_thinks_in_another_process_and_keeps_its_memory() -> None:
+    async def run() -> None:
+        workers = Workers(1)
+        try:
+            game = LiveGame(parse_rules({"preset": "standard"}, 2), ["A", "B"], 3)
+            bot = WhereBot()
+            seat = game.actors()[0]
+            choice, bot = await workers.think(bot, game.view(seat), random.Random(1))  # type: ignore[assignment]
+            assert isinstance(choice, Action)
+            game.check(seat, choice)
+            assert bot.pids and os.getpid() not in bot.pids
+            # The bot that came back is the one asked next time: its memory carries over.
+            game.apply(seat, choice)
+            seat = game.actors()[0]
+            _, again = await workers.think(bot, game.view(seat), random.Random(2))
+            assert len(again.pids) == 1 and again.pids == bot.pids  # type: ignore[attr-defined]
+        finally:
+            workers.close()
+
+    run_async(run())
+
+
+def test_a_table_of_bots_plays_to_the_end_with_its_bots_in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only searching levels go to the workers; here every level does.
+    monkeypatch.setattr(driver, "thinks_long", lambda level: True)
+
+    async def run() -> None:
+        workers = Workers(1)
+        store = Store()
+        rules = parse_rules({"preset": "standard", "target": 100}, 2)
+        session = MatchSession(
+            game_id="g",
+            title="t",
+            rules=rules.to_mapping(),
+            seats=[SeatInfo(0, "M", "bot", "medium"), SeatInfo(1, "E", "bot", "easy")],
+            game=LiveGame(rules, ["M", "E"], 9),
+            store=store,
+            bot_delay=0.0,
+            rng=random.Random(4),
+            think=workers.think,
+        )
+        try:
+            session.start()
+            for _ in range(6000):
+                if session.finished:
+                    break
+                await asyncio.sleep(0.01)
+            assert session.finished
+            # Every stored action replays to the same end: nothing was lost or doubled.
+            replay = LiveGame(rules, ["M", "E"], 9)
+            for seq, seat, record in store.actions:
+                assert seq == replay.version
+                replay.apply(seat, parse_action(record))
+            assert replay.is_over and replay.result() == session.game.result()
+        finally:
+            await session.close()
+            workers.close()
+
+    run_async(run())
+
+
+def test_replays_and_reloads_are_computed_in_workers(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, workers=1)
+    with TestClient(create_app(settings, seed_source=fixed_seeds(5))) as client:
+        made = create_table(client, bots={"1": "random"}, rules={"target": 50})
+        start(client, made["table_id"], made["token"])
+        table_id = made["table_id"]
+        manager = client.app.state.manager
+        session = manager.sessions[table_id]
+        assert client.portal is not None
+
+        async def finish() -> None:
+            while not session.finished:
+                seat = session.game.actors()[0]
+                if session.seats[seat].kind == "bot":
+                    await asyncio.sleep(0.01)
+                    continue
+                legal = list(session.game.view(seat).legal)
+                await session.submit(seat, session.version, random.Random(session.version).choice(legal).to_record())
+
+        client.portal.call(finish)
+        steps = client.get(f"/api/games/{table_id}/replay/0").json()["steps"]
+        assert steps == session.version
+        last_step = client.get(f"/api/games/{table_id}/replay/{steps}").json()
+        assert last_step["view"] == session.game.view_dict(None)
+        assert client.get(f"/api/games/{table_id}/replay/{steps + 1}").status_code == 404
+        manager.sessions.clear()  # forget it: opening the table rebuilds it in a worker
+        with client.websocket_connect(f"/ws/tables/{table_id}") as spectator:
+            assert receive(spectator, "state")["view"] == session.game.view_dict(None)
