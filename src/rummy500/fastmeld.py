@@ -155,22 +155,38 @@ def _pair_ranks(mask: int) -> int:
     return (a & (b | c | d)) | (b & (c | d)) | (c & d)
 
 
+def _runs_of(t: Tables, suit: int, sm: int, jokers: int) -> tuple[tuple[Card, ...], ...]:
+    """The runs of ``suit`` from rank mask ``sm`` and ``jokers`` jokers (memoised)."""
+    key = ((jokers << 16) | sm) << 2 | suit
+    got = t.runs.get(key)
+    if got is None:
+        got = _store(t.runs, key, _suit_runs(t, suit, sm, jokers))
+    return got
+
+
+def _sets_of(t: Tables, rank: int, col: int, jokers: int) -> tuple[tuple[Card, ...], ...]:
+    """The sets of ``rank`` from the suits of column ``col`` and ``jokers`` jokers (memoised)."""
+    key = (((jokers << 16) | col) << 4) | rank
+    got = t.sets.get(key)
+    if got is None:
+        held = [_CARD[s * 16 + rank] for s in range(4) if col >> s & 1]
+        got = _store(t.sets, key, _rank_sets(t, rank, held, jokers))
+    return got
+
+
+def _column(mask: int, rank: int) -> int:
+    """The suits held of ``rank``, as four bits."""
+    return ((mask >> rank) & 1) | ((mask >> (rank + 15)) & 2) | ((mask >> (rank + 30)) & 4) | ((mask >> (rank + 45)) & 8)
+
+
 def melds_of(t: Tables, h: Hand, jokers: int) -> list[tuple[Card, ...]]:
     """Every new meld of hand ``h`` with ``jokers`` wild jokers, unsorted (runs by suit, then sets by rank)."""
     out: list[tuple[Card, ...]] = []
     mask = h.mask
-    runs = t.runs
-    jk = jokers << 16
     for suit in range(4):
         sm = (mask >> (suit << 4)) & RANKS
-        if sm & (sm - 1) == 0:
-            continue  # fewer than two ranks
-        key = (jk | sm) << 2 | suit
-        got = runs.get(key)
-        if got is None:
-            got = _store(runs, key, _suit_runs(t, suit, sm, jokers))
-        if got:
-            out += got
+        if sm & (sm - 1):  # at least two ranks
+            out += _runs_of(t, suit, sm, jokers)
     sets = t.sets
     if h.dups is not None and not t.distinct:
         by_rank: dict[int, list[Card]] = {}
@@ -191,14 +207,7 @@ def melds_of(t: Tables, h: Hand, jokers: int) -> list[tuple[Card, ...]]:
         low = pairs & -pairs
         pairs ^= low
         r = low.bit_length() - 1
-        col = ((mask >> r) & 1) | ((mask >> (r + 15)) & 2) | ((mask >> (r + 30)) & 4) | ((mask >> (r + 45)) & 8)
-        key = ((jk | col) << 4) | r
-        got = sets.get(key)
-        if got is None:
-            held = [_CARD[s * 16 + r] for s in range(4) if col >> s & 1]
-            got = _store(sets, key, _rank_sets(t, r, held, jokers))
-        if got:
-            out += got
+        out += _sets_of(t, r, _column(mask, r), jokers)
     return out
 
 
@@ -237,7 +246,7 @@ def melds_holding(t: Tables, h: Hand, jokers: int, c: Card) -> tuple[tuple[Card,
     mask = h.mask
     rank = c & 15
     sm = (mask >> (c & 48)) & RANKS
-    col = ((mask >> rank) & 1) | ((mask >> (rank + 15)) & 2) | ((mask >> (rank + 30)) & 4) | ((mask >> (rank + 45)) & 8)
+    col = _column(mask, rank)
     key = (((jokers << 14 | sm) << 4 | col) << 6) | c
     got = t.holding.get(key)
     if got is None:
@@ -264,11 +273,7 @@ def _melds_with(t: Tables, h: Hand, jokers: int, c: Card) -> list[tuple[Card, ..
     out: list[tuple[Card, ...]] = []
     sm = (mask >> (suit << 4)) & RANKS
     if sm & (sm - 1):
-        key = ((jokers << 16) | sm) << 2 | suit
-        got = t.runs.get(key)
-        if got is None:
-            got = _store(t.runs, key, _suit_runs(t, suit, sm, jokers))
-        out += got
+        out += _runs_of(t, suit, sm, jokers)
     if h.dups is not None and not t.distinct:
         held = [x for x in h.dups if x & 15 == rank]
         if len(held) >= 2:
@@ -278,14 +283,9 @@ def _melds_with(t: Tables, h: Hand, jokers: int, c: Card) -> list[tuple[Card, ..
                 got = _store(t.sets, dkey, _rank_sets(t, rank, held, jokers))
             out += got
         return out
-    col = ((mask >> rank) & 1) | ((mask >> (rank + 15)) & 2) | ((mask >> (rank + 30)) & 4) | ((mask >> (rank + 45)) & 8)
+    col = _column(mask, rank)
     if col & (col - 1):
-        key = (((jokers << 16) | col) << 4) | rank
-        got = t.sets.get(key)
-        if got is None:
-            held = [_CARD[s * 16 + rank] for s in range(4) if col >> s & 1]
-            got = _store(t.sets, key, _rank_sets(t, rank, held, jokers))
-        out += got
+        out += _sets_of(t, rank, col, jokers)
     return out
 
 
@@ -422,7 +422,7 @@ def layoffs_of(t: Tables, meld: TableMeld, h: Hand, jokers: int) -> tuple[tuple[
                 return ()
             skey: object = (rank, jokers, held)
         else:
-            col = ((mask >> rank) & 1) | ((mask >> (rank + 15)) & 2) | ((mask >> (rank + 30)) & 4) | ((mask >> (rank + 45)) & 8)
+            col = _column(mask, rank)
             if not col and not jokers:
                 return ()
             used = 0
@@ -479,12 +479,17 @@ def _set_layoffs(t: Tables, meld: TableMeld, held: list[Card], jokers: int) -> t
     return tuple(sorted(out))
 
 
-def _pos_ok(p: int, lo: int, hi: int, t: Tables) -> bool:
+def pos_ok(p: int, lo: int, hi: int, wrap: bool, short: bool) -> bool:
+    """Whether run position ``p`` may join a run spanning ``lo``..``hi`` (``around_the_corner``: ``wrap``; short pack)."""
     if (hi if hi > p else p) - (lo if lo < p else p) >= 13:
         return False
-    if not t.wrap and not 1 <= p <= 14:
+    if not wrap and not 1 <= p <= 14:
         return False
-    return not t.short or (p - 1) % 13 + 1 in _SHORT_RANKS
+    return not short or (p - 1) % 13 + 1 in _SHORT_RANKS
+
+
+def _pos_ok(p: int, lo: int, hi: int, t: Tables) -> bool:
+    return pos_ok(p, lo, hi, t.wrap, t.short)
 
 
 def _run_layoffs(t: Tables, meld: TableMeld, sm: int, jokers: int) -> tuple[tuple[Card, ...], ...]:
@@ -626,30 +631,17 @@ def melds_using(t: Tables, h: Hand, jokers: int, c: Card) -> Sequence[tuple[Card
     mask = h.mask
     rank = c & 15
     sm = (mask >> (c & 48)) & RANKS
-    col = ((mask >> rank) & 1) | ((mask >> (rank + 15)) & 2) | ((mask >> (rank + 30)) & 4) | ((mask >> (rank + 45)) & 8)
+    col = _column(mask, rank)
     memo = t.using
     rkey = ((jokers << 14 | sm) << 6) | c
     runs = memo.get(rkey)
     if runs is None:
-        runs = ()
-        if sm & (sm - 1):
-            key = ((jokers << 16) | sm) << 2 | (c >> 4)
-            got = t.runs.get(key)
-            if got is None:
-                got = _store(t.runs, key, _suit_runs(t, c >> 4, sm, jokers))
-            runs = tuple(m for m in got if c in m)
+        runs = tuple(m for m in _runs_of(t, c >> 4, sm, jokers) if c in m) if sm & (sm - 1) else ()
         _store(memo, rkey, runs)
     skey = -(((jokers << 4 | col) << 6) | c) - 1
     sets = memo.get(skey)
     if sets is None:
-        sets = ()
-        if col & (col - 1):
-            key = (((jokers << 16) | col) << 4) | rank
-            got = t.sets.get(key)
-            if got is None:
-                held = [_CARD[s * 16 + rank] for s in range(4) if col >> s & 1]
-                got = _store(t.sets, key, _rank_sets(t, rank, held, jokers))
-            sets = tuple(m for m in got if c in m)
+        sets = tuple(m for m in _sets_of(t, rank, col, jokers) if c in m) if col & (col - 1) else ()
         _store(memo, skey, sets)
     if not sets:
         return runs
@@ -720,24 +712,11 @@ def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card],
 
 def ways_to_use(t: Tables, h: Hand, jokers: int, c: Card) -> list[tuple[int, int, int]]:
     """Each new meld of a hand without duplicates that uses ``c``, as (natural-card mask, jokers, size)."""
-    out = []
-    for m in melds_using(t, h, jokers, c):
-        mask = 0
-        jk = 0
-        for x in m:
-            if x >= 64:
-                jk += 1
-            else:
-                mask |= 1 << x
-        out.append((mask, jk, len(m)))
-    return out
+    return [(*_mask_and_jokers(m), len(m)) for m in melds_using(t, h, jokers, c)]
 
 
-def spared(ways: list[tuple[int, int, int]], cards: Sequence[Card], jokers: int, room: int) -> bool:
-    """Whether one of ``ways`` (see :func:`ways_to_use`) needs none of the hand cards ``cards`` takes, and at most ``room`` cards.
-
-    ``jokers`` is the number of jokers in the hand: the way and the play share them.
-    """
+def _mask_and_jokers(cards: Sequence[Card]) -> tuple[int, int]:
+    """The natural cards of ``cards`` as a mask, and how many jokers (bare or declared) it has."""
     mask = 0
     jk = 0
     for x in cards:
@@ -745,5 +724,14 @@ def spared(ways: list[tuple[int, int, int]], cards: Sequence[Card], jokers: int,
             jk += 1
         else:
             mask |= 1 << x
+    return mask, jk
+
+
+def spared(ways: list[tuple[int, int, int]], cards: Sequence[Card], jokers: int, room: int) -> bool:
+    """Whether one of ``ways`` (see :func:`ways_to_use`) needs none of the hand cards ``cards`` takes, and at most ``room`` cards.
+
+    ``jokers`` is the number of jokers in the hand: the way and the play share them.
+    """
+    mask, jk = _mask_and_jokers(cards)
     free = jokers - jk
     return any(not m & mask and j <= free and n <= room for m, j, n in ways)

@@ -299,11 +299,7 @@ def _rebuilt(
 
 
 def _pos_ok(p: int, lo: int, hi: int, rules: Rules) -> bool:
-    if (hi if hi > p else p) - (lo if lo < p else p) >= 13:
-        return False
-    if not rules.around_the_corner and not 1 <= p <= 14:
-        return False
-    return not rules.short_pack or (p - 1) % 13 + 1 in _SHORT_RANKS
+    return _fast.pos_ok(p, lo, hi, rules.around_the_corner, rules.short_pack)
 
 
 def _grow(meld: TableMeld, cards: tuple[Card, ...], positions: tuple[int, ...] | None, new: Sequence[Card], seat: int, claimed: bool) -> TableMeld:
