@@ -77,12 +77,17 @@ class Tables:
 
 _BY_PARAMS: dict[tuple[object, ...], Tables] = {}
 _BY_ID: dict[int, tuple[Rules, Tables]] = {}
+#: The rules last asked for and their tables: most calls ask for the same rules again.
+_LAST: list[object] = [None, None]
 
 
 def tables(rules: Rules) -> Tables:
     """The memo tables for ``rules`` (found by identity first: rules objects are frozen)."""
+    if rules is _LAST[0]:
+        return _LAST[1]  # type: ignore[return-value]
     hit = _BY_ID.get(id(rules))
     if hit is not None and hit[0] is rules:
+        _LAST[:] = hit
         return hit[1]
     distinct = rules.set_suits == "distinct"
     key = (
@@ -99,6 +104,7 @@ def tables(rules: Rules) -> Tables:
     if len(_BY_ID) > 1024:
         _BY_ID.clear()
     _BY_ID[id(rules)] = (rules, t)  # the reference keeps the id from being reused
+    _LAST[:] = (rules, t)
     return t
 
 
@@ -442,8 +448,16 @@ def layoffs_of(t: Tables, meld: TableMeld, h: Hand, jokers: int) -> tuple[tuple[
 
 def find_layoffs(meld: TableMeld, hand: Iterable[Card], rules: Rules, extra_jokers: int = 0) -> list[tuple[Card, ...]]:
     """Every group of hand cards that can be laid off on ``meld`` in one action; see :func:`rummy500.melds.find_layoffs`."""
-    h = scan(hand)
+    cards = tuple(hand)
+    if cards == _LAST_SCAN[0]:
+        h: Hand = _LAST_SCAN[1]  # type: ignore[assignment]
+    else:
+        h = scan(cards)
+        _LAST_SCAN[:] = (cards, h)  # callers often ask about every meld for one hand
     return list(layoffs_of(tables(rules), meld, h, h.jokers + extra_jokers))
+
+
+_LAST_SCAN: list[object] = [None, None]
 
 
 def _set_layoffs(t: Tables, meld: TableMeld, held: list[Card], jokers: int) -> tuple[tuple[Card, ...], ...]:
