@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations, combinations_with_replacement
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rummy500.cards import JOKER, Card, card, declared
+from rummy500.rules import LayoffOnto, SetSuits
 
 if TYPE_CHECKING:
     from rummy500.melds import TableMeld
@@ -75,7 +76,8 @@ class Tables:
         self.lay_set: dict[object, tuple[tuple[Card, ...], ...]] = {}
 
 
-_BY_PARAMS: dict[tuple[object, ...], Tables] = {}
+_V = TypeVar("_V")
+_BY_PARAMS: dict[tuple[bool, bool, int, bool, int, bool], Tables] = {}
 _BY_ID: dict[int, tuple[Rules, Tables]] = {}
 #: The rules last asked for and their tables: most calls ask for the same rules again.
 _LAST: list[object] = [None, None]
@@ -89,8 +91,8 @@ def tables(rules: Rules) -> Tables:
     if hit is not None and hit[0] is rules:
         _LAST[:] = hit
         return hit[1]
-    distinct = rules.set_suits == "distinct"
-    key = (
+    distinct = rules.set_suits is SetSuits.DISTINCT
+    key: tuple[bool, bool, int, bool, int, bool] = (
         rules.around_the_corner,
         rules.short_pack,
         max(3, rules.min_run),
@@ -100,7 +102,7 @@ def tables(rules: Rules) -> Tables:
     )
     t = _BY_PARAMS.get(key)
     if t is None:
-        t = _BY_PARAMS[key] = Tables(*key)  # type: ignore[arg-type]
+        t = _BY_PARAMS[key] = Tables(*key)
     if len(_BY_ID) > 1024:
         _BY_ID.clear()
     _BY_ID[id(rules)] = (rules, t)  # the reference keeps the id from being reused
@@ -144,7 +146,7 @@ def scan(hand: Iterable[Card]) -> Hand:
     return Hand(mask, jokers, None)
 
 
-def _store(table: dict, key: object, value: tuple) -> tuple:  # type: ignore[type-arg]
+def _store(table: dict[Any, _V], key: object, value: _V) -> _V:
     if len(table) >= _MAX_ENTRIES:
         table.clear()
     table[key] = value
@@ -666,7 +668,7 @@ def lays_off(t: Tables, rules: Rules, melds: Sequence[TableMeld], seat: int, h: 
     """Whether ``seat`` can lay off card ``c`` of hand ``h`` on one of ``melds``, using at most ``room`` cards."""
     joker = c == JOKER
     suit, rank = c >> 4, c & 15
-    anyone = rules.layoff_onto == "any"
+    anyone = rules.layoff_onto is LayoffOnto.ANY
     for meld in melds:
         if not joker and (meld.suit != suit if meld.kind == "run" else meld.rank != rank):
             continue  # the card cannot go on this meld at all

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from rummy500.cards import JOKER, Card
-from rummy500.rules import Rules
+from rummy500.rules import Rules, SetSuits
 
 __all__ = ["JOKER_SET", "RUN", "SET", "MeldError", "TableMeld", "find_layoffs", "find_melds", "make_meld"]
 
@@ -175,7 +175,7 @@ def make_meld(cards: Sequence[Card], rules: Rules, meld_id: int, seat: int, *, d
     ranks = [c.rank for c in cards]
     suits = [c.suit for c in cards]
     if len(set(ranks)) == 1:
-        if rules.set_suits == "distinct":
+        if rules.set_suits is SetSuits.DISTINCT:
             if len(set(suits)) != n:
                 raise MeldError("the cards of a set must all be of different suits")
             if n > 4:
@@ -243,7 +243,7 @@ def extend_meld(meld: TableMeld, new: Sequence[Card], rules: Rules, seat: int, c
         if any(c.rank != meld.rank for c in new):
             raise MeldError(f"only cards of the set's rank can be laid off on meld {meld.id}")
         total = len(meld.cards) + len(new)
-        if rules.set_suits == "distinct":
+        if rules.set_suits is SetSuits.DISTINCT:
             suits = [c.suit for c in meld.cards] + [c.suit for c in new]
             if len(set(suits)) != len(suits):
                 raise MeldError(f"meld {meld.id} already has that suit: the cards of a set must all be of different suits")

@@ -15,6 +15,7 @@ from itertools import combinations
 from rummy500.actions import Action, CallRummy, Discard, Draw, Float, LayOff, Meld, Pass, Take
 from rummy500.cards import JOKER, Card
 from rummy500.melds import RUN, SET, MeldError, TableMeld
+from rummy500.rules import CallingRummy, DiscardCount, DiscardDraw, MustUseTaken, SetSuits, StockOut, TakenCardUse
 from rummy500.scoring import new_meld_points
 from rummy500.state import _DISCARDS, _TAKES, RoundState, _bare, _remove
 
@@ -41,21 +42,21 @@ class OldRound(RoundState):
     def _draw_actions(self, seat: int) -> list[Action]:
         if self.rummy_due:
             # rummy_after_going_out: the player who went out must claim the playable card.
-            return [CallRummy(k) for k in self._callable_depths(seat, "pile")]
+            return [CallRummy(k) for k in self._callable_depths(seat, CallingRummy.PILE)]
         rules = self.rules
         acts: list[Action] = []
         if self.stock:
             acts.append(Draw())
-        depth = len(self.discard) if rules.discard_draw == "any_depth" else min(1, len(self.discard))
+        depth = len(self.discard) if rules.discard_draw is DiscardDraw.ANY_DEPTH else min(1, len(self.discard))
         quick = (
             not rules.around_the_corner
-            and rules.set_suits == "distinct"
+            and rules.set_suits is SetSuits.DISTINCT
             and self._extra_jokers(seat) == 0
             and JOKER not in self.hands[seat]
         )
         have = set(self.hands[seat])
         pile = self.discard
-        always = rules.must_use_taken == "always"
+        always = rules.must_use_taken is MustUseTaken.ALWAYS
         for k in range(1, depth + 1):
             c = pile[-k]
             have.add(c)
@@ -65,11 +66,11 @@ class OldRound(RoundState):
                 acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
         if self.gambit == "split" and self._joker_for(seat):
             for k in range(2, len(self.discard) + 1):
-                if rules.discard_draw == "any_depth" and self._take_ok(seat, k, split=True):
+                if rules.discard_draw is DiscardDraw.ANY_DEPTH and self._take_ok(seat, k, split=True):
                     acts.append(Take(k, split=True))
         if not self.stock:
             takes = any(isinstance(a, Take) for a in acts)
-            if rules.stock_out != "play_on" or not takes:
+            if rules.stock_out is not StockOut.PLAY_ON or not takes:
                 acts.append(Pass())
         acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
         acts.extend(self._block_actions(seat))
@@ -116,7 +117,7 @@ class OldRound(RoundState):
         acts.extend(self._swap_actions(seat))
         acts.extend(self._block_actions(seat))
         if self.obligation is None and self._opening_done(seat):
-            need = max(1, self.drawn) if rules.discard_count == "match_drawn" else 1
+            need = max(1, self.drawn) if rules.discard_count is DiscardCount.MATCH_DRAWN else 1
             count = min(need, len(hand))
             counts = Counter(hand)
             if self.taken_top is not None and not rules.discard_back:
@@ -169,7 +170,7 @@ class OldRound(RoundState):
                 if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used, meld.id)):
                     continue
                 if in_turn and self.obligation is not None:
-                    if self.rules.taken_card_use == "new_meld" and self.obligation in _bare(cards):
+                    if self.rules.taken_card_use is TakenCardUse.NEW_MELD and self.obligation in _bare(cards):
                         continue
                     if self.obligation not in _bare(cards) and not self._still_usable(seat, cards, meld.id):
                         continue
@@ -193,7 +194,7 @@ class OldRound(RoundState):
         if onto is False:
             return True
         sim = self.copy()
-        sim._do_lay(seat, cards, onto, check_out=False)  # type: ignore[arg-type]
+        sim._do_lay(seat, cards, onto, check_out=False)
         if not sim._may_layoff_now(seat):
             return True
         return not sim._layoff_uses(seat, sim.hands[seat], self.taken_top, self._keep_min(seat, True), sim._meld_extra(seat))
@@ -224,7 +225,7 @@ class OldRound(RoundState):
             must_use = True
         else:
             new_hand = list(hand) + pile[-k:]
-            must_use = k > 1 or rules.must_use_taken == "always"
+            must_use = k > 1 or rules.must_use_taken is MustUseTaken.ALWAYS
         if must_use:
             return self._can_use(seat, new_hand, chosen, split_joker=split)
         if rules.discard_back or hand:
@@ -264,7 +265,7 @@ class OldRound(RoundState):
                     if not self._can_reach(seat, rest, need, depth=2, extra=extra - (len(cards) - used)):
                         continue
             return True
-        if rules.taken_card_use == "new_meld" or not opened:
+        if rules.taken_card_use is TakenCardUse.NEW_MELD or not opened:
             return False
         if rules.layoff_needs_own_meld and not self.has_melded[seat]:
             # Lay off only after a meld of one's own: meld something else first.
@@ -308,8 +309,8 @@ class OldRound(RoundState):
                     return True
         return False
 
-    def _callable_depths(self, seat: int, mode: str) -> list[int]:
-        depths = [1] if mode == "top_card" else range(1, len(self.discard) + 1)
+    def _callable_depths(self, seat: int, mode: CallingRummy) -> list[int]:
+        depths = [1] if mode is CallingRummy.TOP_CARD else range(1, len(self.discard) + 1)
         out = []
         for k in depths:
             if k > len(self.discard) or not self._playable_from_pile(k):
