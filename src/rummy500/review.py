@@ -104,7 +104,7 @@ class Budget:
     candidates: int = 3
     horizon: int | None = 4
     confidence: float = 2.0
-    extend: int = 3
+    extend: int = 1
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
