@@ -13,14 +13,17 @@ prints, over the measured window:
   workers) divided by the actions;
 - **RSS MB**: resident memory of the server processes and their workers.
 
-Setups: ``one`` (one process, SQLite), ``two`` (two processes on PostgreSQL +
-Redis, each table's person connected to one of them in turn), and ``hard``
+Setups: ``one`` (one process, SQLite), ``pg`` (one process, PostgreSQL),
+``two`` (two processes on PostgreSQL + Redis, each table's person connected
+to one of them in turn: compare its CPU per action with ``pg``'s), and ``hard``
 (one process, the same K tables plus N tables against the ``hard`` bot, whose
-search must not slow the others down: compare its p99 with ``one``'s).
+search must not slow the others down: compare its p99 with ``one``'s). The
+``failover`` setup kills (-9) the process driving a table's bot on the bot's
+turn and times how long until the other process plays it.
 
 Run: ``python benchmarks/load.py --tables 20 --seconds 20`` (add
 ``--postgres URL --redis URL`` for ``two``; scripts/test.sh's services are the
-defaults). The load generator shares the machine with the servers: on a small
+defaults; the database server's own CPU is not counted). The load generator shares the machine with the servers: on a small
 machine it takes a good part of the CPU itself, so read the figures side by
 side, within one run.
 """
@@ -83,19 +86,25 @@ def _free_port() -> int:
 def servers(count: int, args: list[str], env: dict[str, str]) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
     """Start ``count`` server processes; yield them with their base URLs."""
     procs: list[tuple[subprocess.Popen[bytes], str]] = []
+    logs: list[Any] = []
+    stack = contextlib.ExitStack()
     try:
         for _ in range(count):
             port = _free_port()
             cmd = [sys.executable, "-m", "rummy500.server", "--port", str(port), "--log-level", "warning", *args]
-            proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            err = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 - closed by the stack
+            proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
             procs.append((proc, f"127.0.0.1:{port}"))
+            logs.append(err)
         for proc, base in procs:
             for _ in range(400):
                 with contextlib.suppress(httpx.HTTPError):
                     if httpx.get(f"http://{base}/api/rules", timeout=1).status_code == 200:
                         break
                 if proc.poll() is not None:
-                    raise RuntimeError(f"server exited with {proc.returncode}")
+                    err = logs[procs.index((proc, base))]
+                    err.seek(0)
+                    raise RuntimeError(f"server exited with {proc.returncode}: {err.read()[-500:].decode()}")
                 time.sleep(0.05)
         yield procs
     finally:
@@ -106,6 +115,7 @@ def servers(count: int, args: list[str], env: dict[str, str]) -> Iterator[list[t
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        stack.close()
 
 
 def _tree(pid: int) -> list[int]:
@@ -296,6 +306,51 @@ def measure_setup(name: str, count: int, args: list[str], opts: argparse.Namespa
     }
 
 
+def measure_failover(args: list[str], opts: argparse.Namespace) -> dict[str, Any]:
+    """Kill -9 the process driving a table's bot on its turn; time until the bot moves on the other.
+
+    The killed process waits a minute before each bot move and holds a
+    one-minute lease, so only the takeover on its lapsed heartbeat can make
+    the bot move sooner.
+    """
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    slow = [*args, "--lease", "60", "--bot-delay", "60"]
+    fast = [*args, "--lease", "60", "--bot-delay", "0"]
+    times = []
+    for attempt in range(opts.kills):
+        with servers(1, slow, env) as (a,), servers(1, fast, env) as (b,):
+            times.append(asyncio.run(_failover_once(a, b[1], opts.seed + attempt)))
+    return {"setup": "failover", "kills": len(times), "median_s": statistics.median(times), "max_s": max(times)}
+
+
+async def _failover_once(a: tuple[subprocess.Popen[bytes], str], other: str, seed: int) -> float:
+    proc, base = a
+    async with httpx.AsyncClient(timeout=30) as http:
+        table_id, token = await _open_table(http, base, "random", random.Random(seed))
+    rng = random.Random(seed)
+    async with connect(f"ws://{other}/ws/tables/{table_id}?token={token}", max_size=None) as ws:
+        state = await _next_state(ws, -1)
+        while state["view"]["legal"]:  # the person's turn first, if it is theirs
+            await ws.send(
+                json.dumps(
+                    {"type": "action", "version": state["version"], "action": rng.choice(state["view"]["legal"])}
+                )
+            )
+            state = await _next_state(ws, state["version"])
+        proc.kill()
+        proc.wait()
+        killed = time.perf_counter()
+        await _next_state(ws, state["version"])
+        return time.perf_counter() - killed
+
+
+async def _next_state(ws: Any, after: int) -> dict[str, Any]:
+    while True:
+        msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=120))
+        if msg["type"] == "state" and msg["version"] > after:
+            return msg
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, default=20, help="measured tables (person + bot) per setup")
@@ -306,27 +361,49 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bot-delay", type=float, default=0.5, help="the server's pause before each bot action")
     p.add_argument("--level", default="medium", help="bot level at the measured tables")
     p.add_argument("--workers", type=int, default=2, help="the servers' bot worker processes")
-    p.add_argument("--setups", default="one,hard,two", help="comma-separated: one, hard, two")
+    p.add_argument("--setups", default="one,hard,pg,two,failover", help="comma-separated: one, hard, pg, two, failover")
     p.add_argument(
         "--postgres", default=os.environ.get("RUMMY500_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
     )
     p.add_argument("--redis", default=os.environ.get("RUMMY500_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"))
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--kills", type=int, default=3, help="kill -9 rounds of the 'failover' setup")
     opts = p.parse_args(argv)
     common = ["--bot-delay", str(opts.bot_delay), "--grace", "3600", "--workers", str(opts.workers), *LIMITS]
     rows = []
+    failover: dict[str, Any] | None = None
     with tempfile.TemporaryDirectory() as tmp:
         for setup in opts.setups.split(","):
             if setup == "one":
                 rows.append(measure_setup("one", 1, [*common, "--data-dir", f"{tmp}/one"], opts))
             elif setup == "hard":
                 rows.append(measure_setup("hard", 1, [*common, "--data-dir", f"{tmp}/hard"], opts, hard=opts.hard))
-            elif setup == "two":
+            elif setup in ("pg", "two"):
                 schema = f"load_{secrets.token_hex(4)}"
                 db = _schema_url(opts.postgres, schema)
-                args = [*common, "--db", db, "--redis", opts.redis, "--redis-prefix", f"load-{schema}:"]
+                args = [*common, "--db", db, "--data-dir", f"{tmp}/{setup}"]
+                if setup == "two":
+                    args += ["--redis", opts.redis, "--redis-prefix", f"load-{schema}:"]
                 try:
-                    rows.append(measure_setup("two", 2, [*args, "--data-dir", f"{tmp}/two"], opts))
+                    rows.append(measure_setup(setup, 2 if setup == "two" else 1, args, opts))
+                finally:
+                    _drop_schema(opts.postgres, schema)
+            elif setup == "failover":
+                schema = f"load_{secrets.token_hex(4)}"
+                db = _schema_url(opts.postgres, schema)
+                args = [
+                    *LIMITS,
+                    "--grace",
+                    "3600",
+                    "--db",
+                    db,
+                    "--redis",
+                    opts.redis,
+                    "--redis-prefix",
+                    f"load-{schema}:",
+                ]
+                try:
+                    failover = measure_failover([*args, "--data-dir", f"{tmp}/failover"], opts)
                 finally:
                     _drop_schema(opts.postgres, schema)
     cols = [
@@ -342,9 +419,15 @@ def main(argv: list[str] | None = None) -> int:
         "stale",
         "errors",
     ]
-    print(" | ".join(f"{c:>17}" for c in cols))
+    if rows:
+        print(" | ".join(f"{c:>17}" for c in cols))
     for row in rows:
         print(" | ".join(f"{row[c]:>17.2f}" if isinstance(row[c], float) else f"{row[c]!s:>17}" for c in cols))
+    if failover is not None:
+        print(
+            f"failover: after kill -9 of the driving process, the bot moved on the other in "
+            f"{failover['median_s']:.2f} s (median of {failover['kills']}, max {failover['max_s']:.2f} s)"
+        )
     return 0
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations, combinations_with_replacement
 
 from rummy500.cards import JOKER, Card, card, declared
-from rummy500.rules import Rules
+from rummy500.rules import Rules, SetSuits
 
 __all__ = ["JOKER_SET", "RUN", "SET", "MeldError", "TableMeld", "find_layoffs", "find_melds", "make_meld"]
 
@@ -176,7 +176,7 @@ def make_meld(cards: Sequence[Card], rules: Rules, meld_id: int, seat: int, *, d
     ranks = [c.rank for c in cards]
     suits = [c.suit for c in cards]
     if len(set(ranks)) == 1:
-        if rules.set_suits == "distinct":
+        if rules.set_suits is SetSuits.DISTINCT:
             if len(set(suits)) != n:
                 raise MeldError("the cards of a set must all be of different suits")
             if n > 4:
@@ -233,7 +233,7 @@ def extend_meld(meld: TableMeld, new: Sequence[Card], rules: Rules, seat: int, c
         if any(c.rank != meld.rank for c in new):
             raise MeldError(f"only cards of the set's rank can be laid off on meld {meld.id}")
         total = len(meld.cards) + len(new)
-        if rules.set_suits == "distinct":
+        if rules.set_suits is SetSuits.DISTINCT:
             suits = [c.suit for c in meld.cards] + [c.suit for c in new]
             if len(set(suits)) != len(suits):
                 raise MeldError(f"meld {meld.id} already has that suit: the cards of a set must all be of different suits")
@@ -305,7 +305,7 @@ def is_low_ace(meld: TableMeld, index: int) -> bool:
 
 # --------------------------------------------------------------- enumeration
 def _set_melds(by_rank: dict[int, list[Card]], jokers: int, rules: Rules, out: set[tuple[Card, ...]]) -> None:
-    distinct = rules.set_suits == "distinct"
+    distinct = rules.set_suits is SetSuits.DISTINCT
     allowed = _allowed_ranks(rules)
     cap = 4 if distinct else rules.n_decks * 4 + rules.n_jokers
     for rank, held in by_rank.items():
@@ -508,7 +508,7 @@ def find_layoffs(meld: TableMeld, hand: Iterable[Card], rules: Rules, extra_joke
         if meld.rank not in allowed:
             return []
         held = [c for c in hand if c != JOKER and (c & 15) == meld.rank]
-        if rules.set_suits == "distinct":
+        if rules.set_suits is SetSuits.DISTINCT:
             used = {c.suit for c in meld.cards}
             free = [s for s in range(4) if s not in used]
             room = 4 - len(meld.cards)

@@ -26,6 +26,7 @@ __all__ = [
     "RoundSpec",
     "deal_round",
     "load_record",
+    "match_from_record",
     "parse_record_json",
     "record_to_json",
     "replay",
@@ -76,12 +77,18 @@ def _parse_constant(name: str) -> Any:
 def parse_record_json(text: str | bytes) -> Any:
     """Parse a record's JSON text strictly.
 
-    Numbers beyond :data:`MAX_NUMBER` and the non-JSON constants ``NaN`` and
-    ``Infinity`` are refused.
+    Bytes must be UTF-8 (a byte-order mark is allowed). Numbers beyond
+    :data:`MAX_NUMBER` and the non-JSON constants ``NaN`` and ``Infinity`` are
+    refused.
 
     Raises:
         RecordError: not JSON, or a number out of range (naming where it is).
     """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")  # strict UTF-8; a byte-order mark is allowed, as JSON allows
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 (byte 0x{text[exc.start]:02x} at offset {exc.start})") from None
     try:
         obj = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
@@ -303,6 +310,20 @@ def replay_match(rec: Record) -> tuple[Match, tuple[int, int, str] | None]:
             except IllegalAction as exc:
                 return match, (r, i, str(exc))
     return match, None
+
+
+def match_from_record(record: Any) -> Match:
+    """Rebuild a match by replaying a record.
+
+    Raises:
+        RecordError: the record is malformed.
+        IllegalAction: an action of the record is illegal (the message says where).
+    """
+    rec = load_record(record)
+    match, error = replay_match(rec)
+    if error is not None:
+        raise IllegalAction(f"round {error[0]} action {error[1]}: {error[2]}")
+    return match
 
 
 def _state_json(match: Match) -> dict[str, Any] | None:

@@ -64,8 +64,20 @@ from rummy500.melds import (
     find_melds,
     make_meld,
 )
+from rummy500.position import ROUND_FIELDS, PositionError, parse_position, round_position
 from rummy500.public import HELD, PUBLIC_HELD, Phase, Public
-from rummy500.rules import Rules
+from rummy500.rules import (
+    CallingRummy,
+    DiscardCount,
+    DiscardDraw,
+    FirstDiscard,
+    GoingOut,
+    MustUseTaken,
+    Rules,
+    SetSuits,
+    StockOut,
+    TakenCardUse,
+)
 from rummy500.scoring import RoundResult, new_meld_points, score_round
 from rummy500.views import View
 
@@ -77,8 +89,10 @@ __all__ = [
     "ResampleError",
     "RoundState",
     "build_pack",
+    "state_from_position",
     "state_from_view",
     "unseen_cards",
+    "view_from_position",
 ]
 
 # A round that reaches this many turns ends as if the stock had run out. Real
@@ -202,8 +216,8 @@ class RoundState:
         hands: list[list[Card]] = [[] for _ in range(n)]
         order = [(dealer + rules.step * i) % n for i in range(1, n + 1)]
         pos = 0
-        need = n * rules.n_hand + (1 if rules.first_discard == "first_player" else 0)
-        if rules.first_discard == "upcard":
+        need = n * rules.n_hand + (1 if rules.first_discard is FirstDiscard.FIRST_PLAYER else 0)
+        if rules.first_discard is FirstDiscard.UPCARD:
             need += 1
         if len(cards) < need:
             raise ValueError(f"the pack has {len(cards)} cards but the deal needs {need}")
@@ -212,7 +226,7 @@ class RoundState:
                 hands[seat].append(cards[pos])
                 pos += 1
         discard: list[Card] = []
-        if rules.first_discard == "first_player":
+        if rules.first_discard is FirstDiscard.FIRST_PLAYER:
             hands[order[0]].append(cards[pos])
             pos += 1
         else:
@@ -286,7 +300,7 @@ class RoundState:
         if rules.dealers_gambit:
             s.phase = Phase.NOMINATE
             s.to_move = dealer  # the dealer nominates before anyone looks at their cards
-        elif rules.first_discard == "first_player":
+        elif rules.first_discard is FirstDiscard.FIRST_PLAYER:
             # The 10-and-11th-card deal: the first player starts the pile by discarding.
             s.phase = Phase.PLAY
         else:
@@ -365,6 +379,10 @@ class RoundState:
     def may_extend(self, seat: int, meld: TableMeld) -> bool:
         """``layoff_onto``: whether ``seat`` may lay off on ``meld``."""
         return self.rules.may_lay_off_on(seat, meld.owner)
+
+    def may_lay_off_now(self, seat: int) -> bool:
+        """Whether ``seat`` may lay off at all now (``first_meld_min``, ``layoff_needs_own_meld``)."""
+        return self._may_layoff_now(seat)
 
     def _may_layoff_now(self, seat: int) -> bool:
         if not self.opened[seat]:
@@ -466,21 +484,21 @@ class RoundState:
     def _draw_actions(self, seat: int) -> list[Action]:
         if self.rummy_due:
             # rummy_after_going_out: the player who went out must claim the playable card.
-            return [CallRummy(k) for k in self._callable_depths(seat, "pile")]
+            return [CallRummy(k) for k in self._callable_depths(seat, CallingRummy.PILE)]
         rules = self.rules
         acts: list[Action] = []
         if self.stock:
             acts.append(Draw())
-        depth = len(self.discard) if rules.discard_draw == "any_depth" else min(1, len(self.discard))
+        depth = len(self.discard) if rules.discard_draw is DiscardDraw.ANY_DEPTH else min(1, len(self.discard))
         quick = (
             not rules.around_the_corner
-            and rules.set_suits == "distinct"
+            and rules.set_suits is SetSuits.DISTINCT
             and self._extra_jokers(seat) == 0
             and JOKER not in self.hands[seat]
         )
         have = set(self.hands[seat])
         pile = self.discard
-        always = rules.must_use_taken == "always"
+        always = rules.must_use_taken is MustUseTaken.ALWAYS
         for k in range(1, depth + 1):
             c = pile[-k]
             have.add(c)
@@ -490,11 +508,11 @@ class RoundState:
                 acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
         if self.gambit == "split" and self._joker_for(seat):
             for k in range(2, len(self.discard) + 1):
-                if rules.discard_draw == "any_depth" and self._take_ok(seat, k, split=True):
+                if rules.discard_draw is DiscardDraw.ANY_DEPTH and self._take_ok(seat, k, split=True):
                     acts.append(Take(k, split=True))
         if not self.stock:
             takes = any(isinstance(a, Take) for a in acts)
-            if rules.stock_out != "play_on" or not takes:
+            if rules.stock_out is not StockOut.PLAY_ON or not takes:
                 acts.append(Pass())
         acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
         acts.extend(self._block_actions(seat))
@@ -567,7 +585,7 @@ class RoundState:
         acts.extend(self._swap_actions(seat))
         acts.extend(self._block_actions(seat))
         if self.obligation is None and self._opening_done(seat):
-            need = max(1, self.drawn) if rules.discard_count == "match_drawn" else 1
+            need = max(1, self.drawn) if rules.discard_count is DiscardCount.MATCH_DRAWN else 1
             count = min(need, len(hand))
             counts = Counter(hand)
             if self.taken_top is not None and not rules.discard_back:
@@ -597,7 +615,7 @@ class RoundState:
     # -- melds and lay-offs
     def _keep_min(self, seat: int, in_turn: bool) -> int:
         """Cards that must stay in hand after a meld or lay-off."""
-        if not in_turn or self.rules.going_out == "discard_required":
+        if not in_turn or self.rules.going_out is GoingOut.DISCARD_REQUIRED:
             return 1
         return 0
 
@@ -647,7 +665,7 @@ class RoundState:
                 if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used, meld.id)):
                     continue
                 if in_turn and self.obligation is not None:
-                    if self.rules.taken_card_use == "new_meld" and self.obligation in _bare(cards):
+                    if self.rules.taken_card_use is TakenCardUse.NEW_MELD and self.obligation in _bare(cards):
                         continue
                     if self.obligation not in _bare(cards) and not self._still_usable(seat, cards, meld.id):
                         continue
@@ -692,7 +710,7 @@ class RoundState:
         if onto is False:
             return True
         sim = self.copy()
-        sim._do_lay(seat, cards, onto, check_out=False)  # type: ignore[arg-type]
+        sim._do_lay(seat, cards, onto, check_out=False)
         if not sim._may_layoff_now(seat):
             return True
         return not sim._layoff_uses(seat, sim.hands[seat], self.taken_top, self._keep_min(seat, True), sim._meld_extra(seat))
@@ -762,7 +780,7 @@ class RoundState:
             must_use = True
         else:
             new_hand = list(hand) + pile[-k:]
-            must_use = k > 1 or rules.must_use_taken == "always"
+            must_use = k > 1 or rules.must_use_taken is MustUseTaken.ALWAYS
         if must_use:
             return self._can_use(seat, new_hand, chosen, split_joker=split)
         if rules.discard_back or hand:
@@ -802,7 +820,7 @@ class RoundState:
                     if not self._can_reach(seat, rest, need, depth=2, extra=extra - (len(cards) - used)):
                         continue
             return True
-        if rules.taken_card_use == "new_meld" or not opened:
+        if rules.taken_card_use is TakenCardUse.NEW_MELD or not opened:
             return False
         if rules.layoff_needs_own_meld and not self.has_melded[seat]:
             # Lay off only after a meld of one's own: meld something else first.
@@ -837,14 +855,14 @@ class RoundState:
     def _call_actions(self, seat: int) -> list[Action]:
         """Rummy calls: any seat but the one who just discarded, before the next player draws."""
         if (
-            self.rules.calling_rummy == "off"
+            self.rules.calling_rummy is CallingRummy.OFF
             or self.phase is not Phase.DRAW
             or self.last_discarder is None
             or seat == self.last_discarder
             or self.rummy_due
         ):
             return []
-        if self.rules.calling_rummy == "steal":
+        if self.rules.calling_rummy is CallingRummy.STEAL:
             return self._steal_actions(seat)
         return [CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy)]
 
@@ -861,8 +879,8 @@ class RoundState:
                     return True
         return False
 
-    def _callable_depths(self, seat: int, mode: str) -> list[int]:
-        depths = [1] if mode == "top_card" else range(1, len(self.discard) + 1)
+    def _callable_depths(self, seat: int, mode: CallingRummy) -> list[int]:
+        depths = [1] if mode is CallingRummy.TOP_CARD else range(1, len(self.discard) + 1)
         out = []
         for k in depths:
             if k > len(self.discard) or not self._playable_from_pile(k):
@@ -932,7 +950,7 @@ class RoundState:
             case Nominate(mode):
                 self.gambit = mode
                 self.to_move = self.next_seat(self.dealer)
-                self.phase = Phase.PLAY if self.rules.first_discard == "first_player" else Phase.DRAW
+                self.phase = Phase.PLAY if self.rules.first_discard is FirstDiscard.FIRST_PLAYER else Phase.DRAW
                 if self.phase is Phase.DRAW:
                     self._begin_turn()
                 event = Nominated(seat, mode)
@@ -1008,7 +1026,7 @@ class RoundState:
         hand.extend(taken)
         self.known[seat].extend(taken)
         self.drawn = len(taken)
-        must_use = k > 1 or split or self.rules.must_use_taken == "always"
+        must_use = k > 1 or split or self.rules.must_use_taken is MustUseTaken.ALWAYS
         self.obligation = chosen if must_use else None
         self.taken_top = chosen if k == 1 and not split else None
         self.phase = Phase.PLAY
@@ -1063,7 +1081,7 @@ class RoundState:
         if claimed:
             self.claimed_card = None
         # Going out by melding; under floating / unplayable_discard the player must still float.
-        if check_out and not self.hands[seat] and seat == self.to_move and self.rules.going_out == "any":
+        if check_out and not self.hands[seat] and seat == self.to_move and self.rules.going_out is GoingOut.ANY:
             self._end_round(seat)
 
     def _do_swap(self, seat: int, c: Card, on: int) -> None:
@@ -1085,14 +1103,14 @@ class RoundState:
         if hand:
             self._end_turn(seat)
             return
-        if self.rules.going_out == "unplayable_discard" and any(self._fits_table(c) for c in cards):
+        if self.rules.going_out is GoingOut.UNPLAYABLE_DISCARD and any(self._fits_table(c) for c in cards):
             # The going-out discard was playable: the player floats instead.
             self.floating[seat] = True
             self._end_turn(seat)
             return
         if self.rules.masters_hand and self.turn_long_run:
             self.masters = seat
-        if self.rules.rummy_after_going_out and self._callable_depths(seat, "pile"):
+        if self.rules.rummy_after_going_out and self._callable_depths(seat, CallingRummy.PILE):
             # The discard leaves a playable card in the pile: a Rummy. Play goes on.
             self.masters = None
             self.rummy_due = True
@@ -1112,7 +1130,7 @@ class RoundState:
 
     def _do_call(self, seat: int, k: int, on: int | None, meld_cards: tuple[Card, ...] | None) -> CalledRummy:
         chosen = self.discard[-k]
-        if self.rules.calling_rummy == "steal" and not self.rummy_due:
+        if self.rules.calling_rummy is CallingRummy.STEAL and not self.rummy_due:
             claim = self.rules
             if on is not None:
                 del self.discard[-k]
@@ -1166,7 +1184,7 @@ class RoundState:
     # -- turn flow
     def _end_turn(self, seat: int) -> None:
         self.turns += 1
-        if self.rules.stock_out == "immediate" and self.drew_last_card is not None:
+        if self.rules.stock_out is StockOut.IMMEDIATE and self.drew_last_card is not None:
             self._end_round(None)
             return
         if self.turns >= MAX_TURNS:
@@ -1184,7 +1202,7 @@ class RoundState:
         self.turn_points = 0
         self.turn_long_run = False
         self.claimed_card = None
-        if not self.stock and self.rules.stock_out == "reshuffle" and len(self.discard) >= 2:
+        if not self.stock and self.rules.stock_out is StockOut.RESHUFFLE and len(self.discard) >= 2:
             self.phase = Phase.SHUFFLE
 
     def _end_round(self, went_out: int | None) -> None:
@@ -1224,10 +1242,23 @@ class RoundState:
             extra_jokers=self._meld_extra(seat),
             may_lay_off_now=self._may_layoff_now(seat),
             lay_off_onto=tuple(m.id for m in self.melds if self.may_extend(seat, m)),
-            must_use_top_card=rules.must_use_taken == "always",
-            calls_steal=rules.calling_rummy == "steal",
+            must_use_top_card=rules.must_use_taken is MustUseTaken.ALWAYS,
+            calls_steal=rules.calling_rummy is CallingRummy.STEAL,
             **base,
         )
+
+    # -------------------------------------------------------------- positions
+    def position(self) -> str:
+        """This round in the position notation (:mod:`rummy500.position`); ``str(state)`` too."""
+        return round_position(self)
+
+    @classmethod
+    def from_position(cls, rules: Rules, text: str) -> RoundState:
+        """The round a position describes (see :func:`state_from_position`)."""
+        return state_from_position(rules, text)
+
+    def __str__(self) -> str:
+        return self.position()
 
     def __repr__(self) -> str:
         return f"<RoundState {self.phase} to_move={self.to_move} stock={len(self.stock)} pile={len(self.discard)}>"
@@ -1262,7 +1293,7 @@ def _make_copy() -> None:
     namespace: dict[str, object] = {"_new": object.__new__, "RoundState": RoundState}
     exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names
     generated = namespace["copy"]
-    generated.__doc__ = RoundState.copy.__doc__  # type: ignore[attr-defined]
+    generated.__doc__ = RoundState.copy.__doc__
     RoundState.copy = generated  # type: ignore[method-assign,assignment]
 
 
@@ -1399,3 +1430,57 @@ def state_from_view(view: View, rng: random.Random) -> RoundState:
     state.result = None
     state._legal_cache = None
     return state
+
+
+# ------------------------------------------------------------------ positions
+def state_from_position(rules: Rules, text: str) -> RoundState:
+    """Build a round from its position (:mod:`rummy500.position`); fields left out keep their value at the deal.
+
+    Raises:
+        PositionError: the text is not a position of a round under these rules.
+    """
+    got = parse_position(text)
+    for need in ("dealer", "hands"):
+        if need not in got:
+            raise PositionError(f"a round's position needs {need!r}")
+    extra = set(got) - ROUND_FIELDS
+    if extra:
+        raise PositionError(f"not fields of a round's position: {', '.join(sorted(extra))} (a view's?)")
+    hands = got["hands"]
+    if len(hands) != rules.players:
+        raise PositionError(f"the position has {len(hands)} hands but the rules have {rules.players} players")
+    try:
+        state = RoundState.from_deal(rules, got["dealer"], hands, got.get("stock", ()), got.get("discard", ()))
+    except ValueError as exc:
+        raise PositionError(str(exc)) from None
+    for name in PUBLIC_HELD:
+        if name in got:
+            value = got[name]
+            kind = HELD[name]
+            if kind == "list":
+                value = list(value)
+            elif kind == "lists":
+                value = [list(v) for v in value]
+            setattr(state, name, value)
+    state.masters = got.get("masters")
+    if state.phase is Phase.ROUND_OVER:
+        state.result = score_round(rules, state.melds, state.hands, state.went_out, masters=state.masters)
+    state._legal_cache = None
+    return state
+
+
+def view_from_position(rules: Rules, text: str) -> View:
+    """Read a view's position; the seat's legal actions and rule facts are worked out again by the engine.
+
+    Raises:
+        PositionError: the text is not a view's position.
+    """
+    got = parse_position(text)
+    missing = [f.name for f in fields(Public) if f.name not in got] + [n for n in ("seat", "hand") if n not in got]
+    if missing:
+        raise PositionError(f"a view's position needs {', '.join(missing)}")
+    partial = View(rules=rules, **got)
+    if partial.seat is None:
+        return partial
+    # The seat's legal actions depend only on what it sees: any consistent deal gives them.
+    return state_from_view(partial, random.Random(0)).view(partial.seat, partial.scores)

@@ -24,7 +24,7 @@ from rummy500.server.manager import TableManager
 from .helpers import create_table, fixed_seeds, join, make_settings, receive, start
 
 SEED = 20260111
-REST_REQUESTS = 1500
+REST_REQUESTS = 1200
 WS_MESSAGES = 1500
 
 CARDS = ["AS", "TD", "7H", "2C", "JK", "QS", "KH", "9D", "1S", "ZZ", "AS AS", "", "as", "10H"]

@@ -457,6 +457,59 @@ def test_concurrent_appends_never_fork_a_game(pg_schema: str) -> None:
         store.close()
 
 
+class CountingStore(PostgresStorage):
+    """PostgreSQL storage that counts the catch-up reads."""
+
+    reads = 0
+
+    def actions_since(self, game_id: str, seq: int) -> list[Any]:
+        self.reads += 1
+        return super().actions_since(game_id, seq)
+
+
+def test_a_shared_session_reads_the_log_only_when_it_is_behind(pg_schema: str) -> None:
+    store = CountingStore(POSTGRES_URL, schema=pg_schema)
+    store.create_table(
+        game_id="g",
+        title="t",
+        rules={"players": 2},
+        seats=[SeatRow(0, "human", "Ann"), SeatRow(1, "open")],
+        creator_token_hash="h",
+    )
+    store.join("g", "Bob", "h2")
+    row = store.start("g", seed=5, bot_level="random")
+    rules = parse_rules(row.rules, 2)
+
+    def session() -> MatchSession:
+        seats = [SeatInfo(0, "Ann", "human"), SeatInfo(1, "Bob", "human")]
+        game = LiveGame(rules, row.players, 5)
+        return MatchSession(game_id="g", title="t", rules=row.rules, seats=seats, game=game, store=store, shared=True)
+
+    async def run() -> None:
+        here, there = session(), session()
+        for _ in range(4):  # nobody else plays: no read before each action
+            seat = here.game.to_move
+            await here.submit(seat, here.version, here.game.view_dict(seat)["legal"][-1])
+        assert store.reads == 0
+        # Another process announces what it stored: the next action here reads it first.
+        assert await there.catch_up() == 4 and store.reads == 1
+        seat = there.game.to_move
+        await there.submit(seat, there.version, there.game.view_dict(seat)["legal"][-1])
+        here.note_version(there.version)
+        assert here.behind
+        seat = here.game.to_move
+        with pytest.raises(SessionError, match="stale_version"):  # chosen on version 4: refused after reading version 5
+            await here.submit(seat, 4, {"draw": "stock"})
+        assert here.version == 5 and not here.behind and store.reads == 2
+        await here.close()
+        await there.close()
+
+    try:
+        run_async(run())
+    finally:
+        store.close()
+
+
 @pytest.mark.parametrize("kind", ["redis", "memory"])
 def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
     """Leases, presence, versions and notices, the same on Redis and in memory."""

@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rummy500.actions import Action, CallRummy, Decline, Discard, Draw, LayOff, Meld, Pass, Take
@@ -305,7 +306,9 @@ def estimate_round(state: RoundState) -> list[float]:
     out = []
     for s in range(n):
         hand = state.hands[s]
-        planner = Planner(rules, state.melds, s, may_layoff=state.opened[s], may_extend=lambda m, s=s: state.may_extend(s, m))
+        planner = Planner(
+            rules, state.melds, s, may_layoff=state.may_lay_off_now(s), may_extend=partial(state.may_extend, s)
+        )
         pts, plan = planner.best(hand)
         left = list(hand)
         for g in plan:

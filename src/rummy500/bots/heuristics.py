@@ -140,7 +140,7 @@ class Planner:
             if pts is None:
                 continue
             need = tuple(sorted(bare(cards)))
-            key = (need, None)
+            key: tuple[tuple[Card, ...], int | None] = (need, None)
             if key not in best or best[key].points < pts:
                 best[key] = Group(cards, need, None, pts)
         if self.may_layoff:
@@ -537,7 +537,7 @@ class Analysis:
         else:
             pts, plan = ctx.best()
         gain = pts - base
-        used = Counter()
+        used: Counter[Card] = Counter()
         for g in plan:
             used.update(g.need)
         left = Counter(new_hand) - used
@@ -571,7 +571,7 @@ class Analysis:
         for c, w in pool.items():
             ctx = self.planner.context([*self.plan_hand, c])
             pts, plan = ctx.best()
-            used = Counter()
+            used: Counter[Card] = Counter()
             for g in plan:
                 used.update(g.need)
             v = float(pts - base)
@@ -585,7 +585,7 @@ class Analysis:
         """Lower is a better discard: what is lost by letting these cards go."""
         hand = list(self.hand)
         total = 0.0
-        plan_cards = Counter()
+        plan_cards: Counter[Card] = Counter()
         for g in self.base()[1]:
             plan_cards.update(g.need)
         for c in cards:

@@ -23,6 +23,7 @@ def _commands() -> dict[str, tuple[str, Callable[[list[str]], int]]]:
         ("tournament", "rummy500.cli.tournament", "main", "round-robin between bots with ratings"),
         ("review", "rummy500.cli.review_cmd", "main", "review a finished game: each decision's expected points lost"),
         ("serve", "rummy500.cli.serve", "serve_main", "start the web app"),
+        ("casino", "rummy500.casino.cli", "main", "Costa Rican Rummy, the casino blackjack variant (edge, strategy, play, simulate)"),
     ):
         cmds[name] = (helptext, _lazy(module, attr))
     return cmds

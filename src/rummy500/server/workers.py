@@ -13,8 +13,10 @@ names, seed and action log (sent back as the rebuilt game).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
 import random
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -28,6 +30,9 @@ __all__ = ["Workers", "rebuild", "replay_steps", "think"]
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+#: How much lower the workers' scheduling priority is than the server's.
+WORKER_NICENESS = 10
 
 
 def think(bot: Bot, view: Any, rng: random.Random) -> tuple[Action | BaseException | None, Bot]:
@@ -52,15 +57,34 @@ def rebuild(
 def replay_steps(
     rules: dict[str, Any], names: list[str], seed: int, actions: list[tuple[int, dict[str, Any]]]
 ) -> list[dict[str, Any]]:
-    """Every step of a finished game: after each action, its event, the spectator view and every hand."""
+    """Every step of a finished game: after each action, its event, the spectator view and every hand.
+
+    A step whose action ended a round carries that round's summary (``round_over``)
+    and that round's number, so a viewer shows each round's end before the next deal.
+    """
     game = LiveGame(parse_rules(rules, len(names)), names, seed)
-    steps: list[dict[str, Any]] = [{"action": None, "view": game.view_dict(None), "hands": game.hands()}]
+    steps: list[dict[str, Any]] = [
+        {"action": None, "view": game.view_dict(None), "hands": game.hands(), "round": 0, "round_over": None}
+    ]
     for seat, record in actions:
         events = game.apply(seat, parse_action(record))
+        ended = game.last_summary if any(e["kind"] == "round_over" for e in events) else None
         steps.append(
-            {"action": dict(events[0], name=names[seat]), "view": game.view_dict(None), "hands": game.hands()}
+            {
+                "action": dict(events[0], name=names[seat]),
+                "view": game.view_dict(None),
+                "hands": game.hands(),
+                "round": ended["round"] if ended else game.match.round_index,
+                "round_over": ended,
+            }
         )
     return steps
+
+
+def _yield_cpu() -> None:
+    """Run a worker at a lower priority: on a busy machine the event loop's process goes first."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
 
 
 class Workers:
@@ -77,7 +101,9 @@ class Workers:
         if self._pool is None:
             # spawn: a fresh interpreter, never a fork of a process with an
             # event loop, threads and open sockets.
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                self.processes, mp_context=multiprocessing.get_context("spawn"), initializer=_yield_cpu
+            )
         return self._pool
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
