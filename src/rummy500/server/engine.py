@@ -23,7 +23,7 @@ from rummy500.cards import JOKER
 from rummy500.events import GameOver, Reshuffled, RoundOver, events_seen_by
 from rummy500.match import Match
 from rummy500.melds import find_layoffs, find_melds
-from rummy500.rules import OPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, RulesError
+from rummy500.rules import OPTIONS, PRESET_DESCRIPTIONS, PRESETS, CallingRummy, Rules, RulesError
 from rummy500.scoring import meld_points
 from rummy500.state import Decision, IllegalAction, RoundState
 
@@ -246,13 +246,13 @@ class LiveGame:
         given seat may call also depends on its hand, which this never looks at,
         so the answer (and the call window it opens) tells nobody anything.
         """
-        if self.is_over or self.rules.calling_rummy == "off":
+        if self.is_over or self.rules.calling_rummy is CallingRummy.OFF:
             return False
         state = self.match.state
         if state.phase.value != "draw" or state.last_discarder is None or state.rummy_due:
             return False
         pile = state.discard
-        depths = range(1, min(1, len(pile)) + 1) if self.rules.calling_rummy == "top_card" else range(1, len(pile) + 1)
+        depths = range(1, min(1, len(pile)) + 1) if self.rules.calling_rummy is CallingRummy.TOP_CARD else range(1, len(pile) + 1)
         for k in depths:
             card = pile[-k]
             if any(find_layoffs(meld, [card], self.rules) for meld in state.melds):
