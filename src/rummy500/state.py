@@ -96,6 +96,27 @@ __all__ = [
     "view_from_position",
 ]
 
+# Enum members bound once: reading a member off an Enum class costs ~0.7 us in
+# Python 3.11 (EnumType.__getattr__), too slow for the legal-move loop.
+_CALLING_RUMMY_OFF = CallingRummy.OFF
+_CALLING_RUMMY_PILE = CallingRummy.PILE
+_CALLING_RUMMY_STEAL = CallingRummy.STEAL
+_CALLING_RUMMY_TOP_CARD = CallingRummy.TOP_CARD
+_DISCARD_COUNT_MATCH_DRAWN = DiscardCount.MATCH_DRAWN
+_DISCARD_DRAW_ANY_DEPTH = DiscardDraw.ANY_DEPTH
+_FIRST_DISCARD_FIRST_PLAYER = FirstDiscard.FIRST_PLAYER
+_FIRST_DISCARD_UPCARD = FirstDiscard.UPCARD
+_GOING_OUT_ANY = GoingOut.ANY
+_GOING_OUT_DISCARD_REQUIRED = GoingOut.DISCARD_REQUIRED
+_GOING_OUT_UNPLAYABLE_DISCARD = GoingOut.UNPLAYABLE_DISCARD
+_MUST_USE_TAKEN_ALWAYS = MustUseTaken.ALWAYS
+_SET_SUITS_DISTINCT = SetSuits.DISTINCT
+_STOCK_OUT_IMMEDIATE = StockOut.IMMEDIATE
+_STOCK_OUT_PLAY_ON = StockOut.PLAY_ON
+_STOCK_OUT_RESHUFFLE = StockOut.RESHUFFLE
+_TAKEN_CARD_USE_NEW_MELD = TakenCardUse.NEW_MELD
+
+
 # A round that reaches this many turns ends as if the stock had run out. Real
 # games never come near it; it only keeps aimless bots from playing forever
 # under ``stock_out: play_on`` or ``reshuffle``.
@@ -217,8 +238,8 @@ class RoundState:
         hands: list[list[Card]] = [[] for _ in range(n)]
         order = [(dealer + rules.step * i) % n for i in range(1, n + 1)]
         pos = 0
-        need = n * rules.n_hand + (1 if rules.first_discard is FirstDiscard.FIRST_PLAYER else 0)
-        if rules.first_discard is FirstDiscard.UPCARD:
+        need = n * rules.n_hand + (1 if rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER else 0)
+        if rules.first_discard is _FIRST_DISCARD_UPCARD:
             need += 1
         if len(cards) < need:
             raise ValueError(f"the pack has {len(cards)} cards but the deal needs {need}")
@@ -227,7 +248,7 @@ class RoundState:
                 hands[seat].append(cards[pos])
                 pos += 1
         discard: list[Card] = []
-        if rules.first_discard is FirstDiscard.FIRST_PLAYER:
+        if rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER:
             hands[order[0]].append(cards[pos])
             pos += 1
         else:
@@ -301,7 +322,7 @@ class RoundState:
         if rules.dealers_gambit:
             s.phase = Phase.NOMINATE
             s.to_move = dealer  # the dealer nominates before anyone looks at their cards
-        elif rules.first_discard is FirstDiscard.FIRST_PLAYER:
+        elif rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER:
             # The 10-and-11th-card deal: the first player starts the pile by discarding.
             s.phase = Phase.PLAY
         else:
@@ -485,7 +506,7 @@ class RoundState:
     def _draw_actions(self, seat: int) -> list[Action]:
         if self.rummy_due:
             # rummy_after_going_out: the player who went out must claim the playable card.
-            return [CallRummy(k) for k in self._callable_depths(seat, CallingRummy.PILE)]
+            return [CallRummy(k) for k in self._callable_depths(seat, _CALLING_RUMMY_PILE)]
         rules = self.rules
         acts: list[Action] = []
         if self.stock:
@@ -495,7 +516,7 @@ class RoundState:
         hand = self.hands[seat]
         quick = (
             not rules.around_the_corner
-            and rules.set_suits is SetSuits.DISTINCT
+            and rules.set_suits is _SET_SUITS_DISTINCT
             and self._extra_jokers(seat) == 0
             and JOKER not in hand
         )
@@ -602,7 +623,7 @@ class RoundState:
         if self.dealer_joker == "available":
             acts.extend(self._block_actions(seat))
         if self.obligation is None and self._opening_done(seat):
-            need = max(1, self.drawn) if rules.discard_count is DiscardCount.MATCH_DRAWN else 1
+            need = max(1, self.drawn) if rules.discard_count is _DISCARD_COUNT_MATCH_DRAWN else 1
             count = min(need, len(hand))
             if count == 1:
                 held = set(hand)
@@ -636,7 +657,7 @@ class RoundState:
     # -- melds and lay-offs
     def _keep_min(self, seat: int, in_turn: bool) -> int:
         """Cards that must stay in hand after a meld or lay-off."""
-        if not in_turn or self.rules.going_out is GoingOut.DISCARD_REQUIRED:
+        if not in_turn or self.rules.going_out is _GOING_OUT_DISCARD_REQUIRED:
             return 1
         return 0
 
@@ -854,7 +875,7 @@ class RoundState:
             must_use = True
         else:
             new_hand = list(hand) + pile[-k:]
-            must_use = k > 1 or rules.must_use_taken is MustUseTaken.ALWAYS
+            must_use = k > 1 or rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS
         if must_use:
             return self._can_use(seat, new_hand, chosen, split_joker=split)
         if rules.discard_back or hand:
@@ -894,7 +915,7 @@ class RoundState:
                     if not self._can_reach(seat, rest, need, depth=2, extra=extra - (len(cards) - used)):
                         continue
             return True
-        if rules.taken_card_use is TakenCardUse.NEW_MELD or not opened:
+        if rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD or not opened:
             return False
         if rules.layoff_needs_own_meld and not self.has_melded[seat]:
             # Lay off only after a meld of one's own: meld something else first.
@@ -921,19 +942,19 @@ class RoundState:
     def _call_actions(self, seat: int) -> list[Action]:
         """Rummy calls: any seat but the one who just discarded, before the next player draws."""
         if (
-            self.rules.calling_rummy is CallingRummy.OFF
+            self.rules.calling_rummy is _CALLING_RUMMY_OFF
             or self.phase is not Phase.DRAW
             or self.last_discarder is None
             or seat == self.last_discarder
             or self.rummy_due
         ):
             return []
-        if self.rules.calling_rummy is CallingRummy.STEAL:
+        if self.rules.calling_rummy is _CALLING_RUMMY_STEAL:
             return self._steal_actions(seat)
         return [CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy)]
 
     def _callable_depths(self, seat: int, mode: CallingRummy) -> list[int]:
-        depths = [1] if mode is CallingRummy.TOP_CARD else range(1, len(self.discard) + 1)
+        depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(self.discard) + 1)
         out = []
         for k in fastmeld.playable_depths(fastmeld.tables(self.rules), self.melds, self.discard, depths):
             if self._can_use(seat, list(self.hands[seat]) + self.discard[-k:], self.discard[-k]):
@@ -1001,7 +1022,7 @@ class RoundState:
             case Nominate(mode):
                 self.gambit = mode
                 self.to_move = self.next_seat(self.dealer)
-                self.phase = Phase.PLAY if self.rules.first_discard is FirstDiscard.FIRST_PLAYER else Phase.DRAW
+                self.phase = Phase.PLAY if self.rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER else Phase.DRAW
                 if self.phase is Phase.DRAW:
                     self._begin_turn()
                 event = Nominated(seat, mode)
@@ -1077,7 +1098,7 @@ class RoundState:
         hand.extend(taken)
         self.known[seat].extend(taken)
         self.drawn = len(taken)
-        must_use = k > 1 or split or self.rules.must_use_taken is MustUseTaken.ALWAYS
+        must_use = k > 1 or split or self.rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS
         self.obligation = chosen if must_use else None
         self.taken_top = chosen if k == 1 and not split else None
         self.phase = Phase.PLAY
@@ -1132,7 +1153,7 @@ class RoundState:
         if claimed:
             self.claimed_card = None
         # Going out by melding; under floating / unplayable_discard the player must still float.
-        if check_out and not self.hands[seat] and seat == self.to_move and self.rules.going_out is GoingOut.ANY:
+        if check_out and not self.hands[seat] and seat == self.to_move and self.rules.going_out is _GOING_OUT_ANY:
             self._end_round(seat)
 
     def _do_swap(self, seat: int, c: Card, on: int) -> None:
@@ -1154,14 +1175,14 @@ class RoundState:
         if hand:
             self._end_turn(seat)
             return
-        if self.rules.going_out is GoingOut.UNPLAYABLE_DISCARD and any(self._fits_table(c) for c in cards):
+        if self.rules.going_out is _GOING_OUT_UNPLAYABLE_DISCARD and any(self._fits_table(c) for c in cards):
             # The going-out discard was playable: the player floats instead.
             self.floating[seat] = True
             self._end_turn(seat)
             return
         if self.rules.masters_hand and self.turn_long_run:
             self.masters = seat
-        if self.rules.rummy_after_going_out and self._callable_depths(seat, CallingRummy.PILE):
+        if self.rules.rummy_after_going_out and self._callable_depths(seat, _CALLING_RUMMY_PILE):
             # The discard leaves a playable card in the pile: a Rummy. Play goes on.
             self.masters = None
             self.rummy_due = True
@@ -1181,7 +1202,7 @@ class RoundState:
 
     def _do_call(self, seat: int, k: int, on: int | None, meld_cards: tuple[Card, ...] | None) -> CalledRummy:
         chosen = self.discard[-k]
-        if self.rules.calling_rummy is CallingRummy.STEAL and not self.rummy_due:
+        if self.rules.calling_rummy is _CALLING_RUMMY_STEAL and not self.rummy_due:
             claim = self.rules
             if on is not None:
                 del self.discard[-k]
@@ -1235,7 +1256,7 @@ class RoundState:
     # -- turn flow
     def _end_turn(self, seat: int) -> None:
         self.turns += 1
-        if self.rules.stock_out is StockOut.IMMEDIATE and self.drew_last_card is not None:
+        if self.rules.stock_out is _STOCK_OUT_IMMEDIATE and self.drew_last_card is not None:
             self._end_round(None)
             return
         if self.turns >= MAX_TURNS:
@@ -1253,7 +1274,7 @@ class RoundState:
         self.turn_points = 0
         self.turn_long_run = False
         self.claimed_card = None
-        if not self.stock and self.rules.stock_out is StockOut.RESHUFFLE and len(self.discard) >= 2:
+        if not self.stock and self.rules.stock_out is _STOCK_OUT_RESHUFFLE and len(self.discard) >= 2:
             self.phase = Phase.SHUFFLE
 
     def _end_round(self, went_out: int | None) -> None:
@@ -1293,8 +1314,8 @@ class RoundState:
             extra_jokers=self._meld_extra(seat),
             may_lay_off_now=self._may_layoff_now(seat),
             lay_off_onto=tuple(m.id for m in self.melds if self.may_extend(seat, m)),
-            must_use_top_card=rules.must_use_taken is MustUseTaken.ALWAYS,
-            calls_steal=rules.calling_rummy is CallingRummy.STEAL,
+            must_use_top_card=rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS,
+            calls_steal=rules.calling_rummy is _CALLING_RUMMY_STEAL,
             **base,
         )
 
