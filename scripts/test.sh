@@ -36,6 +36,8 @@ export RUMMY500_TEST_REDIS_URL=${RUMMY500_TEST_REDIS_URL:-redis://127.0.0.1:6379
 
 echo "== ruff"
 ruff check src tests benchmarks
+echo "== mypy"
+mypy
 echo "== conformance"
 python "$SHARED/tools/check_conformance.py" "$SHARED/conformance"
 echo "== pytest"

@@ -113,7 +113,6 @@ def drive(
         AgentError: an agent answered outside its legal actions (nothing was applied).
     """
     count = 0
-    is_match = isinstance(game, Match)
     while until is None or not until():
         decision = game.decision()
         if decision is None:
@@ -131,10 +130,10 @@ def drive(
                 action = Decline()
             if action is None or action not in decision.legal:
                 raise AgentError(seat, action)
-            if is_match:
-                events = game.apply(seat, action, check=False)  # type: ignore[call-arg,arg-type]
+            if isinstance(game, Match):
+                events = game.apply(seat, action, check=False)
             else:
-                events = game.apply(action, seat, check=False)  # type: ignore[arg-type]
+                events = game.apply(action, seat, check=False)
         count += 1
         if observe is not None:
             observe(decision, action, events)

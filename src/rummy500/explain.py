@@ -28,6 +28,7 @@ from rummy500.actions import (
 from rummy500.cards import JOKER, Card
 from rummy500.melds import MeldError, extend_meld
 from rummy500.public import Phase
+from rummy500.rules import CallingRummy, DiscardCount, DiscardDraw, GoingOut, LayoffOnto, MustUseTaken, TakenCardUse
 from rummy500.scoring import new_meld_points
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ def _explain_take(state: RoundState, seat: int, k: int, split: bool) -> str:
         return "the discard pile is empty"
     if k > len(state.discard):
         return f"the discard pile has only {len(state.discard)} card(s)"
-    if k > 1 and rules.discard_draw == "top_only":
+    if k > 1 and rules.discard_draw is DiscardDraw.TOP_ONLY:
         return "only the top card of the discard pile may be taken in this game"
     if split:
         if state.gambit != "split":
@@ -134,8 +135,8 @@ def _explain_take(state: RoundState, seat: int, k: int, split: bool) -> str:
         if not state._joker_for(seat):
             return "you need a joker to split the pile"
     chosen = state.discard[-k]
-    if k > 1 or rules.must_use_taken == "always" or split:
-        how = "in a new meld" if rules.taken_card_use == "new_meld" else "in a meld or a lay-off"
+    if k > 1 or rules.must_use_taken is MustUseTaken.ALWAYS or split:
+        how = "in a new meld" if rules.taken_card_use is TakenCardUse.NEW_MELD else "in a meld or a lay-off"
         return f"you could not use the {chosen} this turn: the deepest card taken must be used {how} in the same turn"
     return f"taking the {chosen} would leave you no way to finish the turn"
 
@@ -154,7 +155,7 @@ def _explain_lay(state: RoundState, action: Meld | LayOff, seat: int, *, in_turn
             return f"there is no meld {action.on} on the table"
         meld = state.melds[action.on]
         if not state.may_extend(seat, meld):
-            whose = "your own melds" if rules.layoff_onto == "own" else "your side's melds"
+            whose = "your own melds" if rules.layoff_onto is LayoffOnto.OWN else "your side's melds"
             return f"you may lay off only on {whose} (layoff_onto: {rules.layoff_onto})"
         if not state.opened[seat]:
             return f"you may not lay off before your first melds total {rules.first_meld_min} points"
@@ -178,10 +179,10 @@ def _explain_lay(state: RoundState, action: Meld | LayOff, seat: int, *, in_turn
                 )
     if not in_turn and hand_left < 1:
         return "out of turn you may not play your last card: you go out only on your own turn"
-    if hand_left < 1 and rules.going_out == "discard_required":
+    if hand_left < 1 and rules.going_out is GoingOut.DISCARD_REQUIRED:
         return "you must keep a card to discard: going out requires a discard in this game"
     if in_turn and state.obligation is not None:
-        if rules.taken_card_use == "new_meld" and isinstance(action, LayOff) and state.obligation in _bare(cards):
+        if rules.taken_card_use is TakenCardUse.NEW_MELD and isinstance(action, LayOff) and state.obligation in _bare(cards):
             return f"the {state.obligation} taken from the pile must go into a new meld, not be laid off"
         return f"after this you could no longer use the {state.obligation} you took from the pile, which you must"
     if not in_turn and state.obligation is not None:
@@ -195,12 +196,12 @@ def _explain_discard(state: RoundState, seat: int, cards: tuple[Card, ...]) -> s
     if missing:
         return missing
     if state.obligation is not None:
-        how = "a new meld" if rules.taken_card_use == "new_meld" else "a meld or a lay-off"
+        how = "a new meld" if rules.taken_card_use is TakenCardUse.NEW_MELD else "a meld or a lay-off"
         return f"you must use the {state.obligation} you took from the pile in {how} before you discard"
     if not state.opened[seat] and state.turn_points:
         return f"your first melds this round must total at least {rules.first_meld_min} points before you discard"
     hand = state.hands[seat]
-    if rules.discard_count == "match_drawn":
+    if rules.discard_count is DiscardCount.MATCH_DRAWN:
         need = min(max(1, state.drawn), len(hand))
         if len(cards) != need:
             return f"discard {need} card(s): as many as you drew this turn"
@@ -216,7 +217,7 @@ def _explain_call(state: RoundState, action: CallRummy, seat: int) -> str:
     rules = state.rules
     if state.rummy_due and seat == state.to_move:
         return "claim a playable card of the pile: it must be one you can meld or lay off"
-    if rules.calling_rummy == "off":
+    if rules.calling_rummy is CallingRummy.OFF:
         return "calling Rummy is not played in this game (calling_rummy: off)"
     if seat == state.last_discarder:
         return "you discarded last: only the other players may call Rummy on your discard"
@@ -226,12 +227,12 @@ def _explain_call(state: RoundState, action: CallRummy, seat: int) -> str:
         return "claim a card by its place from the top of the pile: 1 is the top card"
     if action.depth > len(state.discard):
         return f"the discard pile has only {len(state.discard)} card(s)"
-    if rules.calling_rummy == "top_card" and action.depth != 1:
+    if rules.calling_rummy is CallingRummy.TOP_CARD and action.depth != 1:
         return "only the card just discarded may be claimed (calling_rummy: top_card)"
     chosen = state.discard[-action.depth]
-    if rules.calling_rummy == "steal" and action.on is None and action.meld is None:
+    if rules.calling_rummy is CallingRummy.STEAL and action.on is None and action.meld is None:
         return "a steal names where the card goes: 'on' a meld id, or the pile cards it melds with"
-    if rules.calling_rummy != "steal" and (action.on is not None or action.meld is not None):
+    if rules.calling_rummy is not CallingRummy.STEAL and (action.on is not None or action.meld is not None):
         return "name only the depth of the claimed card; you then meld or lay it off yourself"
     return f"the {chosen} is not playable: it can neither be laid off on a table meld nor melded from the pile"
 

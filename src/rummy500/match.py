@@ -16,8 +16,9 @@ from typing import Any
 from rummy500.actions import Action, Decline, Reshuffle
 from rummy500.cards import Card, natural_cards
 from rummy500.events import Dealt, Event, GameOver
-from rummy500.rules import Rules
+from rummy500.rules import FirstDealer, NextDealer, Rules
 from rummy500.state import Decision, IllegalAction, Phase, RoundState
+from rummy500.views import View
 
 __all__ = ["Match", "RoundLog", "cut_for_dealer"]
 
@@ -53,7 +54,7 @@ def cut_for_dealer(rules: Rules, rng: random.Random) -> int:
     while True:
         cut = rng.sample(pack, rules.players)
         ranks = [c.rank for c in cut]
-        best = max(ranks) if rules.first_dealer == "high_card" else min(ranks)
+        best = max(ranks) if rules.first_dealer is FirstDealer.HIGH_CARD else min(ranks)
         if ranks.count(best) == 1:
             return ranks.index(best)
 
@@ -123,7 +124,7 @@ class Match:
     def next_dealer(self) -> int:
         """Who deals the next round (``next_dealer``)."""
         assert self.state is not None
-        if self.rules.next_dealer == "round_winner" and self.state.went_out is not None:
+        if self.rules.next_dealer is NextDealer.ROUND_WINNER and self.state.went_out is not None:
             return self.state.went_out
         return self.state.next_seat(self.state.dealer)
 
@@ -251,7 +252,7 @@ class Match:
         self.winner = [side, side + 2] if rules.partnership else side
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: int | None):  # noqa: ANN201 - returns rummy500.views.View
+    def view(self, seat: int | None) -> View:
         """The current round's view for ``seat`` with the match totals."""
         assert self.state is not None
         return self.state.view(seat, self.totals)
@@ -265,17 +266,6 @@ class Match:
             "scores": list(self.initial_scores),
             "rounds": [r.to_record() for r in self.rounds],
         }
-
-    @classmethod
-    def from_record(cls, record: Any) -> Match:
-        """Rebuild a match by replaying a record (raises on illegal or malformed input)."""
-        from rummy500.record import load_record, replay_match
-
-        rec = load_record(record)
-        match, error = replay_match(rec)
-        if error is not None:
-            raise IllegalAction(f"round {error[0]} action {error[1]}: {error[2]}")
-        return match
 
     def continue_play(self) -> None:
         """After replaying a record whose last round ended, deal the next round."""

@@ -24,7 +24,9 @@ __all__ = [
     "Record",
     "RecordError",
     "RoundSpec",
+    "deal_round",
     "load_record",
+    "match_from_record",
     "parse_record_json",
     "record_to_json",
     "replay",
@@ -75,12 +77,18 @@ def _parse_constant(name: str) -> Any:
 def parse_record_json(text: str | bytes) -> Any:
     """Parse a record's JSON text strictly.
 
-    Numbers beyond :data:`MAX_NUMBER` and the non-JSON constants ``NaN`` and
-    ``Infinity`` are refused.
+    Bytes must be UTF-8 (a byte-order mark is allowed). Numbers beyond
+    :data:`MAX_NUMBER` and the non-JSON constants ``NaN`` and ``Infinity`` are
+    refused.
 
     Raises:
         RecordError: not JSON, or a number out of range (naming where it is).
     """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")  # strict UTF-8; a byte-order mark is allowed, as JSON allows
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 (byte 0x{text[exc.start]:02x} at offset {exc.start})") from None
     try:
         obj = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
@@ -271,27 +279,51 @@ def _start_state(rules: Rules, spec: RoundSpec, dealer: int, where: str) -> Roun
         raise RecordError(f"{where}.deal: {exc}") from None
 
 
+def deal_round(match: Match, rec: Record, r: int) -> None:
+    """Start round ``r`` of ``rec`` in ``match`` (dealt by the record's dealer, or as the rules say).
+
+    Raises:
+        RecordError: the game was already won, the round before had not ended, or the deal is bad.
+    """
+    spec = rec.rounds[r]
+    if match.is_over:
+        raise RecordError(f"rounds[{r}] comes after the game was already won")
+    if match.state is not None and not match.state.is_over:
+        raise RecordError(f"rounds[{r}] follows a round that had not ended")
+    if spec.dealer is not None:
+        dealer = spec.dealer
+    elif match.state is None:
+        dealer = 0
+    else:
+        dealer = match.next_dealer()
+    match.start_round(_start_state(rec.rules, spec, dealer, f"rounds[{r}]"))
+
+
 def replay_match(rec: Record) -> tuple[Match, tuple[int, int, str] | None]:
     """Play a record; return the match and (round, action, message) of the first illegal action."""
     match = Match(rec.rules, rec.players, rec.scores, deal=False)
     for r, spec in enumerate(rec.rounds):
-        if match.is_over:
-            raise RecordError(f"rounds[{r}] comes after the game was already won")
-        if match.state is not None and not match.state.is_over:
-            raise RecordError(f"rounds[{r}] follows a round that had not ended")
-        if spec.dealer is not None:
-            dealer = spec.dealer
-        elif match.state is None:
-            dealer = 0
-        else:
-            dealer = match.next_dealer()
-        match.start_round(_start_state(rec.rules, spec, dealer, f"rounds[{r}]"))
+        deal_round(match, rec, r)
         for i, (seat, action) in enumerate(spec.actions):
             try:
                 match.apply(seat, action, auto=False)
             except IllegalAction as exc:
                 return match, (r, i, str(exc))
     return match, None
+
+
+def match_from_record(record: Any) -> Match:
+    """Rebuild a match by replaying a record.
+
+    Raises:
+        RecordError: the record is malformed.
+        IllegalAction: an action of the record is illegal (the message says where).
+    """
+    rec = load_record(record)
+    match, error = replay_match(rec)
+    if error is not None:
+        raise IllegalAction(f"round {error[0]} action {error[1]}: {error[2]}")
+    return match
 
 
 def _state_json(match: Match) -> dict[str, Any] | None:

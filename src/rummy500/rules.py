@@ -12,11 +12,37 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from rummy500.cards import CardError, parse_card
 
-__all__ = ["OPTIONS", "PRESETS", "OptionSpec", "Rules", "RulesError", "preset_names"]
+__all__ = [
+    "OPTIONS",
+    "PRESETS",
+    "CallingRummy",
+    "CardValues",
+    "Choice",
+    "DiscardCount",
+    "DiscardDraw",
+    "Direction",
+    "FirstDealer",
+    "FirstDiscard",
+    "GoingOut",
+    "HandPenalty",
+    "JokerUse",
+    "LayoffOnto",
+    "MustUseTaken",
+    "NextDealer",
+    "OptionSpec",
+    "Rules",
+    "RulesError",
+    "SetSuits",
+    "StockOut",
+    "TakenCardUse",
+    "choices",
+    "preset_names",
+]
 
 
 class RulesError(ValueError):
@@ -37,6 +63,12 @@ class OptionSpec:
     description: str
     check: Callable[[Any], bool]
     group: str
+    kind: type[StrEnum] | None = None
+
+    @property
+    def choices(self) -> tuple[Choice, ...]:
+        """The values of an enumerated option, with labels and descriptions (empty for other options)."""
+        return choices(self.kind) if self.kind is not None else ()
 
 
 def _one_of(*allowed: Any) -> Callable[[Any], bool]:
@@ -82,6 +114,200 @@ def _custom_values_ok(v: Any) -> bool:
     return True
 
 
+# ------------------------------------------------------------------ choices
+# The options whose value is one of a few words are enums: code compares
+# members (``rules.stock_out is StockOut.PLAY_ON``), so a typo fails
+# type-checking and raises at run time instead of being silently false. Each
+# member has a label in a player's words and a description of that value;
+# they feed parsing, ``rummy500 rules``, the rules endpoint and its web form.
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One value of an option: the value, a short label, what choosing it means."""
+
+    value: str
+    label: str
+    description: str
+
+
+class FirstDiscard(StrEnum):
+    """``first_discard``: how the discard pile starts."""
+
+    UPCARD = "upcard"
+    FIRST_PLAYER = "first_player"
+
+
+class FirstDealer(StrEnum):
+    """``first_dealer``: who deals first after cutting."""
+
+    HIGH_CARD = "high_card"
+    LOW_CARD = "low_card"
+
+
+class NextDealer(StrEnum):
+    """``next_dealer``: who deals the next round."""
+
+    LEFT = "left"
+    ROUND_WINNER = "round_winner"
+
+
+class Direction(StrEnum):
+    """``direction``: the direction of dealing and play."""
+
+    CLOCKWISE = "clockwise"
+    ANTICLOCKWISE = "anticlockwise"
+
+
+class SetSuits(StrEnum):
+    """``set_suits``: may a set repeat a suit (two packs)."""
+
+    DISTINCT = "distinct"
+    ANY = "any"
+
+
+class JokerUse(StrEnum):
+    """``joker_use``: what jokers may do."""
+
+    WILD = "wild"
+    JOKER_SETS_ONLY = "joker_sets_only"
+
+
+class LayoffOnto(StrEnum):
+    """``layoff_onto``: whose melds a player may extend."""
+
+    ANY = "any"
+    OWN = "own"
+    OWN_AND_PARTNER = "own_and_partner"
+
+
+class DiscardDraw(StrEnum):
+    """``discard_draw``: how deep a player may take from the discard pile."""
+
+    ANY_DEPTH = "any_depth"
+    TOP_ONLY = "top_only"
+
+
+class MustUseTaken(StrEnum):
+    """``must_use_taken``: when the card taken from the pile must be used."""
+
+    IF_SEVERAL = "if_several"
+    ALWAYS = "always"
+
+
+class TakenCardUse(StrEnum):
+    """``taken_card_use``: how the card taken from the pile must be used."""
+
+    MELD_OR_LAYOFF = "meld_or_layoff"
+    NEW_MELD = "new_meld"
+
+
+class DiscardCount(StrEnum):
+    """``discard_count``: how many cards end a turn."""
+
+    ONE = "one"
+    MATCH_DRAWN = "match_drawn"
+
+
+class GoingOut(StrEnum):
+    """``going_out``: how a player may go out."""
+
+    ANY = "any"
+    DISCARD_REQUIRED = "discard_required"
+    FLOATING = "floating"
+    UNPLAYABLE_DISCARD = "unplayable_discard"
+
+
+class StockOut(StrEnum):
+    """``stock_out``: what happens when the stock runs out."""
+
+    END_ROUND = "end_round"
+    IMMEDIATE = "immediate"
+    RESHUFFLE = "reshuffle"
+    PLAY_ON = "play_on"
+
+
+class CallingRummy(StrEnum):
+    """``calling_rummy``: calling Rummy! on a playable card in the pile."""
+
+    OFF = "off"
+    PILE = "pile"
+    TOP_CARD = "top_card"
+    STEAL = "steal"
+
+
+class CardValues(StrEnum):
+    """``card_values``: the table of card values."""
+
+    STANDARD = "standard"
+    FLAT = "flat"
+    ACE_25 = "ace_25"
+    PIP_RANK = "pip_rank"
+    ACE_11 = "ace_11"
+
+
+class HandPenalty(StrEnum):
+    """``hand_penalty``: who scores the cards left in hand."""
+
+    OWN = "own"
+    TO_GOER = "to_goer"
+
+
+_CHOICE_TEXT: dict[StrEnum, tuple[str, str]] = {
+    FirstDiscard.UPCARD: ("Upcard", "one card is turned up to start the discard pile"),
+    FirstDiscard.FIRST_PLAYER: ("First player discards", "no upcard: the first player gets one card more and starts the pile by discarding"),
+    FirstDealer.HIGH_CARD: ("High card deals", "everyone cuts; the highest card deals first"),
+    FirstDealer.LOW_CARD: ("Low card deals", "everyone cuts; the lowest card (ace low) deals first"),
+    NextDealer.LEFT: ("Pass to the left", "the deal passes to the next player"),
+    NextDealer.ROUND_WINNER: ("Winner deals", "the player who went out deals the next round"),
+    Direction.CLOCKWISE: ("Clockwise", "deal and play go to the left"),
+    Direction.ANTICLOCKWISE: ("Anticlockwise", "deal and play go to the right"),
+    SetSuits.DISTINCT: ("One of each suit", "a set never repeats a suit"),
+    SetSuits.ANY: ("Suits may repeat", "with two packs a set may hold the same card twice and grow past 4 cards"),
+    JokerUse.WILD: ("Wild jokers", "a joker stands for any card you name"),
+    JokerUse.JOKER_SETS_ONLY: ("Joker sets only", "jokers are not wild: they meld only as a set of 3 or 4 jokers (Persian)"),
+    LayoffOnto.ANY: ("Any meld", "you may lay off on anybody's meld"),
+    LayoffOnto.OWN: ("Own melds", "you may lay off only on melds you laid down"),
+    LayoffOnto.OWN_AND_PARTNER: ("Own and partner's", "you may lay off on your side's melds only (partnerships)"),
+    DiscardDraw.ANY_DEPTH: ("Any depth", "you may take a card from anywhere in the pile, with every card above it"),
+    DiscardDraw.TOP_ONLY: ("Top card only", "you may take only the top card of the pile"),
+    MustUseTaken.IF_SEVERAL: ("When taking several", "the deepest card taken must be used when you took more than one"),
+    MustUseTaken.ALWAYS: ("Always", "a card taken from the pile must be used even when it was the top card alone"),
+    TakenCardUse.MELD_OR_LAYOFF: ("Meld or lay off", "the card you must use may go in a new meld or be laid off"),
+    TakenCardUse.NEW_MELD: ("New meld", "the card you must use has to go into a new meld"),
+    DiscardCount.ONE: ("One card", "a turn ends with one discard"),
+    DiscardCount.MATCH_DRAWN: ("As many as drawn", "a turn ends by discarding as many cards as you drew"),
+    GoingOut.ANY: ("Any way", "you go out when your last card is played, by a meld, lay-off or discard"),
+    GoingOut.DISCARD_REQUIRED: ("With a discard", "you must keep a card to discard, so you may not meld your last cards"),
+    GoingOut.FLOATING: ("Floating", "you may meld all your cards, then float and go out only by discarding on a later turn"),
+    GoingOut.UNPLAYABLE_DISCARD: ("Unplayable discard", "your going-out discard must not fit a meld on the table, else you float"),
+    StockOut.END_ROUND: ("End the round", "when the stock is empty, the next player may take from the pile if they can use it; otherwise the round ends"),
+    StockOut.IMMEDIATE: ("End at once", "the round ends as soon as the player who drew the last stock card finishes that turn"),
+    StockOut.RESHUFFLE: ("Reshuffle", "the pile below its top card is shuffled into a new stock"),
+    StockOut.PLAY_ON: ("Play on", "play goes on, taking from the pile and discarding each turn, until someone goes out"),
+    CallingRummy.OFF: ("Off", "nobody calls Rummy"),
+    CallingRummy.PILE: ("Whole pile", "call Rummy on a playable card anywhere in the pile, take it and the cards above, and play a turn"),
+    CallingRummy.TOP_CARD: ("Top card", "call Rummy only on the card just discarded"),
+    CallingRummy.STEAL: ("Steal", "call Rummy to lay the playable card alone at once; play goes on"),
+    CardValues.STANDARD: ("Standard", "the standard values: aces 15 (1 or 5 low, see low_ace_value), face cards 10, number cards their pips"),
+    CardValues.FLAT: ("5-10-15", "2 to 9 count 5, 10 J Q K count 10, aces 15 (5 when low), jokers 15"),
+    CardValues.ACE_25: ("Aces 25", "as standard, but aces count 25 wherever they are"),
+    CardValues.PIP_RANK: ("Rank value", "ace 1, 2 to 10 their pips, J 11, Q 12, K 13, jokers 15"),
+    CardValues.ACE_11: ("Aces 11", "aces 11 (1 when low), J Q K 10; a melded joker counts as the card it stands for, in hand aces and jokers 15"),
+    HandPenalty.OWN: ("Against the holder", "cards left in your hand count against you"),
+    HandPenalty.TO_GOER: ("To the goer", "cards left in hand score for the player who went out"),
+}
+
+
+def choices(kind: type[StrEnum]) -> tuple[Choice, ...]:
+    """The values of an enumerated option, each with its label and description."""
+    return tuple(Choice(m.value, *_CHOICE_TEXT[m]) for m in kind)
+
+
+def _member_of(kind: type[StrEnum]) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, str) and v in kind._value2member_map_
+
+
 #: Dealer's Gambit deals 7 cards each from one 54-card pack less the dealer's joker.
 GAMBIT_MAX_PLAYERS = 7
 
@@ -94,44 +320,44 @@ _SPECS: list[OptionSpec] = [
     OptionSpec("jokers", "auto", "auto, 0, 1, 2, 4", "jokers in the game: auto is 2 per pack, 0 the original jokerless game", _auto_or(_one_of(0, 1, 2, 4)), "table"),
     OptionSpec("short_pack", False, "false, true", "a 32-card pack per deck: 7 8 9 10 J Q K A of each suit", _is_bool, "table"),
     OptionSpec("hand_size", "auto", "auto, 7..13", "cards dealt to each player: auto is 13 for 2 players, 7 for 3+", _auto_or(_int_in(7, 13)), "table"),
-    OptionSpec("first_discard", "upcard", "upcard, first_player", "first_player: no upcard; the first player gets an extra card and starts the pile by discarding", _one_of("upcard", "first_player"), "table"),
-    OptionSpec("first_dealer", "high_card", "high_card, low_card", "who deals first after cutting: the highest card or the lowest (ace low)", _one_of("high_card", "low_card"), "table"),
-    OptionSpec("next_dealer", "left", "left, round_winner", "next dealer: the player to the left, or the player who went out", _one_of("left", "round_winner"), "table"),
-    OptionSpec("direction", "clockwise", "clockwise, anticlockwise", "direction of dealing and play", _one_of("clockwise", "anticlockwise"), "table"),
+    OptionSpec("first_discard", FirstDiscard("upcard"), "upcard, first_player", "first_player: no upcard; the first player gets an extra card and starts the pile by discarding", _member_of(FirstDiscard), "table", FirstDiscard),
+    OptionSpec("first_dealer", FirstDealer("high_card"), "high_card, low_card", "who deals first after cutting: the highest card or the lowest (ace low)", _member_of(FirstDealer), "table", FirstDealer),
+    OptionSpec("next_dealer", NextDealer("left"), "left, round_winner", "next dealer: the player to the left, or the player who went out", _member_of(NextDealer), "table", NextDealer),
+    OptionSpec("direction", Direction("clockwise"), "clockwise, anticlockwise", "direction of dealing and play", _member_of(Direction), "table", Direction),
     # Melds
     OptionSpec("min_run", 3, "3, 4", "shortest run that may be laid down as a new meld", _one_of(3, 4), "melds"),
     OptionSpec("around_the_corner", False, "false, true", "runs may wrap from king to ace to two: Q K A 2 3", _is_bool, "melds"),
-    OptionSpec("set_suits", "distinct", "distinct, any", "with two packs, may a set repeat a suit (then sets may exceed 4 cards)", _one_of("distinct", "any"), "melds"),
-    OptionSpec("joker_use", "wild", "wild, joker_sets_only", "joker_sets_only: jokers are not wild and meld only in sets of 3 or 4 jokers (Persian)", _one_of("wild", "joker_sets_only"), "melds"),
+    OptionSpec("set_suits", SetSuits("distinct"), "distinct, any", "with two packs, may a set repeat a suit (then sets may exceed 4 cards)", _member_of(SetSuits), "melds", SetSuits),
+    OptionSpec("joker_use", JokerUse("wild"), "wild, joker_sets_only", "joker_sets_only: jokers are not wild and meld only in sets of 3 or 4 jokers (Persian)", _member_of(JokerUse), "melds", JokerUse),
     OptionSpec("joker_swap", False, "false, true", "a player holding the card a melded joker stands for may swap it in and take the joker", _is_bool, "melds"),
     OptionSpec("first_meld_min", 0, "0, 30, any integer", "a player's first melding turn of a round must lay down at least this many points", lambda v: _is_int(v) and v >= 0, "melds"),
     OptionSpec("layoff_needs_own_meld", False, "false, true", "a player may lay off only after laying down a meld of their own this round", _is_bool, "melds"),
-    OptionSpec("layoff_onto", "any", "any, own, own_and_partner", "whose melds a player may extend", _one_of("any", "own", "own_and_partner"), "melds"),
+    OptionSpec("layoff_onto", LayoffOnto("any"), "any, own, own_and_partner", "whose melds a player may extend", _member_of(LayoffOnto), "melds", LayoffOnto),
     OptionSpec("meld_out_of_turn", False, "false, true", "players may meld and lay off during other players' turns", _is_bool, "melds"),
     # Drawing from the discard pile
-    OptionSpec("discard_draw", "any_depth", "any_depth, top_only", "may a player take from below the top card of the discard pile", _one_of("any_depth", "top_only"), "drawing"),
-    OptionSpec("must_use_taken", "if_several", "if_several, always", "always: the card taken from the pile must be used even when it was the top card alone", _one_of("if_several", "always"), "drawing"),
-    OptionSpec("taken_card_use", "meld_or_layoff", "meld_or_layoff, new_meld", "new_meld: the deepest card taken must go into a new meld, not be laid off", _one_of("meld_or_layoff", "new_meld"), "drawing"),
+    OptionSpec("discard_draw", DiscardDraw("any_depth"), "any_depth, top_only", "may a player take from below the top card of the discard pile", _member_of(DiscardDraw), "drawing", DiscardDraw),
+    OptionSpec("must_use_taken", MustUseTaken("if_several"), "if_several, always", "always: the card taken from the pile must be used even when it was the top card alone", _member_of(MustUseTaken), "drawing", MustUseTaken),
+    OptionSpec("taken_card_use", TakenCardUse("meld_or_layoff"), "meld_or_layoff, new_meld", "new_meld: the deepest card taken must go into a new meld, not be laid off", _member_of(TakenCardUse), "drawing", TakenCardUse),
     OptionSpec("discard_back", False, "false, true", "may the single top card taken be discarded again in the same turn", _is_bool, "drawing"),
     OptionSpec("stock_draw_count", 1, "1, 2", "cards taken when drawing from the stock (2: Boathouse)", _one_of(1, 2), "drawing"),
-    OptionSpec("discard_count", "one", "one, match_drawn", "match_drawn: end the turn by discarding as many cards as were drawn", _one_of("one", "match_drawn"), "drawing"),
+    OptionSpec("discard_count", DiscardCount("one"), "one, match_drawn", "match_drawn: end the turn by discarding as many cards as were drawn", _member_of(DiscardCount), "drawing", DiscardCount),
     # Going out and stock exhaustion
-    OptionSpec("going_out", "any", "any, discard_required, floating, unplayable_discard", "how a player may go out: any way, only with a discard, float after melding out, or with an unplayable discard", _one_of("any", "discard_required", "floating", "unplayable_discard"), "going_out"),
-    OptionSpec("stock_out", "end_round", "end_round, immediate, reshuffle, play_on", "what happens when the stock runs out", _one_of("end_round", "immediate", "reshuffle", "play_on"), "going_out"),
+    OptionSpec("going_out", GoingOut("any"), "any, discard_required, floating, unplayable_discard", "how a player may go out: any way, only with a discard, float after melding out, or with an unplayable discard", _member_of(GoingOut), "going_out", GoingOut),
+    OptionSpec("stock_out", StockOut("end_round"), "end_round, immediate, reshuffle, play_on", "what happens when the stock runs out", _member_of(StockOut), "going_out", StockOut),
     OptionSpec("stock_out_penalty", True, "true, false", "when a round ends on an empty stock, do cards left in hand count against their holders", _is_bool, "going_out"),
     # Calling Rummy
-    OptionSpec("calling_rummy", "off", "off, pile, top_card, steal", "calling Rummy! on a playable card in the discard pile", _one_of("off", "pile", "top_card", "steal"), "calling"),
+    OptionSpec("calling_rummy", CallingRummy("off"), "off, pile, top_card, steal", "calling Rummy! on a playable card in the discard pile", _member_of(CallingRummy), "calling", CallingRummy),
     OptionSpec("rummy_card_value", "normal", "normal, 15", "value scored for a card claimed by calling Rummy", lambda v: v == "normal" or (_is_int(v) and v == 15), "calling"),
     OptionSpec("rummy_after_going_out", False, "false, true", "the player who went out may claim a playable card left in the pile, and play goes on", _is_bool, "calling"),
     # Card values and scoring
-    OptionSpec("card_values", "standard", "standard, flat, ace_25, pip_rank, ace_11", "the table of card values", _one_of("standard", "flat", "ace_25", "pip_rank", "ace_11"), "scoring"),
+    OptionSpec("card_values", CardValues("standard"), "standard, flat, ace_25, pip_rank, ace_11", "the table of card values", _member_of(CardValues), "scoring", CardValues),
     OptionSpec("low_ace_value", "auto", "auto, any integer", "value of an ace at the low end of a run", _auto_or(_is_int), "scoring"),
     OptionSpec("joker_value", "auto", "auto, 0, 15, 20, represented", "value of a joker (represented: the card it stands for)", _auto_or(_one_of(0, 15, 20, "represented")), "scoring"),
     OptionSpec("custom_values", {}, "{} or an object", "house values for particular cards or ranks, applied last, e.g. {\"QS\": 40}", _custom_values_ok, "scoring"),
     OptionSpec("four_aces_bonus", False, "false, true", "a set of four aces laid down at once by one player counts 100", _is_bool, "scoring"),
     OptionSpec("four_of_a_kind_double", False, "false, true", "a set of four laid down at once counts double (Persian)", _is_bool, "scoring"),
     OptionSpec("score_divisor", 1, "1, 5", "all values divided by 5 (use with target 100)", _one_of(1, 5), "scoring"),
-    OptionSpec("hand_penalty", "own", "own, to_goer", "to_goer: cards left in hand score for the player who went out instead", _one_of("own", "to_goer"), "scoring"),
+    OptionSpec("hand_penalty", HandPenalty("own"), "own, to_goer", "to_goer: cards left in hand score for the player who went out instead", _member_of(HandPenalty), "scoring", HandPenalty),
     OptionSpec("going_out_bonus", 0, "0, any integer", "bonus to the side of the player who goes out (Persian: 25)", _is_int, "scoring"),
     OptionSpec("masters_hand", False, "false, true", "laying down a 7-card run and then going out by discard scores 500 for the round", _is_bool, "scoring"),
     # Winning
@@ -201,39 +427,39 @@ class Rules:
     jokers: int | str = "auto"
     short_pack: bool = False
     hand_size: int | str = "auto"
-    first_discard: str = "upcard"
-    first_dealer: str = "high_card"
-    next_dealer: str = "left"
-    direction: str = "clockwise"
+    first_discard: FirstDiscard = FirstDiscard.UPCARD
+    first_dealer: FirstDealer = FirstDealer.HIGH_CARD
+    next_dealer: NextDealer = NextDealer.LEFT
+    direction: Direction = Direction.CLOCKWISE
     min_run: int = 3
     around_the_corner: bool = False
-    set_suits: str = "distinct"
-    joker_use: str = "wild"
+    set_suits: SetSuits = SetSuits.DISTINCT
+    joker_use: JokerUse = JokerUse.WILD
     joker_swap: bool = False
     first_meld_min: int = 0
     layoff_needs_own_meld: bool = False
-    layoff_onto: str = "any"
+    layoff_onto: LayoffOnto = LayoffOnto.ANY
     meld_out_of_turn: bool = False
-    discard_draw: str = "any_depth"
-    must_use_taken: str = "if_several"
-    taken_card_use: str = "meld_or_layoff"
+    discard_draw: DiscardDraw = DiscardDraw.ANY_DEPTH
+    must_use_taken: MustUseTaken = MustUseTaken.IF_SEVERAL
+    taken_card_use: TakenCardUse = TakenCardUse.MELD_OR_LAYOFF
     discard_back: bool = False
     stock_draw_count: int = 1
-    discard_count: str = "one"
-    going_out: str = "any"
-    stock_out: str = "end_round"
+    discard_count: DiscardCount = DiscardCount.ONE
+    going_out: GoingOut = GoingOut.ANY
+    stock_out: StockOut = StockOut.END_ROUND
     stock_out_penalty: bool = True
-    calling_rummy: str = "off"
+    calling_rummy: CallingRummy = CallingRummy.OFF
     rummy_card_value: str | int = "normal"
     rummy_after_going_out: bool = False
-    card_values: str = "standard"
+    card_values: CardValues = CardValues.STANDARD
     low_ace_value: int | str = "auto"
     joker_value: int | str = "auto"
     custom_values: dict[str, int] = field(default_factory=dict, hash=False)
     four_aces_bonus: bool = False
     four_of_a_kind_double: bool = False
     score_divisor: int = 1
-    hand_penalty: str = "own"
+    hand_penalty: HandPenalty = HandPenalty.OWN
     going_out_bonus: int = 0
     masters_hand: bool = False
     target: int = 500
@@ -243,6 +469,18 @@ class Rules:
     partnership: bool = False
     dealers_gambit: bool = False
     preset: str = field(default="standard", compare=False)
+
+    def __post_init__(self) -> None:
+        # Enumerated options hold their enum member whatever built the object,
+        # so ``rules.stock_out is StockOut.PLAY_ON`` is always meaningful.
+        for spec in _SPECS:
+            if spec.kind is not None:
+                value = getattr(self, spec.name)
+                if not isinstance(value, spec.kind):
+                    try:
+                        object.__setattr__(self, spec.name, spec.kind(value))
+                    except ValueError:
+                        raise RulesError([f"option {spec.name!r} cannot be {value!r} (values: {spec.values})"]) from None
 
     # ------------------------------------------------------------------ parsing
     @classmethod
@@ -311,6 +549,8 @@ class Rules:
         for spec in _SPECS:
             value = getattr(self, spec.name)
             if full or spec.name == "players" or not _values_equal(value, spec.default):
+                if isinstance(value, StrEnum):
+                    value = value.value  # a plain string in records and JSON
                 out[spec.name] = dict(value) if isinstance(value, dict) else value
         if self.dealers_gambit and "direction" not in out:
             out["direction"] = self.direction  # else parsing would imply anticlockwise
@@ -321,40 +561,40 @@ class Rules:
         p: list[str] = []
         if self.partnership and self.players != 4:
             p.append(f"partnership needs players: 4 (got players: {self.players})")
-        if self.layoff_onto == "own_and_partner" and not self.partnership:
+        if self.layoff_onto is LayoffOnto.OWN_AND_PARTNER and not self.partnership:
             p.append("layoff_onto: own_and_partner needs partnership: true")
-        if self.joker_use == "joker_sets_only" and self.n_jokers < 3:
+        if self.joker_use is JokerUse.JOKER_SETS_ONLY and self.n_jokers < 3:
             p.append(f"joker_use: joker_sets_only needs at least 3 jokers (jokers: {self.jokers})")
-        if self.joker_use == "joker_sets_only" and self.joker_swap:
+        if self.joker_use is JokerUse.JOKER_SETS_ONLY and self.joker_swap:
             p.append("joker_swap: true needs wild jokers (joker_use: joker_sets_only)")
-        if self.joker_use == "joker_sets_only" and self.joker_value == "represented":
+        if self.joker_use is JokerUse.JOKER_SETS_ONLY and self.joker_value == "represented":
             p.append("joker_value: represented needs wild jokers (joker_use: joker_sets_only)")
         if self.joker_swap and self.n_jokers == 0:
             p.append("joker_swap: true needs jokers (jokers: 0)")
         if self.dealers_gambit and self.n_jokers == 0:
             p.append("dealers_gambit: true needs jokers (jokers: 0)")
-        if self.dealers_gambit and self.joker_use != "wild":
+        if self.dealers_gambit and self.joker_use is not JokerUse.WILD:
             p.append(f"dealers_gambit: true needs joker_use: wild (got joker_use: {self.joker_use})")
         if self.dealers_gambit and self.joker_swap:
             p.append("joker_swap: true cannot be used with dealers_gambit: true (the dealer nominates what jokers do)")
-        if self.calling_rummy == "pile" and self.discard_draw == "top_only":
+        if self.calling_rummy is CallingRummy.PILE and self.discard_draw is DiscardDraw.TOP_ONLY:
             p.append("calling_rummy: pile takes from below the top card, which discard_draw: top_only forbids (use calling_rummy: top_card)")
-        if self.calling_rummy == "off" and self.rummy_card_value != "normal":
+        if self.calling_rummy is CallingRummy.OFF and self.rummy_card_value != "normal":
             p.append("rummy_card_value needs calling_rummy (calling_rummy: off)")
-        if self.calling_rummy == "off" and self.rummy_after_going_out:
+        if self.calling_rummy is CallingRummy.OFF and self.rummy_after_going_out:
             p.append("rummy_after_going_out: true needs calling_rummy (calling_rummy: off)")
         if self.rounds != "to_target" and self.must_go_out_to_win:
             p.append(f"must_go_out_to_win: true has no meaning with rounds: {self.rounds} (the highest total after the last round wins)")
-        if self.discard_count == "match_drawn" and self.going_out in ("floating", "unplayable_discard"):
+        if self.discard_count is DiscardCount.MATCH_DRAWN and self.going_out in (GoingOut.FLOATING, GoingOut.UNPLAYABLE_DISCARD):
             p.append(f"discard_count: match_drawn cannot be combined with going_out: {self.going_out}")
         if self.short_pack and self.around_the_corner:
             p.append("around_the_corner: true has no meaning with short_pack: true (there is no 2 to wrap to)")
-        if self.set_suits == "any" and self.n_decks == 1:
+        if self.set_suits is SetSuits.ANY and self.n_decks == 1:
             p.append("set_suits: any needs two packs (decks: 1 has one card of each suit per rank)")
         if self.dealers_gambit and self.decks == 2:
             p.append("decks: 2 cannot be used with dealers_gambit: true (it plays one 54-card pack)")
         pack = self.pack_size
-        needed = self.players * self.n_hand + 1 + (1 if self.first_discard == "first_player" else 0)
+        needed = self.players * self.n_hand + 1 + (1 if self.first_discard is FirstDiscard.FIRST_PLAYER else 0)
         if self.dealers_gambit:
             needed += 1
         if self.dealers_gambit and self.players > GAMBIT_MAX_PLAYERS:
@@ -400,12 +640,12 @@ class Rules:
     @property
     def jokers_wild(self) -> bool:
         """Whether jokers stand for other cards (not Persian joker sets)."""
-        return self.joker_use == "wild"
+        return self.joker_use is JokerUse.WILD
 
     @property
     def step(self) -> int:
         """+1 for clockwise play, -1 for anticlockwise."""
-        return 1 if self.direction == "clockwise" else -1
+        return 1 if self.direction is Direction.CLOCKWISE else -1
 
     def side_of(self, seat: int) -> int:
         """The side a seat plays for: its partnership, or itself."""
@@ -413,16 +653,16 @@ class Rules:
 
     def may_lay_off_on(self, seat: int, owner: int) -> bool:
         """``layoff_onto``: whether ``seat`` may extend a meld laid down by ``owner``."""
-        if self.layoff_onto == "any":
+        if self.layoff_onto is LayoffOnto.ANY:
             return True
-        if self.layoff_onto == "own":
+        if self.layoff_onto is LayoffOnto.OWN:
             return owner == seat
         return self.side_of(owner) == self.side_of(seat)
 
     @property
     def sets_repeat_cards(self) -> bool:
         """``set_suits: any``: a set may hold the same card twice (several packs)."""
-        return self.set_suits == "any"
+        return self.set_suits is SetSuits.ANY
 
     @property
     def n_sides(self) -> int:

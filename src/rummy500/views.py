@@ -20,6 +20,7 @@ from typing import Any
 from rummy500.actions import Action
 from rummy500.cards import Card
 from rummy500.melds import TableMeld
+from rummy500.position import view_position
 from rummy500.public import Public
 from rummy500.rules import Rules
 
@@ -80,6 +81,13 @@ class View(Public):
     def my_turn(self) -> bool:
         """Whether this seat is the one to move."""
         return self.seat == self.to_move and self.phase != "round_over"
+
+    def position(self) -> str:
+        """This view in the position notation (read back with :func:`rummy500.state.view_from_position`)."""
+        return view_position(self)
+
+    def __str__(self) -> str:
+        return self.position()
 
     def public(self) -> Public:
         """The public facts alone (what every seat's view shares)."""

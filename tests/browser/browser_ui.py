@@ -40,6 +40,8 @@ def create_table(
     preset: str = "standard",
     house_rules: dict[str, Any] | None = None,
     start: bool = True,
+    public: bool = False,
+    turn_clock: int = 0,
 ) -> str:
     """Create a table through the lobby form; returns the table id."""
     page.goto(base + "/")
@@ -54,6 +56,10 @@ def create_table(
         page.get_by_test_id("house-rules").locator("summary").click()
         for opt, value in house_rules.items():
             set_option(page, opt, value)
+    if public:
+        page.get_by_test_id("public-table").check()
+    if turn_clock:
+        page.get_by_test_id("turn-clock").select_option(str(turn_clock))
     page.get_by_test_id("create-table").click()
     page.wait_for_url(re.compile(r"/t/[^/]+$"))
     table_id = page.url.rsplit("/", 1)[1]
@@ -107,9 +113,12 @@ def legal(page: Page) -> list[dict[str, Any]]:
 
 
 def wait_for_my_move(page: Page, timeout: float = 30_000) -> None:
-    """Wait until this seat has a legal move (or the round-over banner shows)."""
+    """Wait until this seat has a legal move it may play now (or the round-over banner shows).
+
+    While a Rummy! call window is open the seat to move waits (``window.rummy.waiting``).
+    """
     page.wait_for_function(
-        "() => (window.rummy && !window.rummy.pending && window.rummy.view"
+        "() => (window.rummy && !window.rummy.pending && !window.rummy.waiting && window.rummy.view"
         " && window.rummy.view.legal.length > 0)"
         " || !!document.querySelector('[data-testid=round-over]:not([hidden])')",
         timeout=timeout,
@@ -120,8 +129,12 @@ def card_testid(page: Page, card: str) -> str:
     return f"card-{card}"
 
 
+#: Where a player taps a card of the fanned hand: its left strip, which the next card never covers.
+CARD_TAP = {"x": 5, "y": 30}
+
+
 def click_card(page: Page, card: str) -> None:
-    page.get_by_test_id(f"card-{card}").click()
+    page.get_by_test_id(f"card-{card}").click(position=CARD_TAP)
 
 
 def play_simple_turn(page: Page, meld: bool = False) -> str:
@@ -266,6 +279,7 @@ def play_action(page: Page, action: dict[str, Any]) -> None:
     choice (a joker's declaration, which Rummy call), the dialog's entry for
     this action is picked. Waits until the server's answer is shown.
     """
+    page.wait_for_function("() => window.rummy && !window.rummy.waiting")  # a Rummy! call window first
     acts = legal(page)
     assert action in acts, f"{action} is not legal here: {acts}"
     v = verb(action)
@@ -330,6 +344,9 @@ class SocketSeat:
         now = self.state(version)
         assert now["version"] == version, f"expected version {version}, the table is at {now['version']}"
         assert action in now["view"]["legal"], f"{action} is not legal: {now['view']['legal']}"
+        window = (now.get("pace") or {}).get("call_window")
+        if window and now["view"]["to_move"] == now["view"]["seat"]:
+            time.sleep(window["left"] + 0.1)  # the seat to move waits while everyone may call Rummy!
         self.ws.send(json.dumps({"type": "action", "version": version, "action": action}))
         return self.state(version + 1)
 

@@ -80,6 +80,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         str(data),
         "--bot-delay",
         "0.05",
+        "--call-window",
+        "2",
+        "--summary",
+        "30",
         "--log-level",
         "warning",
     ]
@@ -140,6 +144,8 @@ def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SeededSe
         data_dir=data,
         bot_delay=0.05,
         grace_seconds=3600,
+        call_window=2.0,
+        summary_seconds=30.0,
     )
     app = create_app(settings, seed_source=lambda: seeds.popleft() if seeds else secrets.randbits(128))
     port = _free_port()

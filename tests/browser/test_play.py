@@ -7,6 +7,7 @@ import re
 import urllib.request
 from pathlib import Path
 
+import pytest
 from browser_ui import (
     MY_TURN_TITLE,
     create_table,
@@ -21,25 +22,41 @@ from browser_ui import (
 )
 from playwright.sync_api import expect
 
+VIEWPORTS = [(1366, 768), (390, 844)]
+
 
 def _get(base: str, path: str) -> object:
     with urllib.request.urlopen(base + path, timeout=5) as r:  # noqa: S310 - loopback only
         return json.loads(r.read())
 
 
-def test_play_a_round_against_a_bot(server, new_page):
-    page = new_page()
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=["laptop", "phone"])
+def test_play_a_round_against_a_bot_and_read_its_summary(server, new_page, viewport):
+    page = new_page(*viewport)
     create_table(page, server, name="Ann", seats=2, bots={1: "random"})
     expect(page.get_by_test_id("player-1")).to_contain_text("bot")
     turns = play_until_round_over(page, meld=True)
     assert turns > 0
     banner = page.get_by_test_id("round-over")
     expect(banner).to_contain_text("Round 1 over")
-    expect(page.get_by_test_id("round-scores")).to_contain_text("Ann")
+    expect(banner).to_be_in_viewport()
+    # The summary holds the table for Ann: each seat's melded and in-hand points, as scored.
+    summary = state(page)["pace"]["summary"]
+    assert summary is not None and summary["waiting"] == [0]
+    version = state(page)["version"]
+    for row in summary["seats"]:
+        shown = page.get_by_test_id(f"summary-{row['seat']}")
+        expect(shown).to_contain_text(["Ann", "Bot 2"][row["seat"]])
+        expect(shown.get_by_test_id("melded")).to_have_text(f"+{row['melded']}")
+        expect(shown.get_by_test_id("in-hand")).to_have_text(str(row["in_hand"]))
+        assert row["round_score"] == row["melded"] - row["in_hand"]  # the standard game's scoring
+        assert len(row["hand"]) == 0 or shown.locator(".left-cards .card").count() == len(row["hand"])
+    expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for Ann.")
     # The score sheet has the round's row, and the log says the round ended.
     expect(page.get_by_test_id("score-sheet").locator("tbody tr")).to_have_count(1)
     expect(page.get_by_test_id("game-log")).to_contain_text("Round 1 over")
-    # The next round goes on.
+    assert state(page)["version"] == version  # nobody played on behind the summary
+    # Ready: the next round goes on.
     page.get_by_test_id("round-over-ok").click()
     expect(banner).to_be_hidden()
     wait_for_my_move(page)
@@ -241,7 +258,7 @@ def test_screenshot_of_the_table(server, new_page, artifacts):
 def test_game_over_then_replay_and_record(server, new_page, artifacts):
     # On a phone: the whole game, its end screen and the replay fit a small screen.
     page = new_page(390, 844)
-    table_id = create_table(page, server, name="Ann", seats=2, bots={1: "random"}, house_rules={"rounds": 1})
+    table_id = create_table(page, server, name="Ann", seats=2, bots={1: "random"}, house_rules={"rounds": 1}, public=True)
     play_until_round_over(page)
     # The end: who won, the final totals, a replay link and the record.
     banner = page.get_by_test_id("round-over")
@@ -273,8 +290,12 @@ def test_game_over_then_replay_and_record(server, new_page, artifacts):
     page.get_by_test_id("replay-next").click()
     expect(page.get_by_test_id("replay-step")).to_contain_text("move 1 of")
     expect(page.get_by_test_id("replay-action")).to_contain_text("Move 1")
+    expect(page.get_by_test_id("replay-round")).to_contain_text(re.compile(r"Round 1 · (Ann|Bot 2) to "))
     page.get_by_test_id("replay-last").click()
     expect(page.get_by_test_id("replay-step")).not_to_contain_text("move 1 of")
+    # The last step is the round's end, with what each seat melded and kept (not a raw phase code).
+    expect(page.get_by_test_id("replay-round")).to_have_text("Round 1 · round over")
+    expect(page.get_by_test_id("replay-round-over")).to_contain_text("melded")
     with page.expect_download() as dl:
         page.get_by_test_id("download-record").click()
     record = json.loads(Path(dl.value.path()).read_text())

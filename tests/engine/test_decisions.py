@@ -10,7 +10,7 @@ from rummy500 import Match, Rules
 from rummy500.actions import Decline, Draw, Meld, parse_action
 from rummy500.drive import AgentError, PolicyAgent, drive
 from rummy500.events import Dealt, Declined, Discarded, Drew, GameOver, RoundOver, Took, events_seen_by
-from rummy500.record import RecordError, load_record
+from rummy500.record import RecordError, load_record, match_from_record
 from rummy500.state import DecisionKind, Phase
 
 from .helpers import cards, deal, play
@@ -110,7 +110,7 @@ def test_drive_plays_a_match_and_its_record_replays_without_the_declines(preset:
     assert sum(isinstance(e, RoundOver) for e in seen) == len(match.rounds)
     record = match.record()
     assert all("decline" not in a for r in record["rounds"] for a in r["actions"])
-    again = Match.from_record(record)
+    again = match_from_record(record)
     assert again.totals == match.totals and again.winner == match.winner
 
 

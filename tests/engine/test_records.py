@@ -19,7 +19,7 @@ from rummy500 import Match, RecordError, load_record, replay
 from rummy500.actions import Discard, Draw, LayOff, Meld, Take
 from rummy500.cards import natural_cards
 from rummy500.cli import replay_cmd
-from rummy500.record import record_to_json
+from rummy500.record import match_from_record, record_to_json
 from rummy500.scoring import card_value
 
 from .helpers import standard
@@ -88,7 +88,7 @@ def test_a_finished_match_record_replays_to_the_same_totals_and_winner(players, 
     match = _finished_match(players, seed)
     assert match.winner is not None and max(match.totals) >= 500
     record = json.loads(record_to_json(match.record()))
-    again = Match.from_record(record)
+    again = match_from_record(record)
     assert again.totals == match.totals
     assert again.winner == match.winner
     assert _state_of(again) == _state_of(match)
@@ -104,7 +104,7 @@ def test_a_finished_match_record_replays_to_the_same_totals_and_winner(players, 
 def test_a_match_in_progress_replays_to_the_same_position(players, seed, steps):
     match = _partial_match(players, seed, steps)
     record = match.record()
-    again = Match.from_record(json.loads(json.dumps(record)))
+    again = match_from_record(json.loads(json.dumps(record)))
     assert _state_of(again) == _state_of(match)
     assert again.totals == match.totals
     assert again.record() == record  # saving again gives the same record
@@ -470,3 +470,13 @@ def test_the_unbroken_fuzz_base_record_is_legal(monkeypatch, capsys):
     assert replay_cmd.main(["-"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["ok"] and result["state"]["to_move"] == 0
+
+
+@pytest.mark.parametrize("data", [b'{"players": 2, "x": "\xff"}', b"\xfe\xff\x00{", '{"scores": [NaN, 0]}'])
+def test_load_record_refuses_bad_bytes_and_non_json_numbers_as_malformed(data):
+    with pytest.raises(RecordError, match="not UTF-8|not JSON"):
+        load_record(data)
+
+
+def test_load_record_accepts_utf8_bytes_with_a_byte_order_mark():
+    assert load_record(b"\xef\xbb\xbf" + json.dumps(_record([])).encode()).players == ["Ann", "Bob"]

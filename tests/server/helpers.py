@@ -31,6 +31,9 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "data_dir": tmp_path,
         "bot_delay": 0.0,
         "grace_seconds": 3600.0,
+        # No call windows or round-summary holds unless a test asks (tests/server/test_pace.py).
+        "call_window": 0.0,
+        "summary_seconds": 0.0,
         "ws_rate_per_second": 1000.0,
         "ws_rate_burst": 1000,
         "client_rate_per_second": 1000.0,

@@ -10,6 +10,11 @@ message is checked against the position of its version.
 Cards of earlier rounds in the log (the last round's events) are history, not
 the current deal, and are checked only against their own round by the engine's
 view rules; they are left out here. Jokers are alike, so they are not tracked.
+
+The round summary (``last_round``, and ``pace.summary`` while it holds the
+table) lays the finished round's hands open, as players do when a round is
+counted: it is checked to name no card that was still in that round's stock.
+Hints (for the asking seat only) are checked against that seat's own view.
 """
 
 from __future__ import annotations
@@ -48,12 +53,22 @@ class MemoryStore:
         self.finished = {"record": record, "result": result}
 
 
+def _named(data: Any) -> Counter[str]:
+    return Counter(CARD.findall(DECLARED.sub("", json.dumps(data))))
+
+
+def summaries(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """The round summaries a state message carries."""
+    pace = message.get("pace") or {}
+    return [x for x in (message.get("last_round"), pace.get("summary")) if x]
+
+
 def cards_named(message: dict[str, Any], current_round: int) -> Counter[str]:
-    """Card names in a message, leaving out the table facts and earlier rounds' log."""
-    body = {k: v for k, v in message.items() if k not in ("table", "log")}
+    """Card names in a message, leaving out the table facts, earlier rounds' log and round summaries."""
+    body = {k: v for k, v in message.items() if k not in ("table", "log", "last_round", "pace")}
     body["log"] = [e for e in message.get("log", []) if e.get("round", current_round) >= current_round]
-    text = DECLARED.sub("", json.dumps(body))
-    return Counter(CARD.findall(text))
+    body["pace"] = {k: v for k, v in (message.get("pace") or {}).items() if k != "summary"}
+    return _named(body)
 
 
 class Snapshots:
@@ -61,12 +76,19 @@ class Snapshots:
 
     def __init__(self) -> None:
         self.by_version: dict[int, tuple[int, dict[int | None, tuple[Counter[str], Counter[str]]]]] = {}
+        #: Per round, the cards outside the stock at its last position (hands, pile, melds).
+        self.dealt_end: dict[int, Counter[str]] = {}
 
     def take(self, session: MatchSession) -> None:
         match = session.game.match
         state = match.state
         n = len(state.hands)
         stock = Counter(str(c) for c in state.stock)
+        if not state.is_over:
+            out = Counter(str(c) for hand in state.hands for c in hand) + Counter(str(c) for c in state.discard)
+            for meld in state.melds:
+                out.update(c for c in meld.to_dict()["cards"] if not c.startswith("JK"))
+            self.dealt_end[match.round_index] = out
         per_seat: dict[int | None, tuple[Counter[str], Counter[str]]] = {}
         public = Counter(str(c) for c in state.discard)
         for meld in state.melds:
@@ -101,7 +123,7 @@ class Snapshots:
 
 
 def check_message(message: dict[str, Any], seat: int | None, snapshots: Snapshots) -> None:
-    assert message["type"] in ("state", "table", "chat", "error"), message
+    assert message["type"] in ("state", "table", "chat", "chat_history", "error"), message
     if message["type"] != "state":
         return
     round_index, per_seat = snapshots.by_version[message["version"]]
@@ -109,6 +131,10 @@ def check_message(message: dict[str, Any], seat: int | None, snapshots: Snapshot
     named = cards_named(message, round_index)
     leaked = {c for c in named if hidden[c] and not visible[c]}
     assert not leaked, f"seat {seat} was sent hidden cards {leaked} at version {message['version']}"
+    for summary in summaries(message):
+        # Two packs hold two of a card: count copies, not names.
+        in_stock = _named(summary) - snapshots.dealt_end[summary["round"]]
+        assert not in_stock, f"the summary of round {summary['round']} names stock cards {set(in_stock)}"
     if message["view"]["seat"] != seat:
         raise AssertionError(f"seat {seat} was sent the view of seat {message['view']['seat']}")
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from rummy500.match import Match
+from rummy500.record import match_from_record
 from rummy500.server.app import create_app
 from rummy500.server.storage import open_storage
 
@@ -21,7 +21,7 @@ def test_a_game_survives_a_restart_and_finishes(tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
     rules = {"target": 60}
     with TestClient(create_app(settings, seed_source=fixed_seeds(11))) as client:
-        made = create_table(client, seats=3, rules=rules, bots={"2": "random"})
+        made = create_table(client, seats=3, rules=rules, bots={"2": "random"}, public=True)
         table_id = made["table_id"]
         bob = join(client, table_id, "Bob")
         start(client, table_id, made["token"])
@@ -59,7 +59,7 @@ def test_a_game_survives_a_restart_and_finishes(tmp_path: Path) -> None:
         games = client.get("/api/games", params={"status": "finished"}).json()
         assert [g["id"] for g in games] == [table_id]
     # The record replays to the same result through the engine.
-    match = Match.from_record(record)
+    match = match_from_record(record)
     assert match.is_over
     assert list(match.totals) == games[0]["totals"]
     assert sum(len(r["actions"]) for r in record["rounds"]) >= final["version"]

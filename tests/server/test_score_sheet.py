@@ -22,7 +22,7 @@ def _round_overs(states: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
 
 
 def _play(client: TestClient, **body: Any) -> tuple[str, str, list[dict[str, Any]]]:
-    made = create_table(client, **body)
+    made = create_table(client, public=True, **body)
     table_id = made["table_id"]
     start(client, table_id, made["token"])
     with client.websocket_connect(f"/ws/tables/{table_id}?token={made['token']}") as ws:

@@ -48,4 +48,4 @@ def make_bot(level: str, seed: int | None = None, **options: object) -> Bot:
     factories = _factories()
     if name not in factories:
         raise KeyError(f"unknown bot level {level!r} (levels: {', '.join(BOT_LEVELS)})")
-    return factories[name](seed, **options)  # type: ignore[call-arg]
+    return factories[name](seed, **options)

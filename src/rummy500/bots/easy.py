@@ -40,7 +40,7 @@ class EasyBot(MediumBot):
 
     def play(self, view: View, an: Analysis, legal: list[Action], rng: random.Random) -> Action:
         if rng.random() < self.miss_layoff:
-            kept = [a for a in legal if not isinstance(a, LayOff)]
+            kept: list[Action] = [a for a in legal if not isinstance(a, LayOff)]
             if any(isinstance(a, Discard) for a in kept):
                 legal = kept
         lay, v = an.best_lay(legal)

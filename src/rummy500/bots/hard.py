@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rummy500.actions import Action, CallRummy, Decline, Discard, Draw, LayOff, Meld, Pass, Take
@@ -208,7 +209,7 @@ class HardBot(Bot):
                 break
             seed = r.getrandbits(64)
             for a in alive:
-                results[a][it] = self._playout(world.copy(), seat, a, random.Random(seed))
+                results[a][it] = self.playout(world.copy(), seat, a, random.Random(seed))
                 used += 1
             it += 1
             if not half_done and used >= budget // 2 and len(alive) > 2:
@@ -241,11 +242,11 @@ class HardBot(Bot):
             )
         return best
 
-    def _playout(self, state: RoundState, seat: int, first: Action, rng: random.Random) -> float:
+    def playout(self, state: RoundState, seat: int, first: Action, rng: random.Random) -> float:
         """Play ``first`` then the default policy; return ``seat``'s side advantage."""
+        start = state.turns  # the horizon counts from the decision, whatever ``first`` is
         state.apply(first, seat, check=False)
         policy = self.policy
-        start = state.turns
         horizon = self.horizon if self.horizon is not None else MAX_PLAYOUT_TURNS
         steps = [0]
 
@@ -305,7 +306,9 @@ def estimate_round(state: RoundState) -> list[float]:
     out = []
     for s in range(n):
         hand = state.hands[s]
-        planner = Planner(rules, state.melds, s, may_layoff=state.opened[s], may_extend=lambda m, s=s: state.may_extend(s, m))
+        planner = Planner(
+            rules, state.melds, s, may_layoff=state.may_lay_off_now(s), may_extend=partial(state.may_extend, s)
+        )
         pts, plan = planner.best(hand)
         left = list(hand)
         for g in plan:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from rummy500.actions import Action, CallRummy, Discard, Draw, LayOff, Meld, Pass, Take
 from rummy500.cards import JOKER, Card, card
-from rummy500.melds import MeldError, TableMeld, extend_meld, find_layoffs, find_melds, make_meld
+from rummy500.melds import MeldError, TableMeld, extend_meld, find_layoffs, find_melds, fits_alone, make_meld
 from rummy500.rules import Rules
 from rummy500.scoring import card_value, meld_points, new_meld_points
 from rummy500.views import View
@@ -140,7 +140,7 @@ class Planner:
             if pts is None:
                 continue
             need = tuple(sorted(bare(cards)))
-            key = (need, None)
+            key: tuple[tuple[Card, ...], int | None] = (need, None)
             if key not in best or best[key].points < pts:
                 best[key] = Group(cards, need, None, pts)
         if self.may_layoff:
@@ -454,12 +454,9 @@ class Analysis:
             for meld in self.view.melds:
                 if meld.sealed or not any(self._opp_may_extend(o, meld) for o in self._opponents()):
                     continue
-                try:
-                    extend_meld(meld, [c], self.rules, 0)
-                except MeldError:
-                    continue
-                got = True
-                break
+                if fits_alone(meld, c, self.rules):
+                    got = True
+                    break
             memo[c] = got
         return got
 
@@ -491,11 +488,8 @@ class Analysis:
             for meld in self.view.melds:
                 if meld.sealed or not self._may_extend(meld):
                     continue
-                try:
-                    extend_meld(meld, [c], self.rules, self.seat)
+                if fits_alone(meld, c, self.rules):
                     return True
-                except MeldError:
-                    continue
         return False
 
     def _opponents(self) -> list[int]:
@@ -537,7 +531,7 @@ class Analysis:
         else:
             pts, plan = ctx.best()
         gain = pts - base
-        used = Counter()
+        used: Counter[Card] = Counter()
         for g in plan:
             used.update(g.need)
         left = Counter(new_hand) - used
@@ -571,7 +565,7 @@ class Analysis:
         for c, w in pool.items():
             ctx = self.planner.context([*self.plan_hand, c])
             pts, plan = ctx.best()
-            used = Counter()
+            used: Counter[Card] = Counter()
             for g in plan:
                 used.update(g.need)
             v = float(pts - base)
@@ -585,7 +579,7 @@ class Analysis:
         """Lower is a better discard: what is lost by letting these cards go."""
         hand = list(self.hand)
         total = 0.0
-        plan_cards = Counter()
+        plan_cards: Counter[Card] = Counter()
         for g in self.base()[1]:
             plan_cards.update(g.need)
         for c in cards:

@@ -147,9 +147,9 @@ class MediumBot(Bot):
         calls = [a for a in legal if isinstance(a, CallRummy)]
         an: Analysis | None = None
         if calls:
-            an = self.analysis(view)
+            an = found = self.analysis(view)
             if view.calls_steal:
-                best = max(calls, key=lambda a: _steal_points(an, view, a))
+                best = max(calls, key=lambda a: _steal_points(found, view, a))
                 self.last_reason = "a stolen card scores for me"
                 return best
             act, v = an.best_draw(calls)
@@ -159,10 +159,10 @@ class MediumBot(Bot):
         lays = [a for a in legal if isinstance(a, (Meld, LayOff))]
         if lays:
             an = an or self.analysis(view)
-            best, v = an.best_lay(lays)
-            if best is not None and v > 0 and v >= an.base()[0] - 1e-9:
+            lay, v = an.best_lay(lays)
+            if lay is not None and v > 0 and v >= an.base()[0] - 1e-9:
                 self.last_reason = "laying out of turn what I would lay anyway"
-                return best
+                return lay
         return None
 
 

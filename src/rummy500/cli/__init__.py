@@ -21,7 +21,9 @@ def _commands() -> dict[str, tuple[str, Callable[[list[str]], int]]]:
         ("play", "rummy500.cli.play", "main", "play a game against bots in the terminal"),
         ("simulate", "rummy500.cli.simulate", "main", "play many bot games and report results"),
         ("tournament", "rummy500.cli.tournament", "main", "round-robin between bots with ratings"),
+        ("review", "rummy500.cli.review_cmd", "main", "review a finished game: each decision's expected points lost"),
         ("serve", "rummy500.cli.serve", "serve_main", "start the web app"),
+        ("casino", "rummy500.casino.cli", "main", "Costa Rican Rummy, the casino blackjack variant (edge, strategy, play, simulate)"),
     ):
         cmds[name] = (helptext, _lazy(module, attr))
     return cmds

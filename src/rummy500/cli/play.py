@@ -27,7 +27,7 @@ from rummy500.cli.simulate import rules_from_args
 from rummy500.drive import Agent, AgentError, drive
 from rummy500.events import Event
 from rummy500.match import Match
-from rummy500.record import RecordError
+from rummy500.record import RecordError, match_from_record
 from rummy500.rules import RulesError
 from rummy500.state import Decision, IllegalAction
 from rummy500.views import View
@@ -400,7 +400,7 @@ def build(args: argparse.Namespace, *, inp: IO[str] | None = None, out: IO[str] 
         except (OSError, json.JSONDecodeError) as exc:
             raise ValueError(f"cannot read {args.load}: {exc}") from None
         try:
-            match = Match.from_record(record)
+            match = match_from_record(record)
         except (RecordError, IllegalAction) as exc:
             raise ValueError(f"cannot resume {args.load}: {exc}") from None
         match.rng = random.Random(seed)

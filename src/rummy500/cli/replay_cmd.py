@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Any, NoReturn
 
-from rummy500.record import RecordError, parse_record_json, replay
+from rummy500.record import RecordError, load_record, parse_record_json, replay, replay_match
 
 __all__ = ["main"]
 
@@ -94,25 +94,38 @@ def _drop_stdout() -> None:
         pass
 
 
+def _print_position(record: dict[str, Any]) -> int:
+    """``--position``: the round where the replay stopped, in the position notation (for bug reports)."""
+    match, error = replay_match(load_record(record))
+    if match.state is None:
+        return _fail("malformed record: it has no round")
+    if not _write(match.state.position() + "\n"):
+        return 2
+    return 0 if error is None else 1
+
+
 def main(argv: list[str]) -> int:
     """Run the replay checker."""
     parser = _Parser(prog=PROG, description="Replay a game record and print the result as JSON.")
     parser.add_argument("file", help="the record (JSON), or - for standard input")
     parser.add_argument("--indent", type=_indent, default=None, help="pretty-print the JSON (0..16 spaces)")
+    parser.add_argument(
+        "--position",
+        action="store_true",
+        help="print the position where the replay stopped (the position notation) instead of the JSON",
+    )
     args = parser.parse_args(argv)
     try:
         data = _read(args.file)
     except OSError as exc:
         return _fail(f"cannot read {args.file!r}: {exc.strerror or exc}")
     try:
-        text = data.decode("utf-8-sig")  # strict UTF-8; a byte-order mark is allowed, as JSON allows
-    except UnicodeDecodeError as exc:
-        return _fail(f"malformed record: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})")
-    try:
-        record = parse_record_json(text)
+        record = parse_record_json(data)
         if not isinstance(record, dict):
             # replay() also accepts JSON text; a file holding a JSON string is still not a record.
             raise RecordError("a record must be a JSON object")
+        if args.position:
+            return _print_position(record)
         result = replay(record)
     except RecordError as exc:
         return _fail(f"malformed record: {exc}")

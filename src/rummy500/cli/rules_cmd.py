@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 
@@ -37,7 +38,17 @@ def main(argv: list[str]) -> int:
     if args.json:
         print(json.dumps({
             "presets": {k: {"description": PRESET_DESCRIPTIONS[k], "options": v} for k, v in PRESETS.items()},
-            "options": [{"name": s.name, "default": s.default, "values": s.values, "description": s.description, "group": s.group} for s in _SPECS],
+            "options": [
+                {
+                    "name": s.name,
+                    "default": s.default,
+                    "values": s.values,
+                    "description": s.description,
+                    "group": s.group,
+                    "choices": [dataclasses.asdict(c) for c in s.choices],
+                }
+                for s in _SPECS
+            ],
         }, indent=2))
         return 0
     print("Presets (rummy500 rules --show NAME):")
@@ -50,4 +61,6 @@ def main(argv: list[str]) -> int:
             group = spec.group
             print(f"  [{group}]")
         print(f"    {spec.name:<22} {spec.values:<40} {spec.description}")
+        for choice in spec.choices:
+            print(f"      {choice.value:<20} {choice.label}: {choice.description}")
     return 0

@@ -92,6 +92,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="how long a player may be away before a bot plays for them (default 60)",
     )
     p.add_argument("--bot-delay", type=float, metavar="SECONDS", default=0.8, help="pause before each bot action")
+    p.add_argument(
+        "--call-window",
+        type=float,
+        metavar="SECONDS",
+        default=4.0,
+        help="time every seat gets to call Rummy! when a person could (default 4; 0: none)",
+    )
+    p.add_argument(
+        "--summary",
+        type=float,
+        metavar="SECONDS",
+        default=45.0,
+        help="longest time a round summary holds the table until everyone is ready (default 45; 0: none)",
+    )
     p.add_argument("--public-url", metavar="URL", help="base URL for invite links")
     limits = p.add_argument_group("limits (see docs/deploy.md; a client is one peer address)")
     limits.add_argument("--sockets-per-client", type=int, metavar="N", help="open websockets per client (32)")
@@ -171,6 +185,8 @@ def serve_main(argv: list[str]) -> int:
         "db_url": args.db,
         "grace_seconds": args.grace,
         "bot_delay": args.bot_delay,
+        "call_window": args.call_window,
+        "summary_seconds": args.summary,
         "public_url": args.public_url,
         "redis_url": args.redis,
         "redis_prefix": args.redis_prefix,

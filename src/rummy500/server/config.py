@@ -45,6 +45,12 @@ class Settings(BaseModel):
             their seat (until they come back).
         bot_delay: Seconds a bot waits before each of its actions, so people can
             follow the play.
+        call_window: Seconds every seat gets to call Rummy! after a discard
+            that leaves a claimable card, when a person could call (bots decide
+            at the end; only-bot windows last ``bot_delay``). 0: no windows.
+        summary_seconds: Longest time a round summary holds the table before
+            the next round is played (it ends early once every connected
+            person pressed Ready). 0: no hold.
         default_bot_level: Level given to seats still open when a game starts;
             ``None`` means ``medium`` (or the registry's first level).
         ws_max_message_bytes: Largest websocket message accepted from a client.
@@ -94,6 +100,8 @@ class Settings(BaseModel):
     data_dir: Path = Field(default_factory=default_data_dir)
     grace_seconds: float = Field(default=60.0, ge=0)
     bot_delay: float = Field(default=0.8, ge=0)
+    call_window: float = Field(default=4.0, ge=0, le=60)
+    summary_seconds: float = Field(default=45.0, ge=0, le=600)
     default_bot_level: str | None = None
     ws_max_message_bytes: int = Field(default=16 * 1024, ge=256)
     ws_rate_per_second: float = Field(default=10.0, gt=0)

@@ -19,10 +19,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rummy500.actions import Action, Decline, Reshuffle, action_from_record
+from rummy500.cards import JOKER
 from rummy500.events import GameOver, Reshuffled, RoundOver, events_seen_by
 from rummy500.match import Match
+from rummy500.melds import find_layoffs, find_melds
 from rummy500.rules import OPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, RulesError
-from rummy500.state import Decision, IllegalAction
+from rummy500.scoring import meld_points
+from rummy500.state import Decision, IllegalAction, RoundState
 
 __all__ = [
     "Action",
@@ -54,6 +57,8 @@ def rules_catalogue() -> dict[str, Any]:
             "values": spec.values,
             "description": spec.description,
             "group": spec.group,
+            # Enumerated options: each value with a label and a description, for the web form.
+            "choices": [{"value": c.value, "label": c.label, "description": c.description} for c in spec.choices],
         }
         for spec in OPTIONS.values()
     ]
@@ -102,6 +107,8 @@ class LiveGame:
         self.seed = seed
         self.match = Match(rules, players=list(names), rng=random.Random(seed))
         self.version = 0
+        #: The last scored round, as :meth:`round_summary` tells it (``None`` before).
+        self.last_summary: dict[str, Any] | None = None
 
     def __repr__(self) -> str:  # the seed stays out of logs and tracebacks
         return f"LiveGame(players={self.names!r}, version={self.version})"
@@ -149,12 +156,17 @@ class LiveGame:
         """Seats that may act now, the seat to move first."""
         if self.is_over:
             return []
-        return list(self.match.state.actors())
+        return list(self._state().actors())
 
     @property
     def to_move(self) -> int:
         """The seat whose turn it is."""
-        return int(self.match.state.to_move)
+        return int(self._state().to_move)
+
+    def _state(self) -> RoundState:
+        state = self.match.state
+        assert state is not None, "a live game always has a round"
+        return state
 
     def decision(self, skip: Iterable[int] = ()) -> Decision | None:
         """The engine's next decider, passing over the offers of ``skip`` seats (people call when they like)."""
@@ -164,7 +176,7 @@ class LiveGame:
         """The seat's legal actions now."""
         if self.is_over:
             return []
-        return list(self.match.state.legal_actions(seat))
+        return list(self._state().legal_actions(seat))
 
     def view(self, seat: int | None) -> Any:
         """The engine's :class:`View` for a seat, or the spectators' (``None``)."""
@@ -217,6 +229,70 @@ class LiveGame:
             sheet[-1]["totals"] = list(match.totals)
         return sheet
 
+    def table_points(self) -> list[int]:
+        """Points each seat has laid on the table this round (public: the melds are)."""
+        state = self.match.state
+        out = [0] * len(self.names)
+        for meld in state.melds:
+            for seat, pts in meld_points(meld, self.rules).items():
+                out[seat] += pts
+        return out
+
+    def call_chance(self) -> bool:
+        """Whether a Rummy! call may be possible now, judged on public facts only.
+
+        True in the draw phase after a discard when a card of the pile could be
+        laid off on a table meld, or melds with the cards above it. Whether a
+        given seat may call also depends on its hand, which this never looks at,
+        so the answer (and the call window it opens) tells nobody anything.
+        """
+        if self.is_over or self.rules.calling_rummy == "off":
+            return False
+        state = self.match.state
+        if state.phase.value != "draw" or state.last_discarder is None or state.rummy_due:
+            return False
+        pile = state.discard
+        depths = range(1, min(1, len(pile)) + 1) if self.rules.calling_rummy == "top_card" else range(1, len(pile) + 1)
+        for k in depths:
+            card = pile[-k]
+            if any(find_layoffs(meld, [card], self.rules) for meld in state.melds):
+                return True
+            # A joker of a found meld carries its declaration: compare bare cards.
+            bare = JOKER if card >= JOKER else card
+            if k >= 3 and any(bare in [JOKER if c >= JOKER else c for c in cards] for cards in find_melds(pile[-k:], self.rules, 0)):
+                return True
+        return False
+
+    def may_call(self) -> list[int]:
+        """Seats allowed by their place at the table to call Rummy! now (not the discarder, not the seat to move)."""
+        state = self.match.state
+        return [s for s in range(len(self.names)) if s not in (state.to_move, state.last_discarder)]
+
+    def round_summary(self, state: RoundState, round_index: int) -> dict[str, Any]:
+        """A scored round for the table: per seat melded and in-hand points, the melds and the hands left.
+
+        Shown at the table when the round ends (the hands are laid open to be counted).
+        """
+        result = state.result
+        assert result is not None
+        totals = list(self.match.totals)
+        return {
+            "round": round_index,
+            "went_out": result.went_out,
+            "seats": [
+                {
+                    "seat": s,
+                    "melded": result.table_points[s],
+                    "in_hand": result.hand_points[s],
+                    "round_score": result.round_scores[s],
+                    "total": totals[s],
+                    "hand": [str(c) for c in sorted(state.hands[s])],
+                }
+                for s in range(len(self.names))
+            ],
+            "melds": [m.to_dict() for m in state.melds],
+        }
+
     # ---------------------------------------------------------------- actions
     def check(self, seat: int, action: Action) -> None:
         """Validate an action without changing anything (the engine's cached ``is_legal``).
@@ -251,6 +327,7 @@ class LiveGame:
         if check:
             self.check(seat, action)
         round_index = self.match.round_index
+        before = self.match.state  # the round's state: scored in place if this action ends it
         produced = self.match.apply(seat, action, check=False)
         self.version += 1
         events: list[dict[str, Any]] = [
@@ -268,6 +345,7 @@ class LiveGame:
             if isinstance(event, Reshuffled):
                 events.append({"kind": "reshuffle", "version": self.version, "round": round_index})
             elif isinstance(event, RoundOver):
+                self.last_summary = self.round_summary(before, round_index)
                 events.append(
                     {
                         "kind": "round_over",

@@ -37,7 +37,8 @@ from rummy500.server.cluster import Cluster
 from rummy500.server.config import Settings
 from rummy500.server.engine import LiveGame, RulesError, parse_rules
 from rummy500.server.hub import Hub
-from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo
+from rummy500.server.pace import TableSettings
+from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo, TableSettingsInfo
 from rummy500.server.session import MatchSession, SeatInfo, clean_text
 from rummy500.server.session.events import label_actions
 from rummy500.server.storage import ConflictError, GameRow, SeatRow, Storage
@@ -78,6 +79,15 @@ def hash_token(token: str) -> str:
 
 def _new_seed() -> int:
     return secrets.randbits(128)
+
+
+def _settings(row: GameRow) -> TableSettings:
+    """A stored table's settings; a bad stored value falls back to the defaults (logged)."""
+    try:
+        return TableSettings.from_mapping(row.settings)
+    except ValueError as exc:
+        log.warning("table %s: stored settings ignored: %s", row.id[:8], exc)
+        return TableSettings(public=bool(row.settings.get("public")))
 
 
 class TableManager:
@@ -160,6 +170,7 @@ class TableManager:
             rules=rules.to_mapping(),
             seats=seats,
             creator_token_hash=hash_token(token),
+            settings=TableSettings(turn_clock=req.turn_clock, hints=req.hints, public=req.public).to_mapping(),
         )
         return table_id, token
 
@@ -249,6 +260,7 @@ class TableManager:
                     for s in row.seats
                 ],
                 spectators=spectators,
+                settings=TableSettingsInfo.model_validate(_settings(row).to_mapping()),
             )
         info.created = row.created
         info.invite_path = f"/t/{row.id}"
@@ -307,6 +319,9 @@ class TableManager:
             default_bot_level=self.default_bot_level,
             rng=random.Random(secrets.randbits(64)),
             shared=self.cluster is not None,
+            settings=_settings(row),
+            call_window=self.settings.call_window,
+            summary_seconds=self.settings.summary_seconds,
             think=self.workers.think,
         )
         session.listeners.append(self.hub)
@@ -513,6 +528,11 @@ class TableManager:
         stored = await asyncio.to_thread(self.storage.actions, game_id)
         return [(a.seat, a.action) for a in stored]
 
-    async def list_games(self, status: str | None, limit: int) -> list[GameRow]:
-        """Games, newest first."""
-        return await asyncio.to_thread(self.storage.list_games, status, limit)  # type: ignore[arg-type]
+    async def list_games(self, status: str | None, limit: int, *, public_only: bool = False) -> list[GameRow]:
+        """Games, newest first (``public_only``: only tables created public)."""
+        return await asyncio.to_thread(
+            self.storage.list_games,
+            status,  # type: ignore[arg-type]
+            limit,
+            public_only=public_only,
+        )

@@ -16,10 +16,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 __all__ = [
+    "ChatHistoryMessage",
     "ChatMessage",
     "ClientAction",
     "ClientChat",
+    "ClientHint",
     "ClientMessage",
+    "ClientReady",
     "ClientSync",
     "CreateTableRequest",
     "CreateTableResponse",
@@ -27,6 +30,7 @@ __all__ = [
     "ErrorMessage",
     "FinalBonus",
     "GameSummary",
+    "HintMessage",
     "JoinRequest",
     "JoinResponse",
     "ReplayStep",
@@ -34,6 +38,7 @@ __all__ = [
     "RulesCatalogue",
     "SeatPublic",
     "StateMessage",
+    "TableSettingsInfo",
     "TableInfo",
     "TableMessage",
     "client_message_adapter",
@@ -71,6 +76,9 @@ class CreateTableRequest(_Strict):
     preset: str = Field(default="standard", max_length=40)
     rules: dict[str, Any] = Field(default_factory=dict, description="options over the preset")
     bots: dict[str, str] = Field(default_factory=dict, description='bot seats and their levels, e.g. {"1": "random"}')
+    turn_clock: Literal[0, 30, 60, 120] = Field(default=0, description="seconds per turn before the seat's bot plays it; 0: off")
+    hints: bool = Field(default=True, description="players may ask for a hint")
+    public: bool = Field(default=False, description="list the finished game among the public replays")
 
 
 class JoinRequest(_Strict):
@@ -108,6 +116,14 @@ class SeatPublic(BaseModel):
     autoplay: bool = Field(default=False, description="a bot plays for this away player")
 
 
+class TableSettingsInfo(BaseModel):
+    """How a table is run (set when it is created)."""
+
+    turn_clock: int = Field(default=0, description="seconds per turn; 0: no clock")
+    hints: bool = True
+    public: bool = False
+
+
 class TableInfo(BaseModel):
     """Public facts about a table (lobby info, and the ``table`` of websocket messages)."""
 
@@ -116,6 +132,7 @@ class TableInfo(BaseModel):
     status: Literal["lobby", "running", "finished"]
     rules: dict[str, Any]
     seats: list[SeatPublic]
+    settings: TableSettingsInfo = Field(default_factory=TableSettingsInfo)
     version: int = 0
     spectators: int = 0
     created: datetime | None = None
@@ -173,6 +190,10 @@ class ReplayStep(BaseModel):
     action: dict[str, Any] | None = Field(description="the event of action `step` (null at 0)")
     view: dict[str, Any] = Field(description="the spectator view after `step` actions")
     hands: list[list[str]] = Field(description="every seat's hand (the game is over)")
+    round: int = Field(default=0, description="0-based round of this step (the round just ended, at a round's end)")
+    round_over: dict[str, Any] | None = Field(
+        default=None, description="when action `step` ended a round: its summary (as a state's `last_round`)"
+    )
 
 
 # ---------------------------------------------------------- websocket: in
@@ -197,8 +218,21 @@ class ClientSync(_Strict):
     type: Literal["sync"]
 
 
-ClientMessage = Annotated[ClientAction | ClientChat | ClientSync, Field(discriminator="type")]
-client_message_adapter: TypeAdapter[ClientAction | ClientChat | ClientSync] = TypeAdapter(ClientMessage)
+class ClientReady(_Strict):
+    """The player has read the round summary (the next round starts when all have)."""
+
+    type: Literal["ready"]
+
+
+class ClientHint(_Strict):
+    """Ask for a hint: a strong bot's move for this seat, with a reason."""
+
+    type: Literal["hint"]
+
+
+_ClientMessages = ClientAction | ClientChat | ClientSync | ClientReady | ClientHint
+ClientMessage = Annotated[_ClientMessages, Field(discriminator="type")]
+client_message_adapter: TypeAdapter[_ClientMessages] = TypeAdapter(ClientMessage)
 
 
 # --------------------------------------------------------- websocket: out
@@ -220,6 +254,55 @@ class RoundResult(BaseModel):
     bonus: FinalBonus | None = None
 
 
+class SeatSummary(BaseModel):
+    """One seat in a round summary."""
+
+    seat: int
+    melded: int = Field(description="points of the cards this seat laid on the table")
+    in_hand: int = Field(description="points of the cards left in this seat's hand")
+    round_score: int
+    total: int
+    hand: list[str] = Field(description="the cards left in hand (laid open when the round is scored)")
+
+
+class RoundSummary(BaseModel):
+    """A scored round as the table shows it."""
+
+    round: int = Field(description="0-based round number")
+    went_out: int | None
+    seats: list[SeatSummary]
+    melds: list[dict[str, Any]]
+    left: float | None = Field(default=None, description="seconds the summary still holds the table")
+    ready: list[int] = Field(default_factory=list, description="seats that pressed Ready")
+    waiting: list[int] = Field(default_factory=list, description="seats still reading")
+
+
+class Clock(BaseModel):
+    """A countdown shown at the table."""
+
+    seat: int
+    left: float = Field(description="seconds left")
+    seconds: int | None = Field(default=None, description="the whole turn clock")
+    kind: Literal["turn", "away"] = Field(description="turn: the turn clock; away: the grace of an away player")
+
+
+class CallWindow(BaseModel):
+    """Every seat's window to call Rummy! before the next player may draw."""
+
+    left: float
+    seconds: float
+
+
+class Pace(BaseModel):
+    """The table's public timers."""
+
+    turn_clock: int
+    hints: bool
+    call_window: CallWindow | None
+    clock: Clock | None
+    summary: RoundSummary | None = Field(description="the round summary holding the table, if any")
+
+
 class StateMessage(BaseModel):
     """The position as this connection may see it, after ``version`` accepted actions."""
 
@@ -229,6 +312,26 @@ class StateMessage(BaseModel):
     table: TableInfo
     log: list[dict[str, Any]]
     rounds: list[RoundResult] = Field(default_factory=list, description="every finished round, oldest first")
+    table_points: list[int] | None = Field(default=None, description="points each seat has on the table this round")
+    pace: Pace
+    last_round: RoundSummary | None = Field(default=None, description="the last scored round")
+
+
+class HintMessage(BaseModel):
+    """A hint for this seat only."""
+
+    type: Literal["hint"] = "hint"
+    version: int
+    action: dict[str, Any]
+    text: str
+    reason: str
+
+
+class ChatHistoryMessage(BaseModel):
+    """The recent chat lines, sent when a connection opens."""
+
+    type: Literal["chat_history"] = "chat_history"
+    messages: list[dict[str, Any]]
 
 
 class TableMessage(BaseModel):

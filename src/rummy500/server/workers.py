@@ -57,13 +57,26 @@ def rebuild(
 def replay_steps(
     rules: dict[str, Any], names: list[str], seed: int, actions: list[tuple[int, dict[str, Any]]]
 ) -> list[dict[str, Any]]:
-    """Every step of a finished game: after each action, its event, the spectator view and every hand."""
+    """Every step of a finished game: after each action, its event, the spectator view and every hand.
+
+    A step whose action ended a round carries that round's summary (``round_over``)
+    and that round's number, so a viewer shows each round's end before the next deal.
+    """
     game = LiveGame(parse_rules(rules, len(names)), names, seed)
-    steps: list[dict[str, Any]] = [{"action": None, "view": game.view_dict(None), "hands": game.hands()}]
+    steps: list[dict[str, Any]] = [
+        {"action": None, "view": game.view_dict(None), "hands": game.hands(), "round": 0, "round_over": None}
+    ]
     for seat, record in actions:
         events = game.apply(seat, parse_action(record))
+        ended = game.last_summary if any(e["kind"] == "round_over" for e in events) else None
         steps.append(
-            {"action": dict(events[0], name=names[seat]), "view": game.view_dict(None), "hands": game.hands()}
+            {
+                "action": dict(events[0], name=names[seat]),
+                "view": game.view_dict(None),
+                "hands": game.hands(),
+                "round": ended["round"] if ended else game.match.round_index,
+                "round_over": ended,
+            }
         )
     return steps
 

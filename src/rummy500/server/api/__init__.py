@@ -2,11 +2,12 @@
 
 from fastapi import APIRouter
 
-from rummy500.server.api import games, tables, ws
+from rummy500.server.api import games, review, tables, ws
 
 router = APIRouter()
 router.include_router(tables.router)
 router.include_router(games.router)
+router.include_router(review.router)
 router.include_router(ws.router)
 
 __all__ = ["router"]

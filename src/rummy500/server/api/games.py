@@ -43,12 +43,14 @@ async def list_games(
     status: Literal["finished"] = "finished",
     limit: int = Query(default=50, ge=1, le=500),
 ) -> list[GameSummary]:
-    """Finished games, newest first (the replays list).
+    """Finished public games, the most recently finished first (the replays list).
 
     Tables in the lobby or in play are never listed: their id is the invite,
-    and a list would let strangers join or watch them.
+    and a list would let strangers join or watch them. Nor are private tables'
+    games: their replay opens only through the table's own link (its id), which
+    only its players and those they invited have.
     """
-    return [_summary(row) for row in await manager.list_games(status, limit)]
+    return [_summary(row) for row in await manager.list_games(status, limit, public_only=True)]
 
 
 async def _finished(manager: ManagerDep, game_id: str) -> GameRow:

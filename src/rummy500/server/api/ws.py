@@ -27,6 +27,8 @@ from rummy500.server.manager import TableManager
 from rummy500.server.protocol import (
     ClientAction,
     ClientChat,
+    ClientHint,
+    ClientReady,
     ClientSync,
     ErrorMessage,
     TableMessage,
@@ -138,6 +140,9 @@ async def _serve(
     if session is not None:
         session.connect(seat)  # the others hear of it now ...
         conn.push(state_message(session, seat))  # ... this socket starts with the state
+        history = session.chat_history()
+        if history:  # what was said before this page (re)connected
+            conn.push({"type": "chat_history", "messages": history})
         hub.add(conn)
     else:
         hub.add(conn)
@@ -222,6 +227,22 @@ async def _handle(
                 info = await manager.table_info(conn.table_id)
                 if info is not None:
                     conn.push(TableMessage(table=info).model_dump(mode="json"))
+        case ClientReady():
+            if session is None:
+                conn.error("not_running", "the game is not being played")
+                return
+            try:
+                session.ready(conn.seat)
+            except SessionError as exc:
+                conn.error(exc.code, exc.message)
+        case ClientHint():
+            if session is None:
+                conn.error("not_running", "the game is not being played")
+                return
+            try:
+                conn.push(await session.hint(conn.seat))
+            except SessionError as exc:
+                conn.error(exc.code, exc.message, session.version)
         case ClientChat(text=said):
             if session is None:
                 conn.error("not_running", "chat opens when the game starts")

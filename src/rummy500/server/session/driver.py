@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice, thinks_long
 from rummy500.server.engine import Action, Decline, LiveGame
+from rummy500.server.pace import Pace
 from rummy500.server.session.guards import SessionError
 from rummy500.server.session.presence import Presence, SeatInfo
 
@@ -35,6 +36,7 @@ class DrivenTable(Protocol):
     game: LiveGame
     seats: list[SeatInfo]
     presence: Presence
+    pace: Pace
     lock: asyncio.Lock
     broken: str | None
     driving: bool
@@ -65,6 +67,9 @@ class DrivenTable(Protocol):
 
     async def commit_locked(self, seat: int, action: Action, *, auto: bool) -> None:
         """Store, apply and announce a checked action (lock held)."""
+
+    def announce_state(self) -> None:
+        """Send every connection the state again (a timer changed what they see)."""
 
 
 #: Runs a bot on a view off the event loop; returns its answer and the bot with its memory updated.
@@ -169,13 +174,22 @@ class BotDriver:
 
         Returns:
             ``(seat, None, out_of_turn)`` when a bot should act for ``seat``;
-            ``(None, seconds, False)`` when an away player's grace period runs
+            ``(None, seconds, False)`` when a timer (the round summary, a call
+            window, a person's turn clock, an away player's grace period) runs
             out in ``seconds``; ``(None, None, False)`` when no bot has anything
             to do until the state or the presence changes.
         """
         t = self.table
         if t.broken or not t.driving:
             return None, None, False
+        now = t.presence.clock()
+        held = t.pace.held(now)
+        if held is not None:
+            return None, max(held, 0.01), False
+        window = t.pace.window_left(now)
+        if window is not None:
+            # Every seat gets the same window to call Rummy!; bots decide at its end.
+            return None, window, False
         if self._asked_version != t.version:
             self._asked_version, self._asked = t.version, set()
         # The engine's decision order: bot seats offered an out-of-turn claim
@@ -198,6 +212,12 @@ class BotDriver:
             return None, None, False
         if t.seats[seat].kind == "bot":
             return seat, None, False
+        if t.seats[seat].present:
+            # A connected person: their bot plays the turn once the turn clock runs out.
+            clock = t.pace.turn_left(now)
+            if clock is None:
+                return None, None, False
+            return (seat, None, False) if clock <= 0 else (None, clock, False)
         left = t.presence.grace_left(seat)
         if left is None:
             return None, None, False
@@ -214,6 +234,8 @@ class BotDriver:
         t = self.table
         announced: set[int] = set()
         while not self._closed and not t.finished:
+            if t.pace.expire(t.presence.clock()):  # the round summary's time is up
+                t.announce_state()
             announced = {s for s in announced if t.autoplayed(s)}
             step = self.next_auto()
             seat, wait, out_of_turn = step
@@ -222,7 +244,7 @@ class BotDriver:
                     return
                 await self._sleep(wait)
                 continue
-            if t.seats[seat].kind == "human" and seat not in announced:
+            if t.seats[seat].kind == "human" and t.autoplayed(seat) and seat not in announced:
                 # A bot just took over an away seat: show it at the table.
                 announced.add(seat)
                 t.announce_table()

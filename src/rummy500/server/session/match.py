@@ -24,10 +24,13 @@ import asyncio
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from rummy500.server.engine import Action, LiveGame, parse_action
+from rummy500.server.hints import hint_for
+from rummy500.server.pace import Pace, TableSettings
 from rummy500.server.session.driver import BotDriver, Thinker, think_in_thread
 from rummy500.server.session.events import EventLog, label_actions
 from rummy500.server.session.guards import SessionError, chat_text, check_move, parse_request, seat_of
@@ -98,6 +101,10 @@ class MatchSession:
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.monotonic,
         shared: bool = False,
+        settings: TableSettings | None = None,
+        call_window: float = 0.0,
+        summary_seconds: float = 0.0,
+        chat_history: int = 50,
         think: Thinker = think_in_thread,
     ) -> None:
         """Set up a session around a dealt (or rebuilt) game.
@@ -119,6 +126,12 @@ class MatchSession:
             shared: Other server processes play this game too: catch up from
                 the store before each action, and drive bots only once
                 :meth:`set_driving` says so.
+            settings: The table's settings (turn clock, hints, public).
+            call_window: Seconds every seat gets to call Rummy! when a person
+                could call (0: no call windows; bots claim at once).
+            summary_seconds: Longest time a round summary holds the table
+                (0: the next round is played at once).
+            chat_history: Chat lines kept for people who (re)connect.
             think: Where the bots think (the server's worker processes).
         """
         self.game_id = game_id
@@ -144,6 +157,14 @@ class MatchSession:
         self.driver = BotDriver(self, rng or random.Random(), think)
         self._closed = False
         self._published_autoplay: tuple[int, ...] | None = None
+        self._clock = clock
+        self._hint_rng = random.Random()  # hints only: the bots keep their own seeded randomness
+        self.settings = settings or TableSettings()
+        #: The table's timers: call window, turn clock, round-summary hold.
+        self.pace = Pace(self.settings, call_window=call_window, short_window=bot_delay, summary_seconds=summary_seconds)
+        self.pace.summary = game.last_summary
+        self._chat: deque[dict[str, Any]] = deque(maxlen=max(chat_history, 1))
+        self._new_position()
         #: The highest version another process announced (shared sessions).
         self._announced = 0
 
@@ -180,6 +201,7 @@ class MatchSession:
             "version": self.version,
             "seats": self.presence.seats_public(driving=self.driving),
             "spectators": self.presence.watching,
+            "settings": self.settings.to_mapping(),
         }
 
     def log(self) -> list[dict[str, Any]]:
@@ -199,7 +221,96 @@ class MatchSession:
             "table": self.table_info(),
             "log": self.log(),
             "rounds": self.game.score_sheet(),
+            "table_points": self.game.table_points() if not self.finished else None,
+            "pace": self.pace_info(),
+            "last_round": self.pace.summary,
         }
+
+    def pace_info(self) -> dict[str, Any]:
+        """The public timers: call window, turn clock (or an away player's grace), round summary."""
+        clock_seat: int | None = None
+        away: tuple[int, float] | None = None
+        actors = self.game.actors()
+        if actors and self.pace.hold is None:
+            seat = actors[0]
+            if self.seats[seat].kind == "human":
+                left = self.presence.grace_left(seat)
+                if self.seats[seat].present:
+                    clock_seat = seat
+                elif left is not None and left > 0:
+                    away = (seat, left)
+        return self.pace.public(self._clock(), clock_seat=clock_seat, away=away)
+
+    def chat_history(self) -> list[dict[str, Any]]:
+        """The recent chat lines, oldest first (for a page that (re)connects)."""
+        return list(self._chat)
+
+    # ----------------------------------------------------------------- timers
+    def _new_position(self) -> None:
+        """Start the timers of the position just reached."""
+        if self.finished:
+            self.pace.new_position(self._clock(), window=False, person_could_call=False, turn=None)
+            return
+        window = self.game.call_chance()
+        person = window and any(self.seats[s].kind == "human" for s in self.game.may_call())
+        self.pace.new_position(
+            self._clock(),
+            window=window,
+            person_could_call=person,
+            turn=(self.game.match.round_index, self.game.to_move),
+        )
+
+    def _after_apply(self, events: list[dict[str, Any]]) -> None:
+        """Timers after accepted actions: a new position, and a round summary when a round ended."""
+        self._new_position()
+        if any(e["kind"] == "round_over" for e in events) and self.game.last_summary is not None:
+            waiting = set() if self.finished else {s.seat for s in self.seats if s.kind == "human" and s.present}
+            self.pace.round_ended(self._clock(), self.game.last_summary, waiting)
+
+    def _check_pace(self, seat: int) -> None:
+        """Refuse a move the timers do not allow yet (lock held): behind a round summary, or in a call window.
+
+        Raises:
+            SessionError: ``not_your_turn``, saying what everybody waits for.
+        """
+        if self.pace.expire(self._clock()):
+            self.announce_state()
+        if self.pace.hold is not None:
+            raise SessionError("not_your_turn", "the round summary is showing: play resumes when everyone is ready")
+        window = self.pace.window_left(self._clock())
+        if window is not None and seat == self.game.to_move:
+            raise SessionError("not_your_turn", f"wait {window:.0f} s: the other players may call Rummy! first")
+
+    def ready(self, seat: int | None) -> None:
+        """A person has read the round summary; the next round starts once all have.
+
+        Raises:
+            SessionError: ``not_seated`` for a spectator.
+        """
+        if self.pace.ready(seat_of(seat, "only players at the table say they are ready"), self._clock()):
+            self.announce_state()
+            self.kick()
+
+    async def hint(self, seat: int | None) -> dict[str, Any]:
+        """A suggested move for ``seat`` from a strong bot, with a one-line reason (from its own view only).
+
+        Raises:
+            SessionError: Hints are off at this table, or the seat has nothing to do.
+        """
+        asker = seat_of(seat, "only players at the table get hints")
+        if not self.settings.hints:
+            raise SessionError("bad_message", "the host turned hints off at this table")
+        if self.finished or not self.game.legal(asker):
+            raise SessionError("not_your_turn", "you have no move to make now")
+        view = self.game.view(asker)
+        version = self.version
+        found = await asyncio.to_thread(hint_for, view, self.default_bot_level, self._hint_rng.getrandbits(64))
+        return {"type": "hint", "version": version, **found}
+
+    def announce_state(self) -> None:
+        """Send every connection the state again (a timer changed what they see)."""
+        for listener in list(self.listeners):
+            listener.state_changed(self)
 
     # ---------------------------------------------------------------- actions
     async def submit(self, seat: int | None, version: Any, record: Any) -> None:
@@ -229,6 +340,7 @@ class MatchSession:
                 # append, which catches up then.
                 await self.catch_up_locked()
             check_move(self.game, actor, version, action)
+            self._check_pace(actor)
             await self.commit_locked(actor, action, auto=False)
 
     def note_version(self, version: int) -> None:
@@ -277,6 +389,7 @@ class MatchSession:
         label_actions(events, self.game.names, lambda s: auto or self.seats[s].kind == "bot")
         for event in events:
             self.events.add(event)
+        self._after_apply(events)
         if self.finished:
             try:
                 await asyncio.to_thread(
@@ -326,6 +439,7 @@ class MatchSession:
                 log.exception("game %s: stored action %d could not be applied", self.game_id, item.seq)
                 raise SessionError("unavailable", self.broken) from exc
             applied += 1
+            self._after_apply(events)
             label_actions(events, self.game.names, lambda s: self.seats[s].kind == "bot" or s in remote_autoplay)
             for event in events:
                 self.events.add(event)
@@ -344,6 +458,7 @@ class MatchSession:
         """
         speaker, clean = chat_text(seat, text, limit)
         name = self.seats[speaker].name
+        self._chat.append({"type": "chat", "seat": speaker, "from": name, "text": clean})
         for listener in list(self.listeners):
             listener.chat(self, name, speaker, clean)
         if self.relay is not None:
@@ -370,6 +485,8 @@ class MatchSession:
     def disconnect(self, seat: int | None) -> None:
         """A connection for ``seat`` (``None``: a spectator) closed."""
         self.presence.disconnect(seat)
+        if seat is not None and not self.seats[seat].present and self.pace.left_table(seat, self._clock()):
+            self.announce_state()  # nobody waits for a person who left the summary
         self._presence_changed()
 
     def set_remote_presence(self, seated: dict[int, int], spectators: int, autoplay: Iterable[int] = ()) -> bool:

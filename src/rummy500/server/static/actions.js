@@ -80,7 +80,7 @@ export function ordinal(n) {
   return n + (s[(v - 20) % 10] || s[v] || s[0]);
 }
 
-/** Words for an action, for buttons, the log and the "other moves" list. */
+/** Words for an action, for buttons, the log and the "other moves" list (melds numbered from 1, as seats). */
 export function describe(action) {
   const cards = (l) => l.map(cardText).join(" ");
   switch (verbOf(action)) {
@@ -89,13 +89,13 @@ export function describe(action) {
       if (action.split) return `Split the pile at the ${ordinal(action.take)} card (spend a joker)`;
       return action.take === 1 ? "Take the top discard" : `Take ${action.take} cards from the pile`;
     case "meld": return `Meld ${cards(action.meld)}`;
-    case "layoff": return `Lay off ${cards(action.layoff)} on meld ${action.on}`;
-    case "swap": return `Swap ${cardText(action.swap)} for the joker on meld ${action.on}`;
+    case "layoff": return `Lay off ${cards(action.layoff)} on meld ${action.on + 1}`;
+    case "swap": return `Swap ${cardText(action.swap)} for the joker on meld ${action.on + 1}`;
     case "discard": return `Discard ${cards(actionCards(action))}`;
     case "pass": return "Pass (do not draw)";
     case "rummy": {
       let t = `Call Rummy! on the ${ordinal(action.rummy)} card from the top`;
-      if (action.on != null) t += `, onto meld ${action.on}`;
+      if (action.on != null) t += `, onto meld ${action.on + 1}`;
       if (action.meld) t += `, melding ${cards(action.meld)}`;
       return t;
     }

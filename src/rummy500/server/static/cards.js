@@ -81,6 +81,21 @@ export function sortKey(code, by) {
   return by === "rank" ? r * 10 + s : s * 100 + r;
 }
 
+// The card faces: SVG-cards 4.0.2 (LGPL-2.1), one file per card (static/cards/README.md).
+const ART = "/static/cards";
+
+/** The face of a card (court cards with their figures, jokers with their art), behind the index. */
+function artEl(base, code) {
+  const img = document.createElement("img");
+  img.className = "art";
+  img.alt = "";
+  img.setAttribute("aria-hidden", "true");
+  img.draggable = false;
+  img.decoding = "async";
+  img.src = `${ART}/${base === "JK" ? (isRed(code) ? "JK-red" : "JK-black") : base}.svg`;
+  return img;
+}
+
 /**
  * A card element. Options: {small, faceDown, testid, label, extraLabel}.
  * Cards are <div role="img"> by default; interactive callers wrap or set roles.
@@ -105,6 +120,8 @@ export function cardEl(code, opts = {}) {
   if (!opts.tag) el.setAttribute("role", "img");
   if (opts.testid) el.dataset.testid = opts.testid;
 
+  el.classList.add("has-art");
+  el.append(artEl(base, code));
   const corner = document.createElement("span");
   corner.className = "corner";
   corner.setAttribute("aria-hidden", "true");

@@ -16,6 +16,8 @@ export class Hand {
     this.selected = new Set();
     this.fresh = new Set();   // keys that just arrived (highlighted once)
     this.mode = localStorage.getItem(ORDER_KEY) || "suit";
+    // The sorted order a custom arrangement started from: new cards go where it would put them.
+    this.baseMode = localStorage.getItem(`${ORDER_KEY}.base`) || (this.mode === "custom" ? "suit" : this.mode);
     this.el = h("div", {
       class: "hand", role: "group", "aria-label": "Your hand", dataset: { testid: "hand" },
     });
@@ -39,10 +41,25 @@ export class Hand {
     const present = new Set(keys);
     const firstUpdate = this.order.length === 0;
     const arrived = keys.filter((k) => !had.has(k));
+    const newDeal = firstUpdate || arrived.length * 2 > keys.length;
     // Highlight cards just drawn or taken, not a whole new deal.
-    this.fresh = new Set(firstUpdate || arrived.length * 2 > keys.length ? [] : arrived);
+    this.fresh = new Set(newDeal ? [] : arrived);
     this.order = this.order.filter((k) => present.has(k));
-    for (const k of keys) if (!this.order.includes(k)) this.order.push(k);
+    if (newDeal && this.mode === "custom") {
+      // A new deal starts sorted again (the last sorted order the player chose).
+      this.order = [];
+      this.mode = this.baseMode;
+      localStorage.setItem(ORDER_KEY, this.mode);
+    }
+    const by = this.mode === "custom" ? this.baseMode : this.mode;
+    const key = (k) => sortKey(code(k), by);
+    for (const k of keys) {
+      if (this.order.includes(k)) continue;
+      // A drawn or taken card goes next to the cards it sorts with, not to the far end.
+      const at = this.order.findIndex((o) => key(o) > key(k));
+      if (at < 0) this.order.push(k);
+      else this.order.splice(at, 0, k);
+    }
     this.selected = new Set([...this.selected].filter((k) => present.has(k)));
     if (this.mode !== "custom") this.sortBy(this.mode, false);
     this.render();
@@ -51,6 +68,10 @@ export class Hand {
   sortBy(mode, render = true) {
     this.mode = mode;
     localStorage.setItem(ORDER_KEY, mode);
+    if (mode !== "custom") {
+      this.baseMode = mode;
+      localStorage.setItem(`${ORDER_KEY}.base`, mode);
+    }
     if (mode !== "custom") {
       this.order.sort((a, b) => sortKey(code(a), mode) - sortKey(code(b), mode) || (a < b ? -1 : 1));
     }
@@ -80,6 +101,7 @@ export class Hand {
     clear(this.el);
     // A big hand overlaps like a held fan so it stays on one or two rows.
     this.el.classList.toggle("many", this.order.length > 10);
+    this.el.style.setProperty("--n", String(Math.max(2, this.order.length)));
     if (!this.order.length) {
       this.el.append(h("p", { class: "hint empty" }, "No cards in hand."));
       return;

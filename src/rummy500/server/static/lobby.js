@@ -5,6 +5,7 @@ import { api, storedName, storeName, storeSeat } from "./api.js";
 import { h, clear, showError } from "./dom.js";
 
 let BOT_LEVELS = ["random", "easy", "medium", "hard"];
+let defaultLevel = "medium";
 const GROUP_TITLES = {
   table: "Table and cards",
   melds: "Melds",
@@ -64,9 +65,26 @@ export function optionChoices(spec) {
   return { choices, freeInt, object };
 }
 
+/** A value in a player's words: yes/no, and no code words ("any_depth" reads "any depth"). */
 function valueText(v) {
   if (typeof v === "boolean") return v ? "yes" : "no";
-  return String(v);
+  return String(v).replace(/_/g, " ");
+}
+
+const TURN_CLOCKS = [[0, "no clock"], [30, "30 seconds"], [60, "60 seconds"], [120, "2 minutes"]];
+
+/** Create a table and sit at it; returns the new table's id. */
+async function createTable(body, name) {
+  const res = await api("POST", "/api/tables", body);
+  storeSeat(res.table_id, {
+    seat: res.seat, token: res.token, name, creator: true, invite_url: res.invite_url, title: body.title ?? `${name}'s table`,
+  });
+  return res;
+}
+
+function goTo(path) {
+  history.pushState(null, "", path);
+  window.dispatchEvent(new PopStateEvent("popstate"));
 }
 
 export function renderLobby(root) {
@@ -88,6 +106,10 @@ export function renderLobby(root) {
   const botsBox = h("div", { class: "bots", dataset: { testid: "bots" } });
   const rulesBox = h("div", { class: "rules-editor", dataset: { testid: "rules-editor" } }, "Loading the rules\u2026");
   const changedCount = h("span", { class: "badge" });
+  const clockSel = h("select", { id: "turn-clock", dataset: { testid: "turn-clock" } },
+    TURN_CLOCKS.map(([v, label]) => h("option", { value: String(v) }, label)));
+  const hintsBox = h("input", { type: "checkbox", checked: true, dataset: { testid: "allow-hints" } });
+  const publicBox = h("input", { type: "checkbox", dataset: { testid: "public-table" } });
   const createBtn = h("button", { type: "submit", class: "primary", dataset: { testid: "create-table" } }, "Create table");
 
   let catalogue = { options: [], presets: {} };
@@ -111,9 +133,10 @@ export function renderLobby(root) {
       const sel = h("select", {
         id: `bot-${s}`, dataset: { seat: String(s), testid: `bot-seat-${s}` },
         "aria-label": `Who plays seat ${s + 1}`,
-      }, [h("option", { value: "" }, "Human (invite)"),
-        ...BOT_LEVELS.map((l) => h("option", { value: l }, `Bot \u2014 ${l}`))]);
-      sel.value = prev[String(s)] ?? "";
+      }, [h("option", { value: "" }, "A friend (send the invite link)"),
+        ...BOT_LEVELS.map((l) => h("option", { value: l }, `Computer \u2014 ${l}`))]);
+      // A player alone gets the computer: friends are the choice to make.
+      sel.value = prev[String(s)] ?? defaultLevel;
       if (sel.selectedIndex < 0) sel.value = "";
       botsBox.append(h("label", { class: "bot-row", for: `bot-${s}` }, [h("span", {}, `Seat ${s + 1}`), sel]));
     }
@@ -175,7 +198,8 @@ export function renderLobby(root) {
         if (num) num.hidden = sel.value !== "custom";
         updateChanged();
       });
-      get = () => (sel.value === "custom" ? parseInt(num.value || "0", 10) : choices[+sel.value]);
+      // An empty "other" box is no value (refused by name on submit), not 0.
+      get = () => (sel.value === "custom" ? (num.value.trim() === "" ? null : parseInt(num.value, 10)) : choices[+sel.value]);
       set = (v) => {
         const i = choices.findIndex((c) => c === v);
         if (i >= 0) {
@@ -221,6 +245,14 @@ export function renderLobby(root) {
     presetDesc,
     h("h3", {}, "Players"),
     botsBox,
+    h("div", { class: "two-col table-settings" }, [
+      h("div", {}, [h("label", { for: "turn-clock" }, "Turn clock"), clockSel,
+        h("p", { class: "hint" }, "When it runs out, the computer plays that turn for the player.")]),
+      h("div", { class: "checks" }, [
+        h("label", { class: "check" }, [hintsBox, " Players may ask for hints"]),
+        h("label", { class: "check" }, [publicBox, " List the finished game among the public replays"]),
+      ]),
+    ]),
     h("details", { class: "house-rules", dataset: { testid: "house-rules" } }, [
       h("summary", {}, ["House rules ", changedCount]),
       h("p", { class: "hint" }, "Starting from the preset. Changed options are highlighted."),
@@ -243,6 +275,10 @@ export function renderLobby(root) {
     const rules = {};
     for (const [optName, c] of controls) {
       const v = c.get();
+      if (v === null || Number.isNaN(v)) {
+        showError(errorBox, `House rules: type a number for \u201c${optName.replace(/_/g, " ")}\u201d, or pick one of its values.`);
+        return;
+      }
       if (JSON.stringify(v) !== JSON.stringify(effectiveDefault(c.spec))) rules[optName] = v;
     }
     const bots = {};
@@ -251,12 +287,13 @@ export function renderLobby(root) {
     });
     createBtn.disabled = true;
     try {
-      const body = { name, seats: +seatsSel.value, preset: presetSel.value, rules, bots };
+      const body = {
+        name, seats: +seatsSel.value, preset: presetSel.value, rules, bots,
+        turn_clock: +clockSel.value, hints: hintsBox.checked, public: publicBox.checked,
+      };
       if (titleInput.value.trim()) body.title = titleInput.value.trim();
-      const res = await api("POST", "/api/tables", body);
-      storeSeat(res.table_id, { seat: res.seat, token: res.token, name, creator: true, invite_url: res.invite_url });
-      history.pushState(null, "", `/t/${res.table_id}`);
-      window.dispatchEvent(new PopStateEvent("popstate"));
+      const res = await createTable(body, name);
+      goTo(`/t/${res.table_id}`);
     } catch (e) {
       showError(errorBox, e.message);
     } finally {
@@ -264,11 +301,32 @@ export function renderLobby(root) {
     }
   });
 
+  // One click to a game: two players, the standard rules, a medium computer opponent.
+  const quickBtn = h("button", { type: "button", class: "primary big", dataset: { testid: "play-computer" } },
+    "Play against the computer");
+  quickBtn.addEventListener("click", async () => {
+    const name = nameInput.value.trim() || storedName() || "You";
+    storeName(name);
+    quickBtn.disabled = true;
+    try {
+      const res = await createTable({ name, seats: 2, preset: "standard", bots: { 1: defaultLevel } }, name);
+      await api("POST", `/api/tables/${encodeURIComponent(res.table_id)}/start`, {}, res.token);
+      goTo(`/t/${res.table_id}`);
+    } catch (e) {
+      showError(errorBox, e.message);
+      quickBtn.disabled = false;
+    }
+  });
+
   root.append(h("main", { class: "lobby" }, [
     h("header", { class: "lobby-head" }, [
       h("h1", {}, ["Rummy ", h("span", { class: "accent" }, "500")]),
       h("p", { class: "tagline" }, "Meld, lay off, and race to 500. No account needed \u2014 pick a name and deal."),
-      h("nav", {}, [h("a", { href: "/#replays", dataset: { testid: "nav-replays" } }, "Replays of finished games")]),
+      h("div", { class: "row quick" }, [quickBtn, h("span", {}, "or set up a table below to play with friends.")]),
+      h("nav", { class: "row" }, [
+        h("a", { href: "/#rules", dataset: { testid: "nav-rules" } }, "How to play"),
+        h("a", { href: "/#replays", dataset: { testid: "nav-replays" } }, "Replays of finished games"),
+      ]),
     ]),
     form,
     yourTables(),
@@ -279,6 +337,7 @@ export function renderLobby(root) {
     catalogue = normaliseCatalogue(data);
     if (catalogue.botLevels?.length) {
       BOT_LEVELS = catalogue.botLevels;
+      if (data.default_bot_level) defaultLevel = data.default_bot_level;
       renderBots();
     }
     clear(presetSel);
@@ -300,7 +359,9 @@ function yourTables() {
     const k = localStorage.key(i);
     if (!k.startsWith("rummy500.seat.")) continue;
     const id = k.slice("rummy500.seat.".length);
-    rows.push(h("li", {}, h("a", { href: `/t/${id}` }, `Table ${id}`)));
+    let info = null;
+    try { info = JSON.parse(localStorage.getItem(k)); } catch { /* an old entry */ }
+    rows.push(h("li", {}, h("a", { href: `/t/${id}` }, info?.title || `Table ${id.slice(0, 6)}\u2026`)));
   }
   if (!rows.length) return h("span", { hidden: true });
   return h("section", { class: "panel your-tables" }, [h("h2", {}, "Your tables"), h("ul", {}, rows.slice(-8))]);

@@ -6,6 +6,10 @@ import { api } from "./api.js";
 import { cardEl } from "./cards.js";
 import { describe } from "./actions.js";
 import { h, clear } from "./dom.js";
+import { reviewPanel } from "./review.js";
+
+// Phases in a player's words (never the engine's codes).
+const PHASE_WORDS = { draw: "to draw", play: "to meld, lay off and discard", nominate: "the dealer nominates", round_over: "round over" };
 
 function header(extra) {
   return h("header", { class: "lobby-head" }, [
@@ -57,6 +61,7 @@ export function renderReplay(root, gameId) {
   const board = h("section", { class: "board replay-board", dataset: { testid: "replay-board" } });
   const lastAction = h("p", { class: "hint", dataset: { testid: "replay-action" } });
   const errorBox = h("div", { class: "error-banner", role: "alert", hidden: true });
+  const title = h("h2", {}, "Replay");
   let step = 0;
   let total = 0;
   let names = [];
@@ -78,6 +83,7 @@ export function renderReplay(root, gameId) {
         ? `Move ${step}: ${ev.name ?? names[ev.seat] ?? `Seat ${ev.seat + 1}`} — ${describe(ev.action ?? ev)}`
         : "The deal.";
       drawBoard(data);
+      review.onStep(step);
       errorBox.hidden = true;
     } catch (e) {
       errorBox.textContent = e.message;
@@ -87,6 +93,10 @@ export function renderReplay(root, gameId) {
 
   function drawBoard(data) {
     clear(board);
+    if (data.round_over) {
+      drawRoundEnd(data);
+      return;
+    }
     const v = data.view ?? data.state ?? data;
     const hands = data.hands ?? v.hands ?? null;
     const n = (hands ?? v.hand_sizes ?? names).length;
@@ -101,15 +111,33 @@ export function renderReplay(root, gameId) {
     }
     const pile = h("div", { class: "pile" }, (v.discard ?? []).map((c) => cardEl(c, { small: true })));
     const melds = h("div", { class: "meld-row" }, (v.melds ?? []).map((m) => h("div", { class: "meld" }, [
-      h("span", { class: "meld-id" }, `#${m.id}`),
+      h("span", { class: "meld-id" }, `#${m.id + 1}`),
       h("div", { class: "meld-cards" }, m.cards.map((c) => cardEl(c, { small: true }))),
     ])));
+    const who = names[v.to_move] ?? `Seat ${v.to_move + 1}`;
+    const phase = v.phase === "round_over" ? PHASE_WORDS.round_over : `${who} ${PHASE_WORDS[v.phase] ?? v.phase}`;
     board.append(
-      h("h2", { class: "label" }, `Round ${(v.round ?? data.round ?? 0) + 1}${v.phase ? ` \u00B7 ${v.phase}` : ""} \u00B7 stock ${v.stock_count ?? "?"}`),
+      h("h2", { class: "label", dataset: { testid: "replay-round" } }, `Round ${(data.round ?? 0) + 1} \u00B7 ${phase} \u00B7 stock ${v.stock_count ?? "?"} cards`),
       handsBox,
       h("h2", { class: "label" }, "Discard pile"), pile,
       h("h2", { class: "label" }, "Melds"), melds,
     );
+  }
+
+  /** The end of a round: what each seat melded and kept, as the table showed it. */
+  function drawRoundEnd(data) {
+    const r = data.round_over;
+    const out = r.went_out === null || r.went_out === undefined ? "Nobody went out." : `${names[r.went_out] ?? `Seat ${r.went_out + 1}`} went out.`;
+    board.append(h("h2", { class: "label", dataset: { testid: "replay-round" } }, `Round ${r.round + 1} \u00B7 round over`), h("p", {}, out));
+    board.append(h("ul", { class: "replay-hands", dataset: { testid: "replay-round-over" } }, r.seats.map((x) => h("li", { class: "replay-hand" }, [
+      h("b", {}, names[x.seat] ?? `Seat ${x.seat + 1}`),
+      h("span", {}, `melded ${x.melded}, left in hand ${x.in_hand}: ${x.round_score > 0 ? "+" : ""}${x.round_score} (total ${x.total})`),
+      h("div", { class: "hcards" }, x.hand.map((c) => cardEl(c, { small: true }))),
+    ]))));
+    board.append(h("h2", { class: "label" }, "Melds"), h("div", { class: "meld-row" }, (r.melds ?? []).map((m) => h("div", { class: "meld" }, [
+      h("span", { class: "meld-id" }, `#${m.id + 1}`),
+      h("div", { class: "meld-cards" }, m.cards.map((c) => cardEl(c, { small: true }))),
+    ]))));
   }
 
   slider.addEventListener("input", () => go(+slider.value));
@@ -126,18 +154,24 @@ export function renderReplay(root, gameId) {
     if (e.key === "ArrowLeft") go(step - 1);
   };
   document.addEventListener("keydown", onKey);
+  const review = reviewPanel(gameId, { goTo: go, names: () => names });
   root.append(h("main", { class: "replays" }, [
     header(h("a", { href: "/#replays" }, "All replays")),
-    h("section", { class: "panel" }, [h("h2", {}, `Game ${gameId}`), dl, errorBox, controls, lastAction]),
+    h("section", { class: "panel" }, [title, dl, errorBox, controls, lastAction]),
     board,
+    review.el,
   ]));
   // The record names the players (the replayed view only counts them).
   api("GET", `/api/games/${enc}/record`).then((rec) => {
     if (Array.isArray(rec?.players)) {
       names = rec.players;
+      title.textContent = `Replay: ${names.join(", ")}`;
       go(step);
     }
   }).catch(() => {});
   go(0);
-  return () => document.removeEventListener("keydown", onKey);
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    review.stop();
+  };
 }

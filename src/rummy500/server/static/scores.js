@@ -97,8 +97,9 @@ export class ScoreSheet {
           const out = c.seats.includes(r.wentOut);
           return h("td", { class: v < 0 ? "neg" : "" }, [
             h("span", { class: "pts" }, `${v > 0 ? "+" : ""}${v}`),
-            out ? h("span", { class: "out", title: "went out", "aria-label": "went out" }, " \u2605") : null,
-            r.totals ? h("span", { class: "run", "aria-label": `total ${value(r.totals, c.seats)}` }, String(value(r.totals, c.seats))) : null,
+            // Spoken as "+79, went out, total 179" (a star alone reads as nothing, an aria-label on a span as "+79went out").
+            out ? h("span", { class: "out", title: "went out" }, [h("span", { "aria-hidden": "true" }, " \u2605"), h("span", { class: "sr-only" }, ", went out")]) : null,
+            r.totals ? h("span", { class: "run" }, [h("span", { class: "sr-only" }, ", total "), String(value(r.totals, c.seats))]) : null,
           ]);
         }),
       ]));

@@ -12,6 +12,9 @@ import { TableConnection } from "./connection.js";
 import { h, clear, toast } from "./dom.js";
 import { chooseAction } from "./chooser.js";
 import { ScoreSheet } from "./scores.js";
+import { rulesInWords } from "./rules.js";
+import { playTurnSound, isMuted, setMuted } from "./sound.js";
+import { animateArrivals } from "./motion.js";
 
 const SIDE_NAMES = ["A", "B", "C", "D"];
 // Dealer's Gambit nominations: [name, what it means].
@@ -43,10 +46,22 @@ class TablePage {
     this.endSeen = -1;          // version of the last round end shown
     this.banner = null;         // {round_over, game_over} events to show
     this.scores = new ScoreSheet();
-    this.hand = new Hand(() => this.renderActions());
+    this.hand = new Hand(() => {
+      this.renderSort();
+      this.renderActions();
+    });
     this.conn = null;
     this.pollTimer = null;
+    this.pace = null;           // the table's timers ({call_window, clock, summary, hints, turn_clock})
+    this.paceAt = 0;            // performance.now() when `pace` arrived (its seconds count from then)
+    this.lastRound = null;      // the last scored round (melded and in-hand points per seat)
+    this.tablePoints = null;    // points each seat has on the table this round
+    this.hintShown = null;      // {version, reason, text, action}
+    this.readySent = -1;        // the round whose summary this page said Ready to
+    this.wasMyTurn = false;
+    this.announcedVersion = null;
     this.build();
+    this.ticker = setInterval(() => this.renderTimers(), 250);
   }
 
   // ------------------------------------------------------------------ layout
@@ -72,6 +87,10 @@ class TablePage {
       this.actionsEl,
     ]);
     this.roundBanner = h("div", { class: "round-banner", hidden: true, dataset: { testid: "round-over" }, role: "status" });
+    this.timerEl = h("div", { class: "timers", dataset: { testid: "timers" } });
+    this.rulesList = h("ul", { class: "rules-words", dataset: { testid: "table-rules" } });
+    // Screen readers hear the other players' moves (the log itself is re-drawn, so it is not live).
+    this.liveEl = h("p", { class: "sr-only", "aria-live": "polite", dataset: { testid: "live-moves" } });
     this.logEl = h("ol", { class: "log", dataset: { testid: "game-log" }, "aria-live": "off" });
     this.chatList = h("ul", { class: "chat-list", "aria-live": "polite", dataset: { testid: "chat-list" } });
     this.chatInput = h("input", {
@@ -91,6 +110,7 @@ class TablePage {
     this.board = h("div", { class: "board", hidden: true }, [
       this.players,
       this.statusLine,
+      this.timerEl,
       h("div", { class: "center-row" }, [this.stockEl, h("div", { class: "pile-wrap" }, [
         h("h2", { class: "label" }, "Discard pile"), this.pileEl, this.pilePreview])]),
       this.roundBanner,
@@ -101,6 +121,9 @@ class TablePage {
     this.side = h("aside", { class: "side" }, [
       h("section", { class: "panel" }, [h("h2", {}, "Scores"), this.scores.el]),
       h("section", { class: "panel chat" }, [h("h2", {}, "Chat"), this.chatList, chatForm]),
+      h("section", { class: "panel" }, [
+        h("details", { dataset: { testid: "rules-panel" } }, [h("summary", {}, h("h2", {}, "Rules at this table")), this.rulesList]),
+        h("a", { href: "/#rules", target: "_blank" }, "How to play Rummy 500")]),
       h("details", { class: "panel", open: true }, [h("summary", {}, h("h2", {}, "Game log")), this.logEl]),
     ]);
     this.root.append(h("div", { class: "table-page" }, [
@@ -108,9 +131,12 @@ class TablePage {
         h("a", { href: "/", class: "brand" }, ["Rummy ", h("span", { class: "accent" }, "500")]),
         this.titleEl,
         this.connBadge,
-        h("a", { href: "/#replays", class: "nav" }, "Replays"),
+        h("a", { href: "/#rules", class: "nav", target: "_blank" }, "Rules"),
+        this.muteBtn(),
+        h("a", { href: "/#replays", class: "nav2" }, "Replays"),
       ]),
       this.errorBanner,
+      this.liveEl,
       h("div", { class: "table-layout" }, [h("main", { class: "main-col" }, [this.waiting, this.board]), this.side]),
     ]));
   }
@@ -120,9 +146,26 @@ class TablePage {
     this.connect();
   }
 
+  /** The sound toggle in the top bar (the "your turn" chime). */
+  muteBtn() {
+    const b = h("button", { type: "button", class: "mute", dataset: { testid: "mute" } });
+    const show = () => {
+      b.textContent = isMuted() ? "\u266A off" : "\u266A on"; // text, not an emoji: every font has it
+      b.setAttribute("aria-label", isMuted() ? "Sound off (turn it on)" : "Sound on (turn it off)");
+      b.setAttribute("aria-pressed", isMuted() ? "true" : "false");
+    };
+    b.addEventListener("click", () => {
+      setMuted(!isMuted());
+      show();
+    });
+    show();
+    return b;
+  }
+
   destroy() {
     this.conn?.close();
     clearInterval(this.pollTimer);
+    clearInterval(this.ticker);
     document.title = "rummy500";
   }
 
@@ -170,6 +213,10 @@ class TablePage {
     this.table = { ...(this.table || {}), ...t };
     const name = this.table.title ?? this.table.name;
     if (name) this.titleEl.textContent = name;
+    if (name && this.me && this.me.title !== name) {
+      this.me = { ...this.me, title: name }; // "Your tables" in the lobby lists names, not ids
+      storeSeat(this.tableId, this.me);
+    }
     if (!this.view) this.renderWaiting();
     this.renderPlayers();
     this.scores.setNames(this.names(), this.sides());
@@ -336,7 +383,16 @@ class TablePage {
       return;
     }
     const first = !this.view;
+    const before = this.view;
     this.view = msg.view;
+    if (msg.pace) {
+      this.pace = msg.pace;
+      this.paceAt = performance.now();
+    }
+    if (msg.last_round !== undefined) this.lastRound = msg.last_round;
+    if (msg.table_points !== undefined) this.tablePoints = msg.table_points;
+    if (this.hintShown && this.hintShown.version !== msg.version) this.hintShown = null;
+    this.announceMoves(first);
     this.waiting.hidden = true;
     this.board.hidden = false;
     this.scores.setNames(this.names(), this.sides()); // the view counts the seats
@@ -345,6 +401,80 @@ class TablePage {
     this.trackEvents(first);
     this.scores.update(this.view);
     this.render();
+    if (!first) animateArrivals(before, this.view, this.root);
+    this.turnCue();
+  }
+
+  /** Say the other players' new moves in the live region (screen readers), once each. */
+  announceMoves(first) {
+    const versions = this.log.map((e) => e?.version ?? -1);
+    const newest = versions.length ? Math.max(...versions) : -1;
+    if (first || this.announcedVersion === null) {
+      this.announcedVersion = newest;
+      return;
+    }
+    const names = this.names();
+    const fresh = this.log.filter((e) => (e?.version ?? -1) > this.announcedVersion && e.seat !== this.mySeat());
+    this.announcedVersion = Math.max(this.announcedVersion, newest);
+    if (fresh.length) this.liveEl.textContent = fresh.map((e) => logText(e, names)).join(". ");
+  }
+
+  /** A chime (unless muted) and the title when the player's turn begins. */
+  turnCue() {
+    const v = this.view;
+    const mine = !!(v && v.to_move === this.mySeat() && (v.legal || []).length && !isOver(v));
+    if (mine && !this.wasMyTurn) playTurnSound();
+    this.wasMyTurn = mine;
+  }
+
+  /** Seconds left of a timer of `pace`, counted down since it arrived. */
+  left(seconds) {
+    return Math.max(0, seconds - (performance.now() - this.paceAt) / 1000);
+  }
+
+  /** Countdowns: the Rummy! call window, the turn clock, an away player's grace, the round summary. */
+  renderTimers() {
+    const el = this.timerEl;
+    if (!el || !this.view) return;
+    const p = this.pace || {};
+    const names = this.names();
+    const me = this.mySeat();
+    const parts = [];
+    const w = p.call_window;
+    if (w && this.left(w.left) > 0) {
+      const secs = this.left(w.left);
+      const canCall = legalRummies(this.view.legal || []).length > 0;
+      // Set through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+      const bar = h("span");
+      bar.style.width = `${Math.round((100 * secs) / (w.seconds || 1))}%`;
+      parts.push(h("div", { class: `timer call${canCall ? " mine" : ""}`, dataset: { testid: "call-window" }, role: "timer" }, [
+        h("span", {}, canCall ? "Rummy! You may call now \u2014 " : "Rummy! window \u2014 anyone may call: "),
+        h("b", {}, `${Math.ceil(secs)} s`),
+        h("span", { class: "bar", "aria-hidden": "true" }, bar),
+      ]));
+    }
+    const c = p.clock;
+    if (c) {
+      const secs = this.left(c.left);
+      const who = c.seat === me ? "You have" : `${names[c.seat]} has`;
+      const text = c.kind === "away"
+        ? `${names[c.seat]} is away: the computer plays for them in ${Math.ceil(secs)} s`
+        : `${who} ${Math.ceil(secs)} s for this turn${c.seat === me ? " \u2014 then the computer plays it for you" : ""}`;
+      parts.push(h("div", { class: `timer clock${secs <= 10 ? " low" : ""}`, dataset: { testid: "turn-clock" }, role: "timer" }, text));
+    }
+    clear(el);
+    el.append(...parts);
+    el.hidden = !parts.length;
+    const s = p.summary;
+    const cd = this.roundBanner.querySelector("[data-testid=summary-countdown]");
+    if (s && cd) cd.textContent = `Next round in ${Math.ceil(this.left(s.left))} s at most.`;
+    // While the call window is open, the player to move waits (the server would refuse).
+    const waiting = !!(w && this.left(w.left) > 0 && this.view.to_move === me);
+    if (waiting !== !!this.windowWait) {
+      this.windowWait = waiting;
+      this.renderActions();
+      this.renderPile();
+    }
   }
 
   onError(msg) {
@@ -366,7 +496,14 @@ class TablePage {
       this.socketTables += 1;
       this.setTable(msg.table);
     }
-    else if (msg.type === "chat_history" && Array.isArray(msg.messages)) msg.messages.forEach((m) => this.onChat(m));
+    else if (msg.type === "chat_history" && Array.isArray(msg.messages)) {
+      clear(this.chatList); // a reconnect sends the history again
+      msg.messages.forEach((m) => this.onChat(m));
+    } else if (msg.type === "hint") {
+      if (msg.version !== this.conn?.version) return; // the game moved on meanwhile
+      this.hintShown = msg;
+      this.renderActions();
+    }
   }
 
   onFatal(reason, code) {
@@ -439,12 +576,28 @@ class TablePage {
     this.renderMine();
     this.renderLog();
     this.renderTitle();
+    this.renderRules();
+    this.renderTimers();
+  }
+
+  /** The table's house rules in words (the side panel). */
+  renderRules() {
+    const key = JSON.stringify([this.table?.rules, this.table?.settings]);
+    if (key === this.rulesKey) return;
+    this.rulesKey = key;
+    clear(this.rulesList);
+    for (const line of rulesInWords(this.table?.rules || {}, this.table?.settings || {})) {
+      this.rulesList.append(h("li", {}, line));
+    }
   }
 
   renderTitle() {
     const v = this.view;
     // A read-only handle for browser tests and debugging.
-    window.rummy = { view: v, version: this.conn?.version ?? null, pending: this.pendingAction, table: this.table };
+    window.rummy = {
+      view: v, version: this.conn?.version ?? null, pending: this.pendingAction, table: this.table,
+      pace: this.pace, lastRound: this.lastRound, waiting: !!this.windowWait,
+    };
     const me = this.mySeat();
     let title = `rummy500 \u2014 ${this.titleEl.textContent}`;
     if (v && v.legal?.length && v.to_move === me && !isOver(v)) title = "\u25B6 Your turn \u2014 rummy500";
@@ -485,9 +638,13 @@ class TablePage {
           info.kind === "human" && info.connected === false && !info.autoplay ? h("span", { class: "tag off" }, "away") : null,
         ]),
         v ? h("div", { class: "pstats" }, [
-          h("span", { class: "mini-backs", "aria-label": `${v.hand_sizes?.[s] ?? 0} cards in hand` },
-            [h("span", { class: "mini-back", "aria-hidden": "true" }), `\u00D7${v.hand_sizes?.[s] ?? 0}`]),
-          h("span", { class: "score", "aria-label": `total ${totals[s] ?? 0}` }, `${totals[s] ?? 0} pts`),
+          // Read as "7 cards in hand, total 120, 45 on the table this round" (not "×7 0 pts").
+          h("span", { class: "sr-only" }, `${v.hand_sizes?.[s] ?? 0} cards in hand, total ${totals[s] ?? 0} points`
+            + (this.tablePoints?.[s] ? `, ${this.tablePoints[s]} on the table this round` : "")),
+          h("span", { class: "mini-backs", "aria-hidden": "true" },
+            [h("span", { class: "mini-back" }), `\u00D7${v.hand_sizes?.[s] ?? 0}`]),
+          h("span", { class: "score", "aria-hidden": "true", dataset: { testid: `score-${s}` } }, [`${totals[s] ?? 0} pts`,
+            this.tablePoints?.[s] ? h("span", { class: "on-table", title: "points melded this round" }, ` +${this.tablePoints[s]}`) : null]),
         ]) : null,
         v?.known?.[s]?.length && s !== this.mySeat()
           ? h("div", { class: "known", "aria-label": `Known cards in ${names[s]}'s hand: ${v.known[s].map(cardLabel).join(", ")}` },
@@ -507,6 +664,7 @@ class TablePage {
     if (!v) return;
     let text;
     if (this.gameOver()) text = "Game over.";
+    else if (this.pace?.summary) text = `Round ${this.pace.summary.round + 1} is over: the next round starts when everyone is ready.`;
     else if (isOver(v)) text = "Round over.";
     else if (v.phase === "nominate") text = v.to_move === me ? "You are the dealer: nominate what jokers do this hand." : `${names[v.to_move]} is nominating what jokers do.`;
     else if (v.to_move === me) text = v.phase === "draw" ? "Your turn: draw from the stock or take from the pile." : "Your turn: meld, lay off, then discard.";
@@ -533,7 +691,7 @@ class TablePage {
     const v = this.view;
     clear(this.stockEl);
     clear(this.pileEl);
-    const legal = v.legal || [];
+    const legal = this.windowWait ? [] : (v.legal || []);
     const takes = legalTakes(legal);
     const rummies = legalRummies(legal);
     const canDraw = legal.find((a) => verbOf(a) === "draw");
@@ -547,6 +705,7 @@ class TablePage {
       h("div", { class: "count", dataset: { testid: "stock-count" } }, `${v.stock_count} cards`));
 
     const pile = v.discard || [];
+    this.pileEl.classList.toggle("choosing", takes.size > 0 || rummies.length > 0);
     if (this.pileDepth && this.pileDepth > pile.length) this.pileDepth = null;
     pile.forEach((c, i) => {
       const depth = pile.length - i; // 1 = top card
@@ -558,8 +717,13 @@ class TablePage {
       if (rummies.some((r) => r.rummy === depth)) el.classList.add("callable");
       if (this.pileDepth && depth <= this.pileDepth) el.classList.add("coming");
       if (this.pileDepth === depth) el.classList.add("chosen");
-      el.disabled = !usable;
+      // Not takeable now: looks it (dimmed), and a tap says why instead of doing nothing.
+      if (!usable) el.setAttribute("aria-disabled", "true");
       el.addEventListener("click", () => {
+        if (!usable) {
+          this.say(this.whyNotTake(depth, takes));
+          return;
+        }
         this.pileDepth = this.pileDepth === depth ? null : depth;
         this.renderPile();
         this.renderActions();
@@ -570,6 +734,24 @@ class TablePage {
     // keep the top of a long pile in view
     requestAnimationFrame(() => { this.pileEl.scrollLeft = this.pileEl.scrollWidth; });
     this.renderPilePreview();
+  }
+
+  /** Why the pile card at ``depth`` cannot be taken now, in a player's words. */
+  whyNotTake(depth, takes) {
+    const v = this.view;
+    const me = this.mySeat();
+    if (v.hand === null || v.hand === undefined) return "You are watching: only players take cards.";
+    if (isOver(v)) return "The round is over.";
+    if (v.to_move !== me) return `It is ${this.names()[v.to_move]}'s turn: wait for yours to take from the pile.`;
+    if (v.phase !== "draw") return "You have already drawn this turn: meld, lay off, then discard.";
+    if (takes.size === 1 && takes.has(1)) return "Only the top card of the discard pile may be taken in this game.";
+    return `You could not use the ${cardText(v.discard[v.discard.length - depth])} this turn, so you may not take it.`;
+  }
+
+  /** Tell the player something at once (the hint line is a live region). */
+  say(text) {
+    this.hintEl.textContent = text;
+    toast(text);
   }
 
   renderPilePreview() {
@@ -650,11 +832,11 @@ class TablePage {
         const meld = h(target ? "button" : "div", {
           class: `meld${target ? " target" : ""}`,
           dataset: { testid: `meld-${m.id}`, meld: String(m.id) },
-          "aria-label": `Meld ${m.id}${m.kind ? `, a ${m.kind}` : ""}${target ? ". Lay off the selected cards here" : ""}`,
+          "aria-label": `Meld ${m.id + 1}${m.kind ? `, a ${m.kind}` : ""}${target ? ". Lay off the selected cards here" : ""}`,
           type: target ? "button" : false,
           role: target ? false : "group",
         });
-        meld.append(h("span", { class: "meld-id", "aria-hidden": "true" }, `#${m.id}`));
+        meld.append(h("span", { class: "meld-id", "aria-hidden": "true" }, `#${m.id + 1}`));
         const cards = h("div", { class: "meld-cards" });
         m.cards.forEach((c, i) => {
           const by = m.laid_by?.[i];
@@ -662,7 +844,7 @@ class TablePage {
           const ce = cardEl(c, { small: true, extraLabel: `laid by ${names[by] ?? `seat ${by + 1}`}` });
           if (other) {
             ce.classList.add("laid-off");
-            ce.append(h("span", { class: "by", "aria-hidden": "true", title: `laid off by ${names[by]}` }, initials(names[by])));
+            ce.append(h("span", { class: "by", "aria-hidden": "true", title: `laid off by ${names[by]}` }, initials(names[by], by)));
           }
           cards.append(ce);
         });
@@ -678,8 +860,14 @@ class TablePage {
   renderRoundBanner() {
     const el = this.roundBanner;
     clear(el);
+    const held = this.pace?.summary ?? null;
+    if (this.heldBefore && !held && !this.banner?.game_over) this.banner = null; // everyone is ready: play on
+    this.heldBefore = !!held;
     const b = this.banner;
-    if (!b || (!b.round_over && !b.game_over)) {
+    // While a result shows, the hand stops sticking to the screen's bottom so it never covers the result.
+    const showing = !!held || !!(b && (b.round_over || b.game_over));
+    this.board.classList.toggle("summary-open", showing);
+    if (!showing) {
       el.hidden = true;
       return;
     }
@@ -689,20 +877,40 @@ class TablePage {
       requestAnimationFrame(() => el.scrollIntoView({ block: "nearest" }));
     }
     const names = this.names();
-    const ro = b.round_over;
-    const go = b.game_over;
-    el.append(h("h2", {}, go ? "Game over" : `Round ${(ro?.round ?? 0) + 1} over`));
-    if (ro) {
-      el.append(h("p", {}, ro.went_out !== null && ro.went_out !== undefined ? `${names[ro.went_out]} went out.` : "Nobody went out."));
-      if (ro.round_scores) {
-        el.append(h("ul", { class: "round-scores", dataset: { testid: "round-scores" } }, ro.round_scores.map((sc, i) =>
-          h("li", {}, [h("span", {}, names[i]), h("b", {}, `${sc > 0 ? "+" : ""}${sc}`),
-            h("span", { class: "hint" }, `(total ${ro.totals?.[i] ?? "?"})`)]))));
-      }
+    const ro = b?.round_over ?? null;
+    const go = b?.game_over ?? null;
+    const summary = held ?? (this.lastRound && (!ro || this.lastRound.round === ro.round) ? this.lastRound : null);
+    const round = summary?.round ?? ro?.round ?? 0;
+    el.append(h("h2", {}, go ? `Game over \u2014 round ${round + 1} scored` : `Round ${round + 1} over`));
+    const out = summary ? summary.went_out : ro?.went_out;
+    el.append(h("p", {}, out !== null && out !== undefined ? `${names[out]} went out.` : "Nobody went out: the stock ran out."));
+    if (summary) el.append(this.summaryTable(summary, names));
+    else if (ro?.round_scores) {
+      el.append(h("ul", { class: "round-scores", dataset: { testid: "round-scores" } }, ro.round_scores.map((sc, i) =>
+        h("li", {}, [h("span", {}, names[i]), h("b", {}, `${sc > 0 ? "+" : ""}${sc}`),
+          h("span", { class: "hint" }, `(total ${ro.totals?.[i] ?? "?"})`)]))));
     }
     if (go) this.renderGameOver(el, go, names);
     const row = h("div", { class: "row" });
-    if (!go) {
+    const me = this.mySeat();
+    if (held && !go) {
+      const mineReady = held.ready.includes(me) || this.readySent === held.round;
+      const seated = me !== null && me !== undefined && this.view?.hand != null;
+      if (seated && !mineReady) {
+        const ok = h("button", { type: "button", class: "primary", dataset: { testid: "round-over-ok" } }, "Ready for the next round");
+        ok.addEventListener("click", () => {
+          this.readySent = held.round;
+          this.conn?.send({ type: "ready" });
+          this.renderRoundBanner();
+        });
+        row.append(ok);
+        requestAnimationFrame(() => { if (!document.activeElement || document.activeElement === document.body) ok.focus(); });
+      }
+      const waiting = held.waiting.filter((s) => s !== me || !mineReady).map((s) => names[s]);
+      row.append(h("span", { class: "hint", dataset: { testid: "summary-waiting" } },
+        waiting.length ? `Waiting for ${waiting.join(", ")}.` : "Starting the next round\u2026"));
+      row.append(h("span", { class: "hint", dataset: { testid: "summary-countdown" } }, ""));
+    } else if (!go) {
       const ok = h("button", { type: "button", class: "primary", dataset: { testid: "round-over-ok" } }, "Continue");
       ok.addEventListener("click", () => {
         this.banner = null;
@@ -718,6 +926,29 @@ class TablePage {
         h("a", { href: "/", class: "button" }, "New game"));
     }
     el.append(row);
+  }
+
+  /** Each seat's melded points against the points left in hand, the round's score and the total. */
+  summaryTable(summary, names) {
+    const sign = (x) => `${x > 0 ? "+" : ""}${x}`;
+    return h("table", { class: "summary", dataset: { testid: "round-summary" } }, [
+      h("thead", {}, h("tr", {}, [h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Melded"),
+        h("th", { scope: "col" }, "Left in hand"), h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Total")])),
+      h("tbody", {}, summary.seats.map((x) => h("tr", { dataset: { testid: `summary-${x.seat}` } }, [
+        h("th", { scope: "row" }, [names[x.seat], x.seat === summary.went_out ? h("span", { class: "out" }, " \u2605 out") : null,
+          x.hand.length ? h("div", { class: "left-cards", "aria-label": `left in hand: ${x.hand.map(cardLabel).join(", ")}` },
+            x.hand.map((c) => cardEl(c, { small: true }))) : null,
+          // The melds this seat laid down, as the round ended (the table itself shows the new deal).
+          h("div", { class: "summary-melds", dataset: { testid: `summary-melds-${x.seat}` } },
+            (summary.melds || []).filter((m) => m.owner === x.seat).map((m) =>
+              h("span", { class: "meld-cards", "aria-label": `meld: ${m.cards.map(cardLabel).join(", ")}` },
+                m.cards.map((c) => cardEl(c, { small: true })))))]),
+        h("td", { class: "num", dataset: { testid: "melded" } }, `+${x.melded}`),
+        h("td", { class: "num", dataset: { testid: "in-hand" } }, String(x.in_hand)),
+        h("td", { class: "num" }, h("b", {}, sign(x.round_score))),
+        h("td", { class: "num" }, String(x.total)),
+      ]))),
+    ]);
   }
 
   /** The winner and the final totals (per side in a partnership), best first. */
@@ -765,17 +996,23 @@ class TablePage {
     this.hand.el.hidden = false;
     this.sortEl.hidden = false;
     this.hand.update(v.hand);
+    this.renderSort();
+    this.renderActions();
+  }
+
+  /** The sort toggle: pressed only while the hand is in that order (a drag makes it "your order"). */
+  renderSort() {
     clear(this.sortEl);
     for (const [mode, label] of [["suit", "By suit"], ["rank", "By rank"]]) {
       const b = h("button", { type: "button", class: "chip", "aria-pressed": this.hand.mode === mode ? "true" : "false", dataset: { testid: `sort-${mode}` } }, label);
       b.addEventListener("click", () => {
         this.hand.sortBy(mode);
-        this.renderMine();
+        this.renderSort();
+        this.renderActions();
       });
       this.sortEl.append(b);
     }
-    this.sortEl.append(h("span", { class: "hint" }, this.hand.mode === "custom" ? "your order (drag, or Shift+arrows)" : "drag or Shift+arrows to rearrange"));
-    this.renderActions();
+    this.sortEl.append(h("span", { class: "hint", dataset: { testid: "sort-state" } }, this.hand.mode === "custom" ? "your order (drag, or Shift+arrows)" : "drag or Shift+arrows to rearrange"));
   }
 
   /** The move buttons: each enabled only when it is one of `legal`. */
@@ -783,8 +1020,13 @@ class TablePage {
     const v = this.view;
     if (!v || v.hand === null || v.hand === undefined) return;
     const el = this.actionsEl;
+    // Keep the keyboard where it was: the buttons are re-drawn after every change.
+    // (While a move is in flight every button is disabled and the focus falls to the page: remember where it was.)
+    const lost = !document.activeElement || document.activeElement === document.body;
+    const focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid
+      : (lost ? this.keptFocus : null);
     clear(el);
-    const legal = this.pendingAction ? [] : (v.legal || []);
+    const legal = this.pendingAction || this.windowWait ? [] : (v.legal || []);
     const sel = this.hand.selectedCards();
     const { melds, discards, layoffs, swaps } = selectionChoices(legal, sel);
     const names = this.names();
@@ -807,13 +1049,13 @@ class TablePage {
       if (layoffs.size) {
         for (const [id, acts] of layoffs) {
           const owner = (v.melds || []).find((m) => m.id === id)?.owner;
-          btn(`btn-layoff-${id}`, `Lay off on meld ${id}${owner !== undefined ? ` (${names[owner]})` : ""}`, acts,
+          btn(`btn-layoff-${id}`, `Lay off on meld ${id + 1}${owner !== undefined ? ` (${names[owner]})` : ""}`, acts,
             { cls: "primary", chooseTitle: "Lay off: what does the joker stand for?" });
         }
       } else {
         btn("btn-layoff", "Lay off", [], { title: "Select cards that extend a meld on the table" });
       }
-      for (const a of swaps) btn(`btn-swap-${a.on}`, `Swap for joker on meld ${a.on}`, [a]);
+      for (const a of swaps) btn(`btn-swap-${a.on}`, `Swap for joker on meld ${a.on + 1}`, [a]);
       btn("btn-discard", "Discard", discards, { cls: discards.length ? "danger" : "" });
     }
 
@@ -841,12 +1083,31 @@ class TablePage {
       c.addEventListener("click", () => this.hand.clearSelection());
       el.append(c);
     }
+    if (this.pace?.hints !== false && legal.length && v.phase !== "nominate") {
+      const hb = h("button", { type: "button", class: "ghost hint-btn", dataset: { testid: "btn-hint" } }, "Hint");
+      hb.addEventListener("click", () => {
+        if (!this.conn?.send({ type: "hint" })) toast("Not connected \u2014 reconnecting.", "error");
+        else this.say("Thinking\u2026");
+      });
+      el.append(hb);
+    }
+    this.keptFocus = null;
+    if (focused) {
+      const again = el.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
+      const target = again && !again.disabled ? again : el.querySelector("button:not(:disabled)");
+      if (target) target.focus();
+      else this.keptFocus = focused;
+    }
 
     // Say why the buttons are as they are.
     const hint = this.hintEl;
     clear(hint);
     const me = this.mySeat();
     if (this.pendingAction) hint.textContent = "Sending\u2026";
+    else if (this.windowWait) hint.textContent = "Wait a moment: the other players may call Rummy! first.";
+    else if (this.hintShown) {
+      hint.append(h("b", {}, "Hint: "), `${describe(this.hintShown.action)}. `, h("span", { dataset: { testid: "hint-reason" } }, this.hintShown.reason));
+    }
     else if (this.gameOver()) hint.textContent = "The game is over.";
     else if (isOver(v)) hint.textContent = "The round is over.";
     else if (!legal.length) hint.textContent = v.to_move === me ? "Waiting\u2026" : `Waiting for ${names[v.to_move]}.`;
@@ -859,7 +1120,12 @@ class TablePage {
       const cards = [...new Set(rummies.map((a) => a.rummy))].map((d) => `${cardText(pile[pile.length - d])} (${ordinal(d)} from the top)`);
       hint.textContent = `Rummy! You may claim ${cards.join(" or ")} from the pile before ${names[v.to_move]} plays: press Rummy! or tap the card.`;
     }
-    else if (v.phase === "draw" && v.to_move === me) hint.textContent = "Draw from the stock, or tap a card of the discard pile to take it (and all the cards above it).";
+    else if (v.phase === "draw" && v.to_move === me) {
+      const takes = legalTakes(legal);
+      hint.textContent = !takes.size ? "Draw from the stock."
+        : [...takes].every((d) => d === 1) ? "Draw from the stock, or take the top card of the discard pile."
+          : "Draw from the stock, or tap a lit card of the discard pile to take it (and all the cards above it).";
+    }
     else if (!sel.length) hint.textContent = v.to_move === me ? "Tap cards to select them, then Meld, Lay off or Discard." : "";
     else if (melds.length || discards.length || layoffs.size || swaps.length) hint.textContent = `${sel.length} selected. `;
     else if (selectionCouldGrow(legal, sel)) hint.textContent = `${sel.length} selected \u2014 add more cards to make a meld or a lay-off.`;
@@ -880,12 +1146,18 @@ class TablePage {
     if (a) this.send(a);
   }
 
+  /** Seats played by people (not bot seats). */
+  people() {
+    const seats = Array.isArray(this.table?.seats) ? this.table.seats : [];
+    return new Set(seats.filter((x) => x && x.kind === "human").map((x) => x.seat));
+  }
+
   renderLog() {
     const el = this.logEl;
     clear(el);
     const names = this.names();
     for (const entry of this.log.slice(-200)) {
-      el.append(h("li", { class: entry?.kind && entry.kind !== "action" ? "log-end" : "" }, suitedText(logText(entry, names))));
+      el.append(h("li", { class: entry?.kind && entry.kind !== "action" ? "log-end" : "" }, suitedText(logText(entry, names, this.people()))));
     }
     el.scrollTop = el.scrollHeight;
   }
@@ -907,11 +1179,10 @@ function pickName(list, s) {
   return null;
 }
 
-/** A two-letter tag for a player: "An" for Ann, "B4" for "Bot 4". */
-function initials(name) {
-  const words = String(name ?? "?").trim().split(/\s+/);
-  if (words.length > 1) return (words[0][0] + words[words.length - 1][0]).toUpperCase();
-  return words[0].slice(0, 2);
+/** A short tag for a player: initial and seat number, "A1" for Ann at seat 1 (never "Al", read as "AI"). */
+function initials(name, seat) {
+  const first = String(name ?? "?").trim()[0] ?? "?";
+  return `${first.toUpperCase()}${seat + 1}`;
 }
 
 /** Can the player's hand supply this action's cards (jokers counted as "JK")? */
@@ -927,7 +1198,7 @@ function coverable(action, hand) {
   });
 }
 
-function logText(entry, names) {
+function logText(entry, names, people = null) {
   if (typeof entry === "string") return entry;
   const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
   const signed = (x) => `${x > 0 ? "+" : ""}${x}`;
@@ -948,5 +1219,7 @@ function logText(entry, names) {
   const name = entry.name ?? (seat !== undefined ? who(seat) : "");
   const act = entry.action;
   const text = act ? describe(act) : (entry.text ?? entry.message ?? JSON.stringify(entry));
-  return `${name}${name ? ": " : ""}${text}`;
+  // A person's move the computer made (turn clock out, or away): say so.
+  const standIn = entry.auto && people?.has(seat) ? " (played by the computer)" : "";
+  return `${name}${name ? ": " : ""}${text}${standIn}`;
 }

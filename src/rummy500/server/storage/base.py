@@ -83,6 +83,8 @@ class GameRow:
         record: The RECORD.md record, once finished.
         result: ``{"totals": [...], "winner": ...}``, once finished.
         actions: Number of accepted actions.
+        settings: How the table is run (turn clock, hints, public); empty for
+            tables stored before settings existed (the defaults apply).
     """
 
     id: str
@@ -97,6 +99,7 @@ class GameRow:
     record: dict[str, Any] | None = None
     result: dict[str, Any] | None = None
     actions: int = 0
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
     def players(self) -> list[str]:
@@ -119,8 +122,9 @@ class Storage(ABC):
         rules: dict[str, Any],
         seats: list[SeatRow],
         creator_token_hash: str,
+        settings: dict[str, Any] | None = None,
     ) -> None:
-        """Store a new table in the lobby; seat 0 is the creator's."""
+        """Store a new table in the lobby; seat 0 is the creator's (``settings``: how it is run)."""
 
     @abstractmethod
     def get_game(self, game_id: str, *, with_record: bool = False) -> GameRow | None:
@@ -174,8 +178,8 @@ class Storage(ABC):
         """Mark a game finished and store its record and result."""
 
     @abstractmethod
-    def list_games(self, status: Status | None = None, limit: int = 100) -> list[GameRow]:
-        """Games, newest first, optionally of one status (records not loaded)."""
+    def list_games(self, status: Status | None = None, limit: int = 100, *, public_only: bool = False) -> list[GameRow]:
+        """Games, newest (finished, else created) first, optionally of one status, or only public ones (records not loaded)."""
 
     @abstractmethod
     def running_ids(self, active_since: datetime | None = None) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Column,
     DateTime,
     Engine,
@@ -31,8 +32,10 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, make_url
@@ -71,6 +74,10 @@ GAMES = Table(
     Column("seed", String(48)),
     Column("record", _JSON),
     Column("result", _JSON),
+    # How the table is run (turn clock, hints); added later: NULL in older rows.
+    Column("settings", _JSON),
+    # Listed among the public replays once finished (private tables never are).
+    Column("public", Boolean, index=True),
 )
 
 SEATS = Table(
@@ -118,8 +125,19 @@ class SqlStorage(Storage):
         self.engine = engine
         try:
             metadata.create_all(engine)
+            self._add_missing_columns()
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the database: {exc}") from exc
+
+    def _add_missing_columns(self) -> None:
+        """Bring a database made by an older version up to date (columns added since, all nullable)."""
+        with self.engine.begin() as conn:
+            schema = conn.get_execution_options().get("schema_translate_map", {}).get(None)
+            have = {c["name"] for c in inspect(conn).get_columns("games", schema=schema)}
+            table = f'"{schema}".games' if schema else "games"
+            for name, kind in (("settings", "JSON"), ("public", "BOOLEAN")):
+                if name not in have:
+                    conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
 
     # ------------------------------------------------------------------ helpers
     def _seats(self, conn: Connection, game_id: str) -> list[SeatRow]:
@@ -145,6 +163,7 @@ class SqlStorage(Storage):
             record=row.record if with_record else None,
             result=row.result,
             actions=count,
+            settings={**(row.settings or {}), "public": bool(row.public)},
         )
 
     # --------------------------------------------------------------- interface
@@ -156,11 +175,22 @@ class SqlStorage(Storage):
         rules: dict[str, Any],
         seats: list[SeatRow],
         creator_token_hash: str,
+        settings: dict[str, Any] | None = None,
     ) -> None:
         """See :meth:`Storage.create_table`."""
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(GAMES).values(id=game_id, title=title, status="lobby", created=_now(), rules=rules))
+                conn.execute(
+                    insert(GAMES).values(
+                        id=game_id,
+                        title=title,
+                        status="lobby",
+                        created=_now(),
+                        rules=rules,
+                        settings={k: v for k, v in (settings or {}).items() if k != "public"},
+                        public=bool((settings or {}).get("public", False)),
+                    )
+                )
                 conn.execute(
                     insert(SEATS),
                     [
@@ -287,12 +317,15 @@ class SqlStorage(Storage):
         except SQLAlchemyError as exc:
             raise StorageError(str(exc)) from exc
 
-    def list_games(self, status: Status | None = None, limit: int = 100) -> list[GameRow]:
+    def list_games(self, status: Status | None = None, limit: int = 100, *, public_only: bool = False) -> list[GameRow]:
         """See :meth:`Storage.list_games`."""
         cols = [c for c in GAMES.c if c.name != "record"]
-        query = select(*cols).order_by(GAMES.c.created.desc(), GAMES.c.id).limit(limit)
+        newest = func.coalesce(GAMES.c.finished, GAMES.c.created)
+        query = select(*cols).order_by(newest.desc(), GAMES.c.id).limit(limit)
         if status is not None:
             query = query.where(GAMES.c.status == status)
+        if public_only:
+            query = query.where(GAMES.c.public.is_(True))
         with self.engine.connect() as conn:
             return [self._row(conn, row, with_record=False) for row in conn.execute(query)]
 

@@ -1,0 +1,64 @@
+"""Speed of the game review: a 2-player standard game to 500, reviewed at the default budget.
+
+The game is played by two ``medium`` bots from a fixed seed. Printed side by
+side, from the same run: playing the game (the bots' own decisions), replaying
+its record through the engine, and reviewing it (every decision of both
+seats at :data:`rummy500.review.DEFAULT_BUDGET`). Wall-clock and CPU seconds
+are both shown: on a shared machine the wall clock also counts other
+processes. The target is a review in at most 60 s on a 2-core machine.
+
+Usage: ``python benchmarks/review_speed.py [--seed 3] [--reps 1] [--samples N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from dataclasses import replace
+
+from rummy500.record import replay
+from rummy500.review import DEFAULT_BUDGET, review_record
+from rummy500.rules import Rules
+from rummy500.sim.runner import play_game
+
+
+def timed(fn):
+    w, c = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - w, time.process_time() - c
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--reps", type=int, default=1, help="repetitions of the review (the median is printed)")
+    parser.add_argument("--samples", type=int, default=DEFAULT_BUDGET.samples)
+    args = parser.parse_args(argv)
+    rules = Rules.from_mapping({"preset": "standard"})
+    game, play_w, play_c = timed(lambda: play_game(["medium", "medium"], rules, args.seed, keep_record=True))
+    record = game.record
+    _, replay_w, replay_c = timed(lambda: replay(record))
+    budget = replace(DEFAULT_BUDGET, samples=args.samples)
+    walls, cpus = [], []
+    review = None
+    for rep in range(max(1, args.reps)):
+        review, w, c = timed(lambda rep=rep: review_record(record, budget=budget, seed=rep))
+        walls.append(w)
+        cpus.append(c)
+    assert review is not None
+    n = len(review.decisions)
+    print(f"game: seed {args.seed}, {len(record['rounds'])} rounds, totals {game.totals}, {review.steps} actions, {n} decisions reviewed")
+    print(f"budget: {budget}")
+    print(f"{'task':<34}{'wall s':>9}{'cpu s':>9}")
+    print(f"{'play the game (2 medium bots)':<34}{play_w:>9.2f}{play_c:>9.2f}")
+    print(f"{'replay the record':<34}{replay_w:>9.2f}{replay_c:>9.2f}")
+    w, c = statistics.median(walls), statistics.median(cpus)
+    label = f"review it (median of {len(walls)})"
+    print(f"{label:<34}{w:>9.2f}{c:>9.2f}")
+    print(f"review: {1000 * c / max(1, n):.0f} ms CPU per decision; target <= 60 s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

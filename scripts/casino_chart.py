@@ -1,0 +1,25 @@
+"""Write docs/casino-strategy.svg, the computed basic-strategy chart of the benchmark rules.
+
+Usage: ``python scripts/casino_chart.py``
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rummy500.casino.strategy import chart_for
+from rummy500.casino.svg import chart_svg
+
+OUT = Path(__file__).resolve().parent.parent / "docs/casino-strategy.svg"
+
+
+def main() -> None:
+    """Render the shipped benchmark chart."""
+    chart = chart_for()
+    assert chart is not None
+    OUT.write_text(chart_svg(chart), encoding="utf-8")
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+"""``rummy500 casino play``: Costa Rican Rummy at a terminal, one hand at a time.
+
+Plain text in and out, so it runs the same on a keyboard or on piped input.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import TextIO
+
+from rummy500.casino.cards import Card, Shoe, hand_total
+from rummy500.casino.game import ACTION_NAMES, GameError, Hand, Round
+from rummy500.casino.rules import CasinoRules
+from rummy500.casino.strategy import Chart, advise
+
+__all__ = ["Session"]
+
+_KEYS = {"h": "H", "s": "S", "d": "D", "p": "P", "r": "R"}
+HELP = (
+    "actions: h hit, s stand, d double, p split, r surrender (or the words); "
+    "? a hint; help; quit. Between hands: a bet, Enter for the last bet, or quit."
+)
+
+
+def _show(cards: list[Card]) -> str:
+    return " ".join(c.pretty() for c in cards)
+
+
+class Session:
+    """A table for one player with a bankroll and a mistake counter.
+
+    Args:
+        rules: the table rules.
+        chart: the basic strategy used for hints and to count mistakes.
+        bankroll: the starting chips.
+        seed: the shoe's seed (``None``: random).
+        inp, out: where the player types and reads.
+    """
+
+    def __init__(
+        self, rules: CasinoRules, chart: Chart, bankroll: float, seed: int | None, inp: TextIO, out: TextIO
+    ) -> None:
+        self.rules = rules
+        self.chart = chart
+        self.bankroll = float(bankroll)
+        self.shoe = Shoe(rules.decks, random.Random(seed))
+        self.inp = inp
+        self.out = out
+        self.rounds = 0
+        self.decisions = 0
+        self.mistakes = 0
+        self.last_bet = min(10.0, self.bankroll)
+
+    def say(self, text: str) -> None:
+        """Print a line for the player."""
+        print(text, file=self.out)
+
+    def ask(self, prompt: str) -> str | None:
+        """Prompt and read one line (``None`` at the end of input)."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.say("")
+            return None
+        return line.strip()
+
+    def run(self) -> int:
+        """Play until the player quits, input ends, or the chips run out."""
+        self.say(f"Costa Rican Rummy: {self.rules.describe()}. Type help for the commands.")
+        while self.bankroll > 0:
+            bet = self._ask_bet()
+            if bet is None:
+                break
+            if not self._play_round(bet):
+                break
+        if self.bankroll <= 0:
+            self.say("You are out of chips.")
+        self.say(
+            f"Rounds {self.rounds}, bankroll {self.bankroll:g}, basic-strategy mistakes {self.mistakes} of {self.decisions} decisions."
+        )
+        return 0
+
+    def _ask_bet(self) -> float | None:
+        while True:
+            line = self.ask(f"Bankroll {self.bankroll:g}. Bet [{self.last_bet:g}]: ")
+            if line is None or line.lower() in ("q", "quit", "exit"):
+                return None
+            if line.lower() == "help":
+                self.say(HELP)
+                continue
+            try:
+                bet = float(line) if line else self.last_bet
+            except ValueError:
+                self.say(f"not a bet: {line!r} (a number of chips, e.g. 10)")
+                continue
+            if not 0 < bet <= self.bankroll:
+                self.say(f"the bet must be more than 0 and at most your bankroll {self.bankroll:g}")
+                continue
+            self.last_bet = bet
+            return bet
+
+    def _show_table(self, r: Round) -> None:
+        self.say(f"Dealer shows {r.up_card.pretty()}")
+        for i, h in enumerate(r.hands):
+            mark = ">" if not r.finished and i == r.active else " "
+            label = f"hand {i + 1}" if len(r.hands) > 1 else "your hand"
+            extra = " (doubled)" if h.doubled else ""
+            self.say(f"{mark} {label}: {_show(h.cards)} = {h.total}{extra}")
+
+    def _play_round(self, bet: float) -> bool:
+        if self.shoe.needs_shuffle:
+            self.shoe.shuffle()
+            self.say("(the shoe is shuffled)")
+        r = Round(self.rules, self.shoe, bet)
+        self.rounds += 1
+        seen = 0
+        while True:
+            for line in r.log[seen:]:
+                self.say("Bonus! " + line)
+            seen = len(r.log)
+            if r.finished:
+                break
+            self._show_table(r)
+            h = r.hand
+            allowed = r.legal_actions()
+            names = "/".join(ACTION_NAMES[a] for a in allowed)
+            line = self.ask(f"{names}? ")
+            if line is None or line.lower() in ("q", "quit", "exit"):
+                self.say("Round abandoned: the bet is lost.")
+                self.bankroll -= sum(x.bet for x in r.hands)
+                return False
+            low = line.lower()
+            if low in ("?", "hint"):
+                best = advise(self.chart, h.cards, r.up_card.value, allowed, not h.from_split)
+                self.say(f"Basic strategy: {ACTION_NAMES[best]}.")
+                continue
+            if low == "help":
+                self.say(HELP)
+                continue
+            code = _KEYS.get(low, line)
+            if not self._affordable(r, h, code):
+                continue
+            best = advise(self.chart, h.cards, r.up_card.value, allowed, not h.from_split)
+            try:
+                r.act(code)
+            except GameError as exc:
+                self.say(str(exc))
+                continue
+            self.decisions += 1
+            played = code.upper() if len(code) == 1 else {v: k for k, v in ACTION_NAMES.items()}[code.lower()]
+            if played != best:
+                self.mistakes += 1
+                self.say(f"(basic strategy says {ACTION_NAMES[best]}; mistakes: {self.mistakes})")
+        self._show_table(r)
+        self.say(f"Dealer: {_show(r.dealer)} = {_total(r.dealer)}")
+        self.bankroll += r.net
+        self.say(f"Result: {r.net:+g}" + (f" (bonus {r.bonus_paid:+g})" if r.bonus_paid else ""))
+        return True
+
+    def _affordable(self, r: Round, h: Hand, code: str) -> bool:
+        action = _KEYS.get(code.lower(), {v: k for k, v in ACTION_NAMES.items()}.get(code.lower(), ""))
+        if action in ("D", "P") and sum(x.bet for x in r.hands) + h.bet > self.bankroll:
+            self.say(f"not enough chips to {ACTION_NAMES[action]} (bankroll {self.bankroll:g})")
+            return False
+        return True
+
+
+def _total(cards: list[Card]) -> str:
+    t = hand_total(cards)
+    return f"{t} (bust)" if t > 21 else str(t)
+
+
+def play(rules: CasinoRules, chart: Chart, bankroll: float, seed: int | None, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    """Run a session on the given streams (stdin/stdout by default)."""
+    return Session(rules, chart, bankroll, seed, inp or sys.stdin, out or sys.stdout).run()

@@ -1,0 +1,228 @@
+"""PettingZoo AEC environment of Rummy 500.
+
+>>> from rummy500.env import env
+>>> e = env(rules={"preset": "standard"}, players=2)
+>>> e.reset(seed=7)
+>>> obs, reward, termination, truncation, info = e.last()
+>>> int(obs["action_mask"].sum()) > 0, e.agent_selection
+(True, 'player_0')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from rummy500.env.encoding import N_ACTIONS, Decision, EncodingError, token_name
+from rummy500.env.observation import add_selected, encode_view, layout
+from rummy500.env.table import Table, Turn
+from rummy500.rules import Rules
+
+__all__ = ["env", "make_rules", "raw_env", "round_rewards"]
+
+
+def make_rules(rules: Rules | Mapping[str, Any] | str | None = None, players: int | None = None) -> Rules:
+    """Rules from a :class:`~rummy500.rules.Rules`, a ``rules`` mapping or a preset name.
+
+    ``players`` (if given) overrides the seat count.
+    """
+    if isinstance(rules, Rules):
+        return rules if players is None or players == rules.players else rules.replace(players=players)
+    mapping: dict[str, Any] = {"preset": rules} if isinstance(rules, str) else dict(rules or {})
+    if players is not None:
+        mapping["players"] = players
+    return Rules.from_mapping(mapping)
+
+
+def round_rewards(rules: Rules, round_scores: list[int]) -> list[float]:
+    """Each seat's reward for a finished round: its side's round score minus the mean of the other sides'.
+
+    Rewards sum to zero over the seats. In a partnership both partners get their side's reward.
+    """
+    if rules.partnership:
+        sides = [round_scores[0] + round_scores[2], round_scores[1] + round_scores[3]]
+        return [float(sides[s % 2] - sides[1 - s % 2]) for s in range(4)]
+    n = len(round_scores)
+    total = sum(round_scores)
+    return [float(s - (total - s) / (n - 1)) for s in round_scores]
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Rummy 500 as a PettingZoo AEC game (see ``docs/research.md``).
+
+    Args:
+        rules: a :class:`~rummy500.rules.Rules`, a ``rules`` mapping
+            (``{"preset": "popular", "first_meld_min": 30}``) or a preset name.
+        players: number of seats (overrides the rules).
+        render_mode: ``"human"`` (print) or ``"ansi"`` (return the text), or None.
+        max_rounds: truncate a match still without a winner after this many rounds.
+    """
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "rummy500_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        rules: Rules | Mapping[str, Any] | str | None = None,
+        players: int | None = None,
+        render_mode: str | None = None,
+        max_rounds: int = 50,
+    ) -> None:
+        super().__init__()
+        self.rules = make_rules(rules, players)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.max_rounds = max_rounds
+        n = self.rules.players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        size = layout(n).size
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self._seed_rng = random.Random()
+        self.table: Table | None = None
+        self.decision: Decision | None = None
+        self.turn_info: Turn | None = None
+        self._obs_cache: dict[int, np.ndarray] = {}
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ API
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new match; ``seed`` fixes every shuffle of it."""
+        if seed is not None:
+            self._seed_rng = random.Random(seed)
+        self.table = Table(self.rules, self._seed_rng.getrandbits(63), self.max_rounds)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._next_decision()
+
+    def _next_decision(self) -> None:
+        assert self.table is not None
+        turn = self.table.turn()
+        self.turn_info = turn
+        self._obs_cache.clear()
+        if turn is None:
+            self.decision = None
+            return
+        self.decision = Decision(turn.legal)
+        self.agent_selection = self.possible_agents[turn.seat]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The observation and action mask of ``agent`` (its mask is all 0 unless it decides now)."""
+        assert self.table is not None
+        seat = self.agent_name_mapping[agent]
+        deciding = self.decision is not None and self.turn_info is not None and self.turn_info.seat == seat
+        selected = self.decision.selected if deciding else ()  # type: ignore[union-attr]
+        offer = bool(deciding and self.turn_info.offer)  # type: ignore[union-attr]
+        # The position only changes when an engine action is played: cache the view's part.
+        base = self._obs_cache.get(seat)
+        if base is None:
+            base = self._obs_cache[seat] = encode_view(self.table.view(seat), (), offer)
+        obs = base.copy()
+        if selected:
+            add_selected(obs, self.rules.players, selected)
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        if deciding:
+            mask[list(self.decision.next_tokens())] = 1  # type: ignore[union-attr]
+        return {"observation": obs, "action_mask": mask}
+
+    def action_mask(self) -> np.ndarray:
+        """The action mask of the agent to act (cheaper than a full observation)."""
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        if self.decision is not None:
+            mask[list(self.decision.next_tokens())] = 1
+        return mask
+
+    def step(self, action: int | None) -> None:
+        """Play one token of the acting agent (None for an agent that is done).
+
+        Raises:
+            ValueError: the token is not allowed by the action mask; nothing changes.
+        """
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        assert self.table is not None and self.decision is not None
+        try:
+            engine_action = self.decision.push(int(action))  # type: ignore[arg-type]
+        except (EncodingError, TypeError, ValueError) as exc:
+            raise ValueError(str(exc)) from None
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if engine_action is not None:
+            finished = self.table.play(engine_action)
+            for scores in finished:
+                for i, r in enumerate(round_rewards(self.rules, scores)):
+                    self.rewards[self.possible_agents[i]] += r
+            self._next_decision()
+            if self.table.over or self.table.truncated:
+                done = self.table.over
+                for a in self.agents:
+                    self.terminations[a] = done
+                    self.truncations[a] = not done
+                    self.infos[a] = {"totals": list(self.table.match.totals), "winner": self.table.match.winner}
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The table as text from the acting seat's side (its hand only)."""
+        if self.render_mode is None:
+            return None
+        text = self.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def render_text(self) -> str:
+        """The text of :meth:`render`."""
+        if self.table is None:
+            return "(no game: call reset())"
+        seat = self.agent_name_mapping[self.agent_selection]
+        v = self.table.view(seat)
+        lines = [
+            f"round {len(self.table.match.rounds)}  totals {list(self.table.match.totals)}  "
+            f"{self.agent_selection} to decide ({'offer' if self.turn_info and self.turn_info.offer else v.phase})",
+            "pile (top last): " + " ".join(str(c) for c in v.discard),
+            f"stock: {v.stock_count}  hand sizes: {list(v.hand_sizes)}",
+        ]
+        for m in v.melds:
+            lines.append(f"  meld {m.id} (player_{m.owner}): " + " ".join(str(c) for c in m.cards))
+        lines.append(f"{self.agent_selection} hand: " + " ".join(str(c) for c in v.hand))
+        if self.decision is not None and self.decision.selected:
+            lines.append("selected: " + ", ".join(token_name(t) for t in self.decision.selected))
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """:class:`raw_env` wrapped in PettingZoo's order-enforcing and assertion wrappers."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e

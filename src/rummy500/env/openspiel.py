@@ -1,0 +1,411 @@
+"""OpenSpiel game ``python_rummy500``: importing this module registers it with pyspiel.
+
+>>> import pyspiel
+>>> import rummy500.env.openspiel
+>>> game = pyspiel.load_game("python_rummy500", {"preset": "quick", "players": 3})
+>>> game.num_players(), game.num_distinct_actions() == rummy500.env.encoding.N_ACTIONS
+(3, True)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 3)
+
+* **Parameters**: ``preset`` (a preset name), ``players``, ``max_rounds``, and
+  every option of ``RULES.md`` by its name (``calling_rummy="pile"``,
+  ``first_meld_min=30``, ``jokers="4"``...); options with several value types
+  (``jokers``, ``decks``, ``hand_size``, ``rounds``...) are given as strings and
+  ``custom_values`` as a JSON object. Options left at the standard game's value
+  come from the preset (OpenSpiel fills every parameter in with its default).
+* **Chance**: the first dealer (uniform over the seats, which is what cutting
+  for the highest card amounts to), then every deal card by card, top of the
+  pack first (an outcome is a card kind, with probability its share of the
+  cards left), and under ``stock_out: reshuffle`` every new stock card by card.
+* **Decisions**: the same tokens, masks and out-of-turn offers as the
+  PettingZoo environment (:mod:`rummy500.env.encoding`); a player builds a
+  multi-card action over several of its own moves.
+* **Rewards**: each finished round gives every seat its round reward
+  (:func:`~rummy500.env.aec.round_rewards`); returns are their sum (zero-sum).
+* **Observation tensor**: :func:`~rummy500.env.observation.encode_view`. The
+  **information-state tensor** appends, per relative seat, the cards that seat
+  discarded this round; the **information-state string** is the seat's
+  perfect-recall history (its dealt hand, then the engine's events as that
+  seat may see them: its own draws with their cards, the others' without).
+* ``resample_from_infostate`` deals the cards the player cannot see at random,
+  consistently with its view (the engine's determinization).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from rummy500.actions import Discard, Reshuffle
+from rummy500.cards import JOKER, Card, natural_cards
+from rummy500.env.aec import round_rewards
+from rummy500.env.encoding import HAND_KINDS, N_ACTIONS, Decision, card_index, token_name
+from rummy500.env.observation import encode_view, layout
+from rummy500.env.table import Table
+from rummy500.events import Event
+from rummy500.match import Match
+from rummy500.rules import OPTIONS, Rules
+from rummy500.state import RoundState, build_pack, state_from_view
+
+__all__ = ["GAME_NAME", "Rummy500Game", "Rummy500State", "rules_from_params"]
+
+GAME_NAME = "python_rummy500"
+_KINDS: list[Card] = [*natural_cards(), JOKER]
+_MAX_CHANCE = HAND_KINDS
+_MAX_LENGTH_PER_ROUND = 40_000
+
+
+def _param_default(value: Any) -> Any:
+    if isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, dict):
+        return json.dumps(value)
+    return str(value)
+
+
+_PARAMS: dict[str, Any] = {"preset": "standard", "max_rounds": 20}
+_PARAMS.update({name: _param_default(spec.default) for name, spec in OPTIONS.items()})
+
+
+def _parse_value(text: Any) -> Any:
+    if not isinstance(text, str):
+        return text
+    if text.strip().startswith("{"):
+        return json.loads(text)
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def rules_from_params(params: dict[str, Any]) -> Rules:
+    """The rules named by game parameters: the preset, then every option that differs from its default.
+
+    OpenSpiel fills every parameter in with its default, so an option left at
+    the standard game's value keeps the preset's value.
+
+    Raises:
+        RulesError: unknown preset or option value (all problems at once).
+    """
+    mapping: dict[str, Any] = {"preset": params.get("preset", "standard")}
+    for name, value in params.items():
+        if name in OPTIONS and value != _PARAMS[name]:
+            mapping[name] = _parse_value(value)
+    return Rules.from_mapping(mapping)
+
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Rummy 500 (rummy500)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.REWARDS,
+    max_num_players=8,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_PARAMS,
+)
+
+
+class Rummy500Game(pyspiel.Game):
+    """The game, for one set of rules."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        self.rules = rules_from_params(params)
+        self.max_rounds = int(params.get("max_rounds", _PARAMS["max_rounds"]))
+        n = self.rules.players
+        bound = 2000.0 * self.max_rounds
+        info = pyspiel.GameInfo(
+            num_distinct_actions=N_ACTIONS,
+            max_chance_outcomes=max(_MAX_CHANCE, n),
+            num_players=n,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=_MAX_LENGTH_PER_ROUND * self.max_rounds,
+        )
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> Rummy500State:
+        """The start: chance cuts for the first dealer."""
+        return Rummy500State(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        """An observer: information state when ``iig_obs_type.perfect_recall``, else the observation."""
+        perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return _Observer(self.rules.players, perfect)
+
+
+class _Core:
+    """Everything a state holds, with a cheap deep copy (the engine's own ``copy``)."""
+
+    def __init__(self, rules: Rules, max_rounds: int) -> None:
+        self.rules = rules
+        self.table = Table(rules, 0, max_rounds, auto=False)
+        self.dealer: int | None = None
+        self.dealing: list[Card] = []
+        self.decision: Decision | None = None
+        self.returns_ = [0.0] * rules.players
+        self.rewards_ = [0.0] * rules.players
+        # the engine's events (each knows what a seat may see of it) and the deals
+        self.history: list[Event | _Deal] = []
+        self.discarded: list[Counter[Card]] = [Counter() for _ in range(rules.players)]
+
+    def __deepcopy__(self, memo: Any) -> _Core:
+        out = _Core.__new__(_Core)
+        out.rules = self.rules
+        table = Table.__new__(Table)
+        table.__dict__.update(self.table.__dict__)
+        match = Match.__new__(Match)
+        match.__dict__.update(self.table.match.__dict__)
+        match.totals = list(match.totals)
+        if match.rounds:  # the round in play gets its own log: the copy appends to it
+            match.rounds = [*match.rounds[:-1], replace(match.rounds[-1], actions=list(match.rounds[-1].actions))]
+        match.state = match.state.copy() if match.state is not None else None
+        match.rng = random.Random()
+        table.match = match
+        out.table = table
+        out.dealer = self.dealer
+        out.dealing = list(self.dealing)
+        out.decision = None
+        if self.decision is not None:
+            d = Decision(())
+            d.actions, d.children, d.prefix = self.decision.actions, self.decision.children, self.decision.prefix
+            out.decision = d
+        out.returns_ = list(self.returns_)
+        out.rewards_ = list(self.rewards_)
+        out.history = list(self.history)
+        out.discarded = [Counter(c) for c in self.discarded]
+        return out
+
+
+class Rummy500State(pyspiel.State):
+    """A position: a match, the chance event in progress, the tokens chosen so far."""
+
+    def __init__(self, game: Rummy500Game) -> None:
+        super().__init__(game)
+        # OpenSpiel clones a Python state by deep-copying its attributes: one with
+        # a cheap __deepcopy__ keeps cloning fast.
+        self.c = _Core(game.rules, game.max_rounds)
+
+    # ------------------------------------------------------------ structure
+    def _chance(self) -> str | None:
+        if self.c.dealer is None:
+            return "cut"
+        return self.c.table.chance
+
+    def current_player(self) -> int:
+        """The player to decide, CHANCE or TERMINAL."""
+        if self._chance() is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        turn = self.c.table.turn()
+        if turn is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return turn.seat
+
+    def is_terminal(self) -> bool:
+        """The match has a winner, or reached ``max_rounds``."""
+        return self._chance() is None and self.c.table.turn() is None
+
+    def _pool(self) -> Counter[Card]:
+        """The cards the chance event in progress still has to place."""
+        chance = self._chance()
+        if chance == "deal":
+            pack = Counter(build_pack(self.c.rules))
+        else:
+            state = self.c.table.match.state
+            assert state is not None
+            pack = Counter(state.discard[:-1])
+        pack.subtract(self.c.dealing)
+        return +pack
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._chance() == "cut":
+            n = self.c.rules.players
+            return [(s, 1.0 / n) for s in range(n)]
+        pool = self._pool()
+        total = sum(pool.values())
+        return sorted((card_index(c), k / total) for c, k in pool.items())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Outcomes of the chance node: a seat (the cut), or the next card's kind."""
+        return self._chance_outcomes()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.c.decision is None or player != self.current_player():
+            return []
+        return sorted(self.c.decision.next_tokens())
+
+    def _apply_action(self, action: int) -> None:
+        chance = self._chance()
+        if chance == "cut":
+            self.c.dealer = action
+            return
+        if chance is not None:
+            self._apply_chance_card(chance, _KINDS[action])
+            return
+        assert self.c.decision is not None
+        turn = self.c.table.turn()
+        assert turn is not None
+        engine_action = self.c.decision.push(action)
+        self.c.rewards_ = [0.0] * self.c.rules.players
+        if engine_action is None:
+            return
+        if isinstance(engine_action, Discard):
+            self.c.discarded[turn.seat].update(engine_action.cards)
+        finished = self.c.table.play(engine_action)
+        self.c.history.extend(self.c.table.events)
+        for scores in finished:
+            for i, r in enumerate(round_rewards(self.c.rules, scores)):
+                self.c.rewards_[i] += r
+                self.c.returns_[i] += r
+        self._new_decision()
+
+    def _apply_chance_card(self, chance: str, c: Card) -> None:
+        self.c.dealing.append(c)
+        if self._pool():
+            return
+        cards, self.c.dealing = self.c.dealing, []
+        match = self.c.table.match
+        if chance == "deal":
+            dealer = self.c.dealer if not match.rounds else match.next_dealer()
+            match.start_round(RoundState.from_deck(self.c.rules, dealer, cards))  # type: ignore[arg-type]
+            self.c.discarded = [Counter() for _ in range(self.c.rules.players)]
+            hands = tuple(tuple(sorted(h)) for h in match.state.hands)  # type: ignore[union-attr]
+            self.c.history.append(_Deal(len(match.rounds), dealer, hands))
+        else:
+            state = match.state
+            assert state is not None
+            self.c.history.extend(match.apply(state.to_move, Reshuffle(tuple(cards)), check=False, auto=False))
+        self._new_decision()
+
+    def _new_decision(self) -> None:
+        turn = self.c.table.turn()
+        self.c.decision = Decision(turn.legal) if turn is not None else None
+
+    # --------------------------------------------------------- information
+    def returns(self) -> list[float]:
+        """Each seat's summed round rewards so far."""
+        return list(self.c.returns_)
+
+    def rewards(self) -> list[float]:
+        """The round rewards the last move produced (non-zero only when it ended a round)."""
+        return list(self.c.rewards_)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"dealer {action}" if self._chance() == "cut" else f"card {_KINDS[action]}"
+        return token_name(action)
+
+    def view_of(self, player: int):  # noqa: ANN201 - a rummy500.views.View
+        """``player``'s view of the current round."""
+        return self.c.table.view(player)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Rummy500State:
+        """A state the player cannot tell from this one: the hidden cards dealt again at random."""
+        rng = random.Random(int(probability_sampler() * 2**52))
+        out = self.clone()
+        if self._chance() is not None or self.c.table.match.state is None:
+            return out
+        view = self.c.table.view(player_id)
+        out.c.table.match.state = state_from_view(view, rng)
+        out.c.decision = Decision(out.c.table.turn().legal) if out.c.table.turn() is not None else None  # type: ignore[union-attr]
+        if out.c.decision is not None and self.c.decision is not None:
+            out.c.decision.prefix = self.c.decision.prefix
+        return out
+
+    def __str__(self) -> str:
+        chance = self._chance()
+        if chance is not None:
+            return f"chance: {chance} ({len(self.c.dealing)} cards placed)"
+        state = self.c.table.match.state
+        if state is None:
+            return "terminal"
+        lines = [f"totals {self.c.table.match.totals} to_move {state.to_move} phase {state.phase}"]
+        lines += [f"p{s}: {' '.join(str(c) for c in sorted(h))}" for s, h in enumerate(state.hands)]
+        lines.append("pile: " + " ".join(str(c) for c in state.discard))
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class _Deal:
+    """A deal: everybody sees who dealt; each seat sees its own hand."""
+
+    round: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+
+
+def _history_line(item: Event | _Deal, player: int) -> str:
+    """One line of ``player``'s information-state string."""
+    if isinstance(item, _Deal):
+        return f"dealt round={item.round} dealer={item.dealer} hand={' '.join(map(str, item.hands[player]))}"
+    d = item.seen_by(player).to_dict()
+    kind = d.pop("event")
+    parts = [kind]
+    for k, v in d.items():
+        if v is None or v == []:
+            continue
+        if isinstance(v, list):
+            v = " ".join(" ".join(map(str, x)) if isinstance(x, list) else str(x) for x in v)
+        parts.append(f"{k}={v}")
+    return " ".join(parts)
+
+
+class _Observer:
+    """OpenSpiel observer: the observation tensor, or the information state."""
+
+    def __init__(self, players: int, perfect_recall: bool) -> None:
+        self.players = players
+        self.perfect_recall = perfect_recall
+        size = layout(players).size + (players * HAND_KINDS if perfect_recall else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: Rummy500State, player: int) -> None:
+        self.tensor.fill(0)
+        if state.c.table.match.state is None:
+            return
+        turn = state.c.table.turn()
+        deciding = turn is not None and turn.seat == player and state.c.decision is not None
+        selected = state.c.decision.selected if deciding else ()  # type: ignore[union-attr]
+        obs = encode_view(state.view_of(player), selected, bool(deciding and turn.offer))  # type: ignore[union-attr]
+        self.tensor[: obs.size] = obs
+        if self.perfect_recall:
+            n = self.players
+            for seat, cards in enumerate(state.c.discarded):
+                base = obs.size + ((seat - player) % n) * HAND_KINDS
+                for c, k in cards.items():
+                    self.tensor[base + card_index(c)] = k
+
+    def string_from(self, state: Rummy500State, player: int) -> str:
+        if state.c.table.match.state is None:
+            return f"p{player} before the deal"
+        v = state.view_of(player)
+        now = (
+            f"p{player} hand {' '.join(map(str, v.hand))} | pile {' '.join(map(str, v.discard))} | "
+            f"melds {' ; '.join(' '.join(map(str, m.cards)) for m in v.melds)} | totals {list(state.c.table.match.totals)}"
+        )
+        if state.c.decision is not None and state.c.decision.selected:
+            now += " | selected " + ", ".join(token_name(t) for t in state.c.decision.selected)
+        if not self.perfect_recall:
+            return now
+        past = [_history_line(item, player) for item in state.c.history]
+        return "\n".join([*past, now])
+
+
+pyspiel.register_game(_GAME_TYPE, Rummy500Game)

@@ -1,0 +1,114 @@
+"""Who decides next: the engine's decision loop, one decider at a time.
+
+:class:`Table` wraps a :class:`~rummy500.match.Match` and asks it who decides
+(:meth:`~rummy500.match.Match.decision`): the seat to move, a seat offered an
+out-of-turn play (a Rummy call, a meld under ``meld_out_of_turn``; it answers
+with the play or :class:`~rummy500.actions.Decline`), or chance. With
+``auto`` (the default) the match deals every round and draws every reshuffle
+from its own random source; with ``auto=False`` the match starts undealt and
+the caller resolves :attr:`Table.chance` (the OpenSpiel game does).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from rummy500.actions import Action
+from rummy500.events import Event
+from rummy500.match import Match
+from rummy500.rules import Rules
+from rummy500.state import DecisionKind
+from rummy500.views import View
+
+__all__ = ["Table", "Turn"]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One decision: the seat, whether it is an out-of-turn offer, and its legal actions."""
+
+    seat: int
+    offer: bool
+    legal: tuple[Action, ...]
+
+
+class Table:
+    """A match driven one decision at a time.
+
+    Args:
+        rules: the rules.
+        seed: seed of every shuffle.
+        max_rounds: stop (truncate) after this many rounds.
+        auto: deal rounds and reshuffle with the match's random source; when
+            False the match starts undealt and the caller resolves :attr:`chance`.
+    """
+
+    def __init__(self, rules: Rules, seed: int | None, max_rounds: int = 50, auto: bool = True) -> None:
+        self.rules = rules
+        self.auto = auto
+        self.match = Match(rules, rng=random.Random(seed), deal=auto)
+        self.max_rounds = max_rounds
+        self._turn: Turn | None = None
+        self.events: list[Event] = []
+
+    @property
+    def n(self) -> int:
+        """Number of seats."""
+        return self.rules.players
+
+    @property
+    def over(self) -> bool:
+        """True once the match has a winner."""
+        return self.match.is_over
+
+    @property
+    def truncated(self) -> bool:
+        """True when the round limit stopped a match that has no winner yet."""
+        if self.match.is_over:
+            return False
+        rounds = len(self.match.rounds)
+        return rounds > self.max_rounds or (rounds == self.max_rounds and self._round_over())
+
+    def _round_over(self) -> bool:
+        return self.match.state is None or self.match.state.is_over
+
+    @property
+    def chance(self) -> str | None:
+        """The chance event due (``auto=False`` only): ``deal``, ``reshuffle`` or None."""
+        if self.over or self.truncated:
+            return None
+        if self._round_over():
+            return "deal"
+        decision = self.match.decision()
+        return "reshuffle" if decision is not None and decision.kind is DecisionKind.CHANCE else None
+
+    def turn(self) -> Turn | None:
+        """The current decision (None once the match is over or truncated, or while chance is due)."""
+        if self._turn is not None:
+            return self._turn
+        if self.over or self.truncated or self._round_over():
+            return None
+        decision = self.match.decision()
+        if decision is None or decision.kind is DecisionKind.CHANCE or decision.seat is None:
+            return None
+        self._turn = Turn(decision.seat, decision.kind is DecisionKind.OFFER, decision.legal)
+        return self._turn
+
+    def play(self, action: Action) -> list[list[int]]:
+        """Play the current decider's action; return the scores of rounds it finished.
+
+        What happened is left in :attr:`events` (the engine's events).
+        """
+        turn = self.turn()
+        if turn is None:
+            raise ValueError("no seat decides now")
+        self._turn = None
+        rounds = len(self.match.rounds)
+        self.events = self.match.apply(turn.seat, action, check=False, auto=self.auto)
+        finished = self.match.rounds[rounds - 1].round_scores
+        return [list(finished)] if finished is not None else []
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see now."""
+        return self.match.view(seat)

@@ -1,0 +1,90 @@
+"""Hints: a strong bot's move for a player's own view, and one line saying why.
+
+The bot sees exactly what the player sees (their :class:`~rummy500.views.View`),
+so a hint can never reveal another hand or the stock. The reason is built from
+the move and public card values, in a player's words.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rummy500.actions import Action, CallRummy, Discard, Draw, Float, LayOff, Meld, Pass, Swap, Take
+from rummy500.scoring import card_value
+from rummy500.server.bots import make_bot, settle_choice
+
+__all__ = ["card_words", "hint_for", "reason"]
+
+_SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+
+
+def card_words(card: Any) -> str:
+    """A card as a player writes it: ``Q♥``, ``10♠``, ``joker``.
+
+    >>> card_words("TH"), card_words("JK=7S"), card_words("JK")
+    ('10♥', 'joker (as 7♠)', 'joker')
+    """
+    text = str(card)
+    if text.startswith("JK"):
+        return f"joker (as {card_words(text[3:])})" if "=" in text else "joker"
+    rank, suit = text[:-1], text[-1]
+    return ("10" if rank == "T" else rank) + _SUITS.get(suit, suit)
+
+
+def _points(cards: Any, view: Any) -> int:
+    return sum(card_value(c, view.rules, in_hand=False) for c in cards)
+
+
+def reason(view: Any, action: Action) -> str:  # noqa: PLR0911 - one sentence per kind of move
+    """One line on why ``action`` is a good move from ``view``."""
+    pile = list(view.discard)
+    if isinstance(action, Draw):
+        return "Nothing in the discard pile helps your hand enough: draw a fresh card from the stock."
+    if isinstance(action, Take):
+        card = card_words(pile[-action.n]) if action.n <= len(pile) else "card"
+        if action.n == 1:
+            return f"The {card} on top of the pile fits your cards: take it."
+        return f"Taking {action.n} cards is worth it: the {card} goes into a meld this turn."
+    if isinstance(action, Meld):
+        words = " ".join(card_words(c) for c in action.cards)
+        return f"Meld {words}: {_points(action.cards, view)} points are safe on the table before anyone goes out."
+    if isinstance(action, LayOff):
+        words = " ".join(card_words(c) for c in action.cards)
+        return f"Lay off {words} on meld {action.on + 1}: {_points(action.cards, view)} more points, fewer cards to be caught with."
+    if isinstance(action, Swap):
+        return f"Swap the {card_words(action.card)} for the joker on meld {action.on + 1}: a joker is worth more in your hand."
+    if isinstance(action, Discard):
+        words = " ".join(card_words(c) for c in action.cards)
+        return f"Discard {words}: it fits nothing you hold and is the card you can best spare."
+    if isinstance(action, CallRummy):
+        card = card_words(pile[-action.depth]) if action.depth <= len(pile) else "card"
+        return f"Call Rummy!: the {card} in the pile can be played, and it scores for you."
+    if isinstance(action, Pass):
+        return "The stock is empty and nothing in the pile helps: pass."
+    if isinstance(action, Float):
+        return "Float: your hand is empty; you go out with a discard at a later turn."
+    return f"The strongest bot would play: {action}."
+
+
+def hint_for(view: Any, level: str, seed: int) -> dict[str, Any]:
+    """The move a bot of ``level`` would make from ``view``, as ``action``, ``text`` and ``reason``.
+
+    Runs the bot (in a worker thread: strong bots think for a while); a bot
+    failure falls back to a legal move, as for bot seats.
+    """
+    bot = make_bot(level, seed)
+    rng = random.Random(seed)
+    legal = list(view.legal)
+    try:
+        choice: Any = bot.act(view, rng)
+    except Exception as exc:  # noqa: BLE001 - a bot's failure only costs the hint's quality
+        choice = exc
+    action = settle_choice(choice, legal, rng, lambda a: None if a in legal else _refuse(), may_decline=False)
+    if action is None:
+        action = legal[0]
+    return {"action": action.to_record(), "text": str(action), "reason": reason(view, action)}
+
+
+def _refuse() -> None:
+    raise ValueError("not a legal move")

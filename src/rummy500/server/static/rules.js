@@ -1,0 +1,100 @@
+// Rules in a player's words: the house rules of a table (for its side panel)
+// and the "How to play" page (/#rules).
+
+import { h, clear } from "./dom.js";
+
+// Per option and value: one sentence. Options missing here are said as "name: value".
+const WORDS = {
+  discard_draw: {
+    any_depth: "You may take any card of the discard pile, with every card above it; the deepest card taken must be used that turn.",
+    top_only: "Only the top card of the discard pile may be taken.",
+  },
+  must_use_taken: {
+    if_several: "A single top card taken may simply be kept.",
+    always: "Even a single top card taken from the pile must be used that turn.",
+  },
+  calling_rummy: {
+    off: "No Rummy! calls.",
+    pile: "Rummy!: when a discard leaves a playable card in the pile, anyone but the discarder may call and take the pile down to it.",
+    top_card: "Rummy!: anyone but the discarder may call to claim the card just discarded if it can be played.",
+    steal: "Rummy!: a caller takes only the playable card and lays it off at once; play goes on as before.",
+  },
+  going_out: {
+    any: "You go out by melding or laying off all your cards, or by discarding your last card.",
+    discard_required: "You must discard to go out.",
+    floating: "You may meld out and float: you go out by discarding at a later turn.",
+    unplayable_discard: "You go out only by discarding a card that could not be played.",
+  },
+  stock_out: {
+    end_round: "When the stock runs out the round ends (unless the next player takes from the pile).",
+    immediate: "The round ends as soon as the stock runs out.",
+    reshuffle: "When the stock runs out the discard pile is shuffled into a new stock.",
+    play_on: "When the stock runs out play goes on from the discard pile.",
+  },
+  hand_penalty: {
+    own: "Cards left in your hand count against you.",
+    to_goer: "Cards left in the others' hands score for the player who went out.",
+  },
+  joker_use: { wild: "Jokers are wild.", joker_sets_only: "Jokers only make sets of jokers." },
+  layoff_onto: {
+    any: "You may lay off on anyone's meld.",
+    own: "You may lay off only on your own melds.",
+    own_and_partner: "You may lay off only on your own and your partner's melds.",
+  },
+  around_the_corner: { true: "Runs may go around the corner (K A 2)." },
+  meld_out_of_turn: { true: "Melds and lay-offs are allowed out of turn." },
+  joker_swap: { true: "A natural card may be swapped for the joker standing for it." },
+  layoff_needs_own_meld: { true: "You must have a meld of your own before laying off." },
+  discard_back: { true: "The top card taken may be discarded again the same turn." },
+  partnership: { true: "Partners (seats 1 & 3, 2 & 4) score together." },
+  dealers_gambit: { true: "Dealer's Gambit: the dealer says each hand what jokers do." },
+  four_aces_bonus: { true: "Four aces melded together score a bonus." },
+  masters_hand: { true: "A 7-card run laid down and going out scores 500 (Master's Hand)." },
+  must_go_out_to_win: { true: "You must go out in the round you pass the target to win." },
+  rummy_after_going_out: { true: "A playable card left by the player going out is a Rummy for them." },
+  short_pack: { true: "A short pack: 7 to ace only." },
+};
+
+function said(name, value) {
+  const words = WORDS[name]?.[String(value)];
+  if (words) return words;
+  return `${name.replace(/_/g, " ")}: ${typeof value === "boolean" ? (value ? "yes" : "no") : String(value).replace(/_/g, " ")}.`;
+}
+
+/** The table's rules and settings as sentences (the most important first). */
+export function rulesInWords(rules, settings) {
+  const r = rules || {};
+  const out = [];
+  if (r.rounds && r.rounds !== "to_target") out.push(`${r.rounds} round${r.rounds === 1 ? "" : "s"}; the highest total wins.`);
+  else out.push(`First to ${r.target ?? 500} points wins.`);
+  for (const key of ["discard_draw", "must_use_taken", "calling_rummy", "going_out"]) out.push(said(key, r[key] ?? Object.keys(WORDS[key])[0]));
+  if (r.first_meld_min) out.push(`Your first melds must total at least ${r.first_meld_min} points.`);
+  if (r.min_run && r.min_run !== 3) out.push(`Runs need at least ${r.min_run} cards.`);
+  if (r.jokers === 0) out.push("No jokers.");
+  const shown = new Set(["target", "rounds", "players", "preset", "discard_draw", "must_use_taken", "calling_rummy", "going_out", "first_meld_min", "min_run", "jokers"]);
+  for (const [k, v] of Object.entries(r)) if (!shown.has(k)) out.push(said(k, v));
+  const s = settings || {};
+  out.push(s.turn_clock ? `Turn clock: ${s.turn_clock} s a turn, then the computer plays it.` : "No turn clock.");
+  out.push(s.hints === false ? "Hints are off at this table." : "Hints are on: press Hint on your turn.");
+  return out;
+}
+
+/** The "How to play" page. */
+export function renderRulesPage(root) {
+  clear(root);
+  document.title = "How to play \u2014 rummy500";
+  const sec = (title, ...paras) => h("section", { class: "panel" }, [h("h2", {}, title), ...paras.map((p) => h("p", {}, p))]);
+  root.append(h("main", { class: "rules-page", dataset: { testid: "rules-page" } }, [
+    h("header", { class: "lobby-head" }, [h("h1", {}, ["How to play Rummy ", h("span", { class: "accent" }, "500")]),
+      h("nav", { class: "row" }, [h("a", { href: "/" }, "Play"), h("a", { href: "/#replays" }, "Replays")])]),
+    sec("The aim", "Score points by laying cards on the table in melds. Cards left in your hand when a round ends count against you. Rounds are played until someone reaches 500."),
+    sec("Melds", "A set is 3 or 4 cards of one rank in different suits (7\u2663 7\u2666 7\u2660). A run is 3 or more cards of one suit in a row (4\u2665 5\u2665 6\u2665); the ace is high (Q K A) or low (A 2 3), not both.",
+      "A joker stands for any card you say; it keeps that meaning for the rest of the round."),
+    sec("Your turn", "1. Draw: take the top card of the stock, or take a card from the discard pile together with every card above it. If you take more than one card, you must use the deepest one in a meld or lay-off this turn.",
+      "2. Meld and lay off as you like: lay down new melds, or add cards to any meld on the table (a lay-off scores for you).",
+      "3. Discard one card. The round ends when someone has no cards left."),
+    sec("Rummy!", "At some tables, when a discard leaves a card in the pile that could be played, anyone but the discarder may call Rummy! and claim it. Everyone gets the same few seconds to call; the window shows on the table."),
+    sec("Scoring", "Aces count 15 (1 as the low end of a run), kings, queens, jacks and tens 10, other cards their number, jokers 15. Each round you score the cards you laid on the table minus the cards left in your hand."),
+    sec("At the table", "Tap cards to select them, then press Meld, Lay off or Discard; a lit card of the pile can be taken. Hint shows what a strong computer player would do, and why. With a turn clock, the computer plays your turn when time runs out. Everyone presses Ready after a round to deal the next."),
+  ]));
+}

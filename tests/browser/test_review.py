@@ -1,0 +1,80 @@
+"""The review of a finished game in the replay viewer, on a laptop and on a phone."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import urllib.request
+
+from browser_ui import create_table, play_until_round_over
+from playwright.sync_api import expect
+
+# The session's server starts after collection and inherits these: the smallest
+# budget that can judge a move keeps the review of the test's game short.
+os.environ.setdefault("RUMMY500_REVIEW_SAMPLES", "2")
+os.environ.setdefault("RUMMY500_REVIEW_EXTEND", "0")
+
+
+def _get(base: str, path: str) -> object:
+    with urllib.request.urlopen(base + path, timeout=5) as r:  # noqa: S310 - loopback only
+        return json.loads(r.read())
+
+
+def _fits(page) -> bool:
+    return page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_review_marks_the_moves_and_charts_the_standing(server, new_page, artifacts):
+    page = new_page(1366, 768)
+    table_id = create_table(page, server, name="Ann", seats=2, bots={1: "medium"}, house_rules={"rounds": 1})
+    play_until_round_over(page)
+    expect(page.get_by_test_id("round-over")).to_contain_text("Game over")
+    page.goto(f"{server}/#replay/{table_id}")
+    expect(page.get_by_test_id("replay-step")).to_contain_text("move 0 of")
+    # Another browser (no seat token of this game) may watch the replay but not ask for the review.
+    stranger = new_page(1366, 768)
+    stranger.goto(f"{server}/#replay/{table_id}")
+    expect(stranger.get_by_test_id("review-button")).to_be_disabled()
+    expect(stranger.get_by_test_id("review-status")).to_contain_text("Only the players")
+
+    page.get_by_test_id("review-button").click()
+    expect(page.get_by_test_id("review-status")).to_contain_text(re.compile("Queued|Reviewing"))
+    summary = page.get_by_test_id("review-summary")
+    expect(summary).to_be_visible(timeout=600_000)  # a bound for a loaded machine, not a speed test
+    expect(summary.locator("tbody tr")).to_have_count(2)
+    expect(summary.locator("tbody tr").first).to_contain_text("Ann")
+    for seat in (0, 1):
+        expect(page.get_by_test_id(f"review-accuracy-{seat}")).to_have_text(re.compile(r"^\d+\.\d%$"))
+    chart = page.get_by_test_id("review-chart")
+    expect(chart).to_be_visible()
+    assert chart.locator("polyline").count() >= 1
+
+    # Every reviewed decision, with its verdict; the best move beside a move that lost points.
+    page.get_by_test_id("review-show-all").check()
+    items = page.locator(".review-moves li[data-step]")
+    assert items.count() >= 2
+    first = items.first
+    step = int(first.get_attribute("data-step"))
+    expect(first.locator(".verdict")).to_have_text(re.compile("good|inaccuracy|mistake|blunder"))
+    lost = page.locator(".review-moves li[data-step]:not(.verdict-good)")
+    if lost.count():
+        expect(lost.first.locator(".best")).to_contain_text("best:")
+    # A move of the list takes the replay to the position before it and says what was played there.
+    first.get_by_role("button").click()
+    expect(page.get_by_test_id("replay-step")).to_have_text(re.compile(rf"^move {step - 1} of"))
+    expect(page.get_by_test_id("review-current")).to_contain_text(f"Next move (move {step})")
+    expect(page.locator(".review-moves li.here")).to_have_attribute("data-step", str(step))
+    assert _fits(page)
+    page.get_by_test_id("review-panel").screenshot(path=str(artifacts / "review.png"))
+
+    # On a phone the same review fits the screen's width; asking again answers at once.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()
+    page.get_by_test_id("review-button").click()
+    expect(page.get_by_test_id("review-summary")).to_be_visible(timeout=30_000)
+    expect(page.get_by_test_id("review-chart")).to_be_visible()
+    assert _fits(page)
+    page.get_by_test_id("review-panel").screenshot(path=str(artifacts / "review-phone.png"))
+    game = next(g for g in _get(server, "/api/games") if g["id"] == table_id)
+    assert game["status"] == "finished"

@@ -1,0 +1,19 @@
+import doctest
+
+import pytest
+
+from rummy500.env import aec, encoding
+
+
+@pytest.mark.parametrize("module", [encoding, aec], ids=lambda m: m.__name__)
+def test_docstring_examples_run(module):
+    failures, attempted = doctest.testmod(module, raise_on_error=False)
+    assert attempted > 0 and failures == 0
+
+
+def test_openspiel_and_single_agent_docstrings_run():
+    from rummy500.env import openspiel, single
+
+    for module in (openspiel, single):
+        failures, attempted = doctest.testmod(module, raise_on_error=False)
+        assert attempted > 0 and failures == 0

@@ -1,0 +1,49 @@
+"""``rummy500 review``: JSON for tools, a table for people, one line for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rummy500.cli import main
+
+from .positions import layoff_position
+
+POSITION = layoff_position([{"p": 0, "discard": "KS"}])
+
+
+def test_review_json_names_the_missed_layoff(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(POSITION))
+    assert main(["review", str(game), "--json", "--budget", "4", "--seat", "0", "--hindsight"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [p["name"] for p in out["players"]] == ["Ann"]
+    (d,) = [d for d in out["decisions"] if d["step"] == 5]
+    assert (d["played"], d["best"]) == ("discard KS", "layoff KS on 0")
+    assert d["verdict"] in ("mistake", "blunder")
+    assert set(d["hindsight"]) == {"played", "best"}
+    assert out["budget"]["samples"] == 4
+
+
+def test_review_table_lists_the_lost_points(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(POSITION))
+    assert main(["review", str(game), "--budget", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "discard KS" in out and "layoff KS on 0" in out
+    assert "Summary" in out and "Ann" in out and "Bob" in out
+
+
+def test_review_refuses_bad_input_in_one_line(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["review", str(bad)]) == 2
+    assert capsys.readouterr().err.startswith("rummy500 review: malformed record")
+    assert main(["review", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    bad.write_text(json.dumps({**POSITION, "actions": [{"p": 0, "discard": "QS"}]}))
+    assert main(["review", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "round 0 action 0" in err
+    assert main(["review", str(bad), "--budget", "1"]) == 2
+    assert "--budget" in capsys.readouterr().err

@@ -1,0 +1,70 @@
+"""The review of a finished game over HTTP: players only, computed in a worker process, queued."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi.testclient import TestClient
+
+from rummy500.review import Budget
+from rummy500.server.api.review import ReviewQueue
+
+from .helpers import TableDriver, create_table, start
+
+
+def _finished_game(client: TestClient) -> tuple[str, str, int]:
+    made = create_table(client, seats=2, rules={"rounds": 1}, bots={"1": "random"})
+    table_id = made["table_id"]
+    start(client, table_id, made["token"])
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={made['token']}") as ws:
+        final = TableDriver({0: ws}, seed=3).play()
+    return table_id, made["token"], final["version"]
+
+
+def _poll(client: TestClient, path: str, token: str) -> dict:
+    deadline = time.monotonic() + 300  # a generous bound, not a speed test
+    while True:
+        body = client.get(path, headers={"Authorization": f"Bearer {token}"}).json()
+        if body["status"] in ("done", "failed") or time.monotonic() > deadline:
+            return body
+        time.sleep(0.2)
+
+
+def test_players_get_the_review_of_their_finished_game(client: TestClient) -> None:
+    client.app.state.review_queue = ReviewQueue(Budget(samples=2, extend=0))
+    table_id, token, steps = _finished_game(client)
+    path = f"/api/games/{table_id}/review"
+    auth = {"Authorization": f"Bearer {token}"}
+    assert client.get(path, headers=auth).json() == {"status": "none", "ahead": 0, "review": None, "error": None}
+    asked = client.post(path, headers=auth)
+    assert asked.status_code == 202 and asked.json()["status"] in ("queued", "running")
+    again = client.post(path, headers=auth)  # asked twice: still one review
+    assert again.json()["status"] in ("queued", "running", "done")
+    body = _poll(client, path, token)
+    assert body["status"] == "done", body
+    review = body["review"]
+    assert [p["name"] for p in review["players"]] == ["Ann", "Bot 2"]
+    assert review["budget"]["samples"] == 2
+    assert review["decisions"], "a played round has decisions with a choice"
+    for d in review["decisions"]:
+        assert 1 <= d["step"] <= steps
+        assert d["verdict"] in ("good", "inaccuracy", "mistake", "blunder")
+        assert d["played"] in d["values"] and d["best"] in d["values"]
+        assert d["hindsight"] is None
+    client.app.state.review_queue.close()
+
+
+def test_only_players_may_ask_for_a_review(client: TestClient) -> None:
+    client.app.state.review_queue = ReviewQueue(Budget(samples=2, extend=0))
+    table_id, token, _ = _finished_game(client)
+    other = create_table(client, seats=2, bots={"1": "random"})
+    path = f"/api/games/{table_id}/review"
+    assert client.post(path).status_code == 401
+    refused = client.post(path, headers={"Authorization": f"Bearer {other['token']}"})
+    assert refused.status_code == 403 and refused.json()["detail"]["code"] == "bad_token"
+    assert client.get(path, headers={"Authorization": "Bearer nope"}).status_code == 403
+    assert client.post("/api/games/nosuchgame/review", headers={"Authorization": f"Bearer {token}"}).status_code == 404
+    # A game still in its lobby has no review (nor record) yet.
+    lobby = f"/api/games/{other['table_id']}/review"
+    assert client.post(lobby, headers={"Authorization": f"Bearer {other['token']}"}).status_code == 409
+    assert client.app.state.review_queue.jobs == {}
