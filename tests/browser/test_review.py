@@ -22,7 +22,10 @@ def _get(base: str, path: str) -> object:
 
 
 def _fits(page) -> bool:
-    return page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")
+    """The review panel lies within the window's width and nothing in it overflows sideways."""
+    return page.get_by_test_id("review-panel").evaluate(
+        "el => el.getBoundingClientRect().right <= window.innerWidth + 1 && el.scrollWidth <= el.clientWidth + 1"
+    )
 
 
 def test_review_marks_the_moves_and_charts_the_standing(server, new_page, artifacts):
