@@ -34,7 +34,7 @@ def test_review_marks_the_moves_and_charts_the_standing(server, new_page, artifa
     play_until_round_over(page)
     expect(page.get_by_test_id("round-over")).to_contain_text("Game over")
     page.goto(f"{server}/#replay/{table_id}")
-    expect(page.get_by_test_id("replay-step")).to_contain_text("move 0 of")
+    expect(page.get_by_test_id("replay-step")).to_contain_text("move 0 of", timeout=60_000)
     # Another browser (no seat token of this game) may watch the replay but not ask for the review.
     stranger = new_page(1366, 768)
     stranger.goto(f"{server}/#replay/{table_id}")
