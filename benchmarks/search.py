@@ -7,8 +7,8 @@ in speed. Printed, as medians over the run:
 
 * playouts per second over the searched decisions (each playout copies a
   determinized position and plays it out with the medium heuristics);
-* ``hard``'s decision time, over every decision it made on its turn and over
-  the searched ones;
+* ``hard``'s decision time, over every decision it made on its turn, over
+  the searched ones and over those with at most two cards in hand;
 * the cost of ``RoundState.copy()`` and of ``RoundState.view(seat)``, the two
   calls search makes constantly, measured apart on the positions met.
 
@@ -38,6 +38,7 @@ def measure(rounds: int, iterations: int, seed: int) -> dict[str, float]:
     medium = make_bot("medium", seed + 1)
     rng = random.Random(seed)
     decisions: list[float] = []
+    trivial: list[float] = []
     searched: list[float] = []
     rates: list[float] = []
     positions: list[RoundState] = []
@@ -56,6 +57,8 @@ def measure(rounds: int, iterations: int, seed: int) -> dict[str, float]:
                 action = hard.act(state.view(0), rng)
                 spent = pc() - t0
                 decisions.append(spent)
+                if len(state.hands[0]) <= 2:
+                    trivial.append(spent)
                 stats = hard.last_stats
                 if stats.get("playouts"):
                     searched.append(spent)
@@ -82,6 +85,8 @@ def measure(rounds: int, iterations: int, seed: int) -> dict[str, float]:
         "searched": len(searched),
         "playouts_per_s": statistics.median(rates) if rates else 0.0,
         "decision_ms": statistics.median(decisions) * 1e3,
+        "trivial": len(trivial),
+        "trivial_ms": statistics.median(trivial) * 1e3 if trivial else 0.0,
         "searched_ms": statistics.median(searched) * 1e3 if searched else 0.0,
         "copy_us": statistics.median(copies) * 1e6,
         "view_us": statistics.median(views) * 1e6,
@@ -100,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  hard decisions           {res['decisions']:>10} ({res['searched']} searched)")
     print(f"  playouts/s (median)      {res['playouts_per_s']:>10.0f}")
     print(f"  decision time, median    {res['decision_ms']:>10.2f} ms (searched: {res['searched_ms']:.1f} ms)")
+    print(f"  2-card hands, median     {res['trivial_ms']:>10.2f} ms ({res['trivial']} decisions)")
     print(f"  copy()                   {res['copy_us']:>10.2f} µs")
     print(f"  view(seat) with legal    {res['view_us']:>10.2f} µs")
     return 0

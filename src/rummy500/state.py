@@ -116,6 +116,8 @@ _STOCK_OUT_IMMEDIATE = StockOut.IMMEDIATE
 _STOCK_OUT_PLAY_ON = StockOut.PLAY_ON
 _STOCK_OUT_RESHUFFLE = StockOut.RESHUFFLE
 _TAKEN_CARD_USE_NEW_MELD = TakenCardUse.NEW_MELD
+# The stock_out values under which a round may never end on its own.
+_STOCK_OUT_ENDLESS = frozenset({StockOut.PLAY_ON, StockOut.RESHUFFLE})
 
 
 # A round that reaches this many turns ends as if the stock had run out. Real
@@ -1263,6 +1265,9 @@ class RoundState:
         if self.turns >= MAX_TURNS:
             self._end_round(None)
             return
+        if not self.stock and self.rules.stock_out in _STOCK_OUT_ENDLESS and self._dead():
+            self._end_round(None)  # a dead round ends as a stock-out would
+            return
         self.to_move = self.next_seat(seat)
         self.last_discarder = seat
         self.phase = Phase.DRAW
@@ -1277,6 +1282,28 @@ class RoundState:
         self.claimed_card = None
         if not self.stock and self.rules.stock_out is _STOCK_OUT_RESHUFFLE and len(self.discard) >= 2:
             self.phase = Phase.SHUFFLE
+
+    def _dead(self) -> bool:
+        """Whether the table can never change again: no meld and no lay-off from every card still in play.
+
+        Cards still in play are the hands, the stock and the pile; whoever ends
+        up holding them, no new meld can be made of them and none can go on a
+        table meld, so nobody can meld, lay off or go out again. Jokers still in
+        play or (``joker_swap``) on the table keep the round alive.
+        """
+        pool = [c for h in self.hands for c in h]
+        pool += self.stock
+        pool += self.discard
+        if JOKER in pool or self.dealer_joker == "available":
+            return False
+        if self.rules.joker_swap and any(JOKER in m.cards for m in self.melds):
+            return False
+        t = fastmeld.tables(self.rules)
+        index = fastmeld.scan(pool)
+        for meld in self.melds:
+            if fastmeld.fits(t, meld) & index.mask or fastmeld.layoffs_of(t, meld, index, 0):
+                return False
+        return not fastmeld.all_melds(t, index)
 
     def _end_round(self, went_out: int | None) -> None:
         self.went_out = went_out

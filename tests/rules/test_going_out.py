@@ -55,6 +55,8 @@ def test_going_out_unplayable_discard_floats_a_player_who_melds_out():
 
 # ------------------------------------------------------------------- stock_out
 LAST_CARD = ["0 draw", "0 discard 9C", "1 pass"]
+# Seat 1's 7H keeps 5H 6H 7H makeable, so the rounds below are not dead.
+LIVE = "KD QD 2S 3S 7H"
 
 
 def test_stock_out_immediate_ends_the_round_after_the_turn_that_emptied_the_stock():
@@ -67,7 +69,7 @@ def test_stock_out_immediate_ends_the_round_after_the_turn_that_emptied_the_stoc
 
 def test_stock_out_reshuffle_turns_the_pile_but_its_top_card_into_a_new_stock():
     actions = [*LAST_CARD[:2], {"p": 1, "reshuffle": ["4D", "8D"]}, "1 draw", "1 discard 2S"]
-    base, opt = contrast({"stock_out": "reshuffle"}, ["5H 6H 9C", OTHER], "2C", "8D 4D", actions)
+    base, opt = contrast({"stock_out": "reshuffle"}, ["5H 6H 9C", LIVE], "2C", "8D 4D", actions)
     assert base.refused_at == 2 and "nothing to reshuffle" in base.message
     assert opt.ok and not opt.over
     assert opt.state["discard"] == ["9C", "2S"] and opt.state["stock_count"] == 1 and "4D" in opt.state["hands"][1]
@@ -75,23 +77,23 @@ def test_stock_out_reshuffle_turns_the_pile_but_its_top_card_into_a_new_stock():
 
 def test_stock_out_reshuffle_is_recorded_for_the_seat_about_to_draw():
     wrong = [*LAST_CARD[:2], {"p": 0, "reshuffle": ["4D", "8D"]}, "1 draw"]
-    out = play({"stock_out": "reshuffle"}, ["5H 6H 9C", OTHER], "2C", "8D 4D", wrong)
+    out = play({"stock_out": "reshuffle"}, ["5H 6H 9C", LIVE], "2C", "8D 4D", wrong)
     assert out.refused_at == 2 and "seat 1" in out.message and out.state["stock_count"] == 0
 
 
 def test_stock_out_reshuffle_must_use_exactly_the_pile_below_its_top_card():
     wrong = [*LAST_CARD[:2], {"p": 1, "reshuffle": ["4D", "9C"]}]
-    out = play({"stock_out": "reshuffle"}, ["5H 6H 9C", OTHER], "2C", "8D 4D", wrong)
+    out = play({"stock_out": "reshuffle"}, ["5H 6H 9C", LIVE], "2C", "8D 4D", wrong)
     assert out.refused_at == 2 and "except its top card" in out.message
-    skipped = play({"stock_out": "reshuffle"}, ["5H 6H 9C", OTHER], "2C", "8D 4D", [*LAST_CARD[:2], "1 draw"])
+    skipped = play({"stock_out": "reshuffle"}, ["5H 6H 9C", LIVE], "2C", "8D 4D", [*LAST_CARD[:2], "1 draw"])
     assert skipped.refused_at == 2 and "reshuffled" in skipped.message
 
 
 def test_stock_out_play_on_refuses_a_pass_while_the_pile_can_be_taken():
-    base, opt = contrast({"stock_out": "play_on"}, ["5H 6H 9C", OTHER], "2C", "8D", LAST_CARD)
+    base, opt = contrast({"stock_out": "play_on"}, ["5H 6H 9C", LIVE], "2C", "8D", LAST_CARD)
     assert base.over
     assert opt.refused_at == 2 and "must take from the discard pile" in opt.message
-    on = play({"stock_out": "play_on"}, ["5H 6H 9C", OTHER], "2C", "8D", [*LAST_CARD[:2], "1 take 1", "1 discard 2S", "0 take 1"])
+    on = play({"stock_out": "play_on"}, ["5H 6H 9C", LIVE], "2C", "8D", [*LAST_CARD[:2], "1 take 1", "1 discard 2S", "0 take 1"])
     assert on.ok and not on.over and on.state["hands"][0] == ["5H", "6H", "2C", "2S"]
 
 
@@ -122,3 +124,27 @@ def test_a_round_that_never_ends_stops_after_max_turns_as_if_the_stock_ran_out()
     state.apply(Discard(tuple(parse_cards("9C"))))
     assert state.is_over and state.went_out is None and state.round_scores() == [-13, -12]
     assert Draw() not in state.legal_actions(1)
+
+
+# A dead round: seat 0 melds 5H 6H 7H and keeps 3D; nothing left in play (3D 9C
+# KD 2S 8S) makes a meld or goes on the run, so nobody can ever meld again.
+DEAD_HANDS = ["5H 6H 7H 9C", "KD 2S"]
+DEAD = ["0 draw", "0 meld 5H 6H 7H", "0 discard 9C"]
+
+
+def test_stock_out_reshuffle_ends_a_dead_round_as_a_stock_out():
+    out = play({"stock_out": "reshuffle"}, DEAD_HANDS, "3D", "8S", DEAD)
+    assert out.ok and out.over and out.went_out is None
+    assert out.scores == [5 + 6 + 7 - 3, -(10 + 2)]
+
+
+def test_stock_out_play_on_ends_a_dead_round_as_a_stock_out():
+    out = play({"stock_out": "play_on"}, DEAD_HANDS, "3D", "8S", DEAD)
+    assert out.ok and out.over and out.went_out is None and out.scores == [15, -12]
+
+
+def test_a_round_with_a_card_that_can_still_be_laid_off_goes_on():
+    live = play({"stock_out": "reshuffle"}, ["5H 6H 7H 9C", "KD 8H"], "3D", "8S", DEAD)
+    assert live.ok and not live.over and live.state["phase"] == "shuffle"
+    meldable = play({"stock_out": "play_on"}, ["5H 6H 7H 9C", "KD KS"], "3D", "KC", DEAD)
+    assert meldable.ok and not meldable.over and meldable.state["to_move"] == 1

@@ -86,6 +86,9 @@ class HardBot(Bot):
 
     level = "hard"
 
+    #: Decisions with this many cards or fewer in hand are not searched.
+    TRIVIAL_HAND = 2
+
     def __init__(
         self,
         seed: int | None = None,
@@ -114,17 +117,30 @@ class HardBot(Bot):
     def choose(self, view: View, rng: random.Random) -> Action:
         guide = self.guide
         guide._observe(view)
+        self.last_stats = {}
         legal = list(view.legal)
         special = guide.special(view, legal, rng)
         if special is not None:
             self.last_reason = guide.last_reason
             return special
+        if len(legal) == 1:
+            self.last_reason = f"{legal[0]} is the only move"
+            return legal[0]
         an = guide.analysis(view)
         ranked = self._candidates(view, an, legal)
-        if len(ranked) == 1 or self.iterations <= 0:
+        if len(ranked) == 1 or self.iterations <= 0 or self._trivial(view):
             self.last_reason = guide.last_reason or f"{ranked[0]} is clearly best by the heuristics"
             return ranked[0]
         return self._search(view, ranked, rng)
+
+    def _trivial(self, view: View) -> bool:
+        """A decision not worth a search: a hand of at most :attr:`TRIVIAL_HAND` cards.
+
+        With one or two cards left the heuristics already see every way out
+        (take what goes out, lay everything, keep the card that can still go
+        out); playouts only add noise and time.
+        """
+        return len(view.hand) <= self.TRIVIAL_HAND
 
     def out_of_turn(self, view: View, rng: random.Random) -> Action | None:
         act = self.guide.out_of_turn(view, rng)
