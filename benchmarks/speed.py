@@ -1,19 +1,32 @@
-"""Speed benchmark: random legal play of complete 2-player standard rounds.
+"""Speed benchmark: random legal play of complete rounds, with enumeration of every legal action.
 
-At every decision the player to move chooses uniformly among
-``legal_actions()`` -- enumeration is part of what is timed, as are the deal
-and ``apply``. Prints rounds/s, decisions/s and µs per decision (median of at
-least 5 repetitions). With the ``bench`` extra installed
-(``pip install -e '.[bench]'``) the same run measures OpenSpiel's
-``gin_rummy`` and RLCard's gin-rummy engine and prints the ratios.
+Two lines for rummy500:
 
-Usage: ``python benchmarks/speed.py [--seconds 2] [--reps 5] [--no-peers] [--profile]``
+* ``standard`` 2 players: at every decision the player to move chooses
+  uniformly among ``legal_actions()``;
+* ``popular`` 4 players (jokers, calling Rummy on the pile): at every decision
+  every seat with an action is asked for its legal actions (the out-of-turn
+  Rummy calls included, as a table asks every seat), one of those seats is
+  picked at random and plays a random legal action.
+
+Enumeration is part of what is timed, as are the deal and ``apply``. Prints
+µs per decision (median of at least 5 repetitions). With the ``bench`` extra
+installed (``pip install -e '.[bench]'``) the same run measures OpenSpiel's
+``gin_rummy`` and RLCard's gin-rummy engine and prints the ratios. With
+``--baseline DIR`` the same run also measures the engine found in ``DIR``
+(another version's ``src`` folder, e.g. ``git archive main src | tar -x -C
+/tmp/main``) in a subprocess, and prints this version's figures against it.
+
+Usage: ``python benchmarks/speed.py [--seconds 2] [--reps 5] [--no-peers] [--baseline DIR] [--profile]``
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,26 +37,62 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peers import _result, measure_openspiel, measure_rlcard, median_of  # noqa: E402
 
 from rummy500.rules import Rules  # noqa: E402
-from rummy500.state import RoundState  # noqa: E402
+from rummy500.state import Phase, RoundState  # noqa: E402
+
+#: The rummy500 lines: (label, preset, players).
+LINES = [("rummy500 standard 2p", "standard", 2), ("rummy500 popular 4p", "popular", 4)]
 
 
-def measure_rummy500(seconds: float, seed: int, preset: str = "standard") -> dict[str, Any]:
-    """Random playouts of complete 2-player rounds for about ``seconds``."""
-    rules = Rules.preset_rules(preset, players=2)
+def measure_rummy500(seconds: float, seed: int, preset: str = "standard", players: int = 2) -> dict[str, Any]:
+    """Random playouts of complete rounds for about ``seconds``.
+
+    With 2 players only the seat to move is asked; with more, every actor is
+    (see the module docstring).
+    """
+    rules = Rules.preset_rules(preset, players=players)
     rng = random.Random(seed)
+    everyone = players > 2
     games = decisions = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        state = RoundState.new(rules, games % 2, rng)
+        state = RoundState.new(rules, games % players, rng)
         while not state.is_over:
-            acts = state.legal_actions()
-            state.apply(rng.choice(acts), check=False)
+            if state.phase is Phase.SHUFFLE:
+                state.apply(state.chance_reshuffle(rng))
+                continue
+            if everyone:
+                offers = [(s, state.legal_actions(s)) for s in state.actors()]
+                seat, acts = offers[0] if len(offers) == 1 else rng.choice(offers)
+                state.apply(rng.choice(acts), seat, check=False)
+            else:
+                acts = state.legal_actions()
+                state.apply(rng.choice(acts), check=False)
             decisions += 1
         games += 1
         if time.perf_counter() >= deadline:
             break
-    return _result(f"rummy500 ({preset})", games, decisions, time.perf_counter() - start)
+    return _result(f"rummy500 ({preset} {players}p)", games, decisions, time.perf_counter() - start)
+
+
+def _line(preset: str, players: int) -> Any:
+    def fn(seconds: float, seed: int) -> dict[str, Any]:
+        return measure_rummy500(seconds, seed, preset, players)
+
+    return fn
+
+
+def _baseline(src: str, seconds: float, reps: int, seed: int) -> dict[str, float]:
+    """µs per decision of each line for the engine in ``src``, measured in a subprocess."""
+    env = dict(os.environ, PYTHONPATH=str(Path(src).resolve()))
+    out = subprocess.run(
+        [sys.executable, __file__, "--json", "--no-peers", "--seconds", str(seconds), "--reps", str(reps), "--seed", str(seed)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reps", type=int, default=5, help="repetitions (>= 5); the median is reported")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peers", action="store_true", help="measure rummy500 only")
+    parser.add_argument("--baseline", metavar="DIR", help="also measure the engine in DIR (a src folder) and compare")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one repetition instead")
     args = parser.parse_args(argv)
     if args.profile:
@@ -66,16 +117,25 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{res['us_per_decision']:.1f} µs/decision under the profiler")
         pstats.Stats(prof).sort_stats("tottime").print_stats(15)
         return 0
-    rows = [("rummy500 standard", measure_rummy500)]
+    if args.json:
+        found = {name: median_of(_line(p, n), args.reps, seconds=args.seconds, seed=args.seed) for name, p, n in LINES}
+        print(json.dumps({name: res["us_per_decision"] for name, res in found.items()}))
+        return 0
+    rows: list[tuple[str, Any]] = [(name, _line(p, n)) for name, p, n in LINES]
     if not args.no_peers:
         rows += [("OpenSpiel gin_rummy", measure_openspiel), ("RLCard gin-rummy", measure_rlcard)]
     print(f"random legal play, median of {args.reps} reps of ~{args.seconds:g} s (Python {sys.version.split()[0]})")
     header = f"{'engine':<22} {'µs/decision':>12} {'min':>8} {'max':>8} {'decisions/s':>12} {'rounds/s':>9}"
     print(header)
     print("-" * len(header))
-    ours = None
     results = {}
-    for name, fn in rows:
+    before = None
+    for i, (name, fn) in enumerate(rows):
+        if i == 1 and args.baseline:
+            # Measured between our two lines, so that both versions see the same load.
+            before = _baseline(args.baseline, args.seconds, args.reps, args.seed)
+            for bname, us in before.items():
+                print(f"{'(baseline) ' + bname.removeprefix('rummy500 '):<22} {us:>12.2f}")
         try:
             res = median_of(fn, args.reps, seconds=args.seconds, seed=args.seed)
         except ModuleNotFoundError as exc:
@@ -87,13 +147,19 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:<22} {res['us_per_decision']:>12.2f} {min(spread):>8.2f} {max(spread):>8.2f} "
             f"{res['decisions_per_s']:>12,.0f} {res['games_per_s']:>9.1f}"
         )
-        if ours is None:
-            ours = res["us_per_decision"]
-    if ours is not None and len(results) > 1:
-        print()
-        for name, res in list(results.items())[1:]:
-            ratio = ours / res["us_per_decision"]
-            print(f"rummy500 / {name}: {ratio:.2f}x the time per decision")
+    print()
+    ours = results.get(LINES[0][0])
+    if ours is not None:
+        for name, res in results.items():
+            if name.startswith("rummy500"):
+                continue
+            ratio = ours["us_per_decision"] / res["us_per_decision"]
+            print(f"rummy500 standard 2p / {name}: {ratio:.2f}x the time per decision")
+    if before:
+        for name, _, _ in LINES:
+            if name in results and name in before:
+                ratio = results[name]["us_per_decision"] / before[name]
+                print(f"{name} / baseline: {ratio:.2f}x the time per decision ({1 / ratio:.2f}x as fast)")
     return 0
 
 

@@ -14,12 +14,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations, combinations_with_replacement
 
-from rummy500.cards import JOKER, Card, card, declared
+from rummy500.cards import JOKER, Card
 from rummy500.rules import Rules, SetSuits
 
 __all__ = ["JOKER_SET", "RUN", "SET", "MeldError", "TableMeld", "find_layoffs", "find_melds", "make_meld"]
+
+# Enum members bound once: reading a member off an Enum class costs ~0.7 us in
+# Python 3.11 (EnumType.__getattr__), too slow for the legal-move loop.
+_SET_SUITS_DISTINCT = SetSuits.DISTINCT
+
 
 SET, RUN, JOKER_SET = "set", "run", "jokers"
 _DECLARED = 128
@@ -176,7 +180,7 @@ def make_meld(cards: Sequence[Card], rules: Rules, meld_id: int, seat: int, *, d
     ranks = [c.rank for c in cards]
     suits = [c.suit for c in cards]
     if len(set(ranks)) == 1:
-        if rules.set_suits is SetSuits.DISTINCT:
+        if rules.set_suits is _SET_SUITS_DISTINCT:
             if len(set(suits)) != n:
                 raise MeldError("the cards of a set must all be of different suits")
             if n > 4:
@@ -223,6 +227,17 @@ def extend_meld(meld: TableMeld, new: Sequence[Card], rules: Rules, seat: int, c
         return _grow(meld, meld.cards + tuple(new), None, new, seat, claimed)
     if meld.kind == JOKER_SET:
         raise MeldError("only jokers may be laid off on a set of jokers")
+    if len(new) == 1 and meld.kind == RUN:
+        c = new[0]
+        if c < 64 and c >> 4 == meld.suit and (c & 15) in _allowed_ranks(rules):
+            # One natural card of the run's suit (the common case): the high end first, as below.
+            lo, hi = meld.positions[0], meld.positions[-1]
+            r = c & 15
+            if hi % 13 + 1 == r and _pos_ok(hi + 1, lo, hi, rules):
+                return _rebuilt(meld, meld.cards + (c,), meld.positions + (hi + 1,), meld.laid_by + (seat,), meld.claimed + (claimed,))
+            if (lo - 2) % 13 + 1 == r and _pos_ok(lo - 1, lo, hi, rules):
+                return _rebuilt(meld, (c, *meld.cards), (lo - 1, *meld.positions), (seat, *meld.laid_by), (claimed, *meld.claimed))
+            raise MeldError(f"{c} does not extend the run of meld {meld.id} at either end")
     if not rules.jokers_wild and any(c.is_joker for c in new):
         raise MeldError("jokers are not wild in this game")
     allowed = _allowed_ranks(rules)
@@ -233,7 +248,7 @@ def extend_meld(meld: TableMeld, new: Sequence[Card], rules: Rules, seat: int, c
         if any(c.rank != meld.rank for c in new):
             raise MeldError(f"only cards of the set's rank can be laid off on meld {meld.id}")
         total = len(meld.cards) + len(new)
-        if rules.set_suits is SetSuits.DISTINCT:
+        if rules.set_suits is _SET_SUITS_DISTINCT:
             suits = [c.suit for c in meld.cards] + [c.suit for c in new]
             if len(set(suits)) != len(suits):
                 raise MeldError(f"meld {meld.id} already has that suit: the cards of a set must all be of different suits")
@@ -276,20 +291,25 @@ def extend_meld(meld: TableMeld, new: Sequence[Card], rules: Rules, seat: int, c
     n_low = len(low_cards)
     laid = (seat,) * n_low + meld.laid_by + (seat,) * len(high_cards)
     flags = (claimed,) * n_low + meld.claimed + (claimed,) * len(high_cards)
-    return replace(meld, cards=cards, positions=positions, laid_by=laid, claimed=flags)
+    return _rebuilt(meld, cards, positions, laid, flags)
+
+
+def _rebuilt(
+    meld: TableMeld, cards: tuple[Card, ...], positions: tuple[int, ...], laid_by: tuple[int, ...], claimed: tuple[bool, ...]
+) -> TableMeld:
+    """``meld`` with new cards (what ``dataclasses.replace`` builds, without its overhead)."""
+    return TableMeld(
+        meld.id, meld.kind, cards, laid_by, positions, meld.suit, meld.rank, meld.initial, meld.owner, claimed, meld.sealed, meld.doubled
+    )
 
 
 def _pos_ok(p: int, lo: int, hi: int, rules: Rules) -> bool:
-    if (hi if hi > p else p) - (lo if lo < p else p) >= 13:
-        return False
-    if not rules.around_the_corner and not 1 <= p <= 14:
-        return False
-    return not rules.short_pack or (p - 1) % 13 + 1 in _SHORT_RANKS
+    return _fast.pos_ok(p, lo, hi, rules.around_the_corner, rules.short_pack)
 
 
 def _grow(meld: TableMeld, cards: tuple[Card, ...], positions: tuple[int, ...] | None, new: Sequence[Card], seat: int, claimed: bool) -> TableMeld:
     k = len(new)
-    return replace(meld, cards=cards, laid_by=meld.laid_by + (seat,) * k, claimed=meld.claimed + (claimed,) * k)
+    return _rebuilt(meld, cards, meld.positions, meld.laid_by + (seat,) * k, meld.claimed + (claimed,) * k)
 
 
 def is_low_ace(meld: TableMeld, index: int) -> bool:
@@ -304,333 +324,59 @@ def is_low_ace(meld: TableMeld, index: int) -> bool:
 
 
 # --------------------------------------------------------------- enumeration
-def _set_melds(by_rank: dict[int, list[Card]], jokers: int, rules: Rules, out: set[tuple[Card, ...]]) -> None:
-    distinct = rules.set_suits is SetSuits.DISTINCT
-    allowed = _allowed_ranks(rules)
-    cap = 4 if distinct else rules.n_decks * 4 + rules.n_jokers
-    for rank, held in by_rank.items():
-        if rank not in allowed:
-            continue
-        if distinct:
-            pool = sorted(set(held))
-        else:
-            pool = sorted(held)
-        if len(pool) + jokers < 3 or len(pool) < 2:
-            continue
-        for size in range(2, min(len(pool), cap) + 1):
-            for nat in set(combinations(pool, size)):
-                for j in range(max(0, 3 - size), min(jokers, cap - size) + 1):
-                    if j == 0:
-                        out.add(nat)
-                        continue
-                    if distinct:
-                        used = {c.suit for c in nat}
-                        free = [s for s in range(4) if s not in used]
-                        choices: Iterable[tuple[int, ...]] = combinations(free, j)
-                    else:
-                        choices = combinations_with_replacement(range(4), j)
-                    for suits in choices:
-                        jk = tuple(declared(card(s * 16 + rank)) for s in suits)
-                        out.add(tuple(sorted(nat + jk)))
-
-
-def _run_melds(
-    by_suit: dict[int, set[int]],
-    jokers: int,
-    rules: Rules,
-    out: set[tuple[Card, ...]],
-    *,
-    min_len: int,
-    only: Card | None = None,
-) -> None:
-    """Add every run (with jokers filling gaps or standing in) from the held ranks.
-
-    Windows are grown from each start position and abandoned as soon as they
-    need more jokers than there are, so the work follows what the hand holds.
-    """
-    wrap = rules.around_the_corner
-    allowed = _SHORT_RANKS if rules.short_pack else _ALL_RANKS
-    last_start = 13 if wrap else 14
-    for suit, ranks in by_suit.items():
-        if len(ranks) < 2 or (only is not None and suit != only.suit):
-            continue
-        if not wrap and jokers <= 1:
-            # Quick reject: no three in a row (no jokers) or no two within a gap of one (one joker).
-            m = 0
-            for r in ranks:
-                m |= 1 << r
-            if m & 2:
-                m |= 1 << 14
-            pairs = m & (m >> 1)
-            if jokers == 0 and not pairs & (m >> 2):
-                continue
-            if jokers == 1 and not (pairs or m & (m >> 2)):
-                continue
-        base = suit * 16
-        # Positions 1..27 (1 and 14 are both the ace; wrapping runs count on past 14).
-        held = [False] * 28
-        for p in range(1, 28):
-            held[p] = ((p - 1) % 13 + 1) in ranks
-        for s in range(1, last_start + 1):
-            # A window must start at most `jokers` positions before a held card.
-            if not any(held[s : s + jokers + 1]):
-                continue
-            limit = s + 12 if wrap else min(14, s + 12)
-            missing = 0
-            nat = 0
-            for e in range(s, limit + 1):
-                r = (e - 1) % 13 + 1
-                if r not in allowed:
-                    break
-                if held[e]:
-                    nat += 1
-                else:
-                    missing += 1
-                    if missing > jokers:
-                        break
-                if e - s + 1 < min_len or nat < 2:
-                    continue
-                if only is not None:
-                    orank = only.rank
-                    if not any(((q - 1) % 13 + 1) == orank for q in range(s, e + 1)):
-                        continue
-                _emit_run(base, s, e, held, jokers - missing, out)
-
-
-def _emit_run(base: int, s: int, e: int, held: list[bool], spare: int, out: set[tuple[Card, ...]]) -> None:
-    held_r = []
-    cards = []
-    for p in range(s, e + 1):
-        r = (p - 1) % 13 + 1
-        if held[p]:
-            held_r.append(r)
-            cards.append(_CARD[base + r])
-        else:
-            cards.append(_DECL[base + r])
-    out.add(tuple(sorted(cards)))
-    if spare <= 0:
-        return
-    for j in range(1, spare + 1):
-        if len(held_r) - j < 2:
-            break
-        for swap in combinations(held_r, j):
-            sw = set(swap)
-            cs = [_DECL[base + r] if r in sw else _CARD[base + r] for r in held_r]
-            cs.extend(c for c in cards if c >= _DECLARED)
-            out.add(tuple(sorted(cs)))
-
-
-_CARD = [card(i) if 1 <= (i & 15) <= 13 else None for i in range(64)]
-_DECL = [declared(card(i)) if 1 <= (i & 15) <= 13 else None for i in range(64)]
-
-
 def find_melds(
     hand: Iterable[Card], rules: Rules, extra_jokers: int = 0, containing: Card | None = None
 ) -> list[tuple[Card, ...]]:
-    """Every new meld (as a sorted card tuple) that can be laid from ``hand``.
+    """Every new meld (as a sorted card tuple) that can be laid from ``hand``, sorted.
+
+    The shapes are memoised per suit and per rank (:mod:`rummy500.fastmeld`).
 
     Args:
         hand: the cards held.
         rules: the rules in force.
         extra_jokers: jokers usable besides those in hand (the dealer's joker).
-        containing: only melds that use this (natural) card.
+        containing: only melds that use this card (a natural card, or ``JK``:
+            melds with a joker).
+
+    >>> from rummy500.cards import parse_cards
+    >>> [" ".join(map(str, m)) for m in find_melds(parse_cards("5H 6H 7H 7S 7D"), Rules())]
+    ['7D 7H 7S', '5H 6H 7H']
     """
-    out: set[tuple[Card, ...]] = set()
-    jokers = extra_jokers
-    if containing is not None and containing != JOKER and rules.jokers_wild:
-        return _melds_with(hand, rules, extra_jokers, containing)
-    by_rank: dict[int, list[Card]] = {}
-    by_suit: dict[int, set[int]] = {}
-    for c in hand:
-        if c == JOKER:
-            jokers += 1
-            continue
-        by_rank.setdefault(c & 15, []).append(c)
-        by_suit.setdefault(c >> 4, set()).add(c & 15)
-    if not rules.jokers_wild:
-        if jokers >= 3 and (containing is None or containing == JOKER):
-            for n in range(3, min(jokers, 4) + 1):
-                out.add((JOKER,) * n)
-        jokers = 0
-    if containing is not None and containing != JOKER:
-        rank, suit = containing & 15, containing >> 4
-        by_rank = {rank: by_rank[rank]} if rank in by_rank else {}
-        by_suit = {suit: by_suit[suit]} if suit in by_suit else {}
-        _set_melds(by_rank, jokers, rules, out)
-        _run_melds(by_suit, jokers, rules, out, min_len=max(3, rules.min_run), only=containing)
-        bare = containing
-        return sorted(m for m in out if bare in m)
-    _set_melds(by_rank, jokers, rules, out)
-    _run_melds(by_suit, jokers, rules, out, min_len=max(3, rules.min_run))
-    if containing == JOKER:
-        return sorted(m for m in out if any(c >= 64 for c in m))
-    return sorted(out)
+    return _fast.find_melds(hand, rules, extra_jokers, containing)
 
 
-def _melds_with(hand: Iterable[Card], rules: Rules, extra_jokers: int, c: Card) -> list[tuple[Card, ...]]:
-    """find_melds restricted to melds using natural card ``c`` (wild jokers)."""
-    rank, suit = c & 15, c >> 4
-    jokers = extra_jokers
-    same_rank: list[Card] = []
-    suit_ranks: set[int] = set()
-    for x in hand:
-        if x == JOKER:
-            jokers += 1
-        else:
-            if x & 15 == rank:
-                same_rank.append(x)
-            if x >> 4 == suit:
-                suit_ranks.add(x & 15)
-    out: set[tuple[Card, ...]] = set()
-    if len(same_rank) >= 2 and len(same_rank) + jokers >= 3:
-        _set_melds({rank: same_rank}, jokers, rules, out)
-    if len(suit_ranks) >= 2:
-        _run_melds({suit: suit_ranks}, jokers, rules, out, min_len=max(3, rules.min_run), only=c)
-    return sorted(m for m in out if c in m)
+def fits_alone(meld: TableMeld, card: Card, rules: Rules) -> bool:
+    """Whether ``card`` alone can be laid off on ``meld`` (what :func:`extend_meld` would accept).
 
-
-def find_layoffs(meld: TableMeld, hand: Iterable[Card], rules: Rules, extra_jokers: int = 0) -> list[tuple[Card, ...]]:
-    """Every group of hand cards that can be laid off on ``meld`` in one action."""
-    if meld.sealed:
-        return []
-    hand = list(hand)
-    jokers = hand.count(JOKER) + extra_jokers
-    out: set[tuple[Card, ...]] = set()
-    if meld.kind == JOKER_SET:
-        room = 4 - len(meld.cards)
-        for n in range(1, min(room, jokers) + 1):
-            out.add((JOKER,) * n)
-        return sorted(out)
-    if not rules.jokers_wild:
-        jokers = 0
-    allowed = _allowed_ranks(rules)
-    if meld.kind == SET:
-        if meld.rank not in allowed:
-            return []
-        held = [c for c in hand if c != JOKER and (c & 15) == meld.rank]
-        if rules.set_suits is SetSuits.DISTINCT:
-            used = {c.suit for c in meld.cards}
-            free = [s for s in range(4) if s not in used]
-            room = 4 - len(meld.cards)
-            for k in range(1, room + 1):
-                for suits in combinations(free, k):
-                    nat_opts = []
-                    for s in suits:
-                        opts = []
-                        code = card(s * 16 + meld.rank)
-                        if code in held:
-                            opts.append(code)
-                        opts.append(declared(code))
-                        nat_opts.append(opts)
-                    _product_with_jokers(nat_opts, jokers, out)
-        else:
-            counts = Counter(held)
-            pool = sorted(counts.elements())
-            for k in range(0, len(pool) + 1):
-                for nat in set(combinations(pool, k)):
-                    for j in range(0, jokers + 1):
-                        if k + j == 0:
-                            continue
-                        for suits in combinations_with_replacement(range(4), j):
-                            jk = tuple(declared(card(s * 16 + meld.rank)) for s in suits)
-                            out.add(tuple(sorted(nat + jk)))
-        return sorted(out)
-    # A run: choose how far to extend below and above.
-    lo, hi = meld.positions[0], meld.positions[-1]
-    held_set = {c for c in hand if c != JOKER and (c >> 4) == meld.suit}
-    base = meld.suit * 16
-    if jokers == 0:
-        return _plain_run_layoffs(meld, held_set, rules)
-    below: list[Card] = []
-    p = lo - 1
-    while _pos_ok(p, lo, hi, rules) and len(below) < 13:
-        below.append(card(base + rank_of_pos(p)))
-        p -= 1
-    above: list[Card] = []
-    p = hi + 1
-    while _pos_ok(p, lo, hi, rules) and len(above) < 13:
-        above.append(card(base + rank_of_pos(p)))
-        p += 1
-    size = len(meld.cards)
-    for a in range(0, len(below) + 1):
-        for b in range(0, len(above) + 1):
-            if a + b == 0 or size + a + b > 13:
-                continue
-            needed = below[:a] + above[:b]
-            if len(set(needed)) != len(needed):
-                continue  # around the corner: the same rank at both ends
-            missing = [c for c in needed if c not in held_set]
-            if len(missing) > jokers:
-                continue
-            opts = [[c, declared(c)] if c in held_set else [declared(c)] for c in needed]
-            _product_with_jokers(opts, jokers, out)
-    # An ace fitting both ends of 2..K goes high (see extend_meld): keep only what extend accepts.
-    return sorted(o for o in out if _extends(meld, o, rules))
-
-
-def _plain_run_layoffs(meld: TableMeld, held: set[Card], rules: Rules) -> list[tuple[Card, ...]]:
-    """Lay-offs on a run without jokers: unbroken sequences of held cards at either end."""
-    lo, hi = meld.positions[0], meld.positions[-1]
-    base = meld.suit * 16
-    below: list[Card] = []
-    p = lo - 1
-    while _pos_ok(p, lo, hi, rules):
-        c = _CARD[base + rank_of_pos(p)]
-        if c not in held:
-            break
-        below.append(c)  # type: ignore[arg-type]
-        p -= 1
-    above: list[Card] = []
-    p = hi + 1
-    while _pos_ok(p, lo, hi, rules):
-        c = _CARD[base + rank_of_pos(p)]
-        # An ace can be reached at both ends (3..K with A 2 held): keep it here too,
-        # so the ace alone on the high end is offered; repeats are dropped below.
-        if c not in held:
-            break
-        above.append(c)  # type: ignore[arg-type]
-        p += 1
-    if not below and not above:
-        return []
-    size = len(meld.cards)
-    out = []
-    for a in range(len(below) + 1):
-        for b in range(len(above) + 1):
-            if a + b == 0 or size + a + b > 13:
-                continue
-            combo = below[:a] + above[:b]
-            key = tuple(sorted(combo))
-            if len(set(combo)) == len(combo) and key not in out:
-                out.append(key)
-    if rules.around_the_corner and len(out) > 1:
-        # Wrapping runs can offer one rank at both ends: keep what extend_meld accepts.
-        return sorted(o for o in set(out) if _extends(meld, o, rules))
-    return out
-
-
-def _extends(meld: TableMeld, cards: tuple[Card, ...], rules: Rules) -> bool:
+    >>> from rummy500.cards import parse_card, parse_cards
+    >>> run = make_meld(parse_cards("5H 6H 7H"), Rules(), 0, 0)
+    >>> fits_alone(run, parse_card("8H"), Rules()), fits_alone(run, parse_card("9H"), Rules())
+    (True, False)
+    """
+    if card < 64:
+        return bool(_fast.fits(_fast.tables(rules), meld) >> card & 1)
     try:
-        extend_meld(meld, cards, rules, 0)
+        extend_meld(meld, [card], rules, 0)
     except MeldError:
         return False
     return True
 
 
-def _product_with_jokers(options: list[list[Card]], jokers: int, out: set[tuple[Card, ...]]) -> None:
-    """Add every choice of one card per slot that uses at most ``jokers`` jokers."""
-    acc: list[tuple[tuple[Card, ...], int]] = [((), 0)]
-    for opts in options:
-        nxt = []
-        for cards, used in acc:
-            for c in opts:
-                u = used + (1 if c >= _DECLARED else 0)
-                if u <= jokers:
-                    nxt.append((cards + (c,), u))
-        acc = nxt
-    for cards, _ in acc:
-        out.add(tuple(sorted(cards)))
+def find_layoffs(meld: TableMeld, hand: Iterable[Card], rules: Rules, extra_jokers: int = 0) -> list[tuple[Card, ...]]:
+    """Every group of hand cards that can be laid off on ``meld`` in one action.
+
+    >>> from rummy500.cards import parse_cards
+    >>> run = make_meld(parse_cards("5H 6H 7H"), Rules(), 0, 0)
+    >>> [" ".join(map(str, x)) for x in find_layoffs(run, parse_cards("4H 8H 9H KS"), Rules())]
+    ['8H', '8H 9H', '4H', '4H 8H', '4H 8H 9H']
+    """
+    return _fast.find_layoffs(meld, hand, rules, extra_jokers)
 
 
 def meld_cards_in_hand(cards: Iterable[Card]) -> Counter[Card]:
     """The hand cards a meld or lay-off consumes (a declared joker uses a bare joker)."""
     return Counter(JOKER if c >= 64 else c for c in cards)
+
+
+# The enumeration machinery builds on the validation above (imported last: it imports this module).
+from rummy500 import fastmeld as _fast  # noqa: E402

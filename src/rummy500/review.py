@@ -68,6 +68,7 @@ __all__ = [
     "Review",
     "ReviewError",
     "accuracy_of",
+    "clear_cache",
     "judge_moves",
     "review_record",
     "verdict_for",
@@ -104,7 +105,7 @@ class Budget:
     candidates: int = 3
     horizon: int | None = 4
     confidence: float = 2.0
-    extend: int = 3
+    extend: int = 1
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
@@ -274,6 +275,11 @@ def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
 
 _CACHE: OrderedDict[str, tuple[Any, ...]] = OrderedDict()
 _CACHE_SIZE = 4096
+
+
+def clear_cache() -> None:
+    """Forget the per-decision results kept by this process."""
+    _CACHE.clear()
 
 
 def _view_key(view: View, played: Action, budget: Budget, seed: str) -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from itertools import combinations
 
+from rummy500 import fastmeld
 from rummy500.actions import (
     Action,
     Block,
@@ -60,7 +61,6 @@ from rummy500.melds import (
     MeldError,
     TableMeld,
     extend_meld,
-    find_layoffs,
     find_melds,
     make_meld,
 )
@@ -72,6 +72,7 @@ from rummy500.rules import (
     DiscardDraw,
     FirstDiscard,
     GoingOut,
+    LayoffOnto,
     MustUseTaken,
     Rules,
     SetSuits,
@@ -94,6 +95,27 @@ __all__ = [
     "unseen_cards",
     "view_from_position",
 ]
+
+# Enum members bound once: reading a member off an Enum class costs ~0.7 us in
+# Python 3.11 (EnumType.__getattr__), too slow for the legal-move loop.
+_CALLING_RUMMY_OFF = CallingRummy.OFF
+_CALLING_RUMMY_PILE = CallingRummy.PILE
+_CALLING_RUMMY_STEAL = CallingRummy.STEAL
+_CALLING_RUMMY_TOP_CARD = CallingRummy.TOP_CARD
+_DISCARD_COUNT_MATCH_DRAWN = DiscardCount.MATCH_DRAWN
+_DISCARD_DRAW_ANY_DEPTH = DiscardDraw.ANY_DEPTH
+_FIRST_DISCARD_FIRST_PLAYER = FirstDiscard.FIRST_PLAYER
+_FIRST_DISCARD_UPCARD = FirstDiscard.UPCARD
+_GOING_OUT_ANY = GoingOut.ANY
+_GOING_OUT_DISCARD_REQUIRED = GoingOut.DISCARD_REQUIRED
+_GOING_OUT_UNPLAYABLE_DISCARD = GoingOut.UNPLAYABLE_DISCARD
+_MUST_USE_TAKEN_ALWAYS = MustUseTaken.ALWAYS
+_SET_SUITS_DISTINCT = SetSuits.DISTINCT
+_STOCK_OUT_IMMEDIATE = StockOut.IMMEDIATE
+_STOCK_OUT_PLAY_ON = StockOut.PLAY_ON
+_STOCK_OUT_RESHUFFLE = StockOut.RESHUFFLE
+_TAKEN_CARD_USE_NEW_MELD = TakenCardUse.NEW_MELD
+
 
 # A round that reaches this many turns ends as if the stock had run out. Real
 # games never come near it; it only keeps aimless bots from playing forever
@@ -216,8 +238,8 @@ class RoundState:
         hands: list[list[Card]] = [[] for _ in range(n)]
         order = [(dealer + rules.step * i) % n for i in range(1, n + 1)]
         pos = 0
-        need = n * rules.n_hand + (1 if rules.first_discard is FirstDiscard.FIRST_PLAYER else 0)
-        if rules.first_discard is FirstDiscard.UPCARD:
+        need = n * rules.n_hand + (1 if rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER else 0)
+        if rules.first_discard is _FIRST_DISCARD_UPCARD:
             need += 1
         if len(cards) < need:
             raise ValueError(f"the pack has {len(cards)} cards but the deal needs {need}")
@@ -226,7 +248,7 @@ class RoundState:
                 hands[seat].append(cards[pos])
                 pos += 1
         discard: list[Card] = []
-        if rules.first_discard is FirstDiscard.FIRST_PLAYER:
+        if rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER:
             hands[order[0]].append(cards[pos])
             pos += 1
         else:
@@ -300,7 +322,7 @@ class RoundState:
         if rules.dealers_gambit:
             s.phase = Phase.NOMINATE
             s.to_move = dealer  # the dealer nominates before anyone looks at their cards
-        elif rules.first_discard is FirstDiscard.FIRST_PLAYER:
+        elif rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER:
             # The 10-and-11th-card deal: the first player starts the pile by discarding.
             s.phase = Phase.PLAY
         else:
@@ -484,53 +506,66 @@ class RoundState:
     def _draw_actions(self, seat: int) -> list[Action]:
         if self.rummy_due:
             # rummy_after_going_out: the player who went out must claim the playable card.
-            return [CallRummy(k) for k in self._callable_depths(seat, CallingRummy.PILE)]
+            return [CallRummy(k) for k in self._callable_depths(seat, _CALLING_RUMMY_PILE)]
         rules = self.rules
         acts: list[Action] = []
         if self.stock:
-            acts.append(Draw())
-        depth = len(self.discard) if rules.discard_draw is DiscardDraw.ANY_DEPTH else min(1, len(self.discard))
+            acts.append(_DRAW)
+        pile = self.discard
+        depth = len(pile) if rules.discard_draw is DiscardDraw.ANY_DEPTH else min(1, len(pile))
+        hand = self.hands[seat]
         quick = (
             not rules.around_the_corner
-            and rules.set_suits is SetSuits.DISTINCT
+            and rules.set_suits is _SET_SUITS_DISTINCT
             and self._extra_jokers(seat) == 0
-            and JOKER not in self.hands[seat]
+            and JOKER not in hand
         )
-        have = set(self.hands[seat])
-        pile = self.discard
-        always = rules.must_use_taken is MustUseTaken.ALWAYS
+        must_use = rules.must_use_taken is MustUseTaken.ALWAYS
+        if depth and not must_use and (rules.discard_back or hand):
+            acts.append(_TAKES[1])  # the top card alone may simply be kept
+            start = 2
+        else:
+            start = 1
+        have = fastmeld.scan(hand).mask if quick else 0
+        joker_seen = False
         for k in range(1, depth + 1):
             c = pile[-k]
-            have.add(c)
-            if quick and (k > 1 or always) and not self._might_use(c, have):
+            if quick:
+                if c == JOKER:
+                    joker_seen = True
+                else:
+                    have |= 1 << c
+            if k < start:
+                continue
+            if quick and not joker_seen and not self._might_use(c, have):
                 continue  # a cheap necessary condition already fails
             if self._take_ok(seat, k, split=False):
                 acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
         if self.gambit == "split" and self._joker_for(seat):
-            for k in range(2, len(self.discard) + 1):
+            for k in range(2, len(pile) + 1):
                 if rules.discard_draw is DiscardDraw.ANY_DEPTH and self._take_ok(seat, k, split=True):
                     acts.append(Take(k, split=True))
         if not self.stock:
             takes = any(isinstance(a, Take) for a in acts)
             if rules.stock_out is not StockOut.PLAY_ON or not takes:
-                acts.append(Pass())
+                acts.append(_PASS)
         acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
         acts.extend(self._block_actions(seat))
         return acts
 
-    def _might_use(self, c: Card, have: set[Card]) -> bool:
-        """Necessary condition (no jokers held) for ``c`` to be melded or laid off from ``have``."""
-        if c == JOKER or JOKER in have:
-            return True
+
+    def _might_use(self, c: Card, have: int) -> bool:
+        """Necessary condition (no jokers held) for natural card ``c`` to be melded or laid off from the cards of mask ``have``."""
         r, base = c & 15, c & 48
-        if sum(1 for su in (0, 16, 32, 48) if su + r in have) >= 3:
+        if (have >> r & 1) + (have >> (r + 16) & 1) + (have >> (r + 32) & 1) + (have >> (r + 48) & 1) >= 3:
             return True
+        sm = (have >> base) & fastmeld.RANKS
+        if sm & 2:
+            sm |= 1 << 14  # the ace is high too
+        # Three positions in a row through c (position q at bit q + 2; positions 0 and 15 are never held).
+        w = sm << 2
         for p in (1, 14) if r == 1 else (r,):
-            lo1 = p > 1 and base + (p - 2) % 13 + 1 in have
-            hi1 = p < 14 and base + p % 13 + 1 in have
-            if lo1 and (hi1 or (p > 2 and base + (p - 3) % 13 + 1 in have)):
-                return True
-            if hi1 and p < 13 and base + (p + 1) % 13 + 1 in have:
+            if (w >> p) & 7 == 7 or (w >> (p + 1)) & 7 == 7 or (w >> (p + 2)) & 7 == 7:
                 return True
         suit = c >> 4
         for meld in self.melds:
@@ -541,9 +576,9 @@ class RoundState:
                 lo, hi = meld.positions[0], meld.positions[-1]
                 for p in (1, 14) if r == 1 else (r,):
                     # Every card between the run's end and c must be laid off with it.
-                    if p < lo and all(base + (q - 1) % 13 + 1 in have for q in range(p + 1, lo)):
+                    if p < lo and all(have >> (base + (q - 1) % 13 + 1) & 1 for q in range(p + 1, lo)):
                         return True
-                    if p > hi and all(base + (q - 1) % 13 + 1 in have for q in range(hi + 1, p)):
+                    if p > hi and all(have >> (base + (q - 1) % 13 + 1) & 1 for q in range(hi + 1, p)):
                         return True
         return False
 
@@ -578,25 +613,32 @@ class RoundState:
         rules = self.rules
         if not hand:
             # floating / unplayable_discard: the hand is melded out; the turn ends by floating.
-            return [Float()]
-        acts: list[Action] = []
-        acts.extend(self._meld_actions(seat, in_turn=True))
-        acts.extend(self._layoff_actions(seat, in_turn=True))
-        acts.extend(self._swap_actions(seat))
-        acts.extend(self._block_actions(seat))
+            return [_FLOAT]
+        index = fastmeld.scan(self._meld_hand(seat))  # one index for the melds and the lay-offs
+        acts: list[Action] = self._meld_actions(seat, in_turn=True, index=index)
+        if self.melds:
+            acts.extend(self._layoff_actions(seat, in_turn=True, index=index))
+            if rules.joker_swap:
+                acts.extend(self._swap_actions(seat))
+        if self.dealer_joker == "available":
+            acts.extend(self._block_actions(seat))
         if self.obligation is None and self._opening_done(seat):
-            need = max(1, self.drawn) if rules.discard_count is DiscardCount.MATCH_DRAWN else 1
+            need = max(1, self.drawn) if rules.discard_count is _DISCARD_COUNT_MATCH_DRAWN else 1
             count = min(need, len(hand))
-            counts = Counter(hand)
-            if self.taken_top is not None and not rules.discard_back:
-                counts[self.taken_top] -= 1
             if count == 1:
-                for c in sorted(k for k, v in counts.items() if v > 0):
-                    acts.append(_DISCARDS[c])
+                held = set(hand)
+                top = self.taken_top
+                if top is not None and not rules.discard_back and hand.count(top) == 1:
+                    held.discard(top)
+                acts.extend([_DISCARDS[c] for c in sorted(held)])
             else:
+                counts = Counter(hand)
+                if self.taken_top is not None and not rules.discard_back:
+                    counts[self.taken_top] -= 1
                 for combo in sorted(set(combinations(sorted(counts.elements()), count))):
                     acts.append(Discard(combo))
         return acts
+
 
     def _opening_done(self, seat: int) -> bool:
         """first_meld_min: a turn that began melding must reach the minimum before it ends."""
@@ -615,7 +657,7 @@ class RoundState:
     # -- melds and lay-offs
     def _keep_min(self, seat: int, in_turn: bool) -> int:
         """Cards that must stay in hand after a meld or lay-off."""
-        if not in_turn or self.rules.going_out is GoingOut.DISCARD_REQUIRED:
+        if not in_turn or self.rules.going_out is _GOING_OUT_DISCARD_REQUIRED:
             return 1
         return 0
 
@@ -625,52 +667,84 @@ class RoundState:
         extra = min(jokers, self._extra_jokers(seat))
         return len(cards) - extra, extra
 
-    def _meld_actions(self, seat: int, in_turn: bool) -> list[Action]:
+    def _meld_actions(self, seat: int, in_turn: bool, index: fastmeld.Hand | None = None) -> list[Action]:
         hand = self.hands[seat]
-        keep = self._keep_min(seat, in_turn)
-        melds = find_melds(self._meld_hand(seat), self.rules, self._meld_extra(seat))
+        if index is None:
+            index = fastmeld.scan(self._meld_hand(seat))
+        melds = fastmeld.all_melds(fastmeld.tables(self.rules), index, self._meld_extra(seat))
         if self.gambit == "double" and self._joker_for(seat):
             # Dealer's Gambit, double: a joker may be placed on a set as it is melded.
             doubled = [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
             melds = melds + doubled
+        if not melds:
+            return []
+        room = len(hand) - self._keep_min(seat, in_turn)
+        dealers = self._extra_jokers(seat)
+        # Only these plays can strand the top card just taken, or leave the taken card unused.
+        strand = in_turn and self.taken_top is not None and not self.rules.discard_back
+        obligation = self.obligation if in_turn else None
+        opened = self.opened[seat]
+        ways = self._ways_to_use(seat, obligation, index)
         out: list[Action] = []
         for cards in melds:
-            used, _ = self._hand_cost(seat, cards)
-            if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used, None)):
+            used = len(cards) - min(sum(1 for c in cards if c >= 64), dealers) if dealers else len(cards)
+            if used > room:
                 continue
-            if not self._meld_keeps_obligation(seat, cards, in_turn):
+            if strand and len(hand) - used == 1 and self._strands_taken_card(seat, cards, used, None):
                 continue
-            if not self.opened[seat] and not self._opening_ok(seat, cards, in_turn):
+            if (
+                obligation is not None
+                and not fastmeld.holds(cards, obligation)
+                and not (ways and fastmeld.spared(ways, cards, index.jokers, room - used))
+                and not self._still_usable(seat, cards, None)
+            ):
                 continue
-            out.append(Meld(cards))
+            if not opened and not self._opening_ok(seat, cards, in_turn):
+                continue
+            out.append(_meld_action(cards))
         return out
 
-    def _layoff_actions(self, seat: int, in_turn: bool) -> list[Action]:
-        if not self._may_layoff_now(seat):
+
+    def _layoff_actions(self, seat: int, in_turn: bool, index: fastmeld.Hand | None = None) -> list[Action]:
+        if not self.melds or not self._may_layoff_now(seat):
             return []
         hand = self.hands[seat]
-        keep = self._keep_min(seat, in_turn)
-        r = self.rules
-        mhand = self._meld_hand(seat)
-        extra = self._meld_extra(seat)
+        rules = self.rules
+        if index is None:
+            index = fastmeld.scan(self._meld_hand(seat))
+        tables = fastmeld.tables(rules)
+        jokers = index.jokers + self._meld_extra(seat)
+        room = len(hand) - self._keep_min(seat, in_turn)
+        dealers = self._extra_jokers(seat)
+        strand = in_turn and self.taken_top is not None and not rules.discard_back
+        obligation = self.obligation if in_turn else None
+        new_meld_only = rules.taken_card_use is TakenCardUse.NEW_MELD
+        anyone = rules.layoff_onto is LayoffOnto.ANY
+        ways = self._ways_to_use(seat, obligation, index)
         out: list[Action] = []
-        touch = None if extra or JOKER in mhand else _touch_index(mhand)
         for meld in self.melds:
-            if not self.may_extend(seat, meld):
+            if not anyone and not self.may_extend(seat, meld):
                 continue
-            if touch is not None and not _may_touch(meld, touch):
+            found = fastmeld.layoffs_of(tables, meld, index, jokers)
+            if not found:
                 continue
-            for cards in find_layoffs(meld, mhand, r, extra):
-                used, _ = self._hand_cost(seat, cards)
-                if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used, meld.id)):
+            on = meld.id
+            for cards in found:
+                used = len(cards) - min(sum(1 for c in cards if c >= 64), dealers) if dealers else len(cards)
+                if used > room:
                     continue
-                if in_turn and self.obligation is not None:
-                    if self.rules.taken_card_use is TakenCardUse.NEW_MELD and self.obligation in _bare(cards):
+                if strand and len(hand) - used == 1 and self._strands_taken_card(seat, cards, used, on):
+                    continue
+                if obligation is not None:
+                    holds = fastmeld.holds(cards, obligation)
+                    if new_meld_only and holds:
                         continue
-                    if self.obligation not in _bare(cards) and not self._still_usable(seat, cards, meld.id):
+                    spared = ways and fastmeld.spared(ways, cards, index.jokers, room - used)
+                    if not holds and not spared and not self._still_usable(seat, cards, on):
                         continue
-                out.append(LayOff(cards, meld.id))
+                out.append(_layoff_action(cards, on))
         return out
+
 
     def _swap_actions(self, seat: int) -> list[Action]:
         if not self.rules.joker_swap:
@@ -715,18 +789,39 @@ class RoundState:
             return True
         return not sim._layoff_uses(seat, sim.hands[seat], self.taken_top, self._keep_min(seat, True), sim._meld_extra(seat))
 
-    def _meld_keeps_obligation(self, seat: int, cards: Sequence[Card], in_turn: bool) -> bool:
-        """A play that does not use the taken card must leave it usable."""
-        if not in_turn or self.obligation is None:
-            return True
-        if self.obligation in _bare(cards):
-            return True
-        return self._still_usable(seat, cards, None)
+    def _ways_to_use(self, seat: int, obligation: Card | None, index: fastmeld.Hand) -> list[tuple[int, int, int]] | None:
+        """New melds that use the card taken from the pile, for plays that leave them alone (None: check each play in full).
+
+        Such a meld still stands after a play that uses none of its cards, so an
+        opened hand can still use the card (see :meth:`_still_usable`).
+        """
+        if obligation is None or self.gambit is not None or not self.opened[seat] or self._extra_jokers(seat) or index.dups is not None:
+            return None
+        return fastmeld.ways_to_use(fastmeld.tables(self.rules), index, index.jokers, obligation)
 
     def _still_usable(self, seat: int, cards: Sequence[Card], onto: int | None) -> bool:
-        sim = self.copy()
-        sim._do_lay(seat, cards, onto, check_out=False)
-        return sim._can_use(seat, sim.hands[seat], self.obligation)  # type: ignore[arg-type]
+        if self.gambit is not None or not self.opened[seat] or self._extra_jokers(seat):
+            sim = self.copy()
+            sim._do_lay(seat, cards, onto, check_out=False)
+            return sim._can_use(seat, sim.hands[seat], self.obligation)  # type: ignore[arg-type]
+        # An opened hand without the dealer's joker: the lay changes only the hand,
+        # the table and has_melded, so try it on those alone instead of on a copy.
+        hand = list(self.hands[seat])
+        _remove(hand, _bare(cards))
+        melds = list(self.melds)
+        if onto is None:
+            melds.append(self._build_meld(seat, cards, len(melds)))
+        else:
+            melds[onto] = extend_meld(melds[onto], cards, self.rules, seat)
+        saved_melds, saved_melded = self.melds, self.has_melded[seat]
+        self.melds = melds
+        self.has_melded[seat] = saved_melded or onto is None
+        try:
+            return self._can_use(seat, hand, self.obligation)  # type: ignore[arg-type]
+        finally:
+            self.melds = saved_melds
+            self.has_melded[seat] = saved_melded
+
 
     def _opening_ok(self, seat: int, cards: Sequence[Card], in_turn: bool) -> bool:
         """first_meld_min: this meld, with what else the hand can still meld, reaches the minimum."""
@@ -780,7 +875,7 @@ class RoundState:
             must_use = True
         else:
             new_hand = list(hand) + pile[-k:]
-            must_use = k > 1 or rules.must_use_taken is MustUseTaken.ALWAYS
+            must_use = k > 1 or rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS
         if must_use:
             return self._can_use(seat, new_hand, chosen, split_joker=split)
         if rules.discard_back or hand:
@@ -798,14 +893,14 @@ class RoundState:
         mhand = self._meld_hand(seat, hand)
         if chosen == JOKER and chosen not in mhand:
             return False  # a joker that is not wild this hand cannot be used
-        melds = find_melds(mhand, r, extra, containing=chosen)
+        tables = fastmeld.tables(r)
+        index = fastmeld.scan(mhand)
+        melds = fastmeld.melds_using(tables, index, index.jokers + extra, chosen)
         if self.gambit == "double" and JOKER in hand:
-            melds = melds + [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
+            melds = [*melds, *(m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4)]
         opened = self.opened[seat]
         for cards in melds:
-            if chosen not in _bare(cards):
-                continue
-            used = len(cards) - min(sum(1 for c in cards if c >= 64), extra)
+            used = len(cards) - min(sum(1 for c in cards if c >= 64), extra) if extra else len(cards)
             if len(hand) - used < keep:
                 continue
             if not opened:
@@ -820,7 +915,7 @@ class RoundState:
                     if not self._can_reach(seat, rest, need, depth=2, extra=extra - (len(cards) - used)):
                         continue
             return True
-        if rules.taken_card_use is TakenCardUse.NEW_MELD or not opened:
+        if rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD or not opened:
             return False
         if rules.layoff_needs_own_meld and not self.has_melded[seat]:
             # Lay off only after a meld of one's own: meld something else first.
@@ -836,55 +931,32 @@ class RoundState:
                 if self._layoff_uses(seat, rest, chosen, keep, extra - (len(cards) - used)):
                     return True
             return False
-        return self._layoff_uses(seat, hand, chosen, keep, extra)
+        return fastmeld.lays_off(tables, r, self.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
 
     def _layoff_uses(self, seat: int, hand: Sequence[Card], chosen: Card, keep: int, extra: int) -> bool:
-        r = self.rules
-        mhand = self._meld_hand(seat, hand)
-        for meld in self.melds:
-            if not self.may_extend(seat, meld):
-                continue
-            if chosen != JOKER and (meld.suit != chosen.suit if meld.kind == RUN else meld.rank != chosen.rank):
-                continue  # the chosen card cannot go on this meld at all
-            for cards in find_layoffs(meld, mhand, r, extra):
-                if chosen in _bare(cards) and len(hand) - len(cards) >= keep:
-                    return True
-        return False
+        index = fastmeld.scan(self._meld_hand(seat, hand))
+        tables = fastmeld.tables(self.rules)
+        return fastmeld.lays_off(tables, self.rules, self.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
 
     # -- calling Rummy
     def _call_actions(self, seat: int) -> list[Action]:
         """Rummy calls: any seat but the one who just discarded, before the next player draws."""
         if (
-            self.rules.calling_rummy is CallingRummy.OFF
+            self.rules.calling_rummy is _CALLING_RUMMY_OFF
             or self.phase is not Phase.DRAW
             or self.last_discarder is None
             or seat == self.last_discarder
             or self.rummy_due
         ):
             return []
-        if self.rules.calling_rummy is CallingRummy.STEAL:
+        if self.rules.calling_rummy is _CALLING_RUMMY_STEAL:
             return self._steal_actions(seat)
         return [CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy)]
 
-    def _playable_from_pile(self, k: int) -> bool:
-        """Whether the k-th card from the top could be laid off, or melds with the cards above it."""
-        chosen = self.discard[-k]
-        r = self.rules
-        for meld in self.melds:
-            if find_layoffs(meld, [chosen], r):
-                return True
-        if k >= 3:
-            for cards in find_melds(self.discard[-k:], r, 0):
-                if chosen in _bare(cards):
-                    return True
-        return False
-
     def _callable_depths(self, seat: int, mode: CallingRummy) -> list[int]:
-        depths = [1] if mode is CallingRummy.TOP_CARD else range(1, len(self.discard) + 1)
+        depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(self.discard) + 1)
         out = []
-        for k in depths:
-            if k > len(self.discard) or not self._playable_from_pile(k):
-                continue
+        for k in fastmeld.playable_depths(fastmeld.tables(self.rules), self.melds, self.discard, depths):
             if self._can_use(seat, list(self.hands[seat]) + self.discard[-k:], self.discard[-k]):
                 out.append(k)
         return out
@@ -950,7 +1022,7 @@ class RoundState:
             case Nominate(mode):
                 self.gambit = mode
                 self.to_move = self.next_seat(self.dealer)
-                self.phase = Phase.PLAY if self.rules.first_discard is FirstDiscard.FIRST_PLAYER else Phase.DRAW
+                self.phase = Phase.PLAY if self.rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER else Phase.DRAW
                 if self.phase is Phase.DRAW:
                     self._begin_turn()
                 event = Nominated(seat, mode)
@@ -1026,7 +1098,7 @@ class RoundState:
         hand.extend(taken)
         self.known[seat].extend(taken)
         self.drawn = len(taken)
-        must_use = k > 1 or split or self.rules.must_use_taken is MustUseTaken.ALWAYS
+        must_use = k > 1 or split or self.rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS
         self.obligation = chosen if must_use else None
         self.taken_top = chosen if k == 1 and not split else None
         self.phase = Phase.PLAY
@@ -1081,7 +1153,7 @@ class RoundState:
         if claimed:
             self.claimed_card = None
         # Going out by melding; under floating / unplayable_discard the player must still float.
-        if check_out and not self.hands[seat] and seat == self.to_move and self.rules.going_out is GoingOut.ANY:
+        if check_out and not self.hands[seat] and seat == self.to_move and self.rules.going_out is _GOING_OUT_ANY:
             self._end_round(seat)
 
     def _do_swap(self, seat: int, c: Card, on: int) -> None:
@@ -1103,14 +1175,14 @@ class RoundState:
         if hand:
             self._end_turn(seat)
             return
-        if self.rules.going_out is GoingOut.UNPLAYABLE_DISCARD and any(self._fits_table(c) for c in cards):
+        if self.rules.going_out is _GOING_OUT_UNPLAYABLE_DISCARD and any(self._fits_table(c) for c in cards):
             # The going-out discard was playable: the player floats instead.
             self.floating[seat] = True
             self._end_turn(seat)
             return
         if self.rules.masters_hand and self.turn_long_run:
             self.masters = seat
-        if self.rules.rummy_after_going_out and self._callable_depths(seat, CallingRummy.PILE):
+        if self.rules.rummy_after_going_out and self._callable_depths(seat, _CALLING_RUMMY_PILE):
             # The discard leaves a playable card in the pile: a Rummy. Play goes on.
             self.masters = None
             self.rummy_due = True
@@ -1130,7 +1202,7 @@ class RoundState:
 
     def _do_call(self, seat: int, k: int, on: int | None, meld_cards: tuple[Card, ...] | None) -> CalledRummy:
         chosen = self.discard[-k]
-        if self.rules.calling_rummy is CallingRummy.STEAL and not self.rummy_due:
+        if self.rules.calling_rummy is _CALLING_RUMMY_STEAL and not self.rummy_due:
             claim = self.rules
             if on is not None:
                 del self.discard[-k]
@@ -1184,7 +1256,7 @@ class RoundState:
     # -- turn flow
     def _end_turn(self, seat: int) -> None:
         self.turns += 1
-        if self.rules.stock_out is StockOut.IMMEDIATE and self.drew_last_card is not None:
+        if self.rules.stock_out is _STOCK_OUT_IMMEDIATE and self.drew_last_card is not None:
             self._end_round(None)
             return
         if self.turns >= MAX_TURNS:
@@ -1202,7 +1274,7 @@ class RoundState:
         self.turn_points = 0
         self.turn_long_run = False
         self.claimed_card = None
-        if not self.stock and self.rules.stock_out is StockOut.RESHUFFLE and len(self.discard) >= 2:
+        if not self.stock and self.rules.stock_out is _STOCK_OUT_RESHUFFLE and len(self.discard) >= 2:
             self.phase = Phase.SHUFFLE
 
     def _end_round(self, went_out: int | None) -> None:
@@ -1242,8 +1314,8 @@ class RoundState:
             extra_jokers=self._meld_extra(seat),
             may_lay_off_now=self._may_layoff_now(seat),
             lay_off_onto=tuple(m.id for m in self.melds if self.may_extend(seat, m)),
-            must_use_top_card=rules.must_use_taken is MustUseTaken.ALWAYS,
-            calls_steal=rules.calling_rummy is CallingRummy.STEAL,
+            must_use_top_card=rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS,
+            calls_steal=rules.calling_rummy is _CALLING_RUMMY_STEAL,
             **base,
         )
 
@@ -1300,7 +1372,11 @@ def _make_copy() -> None:
 _make_copy()
 
 _TAKES = [Take(k) for k in range(120)]
+_DRAW, _PASS, _FLOAT = Draw(), Pass(), Float()
 _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
+# Actions are immutable values: the ones enumerated are built once and shared.
+_MELD_ACTIONS: dict[tuple[Card, ...], Meld] = {}
+_LAYOFF_ACTIONS: dict[tuple[tuple[Card, ...], int], LayOff] = {}
 
 
 def _listed(action: Action) -> Action:
@@ -1310,21 +1386,22 @@ def _listed(action: Action) -> Action:
     return action
 
 
-def _touch_index(hand: Sequence[Card]) -> tuple[set[int], set[int]]:
-    """(ranks held, suits held) of a hand without jokers, for quick lay-off rejection."""
-    return {c & 15 for c in hand}, {c >> 4 for c in hand}
+def _meld_action(cards: tuple[Card, ...]) -> Meld:
+    act = _MELD_ACTIONS.get(cards)
+    if act is None:
+        if len(_MELD_ACTIONS) >= 100_000:
+            _MELD_ACTIONS.clear()
+        act = _MELD_ACTIONS[cards] = Meld(cards)
+    return act
 
 
-def _may_touch(meld: TableMeld, touch: tuple[set[int], set[int]]) -> bool:
-    """Whether a joker-free hand could possibly lay off on ``meld``."""
-    ranks, suits = touch
-    if meld.kind == SET:
-        return meld.rank in ranks
-    if meld.kind != RUN or meld.suit not in suits:
-        return False
-    lo = (meld.positions[0] - 2) % 13 + 1
-    hi = meld.positions[-1] % 13 + 1
-    return lo in ranks or hi in ranks
+def _layoff_action(cards: tuple[Card, ...], on: int) -> LayOff:
+    act = _LAYOFF_ACTIONS.get((cards, on))
+    if act is None:
+        if len(_LAYOFF_ACTIONS) >= 100_000:
+            _LAYOFF_ACTIONS.clear()
+        act = _LAYOFF_ACTIONS[cards, on] = LayOff(cards, on)
+    return act
 
 
 def _bare(cards: Iterable[Card]) -> list[Card]:

@@ -27,7 +27,7 @@ def _fits(page) -> bool:
 
 def test_review_marks_the_moves_and_charts_the_standing(server, new_page, artifacts):
     page = new_page(1366, 768)
-    table_id = create_table(page, server, name="Ann", seats=2, bots={1: "random"}, house_rules={"rounds": 1})
+    table_id = create_table(page, server, name="Ann", seats=2, bots={1: "medium"}, house_rules={"rounds": 1})
     play_until_round_over(page)
     expect(page.get_by_test_id("round-over")).to_contain_text("Game over")
     page.goto(f"{server}/#replay/{table_id}")

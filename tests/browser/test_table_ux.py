@@ -177,8 +177,13 @@ def test_turn_clock_counts_down_and_a_hint_explains_itself(scripted, size):  # n
     script.ws.send(json.dumps({"type": "state", "version": 13, "view": _crowded(), "table": script.table, "log": [],
                                "pace": pace}))
     clock = page.get_by_test_id("turn-clock")
-    expect(clock).to_contain_text("You have 30 s for this turn")
-    expect(clock).to_contain_text(re.compile(r"You have (29|28) s"), timeout=4000)  # it counts down
+    expect(clock).to_contain_text(re.compile(r"You have \d+ s for this turn \u2014 then the computer plays it for you"))
+    first = int(re.search(r"\d+", clock.inner_text()).group())
+    assert 0 < first <= 30
+    # It counts down (whatever the machine's speed).
+    page.wait_for_function(
+        "(n) => +document.querySelector('[data-testid=turn-clock]').textContent.match(/\\d+/)[0] < n", arg=first
+    )
     page.get_by_test_id("btn-hint").click()
     assert script.sent[-1] == {"type": "hint"}
     script.ws.send(json.dumps({"type": "hint", "version": 13, "action": {"draw": "stock"}, "text": "draw",

@@ -10,7 +10,7 @@ import pytest
 
 from rummy500 import Rules
 from rummy500.record import load_record, replay_match
-from rummy500.review import Budget, ReviewError, review_record, verdict_for
+from rummy500.review import Budget, ReviewError, clear_cache, review_record, verdict_for
 from rummy500.sim.runner import play_game
 
 from .positions import layoff_position
@@ -85,9 +85,13 @@ def test_verdicts_do_not_depend_on_the_hidden_cards(seed):
     sdeal["stock"][sdeal["stock"].index(other)] = kept[0]
     for changed in (reordered, swapped):
         assert replay_match(load_record(changed))[1] is None
+    # Each review starts with an empty cache: the per-decision results must come from the views again.
+    clear_cache()
     base = review_record(record, budget=TINY, seed=3, select=_first(8), hindsight=True)
+    clear_cache()
     again = review_record(reordered, budget=TINY, seed=3, select=_first(8))
     assert _verdicts(again, 0) == _verdicts(base, 0) and _verdicts(again, 1) == _verdicts(base, 1)
+    clear_cache()
     ann = review_record(swapped, budget=TINY, seed=3, seats=[0], select=_first(8))
     assert _verdicts(ann, 0) == _verdicts(base, 0)
     assert len(_verdicts(base, 0)) == 8

@@ -23,7 +23,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +114,9 @@ def instance(
     **overrides: Any,
 ) -> Iterator[Instance]:
     """Run one instance: Redis under ``prefix`` (or the in-process ``broker``), PostgreSQL in ``schema``."""
+    # The heartbeat as long as the lease: a machine busy with other work must
+    # not make one instance take the other's tables over mid-test.
+    overrides.setdefault("heartbeat_seconds", lease)
     settings = make_settings(
         tmp_path,
         db_url=POSTGRES_URL,
@@ -122,7 +125,11 @@ def instance(
         lease_seconds=lease,
         **overrides,
     )
-    bus: Bus | None = MemoryBus(broker, lease_seconds=lease) if broker is not None else None
+    bus: Bus | None = (
+        MemoryBus(broker, lease_seconds=lease, heartbeat_seconds=settings.heartbeat_seconds)
+        if broker is not None
+        else None
+    )
     store = PostgresStorage(POSTGRES_URL, schema=schema)
     try:
         app = create_app(settings, storage=store, seed_source=fixed_seeds(seed), bus=bus)
@@ -406,9 +413,8 @@ def test_killing_an_instance_mid_game_and_going_on_with_the_other(
             sock.close()
 
 
-def test_concurrent_appends_never_fork_a_game(pg_schema: str) -> None:
-    """Two processes' sessions act at once on one version: one is stored, the other catches up."""
-    store = PostgresStorage(POSTGRES_URL, schema=pg_schema)
+def _shared_sessions(store: PostgresStorage, seed: int) -> Callable[[], MatchSession]:
+    """Start a two-person game "g" in ``store``; return a maker of its sessions as two processes hold them."""
     store.create_table(
         game_id="g",
         title="t",
@@ -417,7 +423,7 @@ def test_concurrent_appends_never_fork_a_game(pg_schema: str) -> None:
         creator_token_hash="h",
     )
     store.join("g", "Bob", "h2")
-    row = store.start("g", seed=99, bot_level="random")
+    row = store.start("g", seed=seed, bot_level="random")
     rules = parse_rules(row.rules, 2)
 
     def session() -> MatchSession:
@@ -426,10 +432,18 @@ def test_concurrent_appends_never_fork_a_game(pg_schema: str) -> None:
             title="t",
             rules=row.rules,
             seats=[SeatInfo(0, "Ann", "human"), SeatInfo(1, "Bob", "human")],
-            game=LiveGame(rules, row.players, 99),
+            game=LiveGame(rules, row.players, seed),
             store=store,
             shared=True,
         )
+
+    return session
+
+
+def test_concurrent_appends_never_fork_a_game(pg_schema: str) -> None:
+    """Two processes' sessions act at once on one version: one is stored, the other catches up."""
+    store = PostgresStorage(POSTGRES_URL, schema=pg_schema)
+    session = _shared_sessions(store, 99)
 
     async def run() -> None:
         one, two = session(), session()
@@ -469,21 +483,7 @@ class CountingStore(PostgresStorage):
 
 def test_a_shared_session_reads_the_log_only_when_it_is_behind(pg_schema: str) -> None:
     store = CountingStore(POSTGRES_URL, schema=pg_schema)
-    store.create_table(
-        game_id="g",
-        title="t",
-        rules={"players": 2},
-        seats=[SeatRow(0, "human", "Ann"), SeatRow(1, "open")],
-        creator_token_hash="h",
-    )
-    store.join("g", "Bob", "h2")
-    row = store.start("g", seed=5, bot_level="random")
-    rules = parse_rules(row.rules, 2)
-
-    def session() -> MatchSession:
-        seats = [SeatInfo(0, "Ann", "human"), SeatInfo(1, "Bob", "human")]
-        game = LiveGame(rules, row.players, 5)
-        return MatchSession(game_id="g", title="t", rules=row.rules, seats=seats, game=game, store=store, shared=True)
+    session = _shared_sessions(store, 5)
 
     async def run() -> None:
         here, there = session(), session()
@@ -600,8 +600,8 @@ def test_after_a_kill_the_bots_resume_elsewhere_long_before_the_lease_ends(
     tmp_path: Path, pg_schema: str, redis_prefix: str
 ) -> None:
     # A drives with a 60 s lease and bots that wait 60 s: only a takeover on
-    # A's lapsed heartbeat (about 1 s) lets the bot play in time on B.
-    options = ("--lease", "60", "--heartbeat", "1", "--bot-delay", "60")
+    # A's lapsed heartbeat (3 s) lets the bot play in time on B.
+    options = ("--lease", "60", "--heartbeat", "3", "--bot-delay", "60")
     with serve_process(tmp_path, pg_schema, redis_prefix, *options) as (proc, base):
         made = httpx.post(f"{base}/api/tables", json={"name": "Ann", "bots": {"1": "random"}}).json()
         table_id = made["table_id"]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from rummy500.actions import Action, CallRummy, Discard, Draw, LayOff, Meld, Pass, Take
 from rummy500.cards import JOKER, Card, card
-from rummy500.melds import MeldError, TableMeld, extend_meld, find_layoffs, find_melds, make_meld
+from rummy500.melds import MeldError, TableMeld, extend_meld, find_layoffs, find_melds, fits_alone, make_meld
 from rummy500.rules import Rules
 from rummy500.scoring import card_value, meld_points, new_meld_points
 from rummy500.views import View
@@ -454,12 +454,9 @@ class Analysis:
             for meld in self.view.melds:
                 if meld.sealed or not any(self._opp_may_extend(o, meld) for o in self._opponents()):
                     continue
-                try:
-                    extend_meld(meld, [c], self.rules, 0)
-                except MeldError:
-                    continue
-                got = True
-                break
+                if fits_alone(meld, c, self.rules):
+                    got = True
+                    break
             memo[c] = got
         return got
 
@@ -491,11 +488,8 @@ class Analysis:
             for meld in self.view.melds:
                 if meld.sealed or not self._may_extend(meld):
                     continue
-                try:
-                    extend_meld(meld, [c], self.rules, self.seat)
+                if fits_alone(meld, c, self.rules):
                     return True
-                except MeldError:
-                    continue
         return False
 
     def _opponents(self) -> list[int]:

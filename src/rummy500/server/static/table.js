@@ -444,10 +444,13 @@ class TablePage {
     if (w && this.left(w.left) > 0) {
       const secs = this.left(w.left);
       const canCall = legalRummies(this.view.legal || []).length > 0;
+      // Set through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+      const bar = h("span");
+      bar.style.width = `${Math.round((100 * secs) / (w.seconds || 1))}%`;
       parts.push(h("div", { class: `timer call${canCall ? " mine" : ""}`, dataset: { testid: "call-window" }, role: "timer" }, [
         h("span", {}, canCall ? "Rummy! You may call now \u2014 " : "Rummy! window \u2014 anyone may call: "),
         h("b", {}, `${Math.ceil(secs)} s`),
-        h("span", { class: "bar", "aria-hidden": "true" }, h("span", { style: `width:${Math.round((100 * secs) / (w.seconds || 1))}%` })),
+        h("span", { class: "bar", "aria-hidden": "true" }, bar),
       ]));
     }
     const c = p.clock;
