@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 __all__ = ["Hand", "Tables", "find_layoffs", "find_melds", "scan", "tables"]
 
 _DECLARED = 128
+# Enum members bound once (reading one off its class is slow in Python 3.11).
+_SET_SUITS_DISTINCT = SetSuits.DISTINCT
+_LAYOFF_ONTO_ANY = LayoffOnto.ANY
 _SHORT_RANKS = frozenset((1, 7, 8, 9, 10, 11, 12, 13))
 _ALL_RANKS = frozenset(range(1, 14))
 #: Bits 1..13 of a suit's rank mask.
@@ -91,7 +94,7 @@ def tables(rules: Rules) -> Tables:
     if hit is not None and hit[0] is rules:
         _LAST[:] = hit
         return hit[1]
-    distinct = rules.set_suits is SetSuits.DISTINCT
+    distinct = rules.set_suits is _SET_SUITS_DISTINCT
     key: tuple[bool, bool, int, bool, int, bool] = (
         rules.around_the_corner,
         rules.short_pack,
@@ -668,7 +671,7 @@ def lays_off(t: Tables, rules: Rules, melds: Sequence[TableMeld], seat: int, h: 
     """Whether ``seat`` can lay off card ``c`` of hand ``h`` on one of ``melds``, using at most ``room`` cards."""
     joker = c == JOKER
     suit, rank = c >> 4, c & 15
-    anyone = rules.layoff_onto is LayoffOnto.ANY
+    anyone = rules.layoff_onto is _LAYOFF_ONTO_ANY
     for meld in melds:
         if not joker and (meld.suit != suit if meld.kind == "run" else meld.rank != rank):
             continue  # the card cannot go on this meld at all

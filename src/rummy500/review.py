@@ -236,8 +236,8 @@ class _Estimator:
             else:
                 lay, _ = an.best_lay(legal)
                 discards = sorted((a for a in legal if isinstance(a, Discard)), key=lambda d: an.discard_score(d.cards))
-                lays = [a for a in legal if isinstance(a, (Meld, LayOff)) and a != lay]
-                ranked = ([lay] if lay is not None else []) + discards + lays
+                lays: list[Action] = [a for a in legal if isinstance(a, (Meld, LayOff)) and a != lay]
+                ranked = ([lay] if lay is not None else []) + list(discards) + lays
         except (ValueError, KeyError, IndexError):
             ranked = []
         ranked += [a for a in legal if a not in ranked]
@@ -385,7 +385,7 @@ def _evaluate(
     hit = _CACHE.get(key)
     if hit is not None and (truth is None or hit[5] is not None):
         _CACHE.move_to_end(key)
-        return hit  # type: ignore[return-value]
+        return hit
     seat = view.seat
     assert seat is not None
     cands = est.candidates(view, played)

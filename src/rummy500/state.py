@@ -109,6 +109,7 @@ _FIRST_DISCARD_UPCARD = FirstDiscard.UPCARD
 _GOING_OUT_ANY = GoingOut.ANY
 _GOING_OUT_DISCARD_REQUIRED = GoingOut.DISCARD_REQUIRED
 _GOING_OUT_UNPLAYABLE_DISCARD = GoingOut.UNPLAYABLE_DISCARD
+_LAYOFF_ONTO_ANY = LayoffOnto.ANY
 _MUST_USE_TAKEN_ALWAYS = MustUseTaken.ALWAYS
 _SET_SUITS_DISTINCT = SetSuits.DISTINCT
 _STOCK_OUT_IMMEDIATE = StockOut.IMMEDIATE
@@ -514,7 +515,7 @@ class RoundState:
         if self.stock:
             acts.append(_DRAW)
         pile = self.discard
-        depth = len(pile) if rules.discard_draw is DiscardDraw.ANY_DEPTH else min(1, len(pile))
+        depth = len(pile) if rules.discard_draw is _DISCARD_DRAW_ANY_DEPTH else min(1, len(pile))
         hand = self.hands[seat]
         quick = (
             not rules.around_the_corner
@@ -522,7 +523,7 @@ class RoundState:
             and self._extra_jokers(seat) == 0
             and JOKER not in hand
         )
-        must_use = rules.must_use_taken is MustUseTaken.ALWAYS
+        must_use = rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS
         if depth and not must_use and (rules.discard_back or hand):
             acts.append(_TAKES[1])  # the top card alone may simply be kept
             start = 2
@@ -545,11 +546,11 @@ class RoundState:
                 acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
         if self.gambit == "split" and self._joker_for(seat):
             for k in range(2, len(pile) + 1):
-                if rules.discard_draw is DiscardDraw.ANY_DEPTH and self._take_ok(seat, k, split=True):
+                if rules.discard_draw is _DISCARD_DRAW_ANY_DEPTH and self._take_ok(seat, k, split=True):
                     acts.append(Take(k, split=True))
         if not self.stock:
             takes = any(isinstance(a, Take) for a in acts)
-            if rules.stock_out is not StockOut.PLAY_ON or not takes:
+            if rules.stock_out is not _STOCK_OUT_PLAY_ON or not takes:
                 acts.append(_PASS)
         acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
         acts.extend(self._block_actions(seat))
@@ -720,8 +721,8 @@ class RoundState:
         dealers = self._extra_jokers(seat)
         strand = in_turn and self.taken_top is not None and not rules.discard_back
         obligation = self.obligation if in_turn else None
-        new_meld_only = rules.taken_card_use is TakenCardUse.NEW_MELD
-        anyone = rules.layoff_onto is LayoffOnto.ANY
+        new_meld_only = rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD
+        anyone = rules.layoff_onto is _LAYOFF_ONTO_ANY
         ways = self._ways_to_use(seat, obligation, index)
         out: list[Action] = []
         for meld in self.melds:

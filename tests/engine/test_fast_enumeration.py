@@ -59,7 +59,7 @@ def same_layoffs(meld, hand: list[Card], rules: Rules, extra: int) -> None:  # n
     assert find_layoffs(meld, hand, rules, extra) == old_melds.find_layoffs(meld, hand, rules, extra), (meld, hand, extra)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(variant=VARIANTS, data=st.data())
 def test_find_melds_matches_the_plain_enumeration(variant, data):
     rules = rules_of(variant)
@@ -69,7 +69,7 @@ def test_find_melds_matches_the_plain_enumeration(variant, data):
     same_melds(hand, rules, extra)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(variant=VARIANTS, data=st.data())
 def test_find_layoffs_matches_the_plain_enumeration(variant, data):
     rules = rules_of(variant)
@@ -97,7 +97,7 @@ def extended(meld, cards: list[Card], rules: Rules, module) -> object:  # noqa: 
         return str(exc)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(variant=VARIANTS, data=st.data())
 def test_extend_meld_builds_and_refuses_as_before(variant, data):
     rules = rules_of(variant)

@@ -117,8 +117,8 @@ class Session:
         self.rounds += 1
         seen = 0
         while True:
-            for line in r.log[seen:]:
-                self.say("Bonus! " + line)
+            for note in r.log[seen:]:
+                self.say("Bonus! " + note)
             seen = len(r.log)
             if r.finished:
                 break

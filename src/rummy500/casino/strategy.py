@@ -182,7 +182,8 @@ def build_chart(rules: CasinoRules = BENCHMARK, result: EdgeResult | None = None
     res = result or house_edge(rules)
     sums: dict[tuple[str, int], list[float]] = {}
     best_of: dict[tuple[int, int, int, int], list[str]] = {}
-    for key, (weight, *evs) in res.classes.items():
+    for key, (weight_or_none, *evs) in res.classes.items():
+        weight = weight_or_none or 0.0
         r1, r2, suited, up = (int(x) for x in key.split(","))
         best_of[(r1, r2, suited, up)] = _ranked(evs)
         if suited:

@@ -54,6 +54,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from rummy500.actions import (
+    Action,
     Block,
     CallRummy,
     Decline,
@@ -181,7 +182,7 @@ def _select(cards: Iterable[Card]) -> tuple[int, ...]:
     return tuple(SELECT + card_index(c) for c in cards)
 
 
-def encode(action: object) -> tuple[int, ...]:
+def encode(action: Action) -> tuple[int, ...]:
     """The token sequence of an engine action (see the module docstring).
 
     Raises:
@@ -218,7 +219,7 @@ def encode(action: object) -> tuple[int, ...]:
         case CallRummy(k, on, None):
             return (DEPTH + _depth(k), RUMMY_ON + _meld_id(on))  # type: ignore[arg-type]
         case CallRummy(k, None, meld):
-            return (DEPTH + _depth(k), *_select(meld), RUMMY_MELD)  # type: ignore[union-attr]
+            return (DEPTH + _depth(k), *_select(meld or ()), RUMMY_MELD)
     raise EncodingError(f"no encoding for {action!r}")
 
 
@@ -245,7 +246,7 @@ def token_name(token: int) -> str:
     return name
 
 
-def decode(tokens: Sequence[int]) -> object:
+def decode(tokens: Sequence[int]) -> Action:
     """The engine action written by a complete token sequence (the inverse of :func:`encode`).
 
     Args:
@@ -270,7 +271,7 @@ def decode(tokens: Sequence[int]) -> object:
             raise EncodingError(f"{token_name(t)} cannot stand at position {pos} of a sequence")
     if list(cards) != sorted(cards):
         raise EncodingError("cards must be selected in sorted order")
-    simple: dict[str, object] = {
+    simple: dict[str, Action] = {
         "DRAW": Draw(),
         "PASS": Pass(),
         "FLOAT": Float(),
@@ -320,8 +321,8 @@ class Decision:
 
     __slots__ = ("actions", "children", "prefix")
 
-    def __init__(self, legal: Iterable[object]) -> None:
-        self.actions: dict[tuple[int, ...], object] = {}
+    def __init__(self, legal: Iterable[Action]) -> None:
+        self.actions: dict[tuple[int, ...], Action] = {}
         self.children: dict[tuple[int, ...], set[int]] = {}
         for action in legal:
             seq = encode(action)
@@ -334,7 +335,7 @@ class Decision:
         """The tokens that continue the current prefix towards a legal action."""
         return self.children.get(self.prefix, set())
 
-    def push(self, token: int) -> object | None:
+    def push(self, token: int) -> Action | None:
         """Add a token; return the action once the sequence is complete (None while building).
 
         Raises:

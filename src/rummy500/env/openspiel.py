@@ -282,8 +282,9 @@ class Rummy500State(pyspiel.State):
         cards, self.c.dealing = self.c.dealing, []
         match = self.c.table.match
         if chance == "deal":
+            assert self.c.dealer is not None  # the cut came first
             dealer = self.c.dealer if not match.rounds else match.next_dealer()
-            match.start_round(RoundState.from_deck(self.c.rules, dealer, cards))  # type: ignore[arg-type]
+            match.start_round(RoundState.from_deck(self.c.rules, dealer, cards))
             self.c.discarded = [Counter() for _ in range(self.c.rules.players)]
             hands = tuple(tuple(sorted(h)) for h in match.state.hands)  # type: ignore[union-attr]
             self.c.history.append(_Deal(len(match.rounds), dealer, hands))
@@ -323,7 +324,8 @@ class Rummy500State(pyspiel.State):
             return out
         view = self.c.table.view(player_id)
         out.c.table.match.state = state_from_view(view, rng)
-        out.c.decision = Decision(out.c.table.turn().legal) if out.c.table.turn() is not None else None  # type: ignore[union-attr]
+        turn = out.c.table.turn()
+        out.c.decision = Decision(turn.legal) if turn is not None else None
         if out.c.decision is not None and self.c.decision is not None:
             out.c.decision.prefix = self.c.decision.prefix
         return out

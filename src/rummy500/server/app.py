@@ -12,8 +12,9 @@ The browser client is served from ``static/``: ``/`` and ``/t/{table_id}``
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -45,9 +46,9 @@ CSP = (
 )
 
 
-def _problem(error: dict[str, object]) -> str:
+def _problem(error: Mapping[str, Any]) -> str:
     """One validation problem in words, without the input (it may be huge or not encodable)."""
-    where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")  # type: ignore[union-attr]
+    where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
     message = str(error.get("msg", "invalid"))
     text = f"{where}: {message}" if where else message
     return text.encode("utf-8", "replace").decode("utf-8")[:200]

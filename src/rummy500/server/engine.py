@@ -23,7 +23,7 @@ from rummy500.cards import JOKER
 from rummy500.events import GameOver, Reshuffled, RoundOver, events_seen_by
 from rummy500.match import Match
 from rummy500.melds import find_layoffs, find_melds
-from rummy500.rules import OPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, RulesError
+from rummy500.rules import OPTIONS, PRESET_DESCRIPTIONS, PRESETS, CallingRummy, Rules, RulesError
 from rummy500.scoring import meld_points
 from rummy500.state import Decision, IllegalAction, RoundState
 
@@ -231,7 +231,7 @@ class LiveGame:
 
     def table_points(self) -> list[int]:
         """Points each seat has laid on the table this round (public: the melds are)."""
-        state = self.match.state
+        state = self._state()
         out = [0] * len(self.names)
         for meld in state.melds:
             for seat, pts in meld_points(meld, self.rules).items():
@@ -246,13 +246,13 @@ class LiveGame:
         given seat may call also depends on its hand, which this never looks at,
         so the answer (and the call window it opens) tells nobody anything.
         """
-        if self.is_over or self.rules.calling_rummy == "off":
+        if self.is_over or self.rules.calling_rummy is CallingRummy.OFF:
             return False
-        state = self.match.state
+        state = self._state()
         if state.phase.value != "draw" or state.last_discarder is None or state.rummy_due:
             return False
         pile = state.discard
-        depths = range(1, min(1, len(pile)) + 1) if self.rules.calling_rummy == "top_card" else range(1, len(pile) + 1)
+        depths = range(1, min(1, len(pile)) + 1) if self.rules.calling_rummy is CallingRummy.TOP_CARD else range(1, len(pile) + 1)
         for k in depths:
             card = pile[-k]
             if any(find_layoffs(meld, [card], self.rules) for meld in state.melds):
@@ -265,7 +265,7 @@ class LiveGame:
 
     def may_call(self) -> list[int]:
         """Seats allowed by their place at the table to call Rummy! now (not the discarder, not the seat to move)."""
-        state = self.match.state
+        state = self._state()
         return [s for s in range(len(self.names)) if s not in (state.to_move, state.last_discarder)]
 
     def round_summary(self, state: RoundState, round_index: int) -> dict[str, Any]:
@@ -327,7 +327,7 @@ class LiveGame:
         if check:
             self.check(seat, action)
         round_index = self.match.round_index
-        before = self.match.state  # the round's state: scored in place if this action ends it
+        before = self._state()  # the round's state: scored in place if this action ends it
         produced = self.match.apply(seat, action, check=False)
         self.version += 1
         events: list[dict[str, Any]] = [

@@ -9,7 +9,8 @@ import { api, seatFor } from "./api.js";
 import { h, clear } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const COLORS = ["var(--side-0, #2f6fdd)", "var(--side-1, #d9661f)", "#2e7d32", "#8e24aa", "#00838f", "#6d4c41", "#c2185b", "#546e7a"];
+// Seat colours live in review.css (.seat-N): the page's CSP allows no inline styles.
+const seatClass = (seat) => `seat-${seat % 8}`;
 const WORDS = { good: "good", inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder" };
 
 function ensureStyles() {
@@ -108,7 +109,7 @@ export function reviewPanel(gameId, hooks) {
 
   function summary(r) {
     const rows = r.players.map((p) => h("tr", {}, [
-      h("th", { scope: "row" }, [h("span", { class: "swatch", style: `background:${COLORS[p.seat % COLORS.length]}` }), name(p.seat)]),
+      h("th", { scope: "row" }, [h("span", { class: `swatch ${seatClass(p.seat)}` }), name(p.seat)]),
       h("td", { dataset: { testid: `review-accuracy-${p.seat}` } }, p.accuracy === null ? "\u2013" : `${p.accuracy.toFixed(1)}%`),
       h("td", {}, p.loss_per_round.toFixed(1)),
       h("td", {}, String(p.verdicts.inaccuracy)),
@@ -143,13 +144,12 @@ export function reviewPanel(gameId, hooks) {
     g.append(xt);
     series.forEach((pts, i) => {
       const seat = r.players[i].seat;
-      const color = COLORS[seat % COLORS.length];
       if (pts.length) {
-        g.append(svg("polyline", { points: pts.map(([s, v]) => `${x(s).toFixed(1)},${y(v).toFixed(1)}`).join(" "), fill: "none", stroke: color, "stroke-width": 2, "data-seat": seat }));
+        g.append(svg("polyline", { points: pts.map(([s, v]) => `${x(s).toFixed(1)},${y(v).toFixed(1)}`).join(" "), class: `line ${seatClass(seat)}`, "data-seat": seat }));
       }
       for (const [s, v, d] of pts) {
         if (d.verdict !== "mistake" && d.verdict !== "blunder") continue;
-        const c = svg("circle", { cx: x(s).toFixed(1), cy: y(v).toFixed(1), r: d.verdict === "blunder" ? 5 : 3.5, fill: color, class: `mark ${d.verdict}` });
+        const c = svg("circle", { cx: x(s).toFixed(1), cy: y(v).toFixed(1), r: d.verdict === "blunder" ? 5 : 3.5, class: `mark ${d.verdict} ${seatClass(seat)}` });
         c.append(svg("title", {}, [document.createTextNode(`Move ${s}: ${d.verdict} (${d.played})`)]));
         g.append(c);
       }
