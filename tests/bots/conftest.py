@@ -5,6 +5,12 @@ from __future__ import annotations
 #: Options for the hard bot in tests: a tiny but real search.
 HARD_FAST = {"iterations": 6, "candidates": 3, "horizon": 2}
 
+#: Options for the expert bot in tests: its wider choice, a tiny budget.
+EXPERT_FAST = {"iterations": 8, "candidates": 5, "horizon": 2}
+
+#: Per level, the test options of the searching levels.
+FAST = {"hard": HARD_FAST, "expert": EXPERT_FAST}
+
 #: Rule sets every level must play: every preset, every player count, the variants.
 CONFIGS: list[dict[str, object]] = [
     {"preset": "standard"},

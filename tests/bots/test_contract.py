@@ -16,26 +16,27 @@ from rummy500.bots import BOT_LEVELS, Bot, make_bot
 from rummy500.state import RoundState
 from rummy500.views import View
 
-from .conftest import HARD_FAST
+from .conftest import FAST
 
 BOTS_DIR = Path(bots_pkg.__file__).parent
 
 
 def _bot(level: str, seed: int = 1) -> Bot:
-    return make_bot(level, seed, **(HARD_FAST if level == "hard" else {}))
+    return make_bot(level, seed, **FAST.get(level, {}))
 
 
 def test_registry_names_every_level() -> None:
-    assert BOT_LEVELS == ("random", "easy", "medium", "hard")
+    assert BOT_LEVELS == ("random", "easy", "medium", "hard", "expert")
     for level in BOT_LEVELS:
         bot = make_bot(level, 3)
         assert isinstance(bot, Bot)
         assert bot.level == level
     assert make_bot("HARD", 1).level == "hard"
+    assert make_bot("Expert", 1).level == "expert"
 
 
 def test_unknown_level_is_refused_with_the_list() -> None:
-    with pytest.raises(KeyError, match="random, easy, medium, hard"):
+    with pytest.raises(KeyError, match="random, easy, medium, hard, expert"):
         make_bot("grandmaster")
 
 

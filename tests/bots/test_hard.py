@@ -17,7 +17,7 @@ TWO_CARDS = "dealer=1 to_move=0 phase=play discard=TC hands=KS.3D|4C.4D.4S.KD.9H
 FIVE_CARDS = "dealer=1 to_move=0 phase=play discard=TC hands=KS.3D.9C.6H.QH|4C.4D.4S.KD.9H.8C.2S stock=QD.7S.5C"
 
 
-@pytest.mark.parametrize("level", ["hard"])
+@pytest.mark.parametrize("level", ["hard", "expert"])
 def test_a_two_card_hand_is_answered_without_playouts(level: str) -> None:
     state = RoundState.from_position(Rules(), TWO_CARDS)
     view = state.view(0)

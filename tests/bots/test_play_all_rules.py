@@ -8,9 +8,9 @@ from rummy500 import Rules
 from rummy500.bots import BOT_LEVELS
 from rummy500.sim.runner import play_game, run_games
 
-from .conftest import CONFIGS, HARD_FAST
+from .conftest import CONFIGS, FAST
 
-OPTIONS = {"hard": HARD_FAST}
+OPTIONS: dict[str, dict[str, object]] = dict(FAST)
 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()))

@@ -5,7 +5,8 @@ Levels, weakest first (see ``docs/bots.md``):
 * ``random`` -- uniform over the legal actions;
 * ``easy`` -- the medium heuristics with a beginner's blind spots;
 * ``medium`` -- meld plans, pile digging and careful discards;
-* ``hard`` -- information-set Monte Carlo tree search over determinizations.
+* ``hard`` -- information-set Monte Carlo tree search over determinizations;
+* ``expert`` -- ``hard``'s search with a larger budget and more candidates.
 
 ``make_bot(level, seed)`` builds one; every bot has
 ``act(view, rng) -> Action | None`` (see :mod:`rummy500.bots.base`).
@@ -20,23 +21,25 @@ from rummy500.bots.base import Bot
 __all__ = ["BOT_LEVELS", "Bot", "make_bot"]
 
 #: The bot levels, weakest first.
-BOT_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
+BOT_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard", "expert")
 
 
 def _factories() -> dict[str, Callable[[int | None], Bot]]:
     from rummy500.bots.easy import EasyBot
+    from rummy500.bots.expert import ExpertBot
     from rummy500.bots.hard import HardBot
     from rummy500.bots.medium import MediumBot
     from rummy500.bots.random_bot import RandomBot
 
-    return {"random": RandomBot, "easy": EasyBot, "medium": MediumBot, "hard": HardBot}
+    return {"random": RandomBot, "easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot}
 
 
 def make_bot(level: str, seed: int | None = None, **options: object) -> Bot:
     """A new bot of ``level`` (one of :data:`BOT_LEVELS`).
 
     Args:
-        level: ``random``, ``easy``, ``medium`` or ``hard`` (case-insensitive).
+        level: ``random``, ``easy``, ``medium``, ``hard`` or ``expert``
+            (case-insensitive).
         seed: seeds the bot's own randomness.
         options: level-specific settings, e.g. ``hard``'s ``iterations`` or
             ``time_limit``.

@@ -32,6 +32,12 @@ __all__ = ["Analysis", "Group", "PlanContext", "Planner", "bare", "card_outs", "
 _JK = JOKER
 
 
+#: An opponent seen taking this many cards still held is racing us to a big table.
+RACE_PILE = 4
+#: The share of an opponent's want for the cards a pile take denies them.
+DENY_WEIGHT = 0.3
+
+
 def bare(cards: Iterable[Card]) -> list[Card]:
     """Cards as a hand holds them: a declared joker (``JK=7H``) is a bare ``JK``."""
     return [_JK if c >= 64 else c for c in cards]
@@ -380,6 +386,11 @@ class Analysis:
             risk = max(risk, 0.95)
         elif shortest <= 4:
             risk = max(risk, 0.7)
+        # Racing: an opponent who took a big pile is building a big table and
+        # may go out soon; hold less, lay more, keep fewer high cards.
+        self.racing = track_opponents and any(len(view.known[o]) >= RACE_PILE for o in self._opponents())
+        if self.racing:
+            risk = max(risk, 0.85)
         self.risk = risk
 
     def _may_extend(self, meld: TableMeld) -> bool:
@@ -427,14 +438,8 @@ class Analysis:
             d += v + 4
         if not self.track:
             return d
+        d += self.opp_want(c)
         for o in self._opponents():
-            known = [k for k in view.known[o] if k != _JK]
-            same = {k.suit for k in known if k.rank == c.rank and k.suit != c.suit}
-            if same:
-                d += (0.6 if len(same) == 1 else 1.0) * (v + 5)
-            near = [k for k in known if k.suit == c.suit and 0 < abs(k.rank - c.rank) <= 2]
-            if near:
-                d += 0.5 * (v + 5) * min(2, len(near))
             for k in self.discards.get(o, ()):
                 # They let a card of this rank or a neighbour go: they are less likely to want it.
                 if k.rank == c.rank or (k.suit == c.suit and abs(k.rank - c.rank) == 1):
@@ -444,6 +449,26 @@ class Analysis:
         if len(pile_same) >= 2:
             d += 0.5 * v
         return d
+
+    def opp_want(self, c: Card) -> float:
+        """How much the opponents want ``c``, from the cards they were seen taking (``view.known``).
+
+        A card of a rank they took in another suit, or a near neighbour in a
+        suit they took, is one they are collecting toward.
+        """
+        if c == _JK:
+            return 0.0
+        v = self.value(c)
+        want = 0.0
+        for o in self._opponents():
+            known = [k for k in self.view.known[o] if k != _JK]
+            same = {k.suit for k in known if k.rank == c.rank and k.suit != c.suit}
+            if same:
+                want += (0.6 if len(same) == 1 else 1.0) * (v + 5)
+            near = [k for k in known if k.suit == c.suit and 0 < abs(k.rank - c.rank) <= 2]
+            if near:
+                want += 0.5 * (v + 5) * min(2, len(near))
+        return want
 
     def opp_layoff(self, c: Card) -> bool:
         """Whether an opponent could lay ``c`` off on a table meld (memoised per view)."""
@@ -543,6 +568,9 @@ class Analysis:
             extra += 0.5 * self.keep_value(c, rest_hand)
         # Each card taken is a card one turn further from going out.
         extra -= 1.5 * max(0, len(taken) - 1) * self.risk
+        if self.track:
+            # Denial: what we take, an opponent collecting toward it cannot dig for.
+            extra += DENY_WEIGHT * sum(self.opp_want(c) for c in taken)
         return gain + extra
 
     def draw_value(self) -> float:

@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="the run's seed (same seed, same games)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--save", metavar="DIR", default=None, help="write every game's record to DIR")
-    p.add_argument("--hard-iterations", type=int, default=None, help="playouts per searched decision of the hard bot")
+    p.add_argument("--hard-iterations", type=int, default=None, help="playouts per searched decision of the hard bot (expert gets 8/3 as many)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -105,6 +105,7 @@ def main(argv: list[str]) -> int:
     options: dict[str, dict[str, Any]] = {}
     if args.hard_iterations is not None:
         options["hard"] = {"iterations": args.hard_iterations}
+        options["expert"] = {"iterations": args.hard_iterations * 8 // 3}
     save = Path(args.save) if args.save else None
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)

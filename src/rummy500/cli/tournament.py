@@ -29,7 +29,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--target", type=int, default=None, help="winning total (overrides the rules)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--hard-iterations", type=int, default=None, help="playouts per searched decision of the hard bot")
+    p.add_argument("--hard-iterations", type=int, default=None, help="playouts per searched decision of the hard bot (expert gets 8/3 as many)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     try:
@@ -46,6 +46,7 @@ def main(argv: list[str]) -> int:
     options: dict[str, dict[str, Any]] = {}
     if args.hard_iterations is not None:
         options["hard"] = {"iterations": args.hard_iterations}
+        options["expert"] = {"iterations": args.hard_iterations * 8 // 3}
     try:
         result = run_tournament(bots, rules, args.games, seed=args.seed, jobs=args.jobs, bot_options=options)
     except ModuleNotFoundError as exc:

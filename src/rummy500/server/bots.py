@@ -20,7 +20,7 @@ from rummy500.server.engine import Action
 __all__ = ["Bot", "ask_bot", "bot_levels", "default_level", "make_bot", "settle_choice", "thinks_long"]
 
 #: Levels that search (a second or more per decision): they think in worker processes.
-SEARCHING_LEVELS = frozenset({"hard"})
+SEARCHING_LEVELS = frozenset({"hard", "expert"})
 
 log = logging.getLogger(__name__)
 
