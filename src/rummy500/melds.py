@@ -26,7 +26,6 @@ _SET_SUITS_DISTINCT = SetSuits.DISTINCT
 
 
 SET, RUN, JOKER_SET = "set", "run", "jokers"
-_DECLARED = 128
 _SHORT_RANKS = frozenset((1, 7, 8, 9, 10, 11, 12, 13))
 _ALL_RANKS = frozenset(range(1, 14))
 

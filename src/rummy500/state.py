@@ -172,13 +172,6 @@ def _remove(hand: list[Card], cards: Iterable[Card]) -> None:
         hand.remove(c)
 
 
-def _contains(hand: Sequence[Card], need: Counter[Card]) -> bool:
-    if not need:
-        return True
-    have = Counter(hand)
-    return all(have[c] >= k for c, k in need.items())
-
-
 class RoundState:
     """The position of one round. Build with :meth:`new`, :meth:`from_deck` or :meth:`from_deal`."""
 
