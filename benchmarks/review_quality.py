@@ -243,9 +243,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-game", type=int, default=1, help="ranking: positions sampled per game")
     parser.add_argument("--samples", type=int, default=DEFAULT_BUDGET.samples, help="budget: determinizations per batch")
     parser.add_argument("--extend", type=int, default=DEFAULT_BUDGET.extend, help="budget: further batches while in doubt")
+    parser.add_argument("--horizon", default=str(DEFAULT_BUDGET.horizon), help="budget: turns played out after the move, or 'end' (to the end of the round)")
     parser.add_argument("--out", action="append", default=None, help="append the JSON lines to this file (summarize: read them)")
     args = parser.parse_args(argv)
-    budget = replace(DEFAULT_BUDGET, samples=args.samples, extend=args.extend)
+    horizon = None if args.horizon in ("end", "None") else int(args.horizon)
+    budget = replace(DEFAULT_BUDGET, samples=args.samples, extend=args.extend, horizon=horizon)
     out = args.out[0] if args.out else None
     if args.what == "summarize":
         summary = summarize(args.out or [])

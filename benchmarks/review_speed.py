@@ -57,6 +57,14 @@ def main(argv: list[str] | None = None) -> int:
     label = f"review it (median of {len(walls)})"
     print(f"{label:<34}{w:>9.2f}{c:>9.2f}")
     print(f"review: {1000 * c / max(1, n):.0f} ms CPU per decision; target <= 60 s")
+    guesses = [d.samples for d in review.decisions]
+    if guesses:
+        first = budget.samples
+        print(
+            f"guesses per decision: mean {statistics.mean(guesses):.1f}; "
+            f"{sum(g <= first for g in guesses)} of {n} settled by the first batch, "
+            f"{sum(g >= first * (1 + budget.extend) for g in guesses)} ran to the cap"
+        )
     return 0
 
 

@@ -88,6 +88,8 @@ __all__ = [
 
 #: Expected points lost from which a move is an inaccuracy, a mistake, a blunder.
 THRESHOLDS: dict[str, float] = {"inaccuracy": 3.0, "mistake": 8.0, "blunder": 20.0}
+#: A mistake is not settled before this many batches of playouts.
+CONFIRM_BATCHES = 2
 #: Points lost at which a decision's accuracy falls to 100/e (about 37%).
 ACCURACY_SCALE = 10.0
 VERDICTS: tuple[str, ...] = ("good", "inaccuracy", "mistake", "blunder")
@@ -125,7 +127,7 @@ class Budget:
     horizon: int | None = 4
     confidence: float = 2.0
     extend: int = 7
-    prior_sd: float = 8.0
+    prior_sd: float = 12.0
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
@@ -412,8 +414,8 @@ def _compare(
     """Play the candidates out in batches of determinizations until the judged moves' verdicts are clear.
 
     The first batch plays every candidate; the further batches (at most
-    ``budget.extend``) play only the judged moves and the best other
-    candidate of the first batch, on new determinizations shared by all of
+    ``budget.extend``) play only the judged moves and the other candidates
+    still worth it (:func:`_live`), on new determinizations shared by all of
     them, while some judged move's verdict is in doubt (:func:`_in_doubt`).
 
     Returns each candidate's values (the dropped candidates keep their
@@ -430,8 +432,7 @@ def _compare(
     for a, v in est.rollouts(worlds, seeds, seat, cands).items():
         vals[a].extend(v)
     used = list(seeds)
-    others = [a for a in cands if a not in judged]
-    alive = list(judged) + ([max(others, key=lambda a: _mean(vals[a]))] if others else [])
+    alive = _live(vals, judged, budget)
     for _ in range(max(0, budget.extend)):
         if not any(_in_doubt(vals, m, budget) for m in judged):
             break
@@ -447,20 +448,44 @@ def _compare(
 def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> bool:
     """Whether more samples could make ``move`` a mistake (or worse), or stop it being one.
 
-    That is, whether the mistake threshold lies within ``confidence``
-    standard errors of its loss against its best rival, the move played
-    leading or not (a move ahead by noise may be a mistake all the same). The
-    other thresholds are not worth more playouts: the line that matters is
-    between the moves a player should look at again and the rest.
+    That is, whether against some live rival (the move played leading or
+    not: a move ahead by noise may be a mistake all the same) the mistake
+    threshold lies within ``confidence`` standard errors of the difference,
+    or the move looks like a mistake after fewer than :data:`CONFIRM_BATCHES`
+    batches (one batch can miss a whole kind of deal). The other thresholds
+    are not worth more playouts: the line that matters is between the moves
+    a player should look at again and the rest.
     """
-    rival = _rival(vals, move)
-    if rival is None:
-        return False
-    diff, se = _paired(vals[rival], vals[move], budget.prior_sd)
-    if not math.isfinite(se):
-        return True
-    lo, hi = diff - budget.confidence * se, diff + budget.confidence * se
-    return lo < THRESHOLDS["mistake"] <= hi
+    n = len(vals[move])
+    for rival, v in vals.items():
+        if rival == move or len(v) != n:
+            continue
+        diff, se = _paired(v, vals[move], budget.prior_sd)
+        if not math.isfinite(se):
+            return True
+        lo, hi = diff - budget.confidence * se, diff + budget.confidence * se
+        if lo < THRESHOLDS["mistake"] <= hi:
+            return True
+        if lo >= THRESHOLDS["mistake"] and n < CONFIRM_BATCHES * max(2, budget.samples):
+            return True
+    return False
+
+
+def _live(vals: dict[Action, list[float]], judged: list[Action], budget: Budget) -> list[Action]:
+    """The candidates worth more playouts: the judged moves, the best other, and any other that may be a mistake's margin better."""
+    others = [a for a in vals if a not in judged]
+    keep = list(judged)
+    if others:
+        keep.append(max(others, key=lambda a: _mean(vals[a])))
+    for a in others:
+        if a in keep:
+            continue
+        for m in judged:
+            diff, se = _paired(vals[a], vals[m], budget.prior_sd)
+            if diff + budget.confidence * se >= THRESHOLDS["mistake"]:
+                keep.append(a)
+                break
+    return keep
 
 
 def _evaluate(

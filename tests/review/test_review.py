@@ -163,7 +163,12 @@ def test_more_samples_only_while_the_mistake_threshold_is_within_the_margin():
     wide = {"a": [30.0, -20.0, 25.0, -30.0], "b": [0.0, 0.0, 0.0, 0.0]}  # a ahead by 1.25 ± 14
     assert _in_doubt(wide, "a", budget) and _in_doubt(wide, "b", budget)
     clear = {"a": [40.0, 42.0, 38.0, 40.0], "b": [0.0, 0.0, 0.0, 0.0]}  # 40 ± 0.8: a blunder, surely
-    assert not _in_doubt(clear, "b", budget)
+    assert not _in_doubt(clear, "b", Budget(samples=2, prior_sd=0.0))
+    # ... but not from a single batch: one batch can miss a whole kind of deal.
+    assert _in_doubt(clear, "b", Budget(samples=4, prior_sd=0.0))
+    # Every live rival counts, not only the one with the best mean: c may be 8 points better than b.
+    three = {"a": [2.0, 2.0, 2.0, 2.0], "b": [0.0, 0.0, 0.0, 0.0], "c": [30.0, -20.0, 25.0, -30.0]}
+    assert _in_doubt(three, "b", budget)
     tiny = {"a": [1.0, 0.0, 1.0, 0.0], "b": [0.0, 0.0, 0.0, 0.0]}  # 0.5 ± 0.3: surely no mistake
     assert not _in_doubt(tiny, "b", budget)
     # A candidate dropped after the first batch (fewer samples) is no rival any more.
@@ -172,7 +177,7 @@ def test_more_samples_only_while_the_mistake_threshold_is_within_the_margin():
     assert _in_doubt({"a": [8.0, 8.0], "b": [0.0, 0.0]}, "b", Budget(prior_sd=8.0))
 
 
-def test_every_candidate_is_played_out_on_the_same_guesses_and_a_clear_call_stops_early():
+def test_every_candidate_is_played_out_on_the_same_guesses_and_a_clear_call_stops_soon():
     record = layoff_position([{"p": 0, "discard": "KS"}, {"p": 1, "draw": "stock"}])
     point = next(p for p in _points(record) if p.step == 5)
     view, played = point.view, point.action
@@ -181,14 +186,15 @@ def test_every_candidate_is_played_out_on_the_same_guesses_and_a_clear_call_stop
     cands = est.candidates(view, played)
     assert len(cands) == 3 and cands[0] == played
     vals, seeds = _compare(est, view, cands, [played], "s")
-    # A clear blunder (the lay-off went out): one batch settles it, every candidate on the same 4 guesses.
-    assert len(seeds) == 4 and all(len(v) == 4 for v in vals.values())
+    # A clear blunder (the lay-off went out): settled by the two batches a mistake needs, on shared guesses.
+    assert len(seeds) == 8 and len(vals[played]) == 8 and len(vals[cands[1]]) >= 4
+    assert all(len(v) in (4, 8) for v in vals.values())
     # judge_moves is the review's judgement of the same decision (same seed, same guesses).
     review = review_record(record, budget=budget, seed=7, seats=[0])
     d = _decision(review, 5)
     judged = judge_moves(view, [played], budget=budget, seed=f"7:{point.round}:{point.index}")
     assert round(judged["loss"][played], 2) == d.loss and judged["verdict"][played] == d.verdict
-    assert judged["samples"] == d.samples == 4
+    assert judged["samples"] == d.samples == 8
 
 
 def _points(record):
