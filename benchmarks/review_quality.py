@@ -114,17 +114,25 @@ def _stability_summary(games: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def ranking(games: int, first: int, per_game: int, budget: Budget, out: str | None) -> None:
-    """Every level decides the same sampled positions; the moves are judged on the same guesses."""
+def ranking(games: int, first: int, per_game: int, budget: Budget, out: str | None, levels: tuple[str, ...] = LEVELS, only_differ: bool = False) -> None:
+    """Every level decides the same sampled positions; the moves are judged on the same guesses.
+
+    With ``only_differ``, positions where every level chose the same move are
+    counted (``same``) but not judged: the paired differences are then over
+    the positions where the levels disagree.
+    """
     rules = _rules(1)
     for g in range(first, first + games):
         pair = GAME_PAIRS[g % len(GAME_PAIRS)]
         record = play_game(list(pair), rules, g, keep_record=True).record
         points, _, _ = _walk(load_record(record))
         pick = random.Random(f"positions:{g}")
-        row: dict[str, Any] = {"game": g, "pair": pair, "budget": asdict(budget), "positions": []}
+        row: dict[str, Any] = {"game": g, "pair": pair, "budget": asdict(budget), "levels": list(levels), "same": 0, "positions": []}
         for p in pick.sample(points, min(per_game, len(points))):
-            moves = {lv: make_bot(lv, pick.getrandbits(32)).act(p.view, random.Random(pick.getrandbits(32))) for lv in LEVELS}
+            moves = {lv: make_bot(lv, pick.getrandbits(32)).act(p.view, random.Random(pick.getrandbits(32))) for lv in levels}
+            if only_differ and len(set(moves.values())) == 1:
+                row["same"] += 1
+                continue
             judged = judge_moves(p.view, list(moves.values()), budget=budget, seed=f"{g}:{p.round}:{p.index}")
             row["positions"].append(
                 {
@@ -150,12 +158,18 @@ def _ci(xs: list[float]) -> tuple[float, float]:
 
 def _ranking_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     pos = [p for r in rows for p in r["positions"]]
-    out: dict[str, Any] = {"games": len(rows), "positions": len(pos), "levels_differ": sum(len(set(p["moves"].values())) > 1 for p in pos)}
+    out: dict[str, Any] = {
+        "games": len(rows),
+        "positions": len(pos),
+        "levels_differ": sum(len(set(p["moves"].values())) > 1 for p in pos),
+        "skipped_same": sum(r.get("same", 0) for r in rows),
+    }
     if not pos:
         return out
-    acc = {lv: [100 * math.exp(-p["loss"][lv] / 10) for p in pos] for lv in LEVELS}
+    levels_run = tuple(rows[0].get("levels", LEVELS))
+    acc = {lv: [100 * math.exp(-p["loss"][lv] / 10) for p in pos] for lv in levels_run}
     levels = {}
-    for lv in LEVELS:
+    for lv in levels_run:
         losses = [p["loss"][lv] for p in pos]
         am, ah = _ci(acc[lv])
         lm, lh = _ci(losses)
@@ -169,7 +183,7 @@ def _ranking_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         }
     out["levels"] = levels
     steps = {}
-    for lo, hi in zip(LEVELS, LEVELS[1:], strict=False):
+    for lo, hi in zip(levels_run, levels_run[1:], strict=False):
         dm, dh = _ci([b - a for a, b in zip(acc[lo], acc[hi], strict=True)])
         vm, vh = _ci([p["value"][hi] - p["value"][lo] for p in pos])
         steps[f"{hi} - {lo}"] = {
@@ -213,7 +227,10 @@ def print_tables(summary: dict[str, Any]) -> None:
         print(f"  mean samples per decision {s['mean_samples']}; CPU s per review {s['cpu_s_per_review']}")
     r = summary.get("ranking")
     if r and "levels" in r:
-        print(f"ranking: {r['games']} games, {r['positions']} positions (the levels' moves differ in {r['levels_differ']})")
+        print(
+            f"ranking: {r['games']} games, {r['positions']} positions judged (the levels' moves differ in {r['levels_differ']}; "
+            f"{r['skipped_same']} positions where all chose the same move not judged)"
+        )
         print(f"  {'level':<8}{'accuracy (95% CI)':>22}{'points lost/decision (95% CI)':>32}{'mistakes+':>11}")
         for lv, v in r["levels"].items():
             print(f"  {lv:<8}{v['accuracy']:>13.1f} ± {v['accuracy_ci95']:<6.1f}{v['loss_per_decision']:>23.2f} ± {v['loss_ci95']:<6.2f}{v['mistakes_and_blunders']:>11}")
@@ -243,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-game", type=int, default=1, help="ranking: positions sampled per game")
     parser.add_argument("--samples", type=int, default=DEFAULT_BUDGET.samples, help="budget: determinizations per batch")
     parser.add_argument("--extend", type=int, default=DEFAULT_BUDGET.extend, help="budget: further batches while in doubt")
+    parser.add_argument("--levels", default=",".join(LEVELS), help="ranking: the levels compared, weakest first")
+    parser.add_argument("--only-differ", action="store_true", help="ranking: judge only the positions where the levels' moves differ")
     parser.add_argument("--horizon", default=str(DEFAULT_BUDGET.horizon), help="budget: turns played out after the move, or 'end' (to the end of the round)")
     parser.add_argument("--out", action="append", default=None, help="append the JSON lines to this file (summarize: read them)")
     args = parser.parse_args(argv)
@@ -258,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "stability":
         stability(args.games, args.first, args.rounds, budget, out)
     else:
-        ranking(args.games, args.first, args.per_game, budget, out)
+        ranking(args.games, args.first, args.per_game, budget, out, tuple(args.levels.split(",")), args.only_differ)
     if out:
         print_tables(summarize([out]))
     return 0
