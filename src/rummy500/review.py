@@ -114,9 +114,11 @@ class Budget:
             and to be rated at least an inaccuracy, a mistake or a blunder
             (``loss - confidence * stderr`` must reach the threshold).
         extend: at most this many further batches of ``samples``
-            determinizations (the move played against the best alternative
-            only) while the verdict is in doubt: while the loss's interval
-            ``loss ± confidence * stderr`` holds the mistake threshold.
+            determinizations (the move played against its live rivals only)
+            while the verdict is in doubt (see ``reach``).
+        reach: a decision stays in doubt only while the mistake threshold is
+            within this many standard errors above its loss (a loss further
+            below the threshold cannot plausibly end up confidently above it).
         prior_sd: the spread (points) of a paired difference assumed before
             any is seen; it stands in for two samples in the standard error,
             so a handful of identical playouts cannot settle a verdict alone.
@@ -126,8 +128,9 @@ class Budget:
     candidates: int = 3
     horizon: int | None = 4
     confidence: float = 2.0
-    extend: int = 7
+    extend: int = 11
     prior_sd: float = 12.0
+    reach: float = 1.0
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
@@ -449,9 +452,12 @@ def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> 
     """Whether more samples could make ``move`` a mistake (or worse), or stop it being one.
 
     That is, whether against some live rival (the move played leading or
-    not: a move ahead by noise may be a mistake all the same) the mistake
-    threshold lies within ``confidence`` standard errors of the difference,
-    or the move looks like a mistake after fewer than :data:`CONFIRM_BATCHES`
+    not: a move ahead by noise may be a mistake all the same) the verdict
+    "mistake" is not yet settled (``diff - confidence * stderr`` is below the
+    threshold) while the threshold is within ``reach`` standard errors above
+    the difference (it may still be reached: the verdict line lies above the
+    threshold, so a difference far below it needs no more samples), or the
+    move looks like a mistake after fewer than :data:`CONFIRM_BATCHES`
     batches (one batch can miss a whole kind of deal). The other thresholds
     are not worth more playouts: the line that matters is between the moves
     a player should look at again and the rest.
@@ -463,7 +469,7 @@ def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> 
         diff, se = _paired(v, vals[move], budget.prior_sd)
         if not math.isfinite(se):
             return True
-        lo, hi = diff - budget.confidence * se, diff + budget.confidence * se
+        lo, hi = diff - budget.confidence * se, diff + budget.reach * se
         if lo < THRESHOLDS["mistake"] <= hi:
             return True
         if lo >= THRESHOLDS["mistake"] and n < CONFIRM_BATCHES * max(2, budget.samples):
@@ -482,7 +488,7 @@ def _live(vals: dict[Action, list[float]], judged: list[Action], budget: Budget)
             continue
         for m in judged:
             diff, se = _paired(vals[a], vals[m], budget.prior_sd)
-            if diff + budget.confidence * se >= THRESHOLDS["mistake"]:
+            if diff + budget.reach * se >= THRESHOLDS["mistake"]:
                 keep.append(a)
                 break
     return keep
