@@ -73,15 +73,19 @@ def create_table(
 
 
 def set_option(page: Page, opt: str, value: Any) -> None:
-    """Set one house rule in the editor (a listed value, or "other…" and a number)."""
+    """Set one house rule in the editor as a player would: pick the value's label, or "Another number…" and type it.
+
+    The label is the one the editor shows for ``value`` (each ``<option>``
+    keeps its value as JSON in ``data-value``), so the test never depends on
+    the wording and still selects what a person sees.
+    """
     sel = page.get_by_test_id(f"opt-{opt}")
-    labels = sel.locator("option").all_inner_texts()
-    text = {True: "yes", False: "no"}.get(value, str(value)) if isinstance(value, bool) else str(value)
-    if text in labels:
-        sel.select_option(label=text)
+    entry = sel.locator(f"option[data-value='{json.dumps(value)}']")
+    if entry.count():
+        sel.select_option(label=(entry.first.text_content() or "").strip())
     else:
-        sel.select_option("custom")
-        page.get_by_label(f"{opt} value").fill(str(value))
+        sel.select_option(label="Another number\u2026")
+        page.get_by_test_id(f"opt-{opt}-number").fill(str(value))
 
 
 def start_game(page: Page) -> None:

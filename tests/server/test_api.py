@@ -17,6 +17,14 @@ def test_rules_catalogue_lists_every_option_with_a_description(client: TestClien
     assert data["bot_levels"]
 
 
+def test_rules_catalogue_gives_each_value_of_a_worded_option_a_label_and_a_description(client: TestClient) -> None:
+    options = {o["name"]: o for o in client.get("/api/rules").json()["options"]}
+    draw = options["discard_draw"]["choices"]
+    assert [c["value"] for c in draw] == ["any_depth", "top_only"]
+    assert all(c["label"] and "_" not in c["label"] and c["description"] for c in draw)
+    assert draw[0]["description"] != draw[1]["description"]  # each describes its own value
+
+
 def test_create_table_gives_seat_zero_a_token_and_an_invite_link(client: TestClient) -> None:
     made = create_table(client, name="Ann", seats=3, preset="popular", title="Friday")
     assert made["seat"] == 0

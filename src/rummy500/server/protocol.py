@@ -155,6 +155,14 @@ class GameSummary(BaseModel):
     winner: int | list[int] | None = None
 
 
+class ChoiceInfo(BaseModel):
+    """One value of an option, in a player's words."""
+
+    value: Any
+    label: str = Field(description="the value in a player's words")
+    description: str = Field(description="what choosing this value means")
+
+
 class OptionInfo(BaseModel):
     """One option of the catalogue."""
 
@@ -163,6 +171,7 @@ class OptionInfo(BaseModel):
     values: str
     description: str
     group: str | None = None
+    choices: list[ChoiceInfo] = Field(default_factory=list, description="its values with labels (empty: see `values`)")
 
 
 class PresetInfo(BaseModel):
