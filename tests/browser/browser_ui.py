@@ -11,13 +11,10 @@ import contextlib
 import json
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
 MY_TURN_TITLE = "\u25b6 Your turn \u2014 rummy500"
 
@@ -211,20 +208,14 @@ def meld_first_legal(page: Page, limit: int = 3) -> list[str]:
             break  # two copies of a card: keep the helper simple
         for c in cards:
             click_card(page, c)
-        btn = page.get_by_test_id("btn-meld")
-        try:
-            expect(btn).to_be_enabled()
-        except AssertionError:
-            # Known intermittent case (see the closing note of this landing): the
-            # Meld button sometimes stays disabled after the cards of a listed meld
-            # are selected. Keep the evidence, clear the selection, play on: the
-            # tests that use this helper are about the rest of the round.
-            note = {"target": target, "hand": hand, "selected": page.evaluate("() => window.rummy?.hand?.selected ? [...window.rummy.hand.selected] : null")}
-            ARTIFACTS.mkdir(exist_ok=True)
-            (ARTIFACTS / "meld-disabled.json").write_text(json.dumps(note, default=str))
-            page.screenshot(path=str(ARTIFACTS / "meld-disabled.png"))
+            expect(page.get_by_test_id(f"card-{c}")).to_have_attribute("aria-pressed", "true")
+        if target not in legal(page):
+            # An opponent's out-of-turn move (Dealer's Gambit: blocking the
+            # dealer's joker) arrived meanwhile and the meld is gone: look again.
             page.get_by_test_id("btn-clear").click()
-            break
+            continue
+        btn = page.get_by_test_id("btn-meld")
+        expect(btn).to_be_enabled()
         v0 = state(page)["version"]
         btn.click()
         same = [a for a in melds if sorted(_base(c) for c in a["meld"]) == sorted(cards)]

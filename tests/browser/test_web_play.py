@@ -74,7 +74,9 @@ def test_house_rule_editor_speaks_a_players_words(server, new_page, size):
     box.fill("")
     page.get_by_test_id("create-table").click()
     banner = page.get_by_test_id("error-banner")
-    expect(banner).to_have_text("House rules: \u201ctarget\u201d needs a number \u2014 type one, or pick one of its values.")
+    expect(banner).to_have_text(
+        "House rules: \u201ctarget\u201d needs a number \u2014 type one, or pick one of its values."
+    )
     expect(banner).not_to_contain_text("cannot be 0")
     expect(box).to_be_focused()
     box.fill("250")
@@ -92,31 +94,60 @@ def test_the_game_log_reads_the_servers_events(scripted, size):  # noqa: F811
     _size(page, size)
 
     def action(version: int, seat: int, name: str, act: dict, events: list, auto: bool = False) -> dict:
-        return {"kind": "action", "version": version, "round": 0, "seat": seat, "name": name, "action": act,
-                "text": "?", "auto": auto, "events": events}
+        return {
+            "kind": "action",
+            "version": version,
+            "round": 0,
+            "seat": seat,
+            "name": name,
+            "action": act,
+            "text": "?",
+            "auto": auto,
+            "events": events,
+        }
 
     log = [
         action(11, 1, "Bob", {"draw": "stock"}, [{"event": "drew", "seat": 1, "count": 1, "cards": None}]),
         # What Bob took is the server's word (the event), not worked out from {"take": 3}.
         action(12, 1, "Bob", {"take": 3}, [{"event": "took", "seat": 1, "cards": ["9D", "QD", "4S"], "removed": []}]),
-        action(13, 1, "Bob", {"meld": ["9D", "TD", "JD"]}, [{"event": "melded", "seat": 1, "cards": ["9D", "TD", "JD"], "meld": 2}]),
-        action(14, 1, "Bob", {"discard": "4S"}, [{"event": "discarded", "seat": 1, "cards": ["4S"]},
-                                                {"event": "reshuffled", "count": 30, "cards": None}]),
+        action(
+            13,
+            1,
+            "Bob",
+            {"meld": ["9D", "TD", "JD"]},
+            [{"event": "melded", "seat": 1, "cards": ["9D", "TD", "JD"], "meld": 2}],
+        ),
+        action(
+            14,
+            1,
+            "Bob",
+            {"discard": "4S"},
+            [{"event": "discarded", "seat": 1, "cards": ["4S"]}, {"event": "reshuffled", "count": 30, "cards": None}],
+        ),
         {"kind": "reshuffle", "version": 14, "round": 0},
         action(15, 0, "Ann", {"draw": "stock"}, [{"event": "drew", "seat": 0, "count": 1, "cards": None}], auto=True),
     ]
     script.push(_view(), version=15, log=log)
     game_log = page.get_by_test_id("game-log")
-    expect(game_log.locator("li")).to_have_text([
-        "Bob: drew a card from the stock",
-        "Bob: took 3 cards from the pile: 9\u2666 Q\u2666 4\u2660",
-        "Bob: melded 9\u2666 10\u2666 J\u2666",
-        "Bob: discarded 4\u2660",
-        "The discard pile was shuffled into a new stock.",
-        "Ann: drew a card from the stock (played by the computer)",
-    ])
+    expect(game_log.locator("li")).to_have_text(
+        [
+            "Bob: drew a card from the stock",
+            "Bob: took 3 cards from the pile: 9\u2666 Q\u2666 4\u2660",
+            "Bob: melded 9\u2666 10\u2666 J\u2666",
+            "Bob: discarded 4\u2660",
+            "The discard pile was shuffled into a new stock.",
+            "Ann: drew a card from the stock (played by the computer)",
+        ]
+    )
     # The round's end reads from its own entry (with the scores), once.
-    end = {"kind": "round_over", "version": 16, "round": 0, "went_out": 1, "round_scores": [-20, 85], "totals": [100, 170]}
+    end = {
+        "kind": "round_over",
+        "version": 16,
+        "round": 0,
+        "went_out": 1,
+        "round_scores": [-20, 85],
+        "totals": [100, 170],
+    }
     script.push(_view(), version=16, log=[*log, end])
     expect(game_log.locator("li").last).to_have_text("Round 1 over. Bob went out. Ann -20, Bob +85")
 
@@ -183,7 +214,9 @@ def test_an_idle_player_is_played_for_when_the_turn_clock_runs_out(seeded_server
     expect(clock).to_have_class(re.compile(r"\blow\b"))
     # ...and when they are out, the computer plays Ann's turn for her, and the log says so.
     log = page.get_by_test_id("game-log")
-    played = re.compile(r"Ann: (drew a card from the stock|took \S+ from the pile|took \d+ cards from the pile: [^(]+) \(played by the computer\)")
+    played = re.compile(
+        r"Ann: (drew a card from the stock|took \S+ from the pile|took \d+ cards from the pile: [^(]+) \(played by the computer\)"
+    )
     expect(log).to_contain_text(played, timeout=15_000)
     expect(log).to_contain_text(re.compile(r"Ann: discarded \S+ \(played by the computer\)"))
     assert page.evaluate("() => window.rummy.version") > before
@@ -236,8 +269,9 @@ def test_a_card_tap_survives_a_state_arriving_mid_tap(scripted, size):  # noqa: 
     page.mouse.move(box["x"] + CARD_TAP["x"], box["y"] + CARD_TAP["y"])
     page.mouse.down()
     # A state arrives while the button is pressed (the same hand; Bob's move elsewhere).
-    script.push(_crowded(phase="play", legal=[{"meld": ["4H", "5H", "6H"]}, {"discard": "4H"}], hand_sizes=[15, 5]),
-                version=12)
+    script.push(
+        _crowded(phase="play", legal=[{"meld": ["4H", "5H", "6H"]}, {"discard": "4H"}], hand_sizes=[15, 5]), version=12
+    )
     page.wait_for_function("() => window.rummy.version === 12")
     page.mouse.up()
     expect(card).to_have_attribute("aria-pressed", "true")
