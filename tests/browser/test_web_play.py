@@ -30,6 +30,14 @@ def _get(base: str, path: str) -> Any:
         return json.loads(r.read())
 
 
+def _post(base: str, path: str, body: dict) -> Any:
+    req = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
+        return json.loads(r.read())
+
+
 def _size(page, size: str) -> None:
     page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS[size], strict=True)))
 
@@ -184,6 +192,37 @@ def test_the_page_says_why_the_server_closed_its_socket(scripted, size):  # noqa
     page.wait_for_timeout(1500)
     assert script.ws is third
     expect(status).to_have_text("offline")
+
+
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_a_page_from_an_address_the_server_does_not_serve_is_told_so(server, browser, size):
+    """The real server's 4403 reaches the page (it is sent after the socket opens) and the page explains it."""
+    made = _post(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
+    width, height = VIEWPORTS[size]
+    # The page's own policy allows sockets to its own address only: set it aside to reach another.
+    ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    ctx.set_default_timeout(15_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # The page is served from 127.0.0.1 but its socket goes to "localhost": to
+    # the server, a page of another site (as behind a proxy without --public-url).
+    page.add_init_script(
+        """(() => {
+        const Real = window.WebSocket;
+        window.WebSocket = class extends Real {
+          constructor(url, protocols) { super(url.replace("//127.0.0.1:", "//localhost:"), protocols); }
+        };
+      })();"""
+    )
+    page.goto(f"{server}/t/{made['table_id']}")
+    expect(page.get_by_test_id("error-banner")).to_contain_text("The game server refused this page")
+    status = page.get_by_test_id("conn-status")
+    expect(status).to_have_text("offline")
+    page.wait_for_timeout(1500)
+    expect(status).to_have_text("offline")  # no retry: it cannot help
+    ctx.close()
+    assert not errors, errors
 
 
 # ------------------------------------------------------------ the turn clock
