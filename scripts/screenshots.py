@@ -141,6 +141,11 @@ def main(argv: list[str] | None = None) -> int:
             page.evaluate("() => window.scrollBy(0, 180)")
             page.wait_for_timeout(200)
             page.screenshot(path=str(args.out / "house-rules.png"))
+            page.set_viewport_size(PHONE)
+            page.locator("[data-option=discard_draw]").scroll_into_view_if_needed()
+            page.wait_for_timeout(200)
+            page.screenshot(path=str(args.out / "house-rules-phone.png"))
+            page.set_viewport_size(LAPTOP)
 
             made = _post(base, "/api/tables", {"name": "Ann", "seats": 2, "title": "Friday game"})
             table_id = made["table_id"]
@@ -180,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
             browser.close()
     finally:
         server.should_exit = True
-    for name in ("lobby", "house-rules", "turn", "deep-take", "phone", "round-summary"):
+    for name in ("lobby", "house-rules", "house-rules-phone", "turn", "deep-take", "phone", "round-summary"):
         print(args.out / f"{name}.png")
     return 0
 
