@@ -10,6 +10,7 @@ problem. Nothing ever falls back silently to a default.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -36,6 +37,7 @@ __all__ = [
     "LayoffOnto",
     "MustUseTaken",
     "NextDealer",
+    "GROUP_TITLES",
     "NumberRange",
     "OptionSpec",
     "Rounds",
@@ -77,6 +79,14 @@ class NumberRange:
             and (self.minimum is None or v >= self.minimum)
             and (self.maximum is None or v <= self.maximum)
         )
+
+    def span(self) -> str:
+        """The range, short: ``7..13``, ``1 or more``, ``any whole number``."""
+        if self.minimum is not None and self.maximum is not None:
+            return f"{self.minimum}..{self.maximum}"
+        if self.minimum is not None:
+            return f"{self.minimum} or more"
+        return "any whole number"
 
     def text(self) -> str:
         """The range in words: ``a whole number from 7 to 13``."""
@@ -121,6 +131,24 @@ class OptionSpec:
     def choices(self) -> tuple[Choice, ...]:
         """Every named value with its label and description (empty for a free number or an object)."""
         return choices(self.kind) if self.kind is not None else self.value_choices
+
+    def to_dict(self) -> dict[str, Any]:
+        """The option as JSON (``rummy500 rules --json``, ``GET /api/rules``).
+
+        >>> OPTIONS["hand_size"].to_dict()["choices"][0]["label"], OPTIONS["hand_size"].to_dict()["number"]["max"]
+        ('Automatic', 13)
+        """
+        n = self.number
+        default = self.default.value if isinstance(self.default, StrEnum) else self.default
+        return {
+            "name": self.name,
+            "default": dict(default) if isinstance(default, dict) else default,
+            "values": self.values,
+            "description": self.description,
+            "group": self.group,
+            "choices": [{"value": c.value, "label": c.label, "description": c.description} for c in self.choices],
+            "number": None if n is None else {"min": n.minimum, "max": n.maximum, "label": n.label, "description": n.description},
+        }
 
     def allowed(self) -> str:
         """The allowed values in words, for error messages: ``auto, 1 or 2``."""
@@ -352,55 +380,59 @@ class HandPenalty(StrEnum):
     TO_GOER = "to_goer"
 
 
-_CHOICE_TEXT: dict[StrEnum, tuple[str, str]] = {
-    FirstDiscard.UPCARD: ("Upcard", "one card is turned up to start the discard pile"),
-    FirstDiscard.FIRST_PLAYER: ("First player discards", "no upcard: the first player gets one card more and starts the pile by discarding"),
-    FirstDealer.HIGH_CARD: ("High card deals", "everyone cuts; the highest card deals first"),
-    FirstDealer.LOW_CARD: ("Low card deals", "everyone cuts; the lowest card (ace low) deals first"),
-    NextDealer.LEFT: ("Pass to the left", "the deal passes to the next player"),
-    NextDealer.ROUND_WINNER: ("Winner deals", "the player who went out deals the next round"),
-    Direction.CLOCKWISE: ("Clockwise", "deal and play go to the left"),
-    Direction.ANTICLOCKWISE: ("Anticlockwise", "deal and play go to the right"),
-    SetSuits.DISTINCT: ("One of each suit", "a set never repeats a suit"),
-    SetSuits.ANY: ("Suits may repeat", "with two packs a set may hold the same card twice and grow past 4 cards"),
-    JokerUse.WILD: ("Wild jokers", "a joker stands for any card you name"),
-    JokerUse.JOKER_SETS_ONLY: ("Joker sets only", "jokers are not wild: they meld only as a set of 3 or 4 jokers (Persian)"),
-    LayoffOnto.ANY: ("Any meld", "you may lay off on anybody's meld"),
-    LayoffOnto.OWN: ("Own melds", "you may lay off only on melds you laid down"),
-    LayoffOnto.OWN_AND_PARTNER: ("Own and partner's", "you may lay off on your side's melds only (partnerships)"),
-    DiscardDraw.ANY_DEPTH: ("Any depth", "you may take a card from anywhere in the pile, with every card above it"),
-    DiscardDraw.TOP_ONLY: ("Top card only", "you may take only the top card of the pile"),
-    MustUseTaken.IF_SEVERAL: ("When taking several", "the deepest card taken must be used when you took more than one"),
-    MustUseTaken.ALWAYS: ("Always", "a card taken from the pile must be used even when it was the top card alone"),
-    TakenCardUse.MELD_OR_LAYOFF: ("Meld or lay off", "the card you must use may go in a new meld or be laid off"),
-    TakenCardUse.NEW_MELD: ("New meld", "the card you must use has to go into a new meld"),
-    DiscardCount.ONE: ("One card", "a turn ends with one discard"),
-    DiscardCount.MATCH_DRAWN: ("As many as drawn", "a turn ends by discarding as many cards as you drew"),
-    GoingOut.ANY: ("Any way", "you go out when your last card is played, by a meld, lay-off or discard"),
-    GoingOut.DISCARD_REQUIRED: ("With a discard", "you must keep a card to discard, so you may not meld your last cards"),
-    GoingOut.FLOATING: ("Floating", "you may meld all your cards, then float and go out only by discarding on a later turn"),
-    GoingOut.UNPLAYABLE_DISCARD: ("Unplayable discard", "your going-out discard must not fit a meld on the table, else you float"),
-    StockOut.END_ROUND: ("End the round", "when the stock is empty, the next player may take from the pile if they can use it; otherwise the round ends"),
-    StockOut.IMMEDIATE: ("End at once", "the round ends as soon as the player who drew the last stock card finishes that turn"),
-    StockOut.RESHUFFLE: ("Reshuffle", "the pile below its top card is shuffled into a new stock"),
-    StockOut.PLAY_ON: ("Play on", "play goes on, taking from the pile and discarding each turn, until someone goes out"),
-    CallingRummy.OFF: ("Off", "nobody calls Rummy"),
-    CallingRummy.PILE: ("Whole pile", "call Rummy on a playable card anywhere in the pile, take it and the cards above, and play a turn"),
-    CallingRummy.TOP_CARD: ("Top card", "call Rummy only on the card just discarded"),
-    CallingRummy.STEAL: ("Steal", "call Rummy to lay the playable card alone at once; play goes on"),
-    CardValues.STANDARD: ("Standard", "the standard values: aces 15 (1 or 5 low, see low_ace_value), face cards 10, number cards their pips"),
-    CardValues.FLAT: ("5-10-15", "2 to 9 count 5, 10 J Q K count 10, aces 15 (5 when low), jokers 15"),
-    CardValues.ACE_25: ("Aces 25", "as standard, but aces count 25 wherever they are"),
-    CardValues.PIP_RANK: ("Rank value", "ace 1, 2 to 10 their pips, J 11, Q 12, K 13, jokers 15"),
-    CardValues.ACE_11: ("Aces 11", "aces 11 (1 when low), J Q K 10; a melded joker counts as the card it stands for, in hand aces and jokers 15"),
-    HandPenalty.OWN: ("Against the holder", "cards left in your hand count against you"),
-    HandPenalty.TO_GOER: ("To the goer", "cards left in hand score for the player who went out"),
-}
+# Keyed by (enum, value): members of different enums with the same value
+# ("any", "own") are equal as strings, so they cannot be keys of one dict.
+_CHOICE_ITEMS: tuple[tuple[StrEnum, tuple[str, str]], ...] = (
+    (FirstDiscard.UPCARD, ("Upcard", "one card is turned up to start the discard pile")),
+    (FirstDiscard.FIRST_PLAYER, ("First player discards", "no upcard: the first player gets one card more and starts the pile by discarding")),
+    (FirstDealer.HIGH_CARD, ("High card deals", "everyone cuts; the highest card deals first")),
+    (FirstDealer.LOW_CARD, ("Low card deals", "everyone cuts; the lowest card (ace low) deals first")),
+    (NextDealer.LEFT, ("Pass to the left", "the deal passes to the next player")),
+    (NextDealer.ROUND_WINNER, ("Winner deals", "the player who went out deals the next round")),
+    (Direction.CLOCKWISE, ("Clockwise", "deal and play go to the left")),
+    (Direction.ANTICLOCKWISE, ("Anticlockwise", "deal and play go to the right")),
+    (SetSuits.DISTINCT, ("One of each suit", "a set never repeats a suit")),
+    (SetSuits.ANY, ("Suits may repeat", "with two packs a set may hold the same card twice and grow past 4 cards")),
+    (JokerUse.WILD, ("Wild jokers", "a joker stands for any card you name")),
+    (JokerUse.JOKER_SETS_ONLY, ("Joker sets only", "jokers are not wild: they meld only as a set of 3 or 4 jokers (Persian)")),
+    (LayoffOnto.ANY, ("Any meld", "you may lay off on anybody's meld")),
+    (LayoffOnto.OWN, ("Own melds", "you may lay off only on melds you laid down")),
+    (LayoffOnto.OWN_AND_PARTNER, ("Own and partner's", "you may lay off on your side's melds only (partnerships)")),
+    (DiscardDraw.ANY_DEPTH, ("Any depth", "you may take a card from anywhere in the pile, with every card above it")),
+    (DiscardDraw.TOP_ONLY, ("Top card only", "you may take only the top card of the pile")),
+    (MustUseTaken.IF_SEVERAL, ("When taking several", "the deepest card taken must be used when you took more than one")),
+    (MustUseTaken.ALWAYS, ("Always", "a card taken from the pile must be used even when it was the top card alone")),
+    (TakenCardUse.MELD_OR_LAYOFF, ("Meld or lay off", "the card you must use may go in a new meld or be laid off")),
+    (TakenCardUse.NEW_MELD, ("New meld", "the card you must use has to go into a new meld")),
+    (DiscardCount.ONE, ("One card", "a turn ends with one discard")),
+    (DiscardCount.MATCH_DRAWN, ("As many as drawn", "a turn ends by discarding as many cards as you drew")),
+    (GoingOut.ANY, ("Any way", "you go out when your last card is played, by a meld, lay-off or discard")),
+    (GoingOut.DISCARD_REQUIRED, ("With a discard", "you must keep a card to discard, so you may not meld your last cards")),
+    (GoingOut.FLOATING, ("Floating", "you may meld all your cards, then float and go out only by discarding on a later turn")),
+    (GoingOut.UNPLAYABLE_DISCARD, ("Unplayable discard", "your going-out discard must not fit a meld on the table, else you float")),
+    (StockOut.END_ROUND, ("End the round", "when the stock is empty, the next player may take from the pile if they can use it; otherwise the round ends")),
+    (StockOut.IMMEDIATE, ("End at once", "the round ends as soon as the player who drew the last stock card finishes that turn")),
+    (StockOut.RESHUFFLE, ("Reshuffle", "the pile below its top card is shuffled into a new stock")),
+    (StockOut.PLAY_ON, ("Play on", "play goes on, taking from the pile and discarding each turn, until someone goes out")),
+    (CallingRummy.OFF, ("Off", "nobody calls Rummy")),
+    (CallingRummy.PILE, ("Whole pile", "call Rummy on a playable card anywhere in the pile, take it and the cards above, and play a turn")),
+    (CallingRummy.TOP_CARD, ("Top card", "call Rummy only on the card just discarded")),
+    (CallingRummy.STEAL, ("Steal", "call Rummy to lay the playable card alone at once; play goes on")),
+    (CardValues.STANDARD, ("Standard", "the standard values: aces 15 (1 or 5 low, see low_ace_value), face cards 10, number cards their pips")),
+    (CardValues.FLAT, ("5-10-15", "2 to 9 count 5, 10 J Q K count 10, aces 15 (5 when low), jokers 15")),
+    (CardValues.ACE_25, ("Aces 25", "as standard, but aces count 25 wherever they are")),
+    (CardValues.PIP_RANK, ("Rank value", "ace 1, 2 to 10 their pips, J 11, Q 12, K 13, jokers 15")),
+    (CardValues.ACE_11, ("Aces 11", "aces 11 (1 when low), J Q K 10; a melded joker counts as the card it stands for, in hand aces and jokers 15")),
+    (HandPenalty.OWN, ("Against the holder", "cards left in your hand count against you")),
+    (HandPenalty.TO_GOER, ("To the goer", "cards left in hand score for the player who went out")),
+)
+_CHOICE_TEXT: dict[tuple[type[StrEnum], str], tuple[str, str]] = {(type(m), m.value): text for m, text in _CHOICE_ITEMS}
+assert len(_CHOICE_TEXT) == len(_CHOICE_ITEMS), "a member is described twice"
 
 
 def choices(kind: type[StrEnum]) -> tuple[Choice, ...]:
     """The values of an enumerated option, each with its label and description."""
-    return tuple(Choice(m.value, *_CHOICE_TEXT[m]) for m in kind)
+    return tuple(Choice(m.value, *_CHOICE_TEXT[kind, m.value]) for m in kind)
 
 
 def _member_of(kind: type[StrEnum]) -> Callable[[Any], bool]:
@@ -910,3 +942,108 @@ def option_names() -> list[str]:
 def rules_fields() -> list[str]:
     """Field names of :class:`Rules` (the options plus ``preset``)."""
     return [f.name for f in dataclasses.fields(Rules)]
+
+
+# ------------------------------------------------------------- documentation
+#: The catalogue's groups in order, with their headings in docs/rules.md.
+GROUP_TITLES: dict[str, str] = {
+    "table": "Table and cards",
+    "melds": "Melds",
+    "drawing": "Drawing from the discard pile",
+    "going_out": "Going out and an empty stock",
+    "calling": "Calling Rummy",
+    "scoring": "Card values and scoring",
+    "winning": "Winning",
+    "partnership": "Partnerships",
+    "gambit": "Dealer's Gambit",
+}
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _md_value(v: Any) -> str:
+    return f"`{json.dumps(v.value if isinstance(v, StrEnum) else v)}`".replace('"', "")
+
+
+def catalogue_markdown() -> str:
+    """The option catalogue as Markdown tables, one per group (docs/rules.md's generated block).
+
+    Every option with its description, then each named value with its label
+    and what choosing it means, and the free whole numbers it accepts.
+
+    >>> print(catalogue_markdown().splitlines()[4])
+    | `players` | *default* `2` | | number of seats |
+    """
+    lines: list[str] = []
+    for group, title in GROUP_TITLES.items():
+        lines += [f"#### {title}", "", "| option | value | label | what it means |", "|---|---|---|---|"]
+        for spec in _SPECS:
+            if spec.group != group:
+                continue
+            lines.append(f"| `{spec.name}` | *default* {_md_value(spec.default)} | | {_md(spec.description)} |")
+            for c in spec.choices:
+                lines.append(f"| | {_md_value(c.value)} | {_md(c.label)} | {_md(c.description)} |")
+            if spec.number is not None:
+                n = spec.number
+                lines.append(f"| | {n.span()} | {_md(n.label)} | {_md(n.description)} |")
+            if not spec.choices and spec.number is None:
+                lines.append(f"| | {_md(spec.values)} | | |")
+        lines.append("")
+    unknown = {s.group for s in _SPECS} - set(GROUP_TITLES)
+    assert not unknown, f"groups without a title: {unknown}"
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def presets_markdown() -> str:
+    """The presets as a Markdown table: each preset's options over the standard game.
+
+    >>> print(presets_markdown().splitlines()[3])
+    | `popular` | `calling_rummy: pile` | standard plus calling Rummy! on the pile |
+    """
+    lines = ["| preset | options | what it is |", "|---|---|---|"]
+    for name, opts in PRESETS.items():
+        shown = ", ".join(f"`{k}: {json.dumps(v)}`".replace('"', "") for k, v in opts.items()) or "none (Part 1)"
+        lines.append(f"| `{name}` | {shown} | {_md(PRESET_DESCRIPTIONS[name])} |")
+    return "\n".join(lines) + "\n"
+
+
+#: The generated blocks of docs/rules.md, by name: ``<!-- BEGIN GENERATED name ... -->``.
+GENERATED_BLOCKS: dict[str, Callable[[], str]] = {"options": catalogue_markdown, "presets": presets_markdown}
+
+
+def update_generated(doc: str) -> str:
+    r"""``doc`` with every generated block rewritten from the catalogue.
+
+    A block runs from a line ``<!-- BEGIN GENERATED name ... -->`` to a line
+    ``<!-- END GENERATED name -->``; ``name`` is a key of
+    :data:`GENERATED_BLOCKS`. ``scripts/rules_doc.py`` writes docs/rules.md
+    with it, and a test fails when the file differs from what it gives.
+
+    Raises:
+        ValueError: a block that is not closed, or an unknown name.
+
+    >>> doc = ["x", "<!-- BEGIN GENERATED presets -->", "old", "<!-- END GENERATED presets -->"]
+    >>> update_generated("\n".join(doc)).splitlines()[2]
+    '| preset | options | what it is |'
+    """
+    out: list[str] = []
+    lines = doc.splitlines(keepends=True)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        i += 1
+        if not line.startswith("<!-- BEGIN GENERATED "):
+            continue
+        name = line.split()[3]
+        if name not in GENERATED_BLOCKS:
+            raise ValueError(f"unknown generated block {name!r} (blocks: {', '.join(GENERATED_BLOCKS)})")
+        end = f"<!-- END GENERATED {name} -->"
+        while i < len(lines) and lines[i].strip() != end:
+            i += 1
+        if i == len(lines):
+            raise ValueError(f"generated block {name!r} has no line {end!r}")
+        out.append(GENERATED_BLOCKS[name]())
+    return "".join(out)
