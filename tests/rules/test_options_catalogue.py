@@ -13,7 +13,17 @@ import pytest
 
 import rummy500
 from rummy500.cli import main as cli_main
-from rummy500.rules import OPTIONS, Auto, JokerValue, Rounds, Rules, RulesError, RummyCardValue, StockOut, update_generated
+from rummy500.rules import (
+    OPTIONS,
+    Auto,
+    JokerValue,
+    Rounds,
+    Rules,
+    RulesError,
+    RummyCardValue,
+    StockOut,
+    update_generated,
+)
 from rummy500.server.engine import rules_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
