@@ -782,7 +782,7 @@ class Rules:
                     value = value.value  # a plain string in records and JSON
                 out[spec.name] = dict(value) if isinstance(value, dict) else value
         if self.dealers_gambit and "direction" not in out:
-            out["direction"] = self.direction  # else parsing would imply anticlockwise
+            out["direction"] = self.direction.value  # else parsing would imply anticlockwise
         return out
 
     def combination_problems(self) -> list[str]:
