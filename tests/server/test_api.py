@@ -17,12 +17,19 @@ def test_rules_catalogue_lists_every_option_with_a_description(client: TestClien
     assert data["bot_levels"]
 
 
-def test_rules_catalogue_gives_each_value_of_a_worded_option_a_label_and_a_description(client: TestClient) -> None:
+def test_the_rules_endpoint_gives_every_value_a_label_and_a_description(client: TestClient) -> None:
     options = {o["name"]: o for o in client.get("/api/rules").json()["options"]}
-    draw = options["discard_draw"]["choices"]
-    assert [c["value"] for c in draw] == ["any_depth", "top_only"]
-    assert all(c["label"] and "_" not in c["label"] and c["description"] for c in draw)
-    assert draw[0]["description"] != draw[1]["description"]  # each describes its own value
+    assert options["hand_size"]["choices"] == [
+        {"value": "auto", "label": "Automatic", "description": "13 cards each for 2 players, 7 for 3 or more"}
+    ]
+    assert options["hand_size"]["number"] == {"min": 7, "max": 13, "label": "Cards each", "description": "deal this many cards to each player"}
+    assert [c["value"] for c in options["jokers"]["choices"]] == ["auto", 0, 1, 2, 4]
+    assert [c["value"] for c in options["stock_out_penalty"]["choices"]] == [True, False]
+    assert options["players"]["number"]["min"] == 2 and options["players"]["number"]["max"] == 8
+    assert options["decks"]["default"] == "auto" and options["rounds"]["default"] == "to_target"
+    for o in options.values():
+        for c in o["choices"]:
+            assert c["label"] and c["description"], (o["name"], c)
 
 
 def test_create_table_gives_seat_zero_a_token_and_an_invite_link(client: TestClient) -> None:
