@@ -65,10 +65,14 @@ def test_house_rule_editor_speaks_a_players_words(server, new_page, size):
     expect(desc).to_have_text(first[0]["description"])
     page.get_by_test_id("opt-first_discard").select_option(label=first[1]["label"])
     expect(desc).to_have_text(first[1]["description"])
-    # A yes/no option says what "yes" would do while it is off.
-    expect(page.get_by_test_id("opt-joker_swap-desc")).to_contain_text("No. (Yes:")
+    # A yes/no option too: each side has its own words.
+    swap = {c["value"]: c for c in catalogue["joker_swap"]["choices"]}
+    expect(page.get_by_test_id("opt-joker_swap-desc")).to_have_text(swap[False]["description"])
     set_option(page, "joker_swap", True)
-    expect(page.get_by_test_id("opt-joker_swap-desc")).not_to_contain_text("No.")
+    assert (
+        page.get_by_test_id("opt-joker_swap").evaluate("s => s.selectedOptions[0].textContent") == swap[True]["label"]
+    )
+    expect(page.get_by_test_id("opt-joker_swap-desc")).to_have_text(swap[True]["description"])
     # Seats are counted from 1, as everywhere else in the app.
     set_option(page, "partnership", True)
     expect(page.get_by_test_id("opt-partnership-desc")).to_contain_text("seats 1 & 3 against 2 & 4")
@@ -87,6 +91,11 @@ def test_house_rule_editor_speaks_a_players_words(server, new_page, size):
     )
     expect(banner).not_to_contain_text("cannot be 0")
     expect(box).to_be_focused()
+    # A number out of the option's range is named too (the old editor's "cannot be 0").
+    assert catalogue["target"]["number"]["min"] == 1
+    box.fill("0")
+    page.get_by_test_id("create-table").click()
+    expect(banner).to_have_text("House rules: \u201ctarget\u201d must be at least 1.")
     box.fill("250")
     page.get_by_test_id("create-table").click()
     page.wait_for_url(re.compile(r"/t/[^/]+$"))

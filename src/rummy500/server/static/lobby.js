@@ -37,17 +37,20 @@ export function normaliseCatalogue(data) {
 }
 
 /**
- * The choices an option offers. Enumerated options come with `choices`
- * ({value, label, description} each) in the catalogue; the others are read
- * from `values` ("auto, 7..13", "0, 30, any integer", "false, true", or a
- * list). Returns {choices:[{value, label, description}], freeInt, object}:
- * every choice has a label in a player's words (the catalogue's, or one made
- * from the value when the catalogue has none) and the description of that
- * value ("" when the catalogue gives none).
+ * The choices an option offers, from the catalogue (`GET /api/rules`): its
+ * `choices` ({value, label, description} each) and `number` (the free whole
+ * numbers it accepts besides them: {min, max, label, description}, or null).
+ * An older catalogue without them is read from `values` ("auto, 7..13",
+ * "0, 30, any integer", "false, true", or a list).
+ *
+ * Returns {choices:[{value, label, description}], number, object}: every
+ * choice has a label in a player's words (the catalogue's, or one made from
+ * the value when a label is missing) and the description of that value;
+ * `number` is null when no other number may be typed (a short range such as
+ * 7..13 is listed as choices instead); `object` marks a JSON object option.
  */
 export function optionChoices(spec) {
   const choices = [];
-  let freeInt = false;
   let object = false;
   const add = (value, label, description) => {
     const had = choices.find((c) => c.value === value);
@@ -61,22 +64,39 @@ export function optionChoices(spec) {
   for (const c of Array.isArray(spec.choices) ? spec.choices : []) {
     if (c && typeof c === "object" && "value" in c) add(c.value, playerWords(c.label ?? ""), playerWords(c.description ?? ""));
   }
+  const given = spec.number && typeof spec.number === "object" ? spec.number : null;
+  let number = given
+    ? {
+      min: Number.isInteger(given.min) ? given.min : null,
+      max: Number.isInteger(given.max) ? given.max : null,
+      label: playerWords(given.label ?? ""),
+      description: playerWords(given.description ?? ""),
+    }
+    : null;
   const raw = Array.isArray(spec.values)
     ? spec.values
     : String(spec.values ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  for (const t of raw) {
-    if (typeof t !== "string") { add(t); continue; }
-    let m;
-    if (t === "true" || t === "false") add(t === "true");
-    else if ((m = t.match(/^(-?\d+)\s*\.\.\s*(-?\d+)$/))) {
-      for (let i = +m[1]; i <= +m[2]; i++) add(i);
-    } else if (/^-?\d+$/.test(t)) add(+t);
-    else if (/integer|^N$/i.test(t)) freeInt = true; // "any integer", "any positive integer", "N"
-    else if (/object|\{\}/.test(t)) object = true;
-    else add(t);
+  if (raw.some((t) => typeof t === "string" && /object|\{\}/.test(t))) object = true;
+  if (!choices.length && !given) {
+    // An older catalogue: the values as text.
+    for (const t of raw) {
+      if (typeof t !== "string") { add(t); continue; }
+      let m;
+      if (t === "true" || t === "false") add(t === "true");
+      else if ((m = t.match(/^(-?\d+)\s*\.\.\s*(-?\d+)$/))) {
+        for (let i = +m[1]; i <= +m[2]; i++) add(i);
+      } else if (/^-?\d+$/.test(t)) add(+t);
+      else if (/integer|^N$/i.test(t)) number = { min: null, max: null, label: "", description: "" }; // "any integer", "N"
+      else if (!/object|\{\}/.test(t)) add(t);
+    }
   }
-  if (spec.default !== undefined && typeof spec.default !== "object") add(spec.default);
-  return { choices, freeInt, object };
+  if (number && number.min !== null && number.max !== null && number.max - number.min <= 12) {
+    // A short range reads best as a list.
+    for (let i = number.min; i <= number.max; i++) add(i, String(i), number.description);
+    number = null;
+  }
+  if (spec.default !== undefined && spec.default !== null && typeof spec.default !== "object") add(spec.default);
+  return { choices, number, object };
 }
 
 /** A value in a player's words when the catalogue gives no label: Yes/No, "to target" (no code words). */
@@ -212,12 +232,14 @@ export function renderLobby(root) {
 
   function optionRow(spec) {
     const id = `opt-${spec.name}`;
-    const { choices, freeInt, object } = optionChoices(spec);
+    const { choices, number, object } = optionChoices(spec);
+    const words = spec.name.replace(/_/g, " ");
     const row = h("div", { class: "rule-row", dataset: { option: spec.name } });
-    const label = h("label", { for: id, class: "rule-name" }, spec.name.replace(/_/g, " "));
+    const label = h("label", { for: id, class: "rule-name" }, words);
     // What the selected value means (re-written whenever the value changes).
     const desc = h("div", { class: "rule-desc", id: `${id}-desc`, dataset: { testid: `${id}-desc` }, "aria-live": "polite" });
     let get, set;
+    let problem = () => null;
     if (object) {
       const ta = h("textarea", { id, rows: "1", "aria-describedby": `${id}-desc`, spellcheck: "false", dataset: { testid: id } });
       desc.textContent = playerWords(spec.description ?? "");
@@ -232,17 +254,17 @@ export function renderLobby(root) {
       const sel = h("select", { id, "aria-describedby": `${id}-desc`, dataset: { testid: id } },
         choices.map((c, i) => h("option", { value: String(i), dataset: { value: JSON.stringify(c.value) } }, c.label)));
       let num = null;
-      if (freeInt) {
+      if (number) {
         sel.append(h("option", { value: "custom" }, "Another number\u2026"));
         num = h("input", {
-          type: "number", step: "1", class: "num", hidden: true, "aria-label": `${spec.name.replace(/_/g, " ")} value`,
-          dataset: { testid: `${id}-number` },
+          type: "number", step: "1", class: "num", hidden: true, "aria-label": number.label || `${words} value`,
+          min: number.min ?? false, max: number.max ?? false, dataset: { testid: `${id}-number` },
         });
         num.addEventListener("input", updateChanged);
       }
       const describe = () => {
         desc.textContent = sel.value === "custom"
-          ? playerWords(spec.description ?? "")
+          ? (number.description || playerWords(spec.description ?? ""))
           : choiceDescription(spec, choices[+sel.value]);
       };
       sel.addEventListener("change", () => {
@@ -251,7 +273,7 @@ export function renderLobby(root) {
           // Start the box from the option's value, never empty: an empty box is no number.
           if (!num.hidden && num.value.trim() === "") {
             const d = effectiveDefault(spec);
-            num.value = String(Number.isInteger(d) ? d : 0);
+            num.value = String(Number.isInteger(d) ? d : (number.min ?? 0));
           }
         }
         describe();
@@ -259,6 +281,15 @@ export function renderLobby(root) {
       });
       // An empty "another number" box is no value (refused by name on submit), never 0.
       get = () => (sel.value === "custom" ? (num.value.trim() === "" ? null : parseInt(num.value, 10)) : choices[+sel.value]?.value);
+      problem = () => {
+        if (sel.value !== "custom") return null;
+        const v = get();
+        const what = `\u201c${words}\u201d`;
+        if (v === null || Number.isNaN(v)) return `${what} needs a number \u2014 type one, or pick one of its values.`;
+        if (number.min !== null && v < number.min) return `${what} must be at least ${number.min}.`;
+        if (number.max !== null && v > number.max) return `${what} must be at most ${number.max}.`;
+        return null;
+      };
       set = (v) => {
         const i = choices.findIndex((c) => c.value === v);
         if (i >= 0) {
@@ -273,7 +304,7 @@ export function renderLobby(root) {
       };
       row.append(label, h("span", { class: "rule-ctl" }, num ? [sel, num] : [sel]), desc);
     }
-    controls.set(spec.name, { spec, get, set, row });
+    controls.set(spec.name, { spec, get, set, row, problem });
     return row;
   }
 
@@ -334,14 +365,14 @@ export function renderLobby(root) {
     storeName(name);
     const rules = {};
     for (const [optName, c] of controls) {
-      const v = c.get();
-      if (v === null || Number.isNaN(v)) {
-        showError(errorBox, `House rules: \u201c${optName.replace(/_/g, " ")}\u201d needs a number \u2014 type one, or pick one of its values.`);
-        const ctl = controls.get(optName);
-        ctl.row.closest("details")?.setAttribute("open", "");
-        (ctl.row.querySelector("input:not([hidden])") ?? ctl.row.querySelector("select"))?.focus();
+      const bad = c.problem();
+      if (bad) {
+        showError(errorBox, `House rules: ${bad}`);
+        c.row.closest("details")?.setAttribute("open", "");
+        (c.row.querySelector("input:not([hidden])") ?? c.row.querySelector("select"))?.focus();
         return;
       }
+      const v = c.get();
       if (JSON.stringify(v) !== JSON.stringify(effectiveDefault(c.spec))) rules[optName] = v;
     }
     const bots = {};
