@@ -24,11 +24,13 @@ The estimator (see ``docs/review.md``):
   is unfinished). Every candidate sees the same determinizations and the
   same random numbers (common random numbers), so the differences between
   candidates are paired.
-* **More samples where the verdict is close.** While the mistake threshold
-  lies within :attr:`Budget.confidence` standard errors of the loss, further
-  batches (at most :attr:`Budget.extend`) play the move played and the best
-  other candidate of the first batch on new shared determinizations. A clear
-  decision costs one batch; a close one up to ``1 + extend``.
+* **More samples where the verdict is close.** While the verdict "mistake"
+  is unsettled against some live rival (``diff - confidence * stderr`` below
+  the threshold, but the threshold within :attr:`Budget.reach` standard
+  errors above ``diff``), or a mistake rests on a single batch, further
+  batches (at most :attr:`Budget.extend`) play the move played and the
+  rivals still in reach on new shared determinizations. A clear decision
+  costs one batch (a clear mistake two); a close one up to ``1 + extend``.
 * **Loss and verdict.** The expected points lost is the best candidate's
   mean minus the move played's mean (paired), counted only when it exceeds
   ``confidence`` standard errors (else 0: nothing was clearly better). A
