@@ -121,6 +121,8 @@ class Budget:
         reach: a decision stays in doubt only while the mistake threshold is
             within this many standard errors above its loss (a loss further
             below the threshold cannot plausibly end up confidently above it).
+        first_reach: ``reach`` after the first batch only (a first batch is
+            the likeliest to have missed the deals where a move costs most).
         prior_sd: the spread (points) of a paired difference assumed before
             any is seen; it stands in for two samples in the standard error,
             so a handful of identical playouts cannot settle a verdict alone.
@@ -133,6 +135,7 @@ class Budget:
     extend: int = 11
     prior_sd: float = 12.0
     reach: float = 1.0
+    first_reach: float = 1.0
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
@@ -471,7 +474,8 @@ def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> 
         diff, se = _paired(v, vals[move], budget.prior_sd)
         if not math.isfinite(se):
             return True
-        lo, hi = diff - budget.confidence * se, diff + budget.reach * se
+        reach = budget.first_reach if n <= max(2, budget.samples) else budget.reach
+        lo, hi = diff - budget.confidence * se, diff + reach * se
         if lo < THRESHOLDS["mistake"] <= hi:
             return True
         if lo >= THRESHOLDS["mistake"] and n < CONFIRM_BATCHES * max(2, budget.samples):
