@@ -259,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1, help="stability: rounds per game (0: a whole game to 500)")
     parser.add_argument("--per-game", type=int, default=1, help="ranking: positions sampled per game")
     parser.add_argument("--samples", type=int, default=DEFAULT_BUDGET.samples, help="budget: determinizations per batch")
+    parser.add_argument("--confirm", type=int, default=DEFAULT_BUDGET.confirm, help="budget: batches before a mistake is settled")
     parser.add_argument("--first-reach", type=float, default=DEFAULT_BUDGET.first_reach, help="budget: reach after the first batch")
     parser.add_argument("--extend", type=int, default=DEFAULT_BUDGET.extend, help="budget: further batches while in doubt")
     parser.add_argument("--levels", default=",".join(LEVELS), help="ranking: the levels compared, weakest first")
@@ -267,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", action="append", default=None, help="append the JSON lines to this file (summarize: read them)")
     args = parser.parse_args(argv)
     horizon = None if args.horizon in ("end", "None") else int(args.horizon)
-    budget = replace(DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, horizon=horizon)
+    budget = replace(DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, confirm=args.confirm, horizon=horizon)
     out = args.out[0] if args.out else None
     if args.what == "summarize":
         summary = summarize(args.out or [])

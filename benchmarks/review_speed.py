@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--reps", type=int, default=1, help="repetitions of the review (the median is printed)")
     parser.add_argument("--samples", type=int, default=DEFAULT_BUDGET.samples)
+    parser.add_argument("--confirm", type=int, default=DEFAULT_BUDGET.confirm, help="budget: batches before a mistake is settled")
     parser.add_argument("--first-reach", type=float, default=DEFAULT_BUDGET.first_reach, help="budget: reach after the first batch")
     parser.add_argument("--extend", type=int, default=DEFAULT_BUDGET.extend)
     args = parser.parse_args(argv)
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     game, play_w, play_c = timed(lambda: play_game(["medium", "medium"], rules, args.seed, keep_record=True))
     record = game.record
     _, replay_w, replay_c = timed(lambda: replay(record))
-    budget = replace(DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach)
+    budget = replace(DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, confirm=args.confirm)
     walls, cpus = [], []
     review = None
     for rep in range(max(1, args.reps)):

@@ -90,8 +90,6 @@ __all__ = [
 
 #: Expected points lost from which a move is an inaccuracy, a mistake, a blunder.
 THRESHOLDS: dict[str, float] = {"inaccuracy": 3.0, "mistake": 8.0, "blunder": 20.0}
-#: A mistake is not settled before this many batches of playouts.
-CONFIRM_BATCHES = 2
 #: Points lost at which a decision's accuracy falls to 100/e (about 37%).
 ACCURACY_SCALE = 10.0
 VERDICTS: tuple[str, ...] = ("good", "inaccuracy", "mistake", "blunder")
@@ -123,6 +121,8 @@ class Budget:
             below the threshold cannot plausibly end up confidently above it).
         first_reach: ``reach`` after the first batch only (a first batch is
             the likeliest to have missed the deals where a move costs most).
+        confirm: a mistake is not settled before this many batches (a batch or
+            two can miss the deals where the move costs nothing, or most).
         prior_sd: the spread (points) of a paired difference assumed before
             any is seen; it stands in for two samples in the standard error,
             so a handful of identical playouts cannot settle a verdict alone.
@@ -136,6 +136,7 @@ class Budget:
     prior_sd: float = 12.0
     reach: float = 1.0
     first_reach: float = 1.0
+    confirm: int = 2
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
@@ -462,7 +463,7 @@ def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> 
     threshold) while the threshold is within ``reach`` standard errors above
     the difference (it may still be reached: the verdict line lies above the
     threshold, so a difference far below it needs no more samples), or the
-    move looks like a mistake after fewer than :data:`CONFIRM_BATCHES`
+    move looks like a mistake after fewer than ``budget.confirm``
     batches (one batch can miss a whole kind of deal). The other thresholds
     are not worth more playouts: the line that matters is between the moves
     a player should look at again and the rest.
@@ -478,7 +479,7 @@ def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> 
         lo, hi = diff - budget.confidence * se, diff + reach * se
         if lo < THRESHOLDS["mistake"] <= hi:
             return True
-        if lo >= THRESHOLDS["mistake"] and n < CONFIRM_BATCHES * max(2, budget.samples):
+        if lo >= THRESHOLDS["mistake"] and n < budget.confirm * max(2, budget.samples):
             return True
     return False
 
