@@ -102,7 +102,7 @@ class View(Public):
 
     def position(self) -> str:
         """This view in the position notation (read back with :func:`rummy500.state.view_from_position`)."""
-        return view_position(self)
+        return view_position(self, self.seat, self.hand, self.scores)
 
     def __str__(self) -> str:
         return self.position()
