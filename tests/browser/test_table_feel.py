@@ -102,6 +102,11 @@ def test_the_hand_keeps_the_order_the_player_chose(scripted, size):  # noqa: F81
     fresh = card.evaluate("el => { const s = getComputedStyle(el); return [s.outlineStyle, s.boxShadow]; }")
     assert ring[0] == "dashed" and fresh[0] == "none", (ring, fresh)
     assert ring[1] not in fresh[1] and "rgb(244, 185, 66)" in fresh[1], (ring, fresh)
+    # Shift+arrows move the focused card, which keeps the focus.
+    name, was = focused.get_attribute("data-card"), _order(page)
+    page.keyboard.press("Shift+ArrowLeft")
+    assert _order(page).index(name) == was.index(name) - 1
+    expect(page.get_by_test_id(f"card-{name}")).to_be_focused()
     # The next deal arrives sorted the way the player last sorted (by rank), and "By rank" is pressed again.
     deal = ["9C", "3S", "3D", "KH", "9H", "AS", "QC"]
     script.push(_view(hand=deal, phase="draw", legal=[{"draw": "stock"}]), version=12)
@@ -227,6 +232,75 @@ def test_an_away_players_countdown_and_hints_turned_off(scripted, size):  # noqa
     # The host turned hints off: no Hint button on Ann's turn.
     _send(script, _view(), 12, pace={**pace, "clock": None})
     expect(page.get_by_test_id("btn-meld")).to_be_visible()
+    expect(page.get_by_test_id("btn-hint")).to_have_count(0)
+
+
+# ------------------------------------------------------------ the round summary's hold
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # noqa: F811
+    page, script = scripted
+    _size(page, size)
+    summary = {
+        "round": 0,
+        "went_out": 1,
+        "seats": [
+            {"seat": 0, "melded": 45, "in_hand": 15, "round_score": 30, "total": 30, "hand": ["2C", "KS"]},
+            {"seat": 1, "melded": 60, "in_hand": 0, "round_score": 60, "total": 60, "hand": []},
+        ],
+        "melds": [
+            {"id": 0, "cards": ["5H", "6H", "7H"], "laid_by": [0, 0, 0], "kind": "run", "owner": 0},
+            {"id": 1, "cards": ["9C", "9D", "9S"], "laid_by": [1, 1, 1], "kind": "set", "owner": 1},
+        ],
+        "left": 30.0,
+        "ready": [],
+        "waiting": [0, 1],
+    }
+    pace = {"turn_clock": 0, "hints": True, "call_window": None, "clock": None, "summary": summary}
+    next_deal = _view(hand=["AS", "3D", "8C", "JH", "QS", "4C", "9H"], melds=[], legal=[], scores=[30, 60])
+    _send(script, next_deal, 11, pace=pace)
+    banner = page.get_by_test_id("round-over")
+    expect(banner).to_contain_text("Round 1 over")
+    expect(banner).to_contain_text("Bob went out.")
+    expect(banner).to_be_in_viewport()
+    ann = page.get_by_test_id("summary-0")
+    expect(ann.get_by_test_id("melded")).to_have_text("+45")
+    expect(ann.get_by_test_id("in-hand")).to_have_text("15")
+    expect(ann.locator(".left-cards .card")).to_have_count(2)
+    expect(page.get_by_test_id("summary-melds-1").locator(".card")).to_have_count(3)
+    expect(page.get_by_test_id("summary-countdown")).to_have_text(re.compile(r"^Next round in (2\d|30) s at most\.$"))
+    expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for Ann, Bob.")
+    ready = page.get_by_test_id("round-over-ok")
+    expect(ready).to_be_focused()  # the keyboard is where the next move is
+    ready.click()
+    page.wait_for_function("() => !document.querySelector('[data-testid=round-over-ok]')")
+    assert {"type": "ready"} in script.sent
+    expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for Bob.")
+    # Bob is ready too: the hold ends and the new deal is played.
+    _send(script, _view(hand=next_deal["hand"], melds=[]), 12, pace={**pace, "summary": None})
+    expect(banner).to_be_hidden()
+    expect(page.get_by_test_id("btn-meld")).to_be_visible()
+
+
+# ------------------------------------------------------------ the lobby's table settings
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_the_lobby_sets_the_clock_hints_and_privacy_and_the_table_says_so(server, new_page, size):
+    page = new_page(*VIEWPORTS[size])
+    page.goto(server + "/")
+    page.get_by_test_id("name-input").fill("Ann")
+    clock = page.get_by_test_id("turn-clock")
+    expect(clock.locator("option")).to_have_text(["no clock", "30 seconds", "60 seconds", "2 minutes"])
+    expect(page.get_by_test_id("allow-hints")).to_be_checked()
+    expect(page.get_by_test_id("public-table")).not_to_be_checked()  # private unless asked
+    clock.select_option("60")
+    page.get_by_test_id("allow-hints").uncheck()
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    page.get_by_test_id("rules-panel").locator("summary").click()
+    rules = page.get_by_test_id("table-rules")
+    expect(rules).to_contain_text("Turn clock: 60 s a turn, then the computer plays it.")
+    expect(rules).to_contain_text("Hints are off at this table.")
+    page.get_by_test_id("start-game").click()
+    expect(page.get_by_test_id("hand")).to_be_visible()
     expect(page.get_by_test_id("btn-hint")).to_have_count(0)
 
 

@@ -241,6 +241,7 @@ class TablePage {
     }
     if (!this.view) this.renderWaiting();
     this.renderPlayers();
+    this.renderRules(); // in the waiting room too: people see the house rules before they start
     this.scores.setNames(this.names(), this.sides());
   }
 
