@@ -267,6 +267,10 @@ def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # n
     expect(ann.get_by_test_id("in-hand")).to_have_text("15")
     expect(ann.locator(".left-cards .card")).to_have_count(2)
     expect(page.get_by_test_id("summary-melds-1").locator(".card")).to_have_count(3)
+    # Each row of cards says what it is (left in hand counts against, melded for).
+    expect(ann.locator(".left-cards .what")).to_have_text("left in hand")
+    expect(page.get_by_test_id("summary-melds-1").locator(".what")).to_have_text("melded")
+    expect(page.get_by_test_id("summary-1").locator(".left-cards")).to_have_count(0)  # Bob went out: nothing left
     expect(page.get_by_test_id("summary-countdown")).to_have_text(re.compile(r"^Next round in (2\d|30) s at most\.$"))
     expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for Ann, Bob.")
     ready = page.get_by_test_id("round-over-ok")
