@@ -344,3 +344,39 @@ def test_websocket_messages_of_whole_games_name_no_hidden_card(tmp_path) -> None
                 check_message(message, seat, snapshots)
                 checked += 1
         assert checked > 2 * len(log)
+
+
+def test_a_hint_goes_to_the_asker_only(tmp_path) -> None:
+    """Over the websockets: the seat that asks gets the hint; the other seat and a spectator never see it."""
+    from fastapi.testclient import TestClient
+
+    from rummy500.server.app import create_app
+
+    from .helpers import create_table, fixed_seeds, join, make_settings, receive, start
+
+    with TestClient(create_app(make_settings(tmp_path), seed_source=fixed_seeds(3))) as client:
+        made = create_table(client, seats=2)
+        table_id = made["table_id"]
+        bob = join(client, table_id, "Bob")
+        start(client, table_id, made["token"])
+        with (
+            client.websocket_connect(f"/ws/tables/{table_id}?token={made['token']}") as ann_ws,
+            client.websocket_connect(f"/ws/tables/{table_id}?token={bob['token']}") as bob_ws,
+            client.websocket_connect(f"/ws/tables/{table_id}") as spectator,
+        ):
+            first = receive(ann_ws, "state")
+            sockets = {0: ann_ws, 1: bob_ws}
+            mover = first["view"]["to_move"]
+            asker, other = sockets[mover], sockets[1 - mover]
+            asker.send_json({"type": "hint"})
+            hint = receive(asker, "hint")
+            assert hint["version"] == first["version"] and hint["reason"]
+            spectator.send_json({"type": "hint"})
+            assert receive(spectator, "error")["code"] == "not_seated"
+            # The asker then says something: everyone gets the chat; nobody else got the hint before it.
+            asker.send_json({"type": "chat", "text": "thanks"})
+            for ws in (other, spectator):
+                seen = []
+                while not (seen and seen[-1]["type"] == "chat"):
+                    seen.append(ws.receive_json())
+                assert all(m["type"] != "hint" for m in seen), seen
