@@ -354,7 +354,7 @@ async def _finish(app: Any, table_id: str) -> None:
             await session.submit(0, session.version, found["action"])
             continue
         await asyncio.sleep(0.01)
-    st = session.game.match.state
+    st = session.game.match.state.public
     raise AssertionError(
         f"table {table_id} did not finish: version {session.version}, to move {st.to_move}, phase {st.phase},"
         f" summary {session.pace.summary is not None}, held {session.pace.held(time.monotonic())}, idle {session.driver.idle}"

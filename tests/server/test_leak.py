@@ -272,7 +272,7 @@ def test_hints_name_no_hidden_card(preset: str, players: int, seed: int) -> None
             assert not leaked, f"a hint to seat {seat} named hidden cards {leaked} at version {game.version}: {hint}"
             asked += 1
             named += bool(hint_cards(hint))
-        seat = game.match.state.to_move if game.legal(game.match.state.to_move) else movers[0]
+        seat = game.match.state.public.to_move if game.legal(game.match.state.public.to_move) else movers[0]
         game.apply(seat, rng.choice(game.legal(seat)))
     assert asked > 10 and named > 5  # the check looks at real card names
     assert hint_cards(
