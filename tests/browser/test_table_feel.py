@@ -148,8 +148,11 @@ def test_a_turn_chimes_unless_muted_and_cards_move_unless_motion_is_reduced(scri
     _at(page, 15)
     expect(page).to_have_title(re.compile("Your turn"))
     assert page.evaluate("() => window.rummySounds") == chimes + 1
-    # With reduced motion asked for, nothing moves: the drawn card is simply there.
+    # With reduced motion asked for, nothing moves: the drawn card is simply there, and nothing eases.
+    lift = "el => getComputedStyle(el).transitionDuration"
+    assert page.get_by_test_id("card-5H").evaluate(lift) != "0s"
     page.emulate_media(reduced_motion="reduce")
+    assert page.get_by_test_id("card-5H").evaluate(lift) == "0s"
     page.evaluate("() => { window.moved = []; }")
     script.push(_view(hand=[*hand, "4D"], stock_count=18), version=16)
     expect(page.get_by_test_id("card-4D")).to_have_class(re.compile(r"\bfresh\b"))
