@@ -23,11 +23,14 @@ import urllib.request
 from typing import Any
 
 import pytest
-from browser_ui import CARD_TAP
+from browser_ui import CARD_TAP, create_table, play_action
 from playwright.sync_api import expect
 from test_client import _view, scripted  # noqa: F401 - the fixture is used by name
 from test_table_ux import VIEWPORTS
+from test_variants import _first_seed
 
+from rummy500.actions import Draw, Meld
+from rummy500.server.engine import LiveGame, parse_rules
 from rummy500.server.hints import hint_for
 
 
@@ -210,6 +213,36 @@ def test_chips_score_cells_and_melds_read_well(scripted, size):  # noqa: F811
         assert card.locator("img.art").evaluate("img => img.decode().then(() => img.naturalWidth)") > 0, card
     licence = page.request.get(page.url.split("/t/")[0] + "/static/cards/LICENSE")
     assert licence.ok and "GNU LESSER GENERAL PUBLIC LICENSE" in licence.text().upper()
+
+
+def _ann_melds_at_once(seed: int) -> list | None:
+    """Ann moves first, draws, and may meld at once (a standard table against one bot)."""
+    game = LiveGame(parse_rules({"preset": "standard"}, 2), ["Ann", "Bot 2"], seed)
+    if game.match.state.public.to_move != 0:
+        return None
+    draw = next(a for a in game.legal(0) if isinstance(a, Draw))
+    game.apply(0, draw)
+    meld = next((a for a in game.legal(0) if isinstance(a, Meld) and "JK" not in str(a)), None)
+    if meld is None:
+        return None
+    game.apply(0, meld)
+    return [draw.to_record(), meld.to_record(), game.table_points()[0]]
+
+
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_my_chip_counts_the_points_i_meld(seeded_server, new_page, size):
+    """On the real server: "0 pts" does not stand still after Ann melds; her chip adds what she has on the table."""
+    seed, (draw, meld, points) = _first_seed(_ann_melds_at_once, range(1, 500))
+    seeded_server.seeds.append(seed)
+    page = new_page(*VIEWPORTS[size])
+    create_table(page, seeded_server.url, name="Ann", seats=2, bots={1: "random"})
+    score = page.get_by_test_id("score-0")
+    expect(score).to_have_text("0 pts")
+    play_action(page, draw)
+    play_action(page, meld)
+    assert points > 0
+    expect(score).to_have_text(f"0 pts +{points}")
+    expect(page.get_by_test_id("player-0").locator(".sr-only")).to_contain_text(f"{points} on the table this round")
 
 
 # ------------------------------------------------------------ an away player, hints off
