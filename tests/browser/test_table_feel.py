@@ -260,8 +260,9 @@ def test_an_away_players_countdown_and_hints_turned_off(scripted, size):  # noqa
     }
     _send(script, _view(to_move=1, phase="draw", legal=[]), 11, pace=pace)
     clock = page.get_by_test_id("turn-clock")
-    expect(clock).to_contain_text(re.compile(r"^Bob is away: the computer plays for them in (4[0-5]) s$"))
+    expect(clock).to_contain_text(re.compile(r"^Bob is away: the computer plays for them in \d+ s$"))
     first = int(re.search(r"\d+", clock.inner_text()).group())
+    assert 0 < first <= 45
     page.wait_for_function(
         "(n) => +document.querySelector('[data-testid=turn-clock]').textContent.match(/\\d+/)[0] < n", arg=first
     )
@@ -307,7 +308,9 @@ def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # n
     expect(ann.locator(".left-cards .what")).to_have_text("left in hand")
     expect(page.get_by_test_id("summary-melds-1").locator(".what")).to_have_text("melded")
     expect(page.get_by_test_id("summary-1").locator(".left-cards")).to_have_count(0)  # Bob went out: nothing left
-    expect(page.get_by_test_id("summary-countdown")).to_have_text(re.compile(r"^Next round in (2\d|30) s at most\.$"))
+    countdown = page.get_by_test_id("summary-countdown")
+    expect(countdown).to_have_text(re.compile(r"^Next round in \d+ s at most\.$"))
+    assert 0 < int(re.search(r"\d+", countdown.inner_text()).group()) <= 30
     expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for Ann, Bob.")
     ready = page.get_by_test_id("round-over-ok")
     expect(ready).to_be_focused()  # the keyboard is where the next move is
