@@ -11,7 +11,6 @@ so it occupies the position of the card it stands for.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -370,11 +369,6 @@ def find_layoffs(meld: TableMeld, hand: Iterable[Card], rules: Rules, extra_joke
     ['8H', '8H 9H', '4H', '4H 8H', '4H 8H 9H']
     """
     return _fast.find_layoffs(meld, hand, rules, extra_jokers)
-
-
-def meld_cards_in_hand(cards: Iterable[Card]) -> Counter[Card]:
-    """The hand cards a meld or lay-off consumes (a declared joker uses a bare joker)."""
-    return Counter(JOKER if c >= 64 else c for c in cards)
 
 
 # The enumeration machinery builds on the validation above (imported last: it imports this module).

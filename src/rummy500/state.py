@@ -461,6 +461,22 @@ class RoundState:
             return 0
         return self._extra_jokers(seat)
 
+    def free_jokers(self, seat: int) -> int:
+        """Jokers ``seat`` may use without holding them: the dealer's joker while it is free (Dealer's Gambit)."""
+        return self._extra_jokers(seat)
+
+    def hand_cards_used(self, seat: int, cards: Sequence[Card]) -> int:
+        """How many cards of ``seat``'s hand laying ``cards`` uses (the free dealer's joker stands in for one joker)."""
+        return self._hand_cost(seat, cards)[0]
+
+    def meld_of(self, seat: int, cards: Sequence[Card]) -> TableMeld:
+        """The table meld ``cards`` would make if ``seat`` laid them now.
+
+        Raises:
+            MeldError: the cards make no meld (the message says why).
+        """
+        return self._build_meld(seat, cards, len(self.public.melds))
+
     def may_extend(self, seat: int, meld: TableMeld) -> bool:
         """``layoff_onto``: whether ``seat`` may lay off on ``meld``."""
         return self.rules.may_lay_off_on(seat, meld.owner)
@@ -1455,7 +1471,7 @@ class RoundState:
     # -------------------------------------------------------------- positions
     def position(self) -> str:
         """This round in the position notation (:mod:`rummy500.position`); ``str(state)`` too."""
-        return round_position(self)
+        return round_position(self.public, self.hands, self.stock_top_first(), self.masters)
 
     @classmethod
     def from_position(cls, rules: Rules, text: str) -> RoundState:
