@@ -278,6 +278,7 @@ class Direction(StrEnum):
     ANTICLOCKWISE = "anticlockwise"
 
 
+
 class SetSuits(StrEnum):
     """``set_suits``: may a set repeat a suit (two packs)."""
 
@@ -629,6 +630,15 @@ def _values_equal(a: Any, b: Any) -> bool:
     return a == b and type(a) is type(b)
 
 
+# Enum members the engine's hot properties compare with, bound once (reading a
+# member off an Enum class costs ~0.2 us in Python 3.11).
+_CLOCKWISE = Direction.CLOCKWISE
+_JOKER_USE_WILD = JokerUse.WILD
+_LAYOFF_ONTO_ANY = LayoffOnto.ANY
+_LAYOFF_ONTO_OWN = LayoffOnto.OWN
+_SET_SUITS_ANY = SetSuits.ANY
+
+
 @dataclass(frozen=True)
 class Rules:
     """The options of one game. Build it with :meth:`from_mapping` or :meth:`preset`.
@@ -876,12 +886,12 @@ class Rules:
     @property
     def jokers_wild(self) -> bool:
         """Whether jokers stand for other cards (not Persian joker sets)."""
-        return self.joker_use is JokerUse.WILD
+        return self.joker_use is _JOKER_USE_WILD
 
     @property
     def step(self) -> int:
         """+1 for clockwise play, -1 for anticlockwise."""
-        return 1 if self.direction is Direction.CLOCKWISE else -1
+        return 1 if self.direction is _CLOCKWISE else -1
 
     def side_of(self, seat: int) -> int:
         """The side a seat plays for: its partnership, or itself."""
@@ -889,16 +899,16 @@ class Rules:
 
     def may_lay_off_on(self, seat: int, owner: int) -> bool:
         """``layoff_onto``: whether ``seat`` may extend a meld laid down by ``owner``."""
-        if self.layoff_onto is LayoffOnto.ANY:
+        if self.layoff_onto is _LAYOFF_ONTO_ANY:
             return True
-        if self.layoff_onto is LayoffOnto.OWN:
+        if self.layoff_onto is _LAYOFF_ONTO_OWN:
             return owner == seat
         return self.side_of(owner) == self.side_of(seat)
 
     @property
     def sets_repeat_cards(self) -> bool:
         """``set_suits: any``: a set may hold the same card twice (several packs)."""
-        return self.set_suits is SetSuits.ANY
+        return self.set_suits is _SET_SUITS_ANY
 
     @property
     def n_sides(self) -> int:
