@@ -406,13 +406,16 @@ class Analysis:
         for s, k in enumerate(view.known):
             if s != seat:
                 seen.extend(k)
-        gone = Counter(seen)
-        live: Counter[Card] = Counter()
-        for c, k in pack.items():  # in the pack's order, as the counts were always listed
-            k -= gone.get(c, 0)
-            if k > 0:
-                live[c] = k
-        self.live = live
+        # In the pack's order, as the counts were always listed; only cards still to come.
+        live = dict(pack)
+        for c, g in Counter(seen).items():
+            k = live.get(c)
+            if k is not None:
+                if k > g:
+                    live[c] = k - g
+                else:
+                    del live[c]
+        self.live: Counter[Card] = Counter(live)
         self.pile = Counter(view.discard)
         n = view.players
         dealt = n * rules.n_hand + 1
