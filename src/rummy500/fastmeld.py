@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations, combinations_with_replacement
+from operator import is_
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rummy500.cards import JOKER, Card, card, declared
@@ -702,6 +703,31 @@ def fits(t: Tables, meld: TableMeld) -> int:
         t.fits.clear()
     t.fits[id(meld)] = (meld, mask)  # the reference keeps the id from being reused
     return mask
+
+
+def table_fits(t: Tables, melds: Sequence[TableMeld]) -> int:
+    """The natural cards that can be laid off alone on at least one of ``melds``, as a card mask.
+
+    Without jokers a hand can lay off nothing on the table unless one of its
+    cards fits alone (every lay-off of natural cards holds a card next to the
+    meld), so one ``and`` with the hand's mask rules most hands out. The last
+    table asked about is remembered (tables change seldom; the melds are
+    compared by identity, and held, so the answer is exact).
+    """
+    last = _LAST_TABLE
+    prev = last[0]
+    if prev is not None and last[2] is t and len(prev) == len(melds) and all(map(is_, prev, melds)):
+        return last[1]  # type: ignore[return-value]
+    mask = 0
+    for meld in melds:
+        mask |= fits(t, meld)
+    last[0] = tuple(melds)
+    last[1] = mask
+    last[2] = t
+    return mask
+
+
+_LAST_TABLE: list[Any] = [None, 0, None]
 
 
 def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card], depths: Iterable[int]) -> list[int]:
