@@ -110,8 +110,21 @@ class Group:
     points: int
 
 
-# (cards, table meld or None, seat, rules) -> points; melds and rules are immutable values.
-_POINTS: dict[tuple[object, ...], int | None] = {}
+# (cards, id of the table meld or of None, seat, rules) -> (that meld, points); melds and rules
+# are immutable values. The meld is held in the entry (so its id stays its own) and compared
+# by identity: hashing a meld's every field at each look-up cost more than the points.
+_POINTS: dict[tuple[object, ...], tuple[TableMeld | None, int | None]] = {}
+# cards as an action writes them -> the hand cards they use, bare and sorted.
+_NEEDS: dict[tuple[Card, ...], tuple[Card, ...]] = {}
+
+
+def _need(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    got = _NEEDS.get(cards)
+    if got is None:
+        if len(_NEEDS) > 200_000:
+            _NEEDS.clear()
+        got = _NEEDS[cards] = tuple(sorted(bare(cards)))
+    return got
 
 
 def _sub(hand: tuple[Card, ...], need: tuple[Card, ...]) -> tuple[Card, ...] | None:
@@ -174,7 +187,7 @@ class Planner:
             pts = self.points(cards, None)
             if pts is None:
                 continue
-            need = tuple(sorted(bare(cards)))
+            need = _need(cards)
             key: tuple[tuple[Card, ...], int | None] = (need, None)
             if key not in best or best[key].points < pts:
                 best[key] = Group(cards, need, None, pts)
@@ -186,7 +199,7 @@ class Planner:
                     pts = self.points(cards, meld.id)
                     if pts is None:
                         continue
-                    need = tuple(sorted(bare(cards)))
+                    need = _need(cards)
                     key = (need, meld.id)
                     if key not in best or best[key].points < pts:
                         best[key] = Group(cards, need, meld.id, pts)
@@ -197,9 +210,10 @@ class Planner:
         meld = None
         if on is not None:
             meld = self.table[on] if on < len(self.table) and self.table[on].id == on else _by_id(self.table, on)
-        key = (tuple(cards), meld, self.seat, self.rules)
-        if key in _POINTS:
-            return _POINTS[key]
+        key = (tuple(cards), id(meld), self.seat, self.rules)
+        hit = _POINTS.get(key)
+        if hit is not None and hit[0] is meld:
+            return hit[1]
         try:
             if meld is None:
                 pts: int | None = new_meld_points(make_meld(cards, self.rules, 0, self.seat), self.rules)
@@ -211,7 +225,7 @@ class Planner:
             pts = None
         if len(_POINTS) > 200_000:
             _POINTS.clear()
-        _POINTS[key] = pts
+        _POINTS[key] = (meld, pts)
         return pts
 
     # -- the search
