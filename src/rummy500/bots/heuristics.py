@@ -65,6 +65,18 @@ def _shared_pack(rules: Rules) -> Counter[Card]:
     return got
 
 
+def _pack_size(rules: Rules) -> int:
+    """The number of cards in the pack (of :func:`pack_counter`)."""
+    key = (rules.short_pack, rules.n_decks, rules.n_jokers)
+    got = _PACK_SIZES.get(key)
+    if got is None:
+        got = _PACK_SIZES[key] = sum(_shared_pack(rules).values())
+    return got
+
+
+_PACK_SIZES: dict[tuple[bool, int, int], int] = {}
+
+
 #: rules -> {card code: its value in hand}, for every card a hand can hold.
 _HAND_VALUES: dict[Rules, dict[int, int]] = {}
 
@@ -416,7 +428,7 @@ class Analysis:
         pack = _shared_pack(rules)
         seen: list[Card] = list(self.hand) + list(view.discard) + list(getattr(view, "removed", ()))
         for m in view.melds:
-            seen.extend(bare(m.cards))
+            seen.extend(_need(m.cards))  # the order of ``seen`` does not matter: it is counted
         for s, k in enumerate(view.known):
             if s != seat:
                 seen.extend(k)
@@ -433,9 +445,9 @@ class Analysis:
         self.pile = Counter(view.discard)
         n = view.players
         dealt = n * rules.n_hand + 1
-        start_stock = max(1, sum(pack.values()) - dealt)
+        start_stock = max(1, _pack_size(rules) - dealt)
         progress = 1.0 - min(1.0, view.stock_count / start_stock)
-        others = [view.hand_sizes[s] for s in range(n) if s != seat and rules.side_of(s) != rules.side_of(seat)]
+        others = [view.hand_sizes[s] for s in self._opps]
         shortest = min(others) if others else 99
         # The chance of being caught holding a card when the round ends.
         risk = 0.3 + 0.6 * progress
@@ -630,16 +642,18 @@ class Analysis:
         else:
             pts, plan = ctx.best()
         gain = pts - base
-        used: Counter[Card] = Counter()
+        used: dict[Card, int] = {}
         for g in plan:
-            used.update(g.need)
-        left = Counter(new_hand) - used
-        leftover_taken = Counter(taken) - (Counter(taken) - left)
+            for c in g.need:
+                used[c] = used.get(c, 0) + 1
+        # The hand after the plan, and the taken cards still in it (each in first-seen order).
+        left = {c: r for c, n in Counter(new_hand).items() if (r := n - used.get(c, 0)) > 0}
         # Cards taken but not laid become hand cards: they may meld later, or be caught.
-        rest_hand = list(left.elements())
+        rest_hand = [c for c, r in left.items() for _ in range(r)]
         extra = 0.0
-        for c in leftover_taken.elements():
-            extra += 0.5 * self.keep_value(c, rest_hand)
+        for c, n in Counter(taken).items():
+            for _ in range(min(n, left.get(c, 0))):
+                extra += 0.5 * self.keep_value(c, rest_hand)
         # Each card taken is a card one turn further from going out.
         extra -= 1.5 * max(0, len(taken) - 1) * self.risk
         if self.track:
