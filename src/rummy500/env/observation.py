@@ -27,6 +27,7 @@ from rummy500.env.encoding import (
     SELECT,
     card_index,
 )
+from rummy500.melds import TableMeld
 from rummy500.views import View
 
 __all__ = ["ObservationLayout", "add_selected", "encode_view", "layout"]
@@ -140,30 +141,17 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
     depth = min(len(pile), MAX_PILE)
     idx += [base + d * HAND_KINDS + kind[pile[-1 - d]] for d in range(depth)]
     if view.melds:
-        meld_cards, laid_by, claimed = off["meld_cards"], off["laid_by"], off["claimed"]
-        meld_kind, meld_owner, meld_flags = off["meld_kind"], off["meld_owner"], off["meld_flags"]
-        n_kinds = len(MELD_KINDS)
-        append = idx.append
+        memo = _MELD_INDEXES
         for m in view.melds:
-            mid = m.id
-            if mid >= MAX_MELDS:
+            if m.id >= MAX_MELDS:
                 continue
-            mbase = meld_cards + mid * CARD_KINDS
-            flags = m.claimed
-            for i, (c, by) in enumerate(zip(m.cards, m.laid_by, strict=True)):
-                k = kind[c]
-                append(mbase + k)
-                append(laid_by + rel[by] * CARD_KINDS + k)
-                if flags and flags[i]:
-                    append(claimed + k)
-            mk = _MELD_KIND_INDEX.get(m.kind)
-            if mk is not None:
-                append(meld_kind + mid * n_kinds + mk)
-            append(meld_owner + mid * n + rel[m.owner])
-            if m.sealed:
-                append(meld_flags + mid * 2)
-            if m.doubled:
-                append(meld_flags + mid * 2 + 1)
+            # A table meld is an immutable value: its entries for one observer are worked out once.
+            hit = memo.get((id(m), seat, n))
+            if hit is None or hit[0] is not m:
+                if len(memo) > 100_000:
+                    memo.clear()
+                hit = memo[id(m), seat, n] = (m, _meld_indexes(m, off, rel, n))
+            idx += hit[1]
     known = off["known"]
     for s, cards in enumerate(view.known):
         if cards:
@@ -199,7 +187,7 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
     idx.append(off["gambit"] + GAMBITS.index(view.gambit))
     idx.append(off["dealer_joker"] + DEALER_JOKER.index(view.dealer_joker))
     obs = np.zeros(lay.size, dtype=np.float32)
-    obs[idx] = 1.0
+    obs[np.fromiter(idx, np.intp, len(idx))] = 1.0
     if len(set(idx)) != len(idx):  # a card held or melded twice (two packs, two jokers)
         for i, k in Counter(idx).items():
             if k > 1:
@@ -222,6 +210,34 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
     return obs
 
 
+def _meld_indexes(m: TableMeld, off: dict[str, int], rel: list[int], n: int) -> tuple[int, ...]:
+    """The observation entries of table meld ``m`` for an observer (``rel``: seats relative to it)."""
+    meld_cards, laid_by, claimed = off["meld_cards"], off["laid_by"], off["claimed"]
+    mid = m.id
+    out: list[int] = []
+    append = out.append
+    mbase = meld_cards + mid * CARD_KINDS
+    flags = m.claimed
+    kind = _KIND
+    for i, (c, by) in enumerate(zip(m.cards, m.laid_by, strict=True)):
+        k = kind[c]
+        append(mbase + k)
+        append(laid_by + rel[by] * CARD_KINDS + k)
+        if flags and flags[i]:
+            append(claimed + k)
+    mk = _MELD_KIND_INDEX.get(m.kind)
+    if mk is not None:
+        append(off["meld_kind"] + mid * len(MELD_KINDS) + mk)
+    append(off["meld_owner"] + mid * n + rel[m.owner])
+    if m.sealed:
+        append(off["meld_flags"] + mid * 2)
+    if m.doubled:
+        append(off["meld_flags"] + mid * 2 + 1)
+    return tuple(out)
+
+
+#: (id of a table meld, observer, players) -> (the meld, its observation entries).
+_MELD_INDEXES: dict[tuple[int, int, int], tuple[TableMeld, tuple[int, ...]]] = {}
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _MELD_KIND_INDEX = {k: i for i, k in enumerate(MELD_KINDS)}
 
