@@ -225,8 +225,9 @@ class Match:
         best = max(sides)
         leaders = [i for i, t in enumerate(sides) if t == best]
         went_out = self.rounds[-1].went_out
-        if rules.rounds != "to_target":
-            if len(self.rounds) < int(rules.rounds) or len(leaders) > 1:
+        fixed = rules.fixed_rounds
+        if fixed is not None:
+            if len(self.rounds) < fixed or len(leaders) > 1:
                 return  # more rounds to play, or tie-break rounds
             self._crown(leaders[0])
             return

@@ -66,6 +66,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
+    # Reviews at the smallest budget: the browser tests check the review view, not its depth.
+    env.setdefault("RUMMY500_REVIEW_SAMPLES", "2")
+    env.setdefault("RUMMY500_REVIEW_EXTEND", "0")
     cmd = [
         sys.executable,
         "-m",

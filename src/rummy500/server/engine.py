@@ -50,18 +50,9 @@ def parse_rules(mapping: Mapping[str, Any], players: int) -> Rules:
 
 def rules_catalogue() -> dict[str, Any]:
     """The options and presets, for the table editor (``GET /api/rules``)."""
-    options = [
-        {
-            "name": spec.name,
-            "default": spec.default,
-            "values": spec.values,
-            "description": spec.description,
-            "group": spec.group,
-            # Enumerated options: each value with a label and a description, for the web form.
-            "choices": [{"value": c.value, "label": c.label, "description": c.description} for c in spec.choices],
-        }
-        for spec in OPTIONS.values()
-    ]
+    # Each option with its named values (label and description each) and the
+    # whole numbers it accepts besides: OptionSpec.to_dict, for the web form.
+    options = [spec.to_dict() for spec in OPTIONS.values()]
     presets = [
         {"name": name, "options": dict(opts), "description": PRESET_DESCRIPTIONS.get(name, "")}
         for name, opts in PRESETS.items()
