@@ -452,6 +452,11 @@ def layoffs_of(t: Tables, meld: TableMeld, h: Hand, jokers: int) -> tuple[tuple[
     return tuple((JOKER,) * n for n in range(1, min(room, jokers) + 1))
 
 
+def hand_layoffs(t: Tables, meld: TableMeld, h: Hand) -> tuple[tuple[Card, ...], ...]:
+    """:func:`layoffs_of` with the hand's own jokers (what :func:`find_layoffs` gives for an indexed hand)."""
+    return layoffs_of(t, meld, h, h.jokers)
+
+
 def find_layoffs(meld: TableMeld, hand: Iterable[Card], rules: Rules, extra_jokers: int = 0) -> list[tuple[Card, ...]]:
     """Every group of hand cards that can be laid off on ``meld`` in one action; see :func:`rummy500.melds.find_layoffs`."""
     cards = tuple(hand)

@@ -207,7 +207,7 @@ class Planner:
             for meld in self.table:
                 if meld.sealed or not self.may_extend(meld):
                     continue
-                for cards in fastmeld.layoffs_of(t, meld, index, index.jokers):
+                for cards in fastmeld.hand_layoffs(t, meld, index):
                     pts = self.points(cards, meld.id)
                     if pts is None:
                         continue
