@@ -722,7 +722,8 @@ def table_fits(t: Tables, melds: Sequence[TableMeld]) -> int:
     last = _LAST_TABLE
     prev = last[0]
     if prev is not None and last[2] is t and len(prev) == len(melds) and all(map(is_, prev, melds)):
-        return last[1]  # type: ignore[return-value]
+        known: int = last[1]
+        return known
     mask = 0
     for meld in melds:
         mask |= fits(t, meld)

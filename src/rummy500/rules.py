@@ -722,7 +722,7 @@ class Rules:
         if h is None:
             h = hash(tuple([getattr(self, name) for name in _HASHED]))
             object.__setattr__(self, "_hash", h)
-        return h  # type: ignore[no-any-return]
+        return h
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the cached hash (string hashes differ between processes).

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from rummy500 import fastmeld
 from rummy500.actions import Action, CallRummy, Discard, Draw, LayOff, Meld, Pass, Take
@@ -355,7 +356,7 @@ def card_outs(c: Card, hand: Sequence[Card], live: Counter[Card], rules: Rules) 
     # Cards as codes (suit * 16 + rank): a hand holds natural cards and bare jokers only.
     others = [h for h in hand if h != _JK]
     same_rank = {h >> 4 for h in others if h & 15 == rank and h >> 4 != suit}
-    get = live.get
+    get = cast("dict[int, int]", live).get  # cards are their int codes
     if same_rank:
         for s in range(4):
             if s != suit and s not in same_rank:
@@ -435,10 +436,10 @@ class Analysis:
         # In the pack's order, as the counts were always listed; only cards still to come.
         live = dict(pack)
         for c, g in Counter(seen).items():
-            k = live.get(c)
-            if k is not None:
-                if k > g:
-                    live[c] = k - g
+            have = live.get(c)
+            if have is not None:
+                if have > g:
+                    live[c] = have - g
                 else:
                     del live[c]
         self.live: Counter[Card] = Counter(live)
