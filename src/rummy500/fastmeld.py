@@ -61,7 +61,7 @@ class Tables:
         allowed: the ranks in the pack.
     """
 
-    __slots__ = ("allowed", "cap", "distinct", "fits", "holding", "lay_run", "using", "lay_set", "min_len", "runs", "sets", "short", "wild", "wrap")
+    __slots__ = ("allowed", "cap", "distinct", "fit_shapes", "fits", "holding", "lay_run", "using", "lay_set", "min_len", "runs", "sets", "short", "wild", "wrap")
 
     def __init__(self, wrap: bool, short: bool, min_len: int, distinct: bool, cap: int, wild: bool) -> None:
         self.wrap = wrap
@@ -76,6 +76,7 @@ class Tables:
         self.holding: dict[int, tuple[tuple[Card, ...], ...]] = {}
         self.using: dict[int, tuple[tuple[Card, ...], ...]] = {}
         self.fits: dict[int, tuple[TableMeld, int]] = {}
+        self.fit_shapes: dict[tuple[object, ...], int] = {}
         self.lay_run: dict[tuple[int, ...], tuple[tuple[Card, ...], ...]] = {}
         self.lay_set: dict[object, tuple[tuple[Card, ...], ...]] = {}
 
@@ -694,16 +695,28 @@ def fits(t: Tables, meld: TableMeld) -> int:
     hit = t.fits.get(id(meld))
     if hit is not None and hit[0] is meld:
         return hit[1]
-    mask = 0
-    if meld.kind == "run":
-        cands = [_CARD[meld.suit * 16 + r] for r in range(1, 14)]
-    elif meld.kind == "set":
-        cands = [_CARD[s * 16 + meld.rank] for s in range(4)]
+    # What fits depends on the meld's shape only: a run's suit, ends and length, a set's cards.
+    kind = meld.kind
+    shape: tuple[object, ...]
+    if kind == "run":
+        shape = (0, meld.suit, meld.positions[0], meld.positions[-1], len(meld.cards), meld.sealed)
+    elif kind == "set":
+        shape = (1, meld.rank, meld.cards, meld.sealed)
     else:
-        cands = []
-    for c in cands:
-        if layoffs_of(t, meld, Hand(1 << c, 0, None), 0):
-            mask |= 1 << c
+        shape = (2,)
+    mask = t.fit_shapes.get(shape, -1)
+    if mask < 0:
+        mask = 0
+        if kind == "run":
+            cands = [_CARD[meld.suit * 16 + r] for r in range(1, 14)]
+        elif kind == "set":
+            cands = [_CARD[s * 16 + meld.rank] for s in range(4)]
+        else:
+            cands = []
+        for c in cands:
+            if layoffs_of(t, meld, Hand(1 << c, 0, None), 0):
+                mask |= 1 << c
+        _store(t.fit_shapes, shape, mask)
     if len(t.fits) >= _MAX_ENTRIES:
         t.fits.clear()
     t.fits[id(meld)] = (meld, mask)  # the reference keeps the id from being reused
