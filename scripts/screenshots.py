@@ -58,7 +58,7 @@ def plan_game(seed: int) -> tuple[list[tuple[int, dict[str, Any]]], int, int, in
     deep: tuple[int, int] | None = None
     while game.match.round_index == 0 and len(plan) < 400:
         seat = game.to_move
-        if seat == 0 and deep is None and len(game.match.state.melds) >= 3:
+        if seat == 0 and deep is None and len(game.match.state.public.melds) >= 3:
             takes = [a.n for a in game.legal(0) if type(a).__name__ == "Take" and a.n >= 3]
             if takes:
                 deep = (game.version, max(takes))

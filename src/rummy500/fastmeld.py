@@ -734,7 +734,7 @@ def table_fits(t: Tables, melds: Sequence[TableMeld]) -> int:
     """
     last = _LAST_TABLE
     prev = last[0]
-    if prev is not None and last[2] is t and len(prev) == len(melds) and all(map(is_, prev, melds)):
+    if prev is not None and last[2] is t and (prev is melds or len(prev) == len(melds) and all(map(is_, prev, melds))):
         known: int = last[1]
         return known
     mask = 0

@@ -59,7 +59,7 @@ def _bob_discards_for_ann(seed: int) -> list | None:
         plan.append((seat, action.to_record()))
         game.apply(seat, action)
 
-    if game.match.state.to_move != 0:
+    if game.match.state.public.to_move != 0:
         return None
     play(0, next(a for a in game.legal(0) if isinstance(a, Draw)))
     play(0, next(a for a in game.legal(0) if isinstance(a, Discard)))

@@ -152,7 +152,7 @@ class LiveGame:
     @property
     def to_move(self) -> int:
         """The seat whose turn it is."""
-        return int(self._state().to_move)
+        return int(self._state().public.to_move)
 
     def _state(self) -> RoundState:
         state = self.match.state
@@ -224,7 +224,7 @@ class LiveGame:
         """Points each seat has laid on the table this round (public: the melds are)."""
         state = self._state()
         out = [0] * len(self.names)
-        for meld in state.melds:
+        for meld in state.public.melds:
             for seat, pts in meld_points(meld, self.rules).items():
                 out[seat] += pts
         return out
@@ -240,13 +240,13 @@ class LiveGame:
         if self.is_over or self.rules.calling_rummy is CallingRummy.OFF:
             return False
         state = self._state()
-        if state.phase.value != "draw" or state.last_discarder is None or state.rummy_due:
+        if state.public.phase.value != "draw" or state.public.last_discarder is None or state.public.rummy_due:
             return False
-        pile = state.discard
+        pile = state.public.discard
         depths = range(1, min(1, len(pile)) + 1) if self.rules.calling_rummy is CallingRummy.TOP_CARD else range(1, len(pile) + 1)
         for k in depths:
             card = pile[-k]
-            if any(find_layoffs(meld, [card], self.rules) for meld in state.melds):
+            if any(find_layoffs(meld, [card], self.rules) for meld in state.public.melds):
                 return True
             # A joker of a found meld carries its declaration: compare bare cards.
             bare = JOKER if card >= JOKER else card
@@ -257,7 +257,7 @@ class LiveGame:
     def may_call(self) -> list[int]:
         """Seats allowed by their place at the table to call Rummy! now (not the discarder, not the seat to move)."""
         state = self._state()
-        return [s for s in range(len(self.names)) if s not in (state.to_move, state.last_discarder)]
+        return [s for s in range(len(self.names)) if s not in (state.public.to_move, state.public.last_discarder)]
 
     def round_summary(self, state: RoundState, round_index: int) -> dict[str, Any]:
         """A scored round for the table: per seat melded and in-hand points, the melds and the hands left.
@@ -281,7 +281,7 @@ class LiveGame:
                 }
                 for s in range(len(self.names))
             ],
-            "melds": [m.to_dict() for m in state.melds],
+            "melds": [m.to_dict() for m in state.public.melds],
         }
 
     # ---------------------------------------------------------------- actions
