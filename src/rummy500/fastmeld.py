@@ -28,8 +28,8 @@ from rummy500.cards import JOKER, Card, card, declared
 from rummy500.rules import LayoffOnto, SetSuits
 
 if TYPE_CHECKING:
-    from rummy500.melds import TableMeld
     from rummy500.rules import Rules
+    from rummy500.tablemeld import TableMeld
 
 __all__ = ["Hand", "Tables", "find_layoffs", "find_melds", "scan", "tables"]
 

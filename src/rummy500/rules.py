@@ -73,14 +73,6 @@ class NumberRange:
     label: str
     description: str
 
-    def accepts(self, v: Any) -> bool:
-        """Whether ``v`` is a whole number (not a bool) in the range."""
-        return (
-            _is_int(v)
-            and (self.minimum is None or v >= self.minimum)
-            and (self.maximum is None or v <= self.maximum)
-        )
-
     def span(self) -> str:
         """The range, short: ``7..13``, ``1 or more``, ``any whole number``."""
         if self.minimum is not None and self.maximum is not None:
@@ -937,10 +929,6 @@ class Rules:
         """Scoring units: 2 sides in a partnership, else one per seat."""
         return 2 if self.partnership else self.players
 
-    def describe(self) -> list[tuple[str, Any, str]]:
-        """(option, value, one-line description) for every option."""
-        return [(s.name, getattr(self, s.name), s.description) for s in _SPECS]
-
 
 # Enum members bound once (reading one off its class costs ~0.7 us in Python 3.11).
 _LAYOFF_ANY = LayoffOnto.ANY
@@ -967,16 +955,6 @@ def _normalise_custom(values: dict[str, int]) -> dict[str, int]:
             k = str(parse_card(k))
         out[k] = val
     return out
-
-
-def option_names() -> list[str]:
-    """Every option name, in RULES.md order."""
-    return [s.name for s in _SPECS]
-
-
-def rules_fields() -> list[str]:
-    """Field names of :class:`Rules` (the options plus ``preset``)."""
-    return [f.name for f in dataclasses.fields(Rules)]
 
 
 # ------------------------------------------------------------- documentation
