@@ -279,6 +279,7 @@ class Direction(StrEnum):
     ANTICLOCKWISE = "anticlockwise"
 
 
+
 class SetSuits(StrEnum):
     """``set_suits``: may a set repeat a suit (two packs)."""
 
@@ -630,6 +631,15 @@ def _values_equal(a: Any, b: Any) -> bool:
     return a == b and type(a) is type(b)
 
 
+# Enum members the engine's hot properties compare with, bound once (reading a
+# member off an Enum class costs ~0.2 us in Python 3.11).
+_CLOCKWISE = Direction.CLOCKWISE
+_JOKER_USE_WILD = JokerUse.WILD
+_LAYOFF_ONTO_ANY = LayoffOnto.ANY
+_LAYOFF_ONTO_OWN = LayoffOnto.OWN
+_SET_SUITS_ANY = SetSuits.ANY
+
+
 @dataclass(frozen=True)
 class Rules:
     """The options of one game. Build it with :meth:`from_mapping` or :meth:`preset`.
@@ -899,7 +909,7 @@ class Rules:
     @cached_property
     def jokers_wild(self) -> bool:
         """Whether jokers stand for other cards (not Persian joker sets)."""
-        return self.joker_use is _JOKERS_WILD
+        return self.joker_use is _JOKER_USE_WILD
 
     @cached_property
     def step(self) -> int:
@@ -912,30 +922,22 @@ class Rules:
 
     def may_lay_off_on(self, seat: int, owner: int) -> bool:
         """``layoff_onto``: whether ``seat`` may extend a meld laid down by ``owner``."""
-        onto = self.layoff_onto
-        if onto is _LAYOFF_ANY:
+        if self.layoff_onto is _LAYOFF_ONTO_ANY:
             return True
-        if onto is _LAYOFF_OWN:
+        if self.layoff_onto is _LAYOFF_ONTO_OWN:
             return owner == seat
         return self.side_of(owner) == self.side_of(seat)
 
     @cached_property
     def sets_repeat_cards(self) -> bool:
         """``set_suits: any``: a set may hold the same card twice (several packs)."""
-        return self.set_suits is _SETS_ANY
+        return self.set_suits is _SET_SUITS_ANY
 
     @cached_property
     def n_sides(self) -> int:
         """Scoring units: 2 sides in a partnership, else one per seat."""
         return 2 if self.partnership else self.players
 
-
-# Enum members bound once (reading one off its class costs ~0.7 us in Python 3.11).
-_LAYOFF_ANY = LayoffOnto.ANY
-_LAYOFF_OWN = LayoffOnto.OWN
-_JOKERS_WILD = JokerUse.WILD
-_CLOCKWISE = Direction.CLOCKWISE
-_SETS_ANY = SetSuits.ANY
 
 #: The fields the hash covers: those the generated dataclass hash would (compared, not excluded).
 _HASHED = tuple(f.name for f in dataclasses.fields(Rules) if (f.compare if f.hash is None else f.hash))

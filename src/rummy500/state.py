@@ -468,10 +468,11 @@ class RoundState:
         return list(h)
 
     def _meld_extra(self, seat: int) -> int:
+        """The free dealer's joker while jokers are wild this hand (what :meth:`_extra_jokers` adds to melding)."""
         p = self.public
-        if p.gambit is not None and p.gambit != "wild":
+        if p.dealer_joker != "available" or seat != p.dealer:
             return 0
-        return self._extra_jokers(seat)
+        return 0 if p.gambit is not None and p.gambit != "wild" else 1
 
     def free_jokers(self, seat: int) -> int:
         """Jokers ``seat`` may use without holding them: the dealer's joker while it is free (Dealer's Gambit)."""
@@ -1134,7 +1135,11 @@ class RoundState:
         try:
             event = effect(self, d, seat, action)
             hands = self.hands
-            d.hand_sizes = tuple(map(len, hands))
+            # An action changes no hand but the acting seat's (a reshuffle: none).
+            held = len(hands[seat])
+            sizes = d.hand_sizes
+            if sizes[seat] != held:
+                d.hand_sizes = (*sizes[:seat], held, *sizes[seat + 1 :])
             d.stock_count = len(self.stock)
             if d.phase is not _PH_OVER:
                 return [event]
@@ -1222,8 +1227,17 @@ class RoundState:
 
     def _on_discard(self, d: Draft, seat: int, action: Discard) -> Event:
         d.declined = _NOBODY
-        self._do_discard(d, seat, action.cards)
-        return Discarded(seat, action.cards)
+        cards = action.cards
+        hand = self.hands[seat]
+        _remove(hand, cards)
+        if d.known[seat]:
+            self._forget(d, seat, cards)
+        d.discard = d.discard + tuple(cards)
+        if hand:
+            self._end_turn(d, seat)
+        else:
+            self._go_out_by_discard(d, seat, cards)
+        return Discarded(seat, cards)
 
     def _on_float(self, d: Draft, seat: int, action: Float) -> Event:
         d.declined = _NOBODY
@@ -1238,7 +1252,8 @@ class RoundState:
     def _on_block(self, d: Draft, seat: int, action: Block) -> Event:
         d.declined = _NOBODY
         self.hands[seat].remove(JOKER)
-        self._forget(d, seat, (JOKER,))
+        if d.known[seat]:
+            self._forget(d, seat, (JOKER,))
         d.removed = d.removed + (JOKER,)
         d.dealer_joker = "blocked"
         return Blocked(seat)
@@ -1262,10 +1277,8 @@ class RoundState:
             raise IllegalAction("a reshuffle must use exactly the discard pile except its top card")
 
     def _forget(self, d: Draft, seat: int, cards: Iterable[Card]) -> None:
-        """Cards ``seat`` played are no longer known to be held."""
+        """Cards ``seat`` played are no longer known to be held (call it when some are)."""
         known = d.known[seat]
-        if not known:
-            return
         rest = list(known)
         for c in cards:
             if c in rest:
@@ -1278,7 +1291,8 @@ class RoundState:
             d.dealer_joker = "used"
         else:
             self.hands[seat].remove(JOKER)
-            self._forget(d, seat, (JOKER,))
+            if d.known[seat]:
+                self._forget(d, seat, (JOKER,))
         d.removed = d.removed + (JOKER,)
 
     def _build_meld(self, seat: int, cards: Sequence[Card], meld_id: int) -> TableMeld:
@@ -1318,7 +1332,8 @@ class RoundState:
         for _ in range(extra):
             hand_cards.remove(JOKER)
         _remove(self.hands[seat], hand_cards)
-        self._forget(d, seat, hand_cards)
+        if d.known[seat]:
+            self._forget(d, seat, hand_cards)
         if d.obligation is not None and d.obligation in bare and seat == d.to_move:
             d.obligation = None
         if claimed:
@@ -1335,17 +1350,12 @@ class RoundState:
         d.melds = _with(d.melds, on, replace(meld, cards=tuple(cards)))
         hand = self.hands[seat]
         hand.remove(c)
-        self._forget(d, seat, (c,))
+        if d.known[seat]:
+            self._forget(d, seat, (c,))
         hand.append(JOKER)
 
-    def _do_discard(self, d: Draft, seat: int, cards: Sequence[Card]) -> None:
-        hand = self.hands[seat]
-        _remove(hand, cards)
-        self._forget(d, seat, cards)
-        d.discard = d.discard + tuple(cards)
-        if hand:
-            self._end_turn(d, seat)
-            return
+    def _go_out_by_discard(self, d: Draft, seat: int, cards: Sequence[Card]) -> None:
+        """``seat`` discarded its last card(s): it goes out, floats or owes a Rummy."""
         if self.rules.going_out is _GOING_OUT_UNPLAYABLE_DISCARD and any(self._fits_table(c) for c in cards):
             # The going-out discard was playable: the player floats instead.
             d.floating = _with(d.floating, seat, True)
@@ -1423,7 +1433,7 @@ class RoundState:
         if not self.stock and self.rules.stock_out in _STOCK_OUT_ENDLESS and self._dead():
             self._end_round(d, None)  # a dead round ends as a stock-out would
             return
-        d.to_move = self.next_seat(seat)
+        d.to_move = (seat + self.rules.step) % self.n
         d.last_discarder = seat
         d.phase = _PH_DRAW
         self._begin_turn(d)
