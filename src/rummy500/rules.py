@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from rummy500.cards import CardError, parse_card
@@ -713,6 +714,28 @@ class Rules:
         if problems:
             raise RulesError(problems)
 
+    def __hash__(self) -> int:
+        """The hash of the compared fields, worked out once (rules key memo tables everywhere).
+
+        The generated dataclass hash builds a tuple of every field at each
+        call; search and the bots hash the same rules object millions of times.
+        """
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple([getattr(self, name) for name in _HASHED]))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the cached hash (string hashes differ between processes).
+
+        The derived values (``n_decks`` ...) are cached properties: worked out
+        once per object, kept in its ``__dict__``, never compared or hashed.
+        """
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     # ------------------------------------------------------------------ parsing
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any] | None = None, **overrides: Any) -> Rules:
@@ -841,7 +864,7 @@ class Rules:
         return p
 
     # ---------------------------------------------------------- resolved values
-    @property
+    @cached_property
     def n_decks(self) -> int:
         """Packs in play (``decks``, with ``auto`` resolved)."""
         if isinstance(self.decks, Auto):
@@ -849,14 +872,14 @@ class Rules:
             return 1 if self.players <= 4 or self.dealers_gambit else 2
         return self.decks
 
-    @property
+    @cached_property
     def n_jokers(self) -> int:
         """Jokers in play (``jokers``, with ``auto`` resolved)."""
         if isinstance(self.jokers, Auto):
             return 2 * self.n_decks
         return self.jokers
 
-    @property
+    @cached_property
     def n_hand(self) -> int:
         """Cards dealt to each player (``hand_size``, with ``auto`` resolved)."""
         if isinstance(self.hand_size, Auto):
@@ -878,17 +901,17 @@ class Rules:
         """``rummy_card_value: 15``: what a card claimed by calling Rummy scores; None for its usual value."""
         return None if isinstance(self.rummy_card_value, RummyCardValue) else self.rummy_card_value
 
-    @property
+    @cached_property
     def pack_size(self) -> int:
         """Cards in the whole pack, jokers included."""
         return self.n_decks * (32 if self.short_pack else 52) + self.n_jokers
 
-    @property
+    @cached_property
     def jokers_wild(self) -> bool:
         """Whether jokers stand for other cards (not Persian joker sets)."""
         return self.joker_use is _JOKER_USE_WILD
 
-    @property
+    @cached_property
     def step(self) -> int:
         """+1 for clockwise play, -1 for anticlockwise."""
         return 1 if self.direction is _CLOCKWISE else -1
@@ -905,15 +928,19 @@ class Rules:
             return owner == seat
         return self.side_of(owner) == self.side_of(seat)
 
-    @property
+    @cached_property
     def sets_repeat_cards(self) -> bool:
         """``set_suits: any``: a set may hold the same card twice (several packs)."""
         return self.set_suits is _SET_SUITS_ANY
 
-    @property
+    @cached_property
     def n_sides(self) -> int:
         """Scoring units: 2 sides in a partnership, else one per seat."""
         return 2 if self.partnership else self.players
+
+
+#: The fields the hash covers: those the generated dataclass hash would (compared, not excluded).
+_HASHED = tuple(f.name for f in dataclasses.fields(Rules) if (f.compare if f.hash is None else f.hash))
 
 
 def _bad_value(spec: OptionSpec, value: Any) -> str:

@@ -824,6 +824,8 @@ class RoundState:
         obligation = p.obligation if in_turn else None
         new_meld_only = rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD
         anyone = rules.layoff_onto is _LAYOFF_ONTO_ANY
+        if not jokers and anyone and not fastmeld.table_fits(tables, p.melds) & index.mask:
+            return []  # no card of the hand fits alone on any meld: nothing can be laid off
         ways = self._ways_to_use(seat, obligation, index)
         out: list[Action] = []
         for meld in p.melds:
