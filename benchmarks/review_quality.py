@@ -1,27 +1,36 @@
 """Quality of the game review: are its verdicts stable, and do they rank the bots?
 
-Two measurements (``docs/review.md`` quotes them):
+Two measurements (``docs/review.md`` quotes them and defines them exactly):
 
-* ``stability``: the same games (2 players, to 500, ``medium`` against
-  ``random``) reviewed twice with different seeds at the default budget. Of
-  the decisions either review marks a mistake or a blunder, the share the
-  other review also marks a mistake or worse, and the share it marks at least
-  an inaccuracy.
-* ``ranking``: one-round 2-player games (``rounds: 1``) between ``medium``
-  bots; in each game ``--per-game`` decisions with a choice are drawn at
-  random, and at each of them every level (``random``, ``easy``, ``medium``,
-  ``hard``, each a fresh bot) chooses its move from the same view. The moves
-  are judged together at the default budget (:func:`rummy500.review.judge_moves`:
-  the same guesses of the hidden cards and the same playouts for every
-  move), so the levels are compared on the same positions (a sampled,
-  paired review, to keep the run cheap). Prints each level's accuracy (mean of
-  the per-decision accuracies, with its standard error) and expected points
-  lost per decision.
+* ``stability``: the same games (2 players, ``medium`` against ``random``,
+  standard rules; ``--rounds 1`` for one-round games, ``--rounds 0`` for
+  whole games to 500) reviewed twice, with review seeds 1 and 2, at the
+  default budget (or ``--samples``/``--extend``). A decision is *marked* by a
+  review when its verdict is ``mistake`` or ``blunder``. The stability is
+  ``|A ∩ B| / |A ∪ B|``: of the decisions that either review marks, the share
+  that both mark. Also printed: the share of one review's marks that the
+  other also marks (``2|A ∩ B| / (|A| + |B|)``) and the agreement on the
+  exact verdict over all decisions.
+* ``ranking``: one-round 2-player games (``rounds: 1``) between ``random``,
+  ``easy`` and ``medium`` in turn (the six ordered pairs of two different
+  levels, so every level plays both seats); in each game ``--per-game``
+  decisions with a choice are drawn at random, and at each of them every
+  level (``random``, ``easy``, ``medium``, ``hard``, each a fresh bot seeing
+  only that seat's view) chooses its move. The moves are judged together by
+  :func:`rummy500.review.judge_moves` (the same guesses of the hidden cards
+  and the same playouts for every move), so the levels are compared on the
+  same positions. Prints each level's accuracy and expected points lost per
+  decision with 95% confidence intervals, and the paired differences between
+  neighbouring levels (the same positions, so the intervals are narrow).
 
-Results are appended line by line (JSON) to ``--out`` as they come, so a
-long run can be read before it ends: ``summarize --out FILE`` prints the
-summaries of the lines so far. Run it niced, one process:
-``nice python benchmarks/review_quality.py ranking --games 200``.
+Every line of results is appended (JSON) to ``--out`` as it comes, so a long
+run can be read before it ends, and several processes (different
+``--first``) can share the work: ``summarize --out A --out B`` prints the
+tables of the lines so far. Run it niced::
+
+    nice -n 19 python benchmarks/review_quality.py stability --rounds 1 --games 4 --out stab.jsonl
+    nice -n 19 python benchmarks/review_quality.py ranking --games 200 --samples 4 --extend 3 --out rank.jsonl
+    python benchmarks/review_quality.py summarize --out stab.jsonl --out rank.jsonl
 """
 
 from __future__ import annotations
@@ -32,136 +41,247 @@ import math
 import random
 import sys
 import time
+from dataclasses import asdict, replace
+from typing import Any
 
 from rummy500.bots import make_bot
 from rummy500.record import load_record
-from rummy500.review import DEFAULT_BUDGET, _walk, accuracy_of, judge_moves, review_record
+from rummy500.review import DEFAULT_BUDGET, Budget, _walk, accuracy_of, judge_moves, review_record
 from rummy500.rules import Rules
 from rummy500.sim.runner import play_game
 
 LEVELS = ("random", "easy", "medium", "hard")
+GAME_PAIRS = (("random", "easy"), ("easy", "random"), ("random", "medium"), ("medium", "random"), ("easy", "medium"), ("medium", "easy"))
 SERIOUS = ("mistake", "blunder")
+Z95 = 1.96
 
 
-def stability(games: int, seed: int, out: str | None) -> dict:
-    rules = Rules.from_mapping({"preset": "standard"})
-    rows = []
-    for g in range(games):
-        record = play_game(["medium", "random"], rules, seed + g, keep_record=True).record
+def _rules(rounds: int) -> Rules:
+    return Rules.from_mapping({"preset": "standard", **({"rounds": rounds} if rounds > 0 else {})})
+
+
+def stability(games: int, first: int, rounds: int, budget: Budget, out: str | None) -> None:
+    """Review each game twice (review seeds 1 and 2) and compare the verdicts."""
+    rules = _rules(rounds)
+    for g in range(first, first + games):
+        record = play_game(["medium", "random"], rules, g, keep_record=True).record
         t = time.process_time()
-        a = review_record(record, seed=1)
-        b = review_record(record, seed=2)
+        a = review_record(record, budget=budget, seed=1)
+        b = review_record(record, budget=budget, seed=2)
         cpu = (time.process_time() - t) / 2
-        va = {(d.round, d.index): d.verdict for d in a.decisions}
-        vb = {(d.round, d.index): d.verdict for d in b.decisions}
-        marked = [k for k in va if va[k] in SERIOUS or vb[k] in SERIOUS]
-        both = sum(1 for k in marked if va[k] in SERIOUS and vb[k] in SERIOUS)
-        near = sum(1 for k in marked if va[k] != "good" and vb[k] != "good")
-        row = {"game": g, "decisions": len(va), "marked": len(marked), "both_serious": both, "both_flagged": near, "cpu_s": round(cpu, 1)}
-        rows.append(row)
-        _emit(out, {"stability": row})
-    marked = sum(r["marked"] for r in rows)
-    summary = {
-        "games": games,
-        "decisions": sum(r["decisions"] for r in rows),
-        "marked": marked,
-        "agree_serious": round(sum(r["both_serious"] for r in rows) / max(1, marked), 3),
-        "agree_flagged": round(sum(r["both_flagged"] for r in rows) / max(1, marked), 3),
-    }
-    _emit(out, {"stability_summary": summary})
-    return summary
+        rows = [
+            {
+                "step": x.step,
+                "seat": x.seat,
+                "played": x.played,
+                "verdicts": [x.verdict, y.verdict],
+                "loss": [x.loss, y.loss],
+                "stderr": [x.stderr, y.stderr],
+                "samples": [x.samples, y.samples],
+            }
+            for x, y in zip(a.decisions, b.decisions, strict=True)
+        ]
+        _emit(out, {"stability": {"game": g, "rounds": a.rounds, "budget": asdict(budget), "cpu_s_per_review": round(cpu, 1), "decisions": rows}})
 
 
-def ranking(games: int, per_game: int, seed: int, out: str | None) -> dict:
-    """Paired positions: every level decides the same sampled positions, judged on the same guesses."""
-    rules = Rules.from_mapping({"preset": "standard", "rounds": 1})
-    losses: dict[str, list[float]] = {lv: [] for lv in LEVELS}
-    for g in range(games):
-        record = play_game(["medium", "medium"], rules, seed + g, keep_record=True).record
-        points, _, _ = _walk(load_record(record))
-        pick = random.Random(seed * 7919 + g)
-        row: dict = {"game": g, "positions": []}
-        for p in pick.sample(points, min(per_game, len(points))):
-            bots = {lv: make_bot(lv, pick.getrandbits(32)) for lv in LEVELS}
-            moves = {lv: b.act(p.view, random.Random(pick.getrandbits(32))) for lv, b in bots.items()}
-            judged = judge_moves(p.view, list(moves.values()), seed=f"{g}:{p.round}:{p.index}")
-            lost = {lv: round(judged["loss"][m], 2) for lv, m in moves.items()}
-            for lv, x in lost.items():
-                losses[lv].append(x)
-            row["positions"].append({"step": p.step, "moves": {lv: str(m) for lv, m in moves.items()}, "best": str(judged["best"]), "loss": lost})
-        _emit(out, {"ranking": row})
-    summary = {"games": games, "per_game": per_game, "levels": {lv: _stats(xs) for lv, xs in losses.items()}}
-    _emit(out, {"ranking_summary": summary})
-    return summary
-
-
-def _stats(xs: list[float]) -> dict:
-    if not xs:
-        return {"decisions": 0}
-    accs = [100 * math.exp(-x / 10) for x in xs]
-    m = sum(accs) / len(accs)
-    se = math.sqrt(sum((a - m) ** 2 for a in accs) / max(1, len(accs) - 1) / len(accs))
+def _stability_summary(games: list[dict[str, Any]]) -> dict[str, Any]:
+    a_marks = b_marks = both = either = same = n = samples = 0
+    cpu = 0.0
+    for g in games:
+        cpu += g["cpu_s_per_review"]
+        for d in g["decisions"]:
+            va, vb = d["verdicts"]
+            ma, mb = va in SERIOUS, vb in SERIOUS
+            a_marks += ma
+            b_marks += mb
+            both += ma and mb
+            either += ma or mb
+            same += va == vb
+            n += 1
+            samples += sum(d["samples"])
     return {
-        "decisions": len(xs),
-        "accuracy": round(accuracy_of(xs) or 0, 1),
-        "accuracy_se": round(se, 1),
-        "loss_per_decision": round(sum(xs) / len(xs), 2),
-        "serious": sum(1 for x in xs if x >= 8),
+        "games": len(games),
+        "decisions": n,
+        "marked_by_a": a_marks,
+        "marked_by_b": b_marks,
+        "marked_by_both": both,
+        "marked_by_either": either,
+        "stability": round(both / either, 3) if either else None,
+        "share_of_marks_confirmed": round(2 * both / (a_marks + b_marks), 3) if a_marks + b_marks else None,
+        "same_verdict": round(same / n, 3) if n else None,
+        "mean_samples": round(samples / (2 * n), 1) if n else None,
+        "cpu_s_per_review": round(cpu / len(games), 1) if games else None,
     }
 
 
-def summarize(path: str) -> dict:
-    """The summaries of a (possibly unfinished) run, from its JSON lines."""
-    losses: dict[str, list[float]] = {lv: [] for lv in LEVELS}
-    games = 0
-    stab = {"games": 0, "decisions": 0, "marked": 0, "both_serious": 0, "both_flagged": 0}
-    differ = 0
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            obj = json.loads(line)
-            if "ranking" in obj:
-                games += 1
-                for pos in obj["ranking"]["positions"]:
-                    for lv, x in pos["loss"].items():
-                        losses[lv].append(x)
-                    differ += len(set(pos["moves"].values())) > 1
-            if "stability" in obj:
-                row = obj["stability"]
-                stab["games"] += 1
-                for k in ("decisions", "marked", "both_serious", "both_flagged"):
-                    stab[k] += row[k]
-    out: dict = {}
-    if games:
-        out["ranking"] = {"games": games, "positions": len(losses["random"]), "levels_differ": differ, "levels": {lv: _stats(xs) for lv, xs in losses.items()}}
-    if stab["games"]:
-        m = max(1, stab["marked"])
-        out["stability"] = dict(stab, agree_serious=round(stab["both_serious"] / m, 3), agree_flagged=round(stab["both_flagged"] / m, 3))
+def ranking(games: int, first: int, per_game: int, budget: Budget, out: str | None, levels: tuple[str, ...] = LEVELS, only_differ: bool = False) -> None:
+    """Every level decides the same sampled positions; the moves are judged on the same guesses.
+
+    With ``only_differ``, positions where every level chose the same move are
+    counted (``same``) but not judged: the paired differences are then over
+    the positions where the levels disagree.
+    """
+    rules = _rules(1)
+    for g in range(first, first + games):
+        pair = GAME_PAIRS[g % len(GAME_PAIRS)]
+        record = play_game(list(pair), rules, g, keep_record=True).record
+        points, _, _ = _walk(load_record(record))
+        pick = random.Random(f"positions:{g}")
+        row: dict[str, Any] = {"game": g, "pair": pair, "budget": asdict(budget), "levels": list(levels), "same": 0, "positions": []}
+        for p in pick.sample(points, min(per_game, len(points))):
+            moves = {lv: make_bot(lv, pick.getrandbits(32)).act(p.view, random.Random(pick.getrandbits(32))) for lv in levels}
+            if only_differ and len(set(moves.values())) == 1:
+                row["same"] += 1
+                continue
+            judged = judge_moves(p.view, list(moves.values()), budget=budget, seed=f"{g}:{p.round}:{p.index}")
+            row["positions"].append(
+                {
+                    "step": p.step,
+                    "moves": {lv: str(m) for lv, m in moves.items()},
+                    "best": str(judged["best"]),
+                    "loss": {lv: round(judged["loss"][m], 2) for lv, m in moves.items()},
+                    "value": {lv: round(judged["means"][m], 2) for lv, m in moves.items()},
+                    "verdict": {lv: judged["verdict"][m] for lv, m in moves.items()},
+                    "samples": judged["samples"],
+                }
+            )
+        _emit(out, {"ranking": row})
+
+
+def _ci(xs: list[float]) -> tuple[float, float]:
+    """Mean and 95% half-width (normal approximation)."""
+    n = len(xs)
+    m = sum(xs) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, n - 1))
+    return m, Z95 * sd / math.sqrt(n)
+
+
+def _ranking_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    pos = [p for r in rows for p in r["positions"]]
+    out: dict[str, Any] = {
+        "games": len(rows),
+        "positions": len(pos),
+        "levels_differ": sum(len(set(p["moves"].values())) > 1 for p in pos),
+        "skipped_same": sum(r.get("same", 0) for r in rows),
+    }
+    if not pos:
+        return out
+    levels_run = tuple(rows[0].get("levels", LEVELS))
+    acc = {lv: [100 * math.exp(-p["loss"][lv] / 10) for p in pos] for lv in levels_run}
+    levels = {}
+    for lv in levels_run:
+        losses = [p["loss"][lv] for p in pos]
+        am, ah = _ci(acc[lv])
+        lm, lh = _ci(losses)
+        assert abs(am - (accuracy_of(losses) or 0)) < 1e-6
+        levels[lv] = {
+            "accuracy": round(am, 1),
+            "accuracy_ci95": round(ah, 1),
+            "loss_per_decision": round(lm, 2),
+            "loss_ci95": round(lh, 2),
+            "mistakes_and_blunders": sum(p["verdict"][lv] in SERIOUS for p in pos),
+        }
+    out["levels"] = levels
+    steps = {}
+    for lo, hi in zip(levels_run, levels_run[1:], strict=False):
+        dm, dh = _ci([b - a for a, b in zip(acc[lo], acc[hi], strict=True)])
+        vm, vh = _ci([p["value"][hi] - p["value"][lo] for p in pos])
+        steps[f"{hi} - {lo}"] = {
+            "accuracy": round(dm, 2),
+            "accuracy_ci95": round(dh, 2),
+            "expected_points": round(vm, 2),
+            "points_ci95": round(vh, 2),
+            "positions_where_moves_differ": sum(p["moves"][hi] != p["moves"][lo] for p in pos),
+        }
+    out["paired_differences"] = steps
     return out
 
 
-def _emit(out: str | None, obj: dict) -> None:
+def summarize(paths: list[str]) -> dict[str, Any]:
+    """The summaries of (possibly unfinished) runs, from their JSON lines."""
+    stab: list[dict[str, Any]] = []
+    rank: list[dict[str, Any]] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                obj = json.loads(line)
+                if "stability" in obj:
+                    stab.append(obj["stability"])
+                if "ranking" in obj:
+                    rank.append(obj["ranking"])
+    out: dict[str, Any] = {}
+    if stab:
+        out["stability"] = _stability_summary(stab)
+    if rank:
+        out["ranking"] = _ranking_summary(rank)
+    return out
+
+
+def print_tables(summary: dict[str, Any]) -> None:
+    """The summaries as the tables ``docs/review.md`` quotes."""
+    s = summary.get("stability")
+    if s:
+        print(f"stability: {s['games']} games, {s['decisions']} decisions, reviewed twice (seeds 1 and 2)")
+        print(f"  marked mistake/blunder: A {s['marked_by_a']}, B {s['marked_by_b']}, both {s['marked_by_both']}, either {s['marked_by_either']}")
+        print(f"  stability |A∩B|/|A∪B| = {s['stability']}; 2|A∩B|/(|A|+|B|) = {s['share_of_marks_confirmed']}; same verdict on {s['same_verdict']} of all decisions")
+        print(f"  mean samples per decision {s['mean_samples']}; CPU s per review {s['cpu_s_per_review']}")
+    r = summary.get("ranking")
+    if r and "levels" in r:
+        print(
+            f"ranking: {r['games']} games, {r['positions']} positions judged (the levels' moves differ in {r['levels_differ']}; "
+            f"{r['skipped_same']} positions where all chose the same move not judged)"
+        )
+        print(f"  {'level':<8}{'accuracy (95% CI)':>22}{'points lost/decision (95% CI)':>32}{'mistakes+':>11}")
+        for lv, v in r["levels"].items():
+            print(f"  {lv:<8}{v['accuracy']:>13.1f} ± {v['accuracy_ci95']:<6.1f}{v['loss_per_decision']:>23.2f} ± {v['loss_ci95']:<6.2f}{v['mistakes_and_blunders']:>11}")
+        print("  paired differences on the same positions (higher level minus lower):")
+        for k, v in r["paired_differences"].items():
+            print(
+                f"  {k:<16} accuracy {v['accuracy']:+.2f} ± {v['accuracy_ci95']:.2f}, "
+                f"expected points {v['expected_points']:+.2f} ± {v['points_ci95']:.2f} (moves differ at {v['positions_where_moves_differ']})"
+            )
+
+
+def _emit(out: str | None, obj: dict[str, Any]) -> None:
     line = json.dumps(obj)
-    print(line, flush=True)
     if out:
         with open(out, "a", encoding="utf-8") as f:
             f.write(line + "\n")
+    else:
+        print(line, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("what", choices=("stability", "ranking", "summarize"))
     parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--per-game", type=int, default=4, help="ranking: positions sampled per game")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default=None, help="append the JSON lines to this file (summarize: read it)")
+    parser.add_argument("--first", type=int, default=0, help="the first game's seed (split a run between processes)")
+    parser.add_argument("--rounds", type=int, default=1, help="stability: rounds per game (0: a whole game to 500)")
+    parser.add_argument("--per-game", type=int, default=1, help="ranking: positions sampled per game")
+    parser.add_argument("--samples", type=int, default=DEFAULT_BUDGET.samples, help="budget: determinizations per batch")
+    parser.add_argument("--confirm", type=int, default=DEFAULT_BUDGET.confirm, help="budget: batches before a mistake is settled")
+    parser.add_argument("--first-reach", type=float, default=DEFAULT_BUDGET.first_reach, help="budget: reach after the first batch")
+    parser.add_argument("--extend", type=int, default=DEFAULT_BUDGET.extend, help="budget: further batches while in doubt")
+    parser.add_argument("--levels", default=",".join(LEVELS), help="ranking: the levels compared, weakest first")
+    parser.add_argument("--only-differ", action="store_true", help="ranking: judge only the positions where the levels' moves differ")
+    parser.add_argument("--horizon", default=str(DEFAULT_BUDGET.horizon), help="budget: turns played out after the move, or 'end' (to the end of the round)")
+    parser.add_argument("--out", action="append", default=None, help="append the JSON lines to this file (summarize: read them)")
     args = parser.parse_args(argv)
-    print(f"default budget: {DEFAULT_BUDGET}", file=sys.stderr)
+    horizon = None if args.horizon in ("end", "None") else int(args.horizon)
+    budget = replace(DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, confirm=args.confirm, horizon=horizon)
+    out = args.out[0] if args.out else None
     if args.what == "summarize":
-        print(json.dumps(summarize(args.out), indent=1))
-    elif args.what == "stability":
-        print(json.dumps(stability(args.games, args.seed, args.out)))
+        summary = summarize(args.out or [])
+        print_tables(summary)
+        print(json.dumps(summary))
+        return 0
+    print(f"budget: {budget}", file=sys.stderr)
+    if args.what == "stability":
+        stability(args.games, args.first, args.rounds, budget, out)
     else:
-        print(json.dumps(ranking(args.games, args.per_game, args.seed, args.out)))
+        ranking(args.games, args.first, args.per_game, budget, out, tuple(args.levels.split(",")), args.only_differ)
+    if out:
+        print_tables(summarize([out]))
     return 0
 
 

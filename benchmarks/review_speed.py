@@ -34,12 +34,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--reps", type=int, default=1, help="repetitions of the review (the median is printed)")
     parser.add_argument("--samples", type=int, default=DEFAULT_BUDGET.samples)
+    parser.add_argument("--confirm", type=int, default=DEFAULT_BUDGET.confirm, help="budget: batches before a mistake is settled")
+    parser.add_argument("--first-reach", type=float, default=DEFAULT_BUDGET.first_reach, help="budget: reach after the first batch")
+    parser.add_argument("--extend", type=int, default=DEFAULT_BUDGET.extend)
     args = parser.parse_args(argv)
     rules = Rules.from_mapping({"preset": "standard"})
     game, play_w, play_c = timed(lambda: play_game(["medium", "medium"], rules, args.seed, keep_record=True))
     record = game.record
     _, replay_w, replay_c = timed(lambda: replay(record))
-    budget = replace(DEFAULT_BUDGET, samples=args.samples)
+    budget = replace(DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, confirm=args.confirm)
     walls, cpus = [], []
     review = None
     for rep in range(max(1, args.reps)):
@@ -57,6 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     label = f"review it (median of {len(walls)})"
     print(f"{label:<34}{w:>9.2f}{c:>9.2f}")
     print(f"review: {1000 * c / max(1, n):.0f} ms CPU per decision; target <= 60 s")
+    guesses = [d.samples for d in review.decisions]
+    if guesses:
+        first = budget.samples
+        print(
+            f"guesses per decision: mean {statistics.mean(guesses):.1f}; "
+            f"{sum(g <= first for g in guesses)} of {n} settled by the first batch, "
+            f"{sum(g >= first * (1 + budget.extend) for g in guesses)} ran to the cap"
+        )
     return 0
 
 

@@ -16,17 +16,29 @@ The estimator (see ``docs/review.md``):
   prior (the ``hard`` bot's heuristic scores: the draw values, the lay that
   keeps most points layable, the discards by what they cost and give away),
   at most :attr:`Budget.candidates` in all.
-* **Rollouts.** ``samples`` determinizations of the view; in each one every
-  candidate is played, then the ``medium`` heuristics play every seat for
-  :attr:`Budget.horizon` turns (or to the end of the round), and the position
-  is valued in round points, this seat's side minus the best other side
-  (:func:`rummy500.bots.hard.estimate_round` when the round is unfinished).
-  Every candidate sees the same determinizations and the same random numbers
-  (common random numbers), so the differences between candidates are paired.
-* **Loss.** The expected points lost is the best candidate's mean minus the
-  move played's mean, counted only when the paired difference exceeds
-  :attr:`Budget.confidence` standard errors (else 0: no alternative was
-  clearly better). Verdicts follow :data:`THRESHOLDS`.
+* **Rollouts.** A first batch of ``samples`` determinizations of the view;
+  in each one every candidate is played, then the ``medium`` heuristics play
+  every seat for :attr:`Budget.horizon` turns (or to the end of the round),
+  and the position is valued in round points, this seat's side minus the
+  best other side (:func:`rummy500.bots.hard.estimate_round` when the round
+  is unfinished). Every candidate sees the same determinizations and the
+  same random numbers (common random numbers), so the differences between
+  candidates are paired.
+* **More samples where the verdict is close.** While the verdict "mistake"
+  is unsettled against some live rival (``diff - confidence * stderr`` below
+  the threshold, but the threshold within :attr:`Budget.reach` standard
+  errors above ``diff``), or a mistake rests on a single batch, further
+  batches (at most :attr:`Budget.extend`) play the move played and the
+  rivals still in reach on new shared determinizations. A clear decision
+  costs one batch (a clear mistake two); a close one up to ``1 + extend``.
+* **Loss and verdict.** The expected points lost is the best candidate's
+  mean minus the move played's mean (paired), counted only when it exceeds
+  ``confidence`` standard errors (else 0: nothing was clearly better). A
+  verdict of :data:`THRESHOLDS` needs the same margin: ``loss - confidence *
+  stderr`` must reach the threshold, so a move is a mistake only when it is
+  confidently at least 8 points worse. The standard error counts two
+  pseudo-samples of spread :attr:`Budget.prior_sd`, so a few identical
+  playouts cannot settle a verdict.
 * **Accuracy.** Per decision ``100 * exp(-loss / ACCURACY_SCALE)``; a
   player's accuracy is the mean over their reviewed decisions.
 
@@ -38,6 +50,8 @@ calls that were *not* made, so there is nothing to compare them with).
     >>> from rummy500.review import verdict_for
     >>> [verdict_for(x) for x in (0.0, 4.0, 9.0, 30.0)]
     ['good', 'inaccuracy', 'mistake', 'blunder']
+    >>> verdict_for(30.0, stderr=6.0, confidence=2.0)  # at least 18 points worse, surely
+    'mistake'
 """
 
 from __future__ import annotations
@@ -90,35 +104,60 @@ class Budget:
     """How hard the review looks at each decision.
 
     Attributes:
-        samples: determinizations per decision (each candidate is played out in each).
+        samples: determinizations in the first batch (every candidate is
+            played out in each), and in each further batch.
         candidates: moves compared per decision, the move played included.
         horizon: turns played out after the candidate before the position is
             valued (None: to the end of the round).
-        confidence: standard errors by which the best move must beat the move
-            played for the difference to count as a loss.
-        extend: while the verdict is in doubt (the loss's confidence interval
-            straddles a threshold), up to this many more batches of
-            ``samples`` are played out.
+        confidence: the margin, in standard errors of the paired difference,
+            by which a move must be worse than the best to lose points at all,
+            and to be rated at least an inaccuracy, a mistake or a blunder
+            (``loss - confidence * stderr`` must reach the threshold).
+        extend: at most this many further batches of ``samples``
+            determinizations (the move played against its live rivals only)
+            while the verdict is in doubt (see ``reach``).
+        reach: a decision stays in doubt only while the mistake threshold is
+            within this many standard errors above its loss (a loss further
+            below the threshold cannot plausibly end up confidently above it).
+        first_reach: ``reach`` after the first batch only (a first batch is
+            the likeliest to have missed the deals where a move costs most).
+        confirm: a mistake is not settled before this many batches (a batch or
+            two can miss the deals where the move costs nothing, or most).
+        prior_sd: the spread (points) of a paired difference assumed before
+            any is seen; it stands in for two samples in the standard error,
+            so a handful of identical playouts cannot settle a verdict alone.
     """
 
-    samples: int = 8
+    samples: int = 6
     candidates: int = 3
     horizon: int | None = 4
     confidence: float = 2.0
-    extend: int = 1
+    extend: int = 11
+    prior_sd: float = 12.0
+    reach: float = 1.0
+    first_reach: float = 1.0
+    confirm: int = 2
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
 DEFAULT_BUDGET = Budget()
 
 
-def verdict_for(loss: float) -> str:
-    """The verdict of a decision that lost ``loss`` expected points (see :data:`THRESHOLDS`)."""
-    if loss >= THRESHOLDS["blunder"]:
+def verdict_for(loss: float, stderr: float = 0.0, confidence: float = 0.0) -> str:
+    """The verdict of a decision that lost ``loss`` expected points (see :data:`THRESHOLDS`).
+
+    A verdict needs the loss to reach its threshold with a margin of
+    ``confidence`` standard errors: ``loss - confidence * stderr >= threshold``.
+
+    >>> verdict_for(9.0), verdict_for(9.0, stderr=1.0, confidence=2.0)
+    ('mistake', 'inaccuracy')
+    """
+    sure = loss - confidence * stderr
+    if sure >= THRESHOLDS["blunder"]:
         return "blunder"
-    if loss >= THRESHOLDS["mistake"]:
+    if sure >= THRESHOLDS["mistake"]:
         return "mistake"
-    if loss >= THRESHOLDS["inaccuracy"]:
+    if sure >= THRESHOLDS["inaccuracy"]:
         return "inaccuracy"
     return "good"
 
@@ -155,6 +194,7 @@ class Decision:
         standing: the seat's expected standing after the move: its side's total
             minus the best other total, plus the move's expected round value.
         legal: how many legal moves there were.
+        samples: determinizations the move played was played out in.
         hindsight: with ``hindsight=True``, the played and best moves' values
             with the real hidden cards (never used for the verdict), else None.
     """
@@ -172,6 +212,7 @@ class Decision:
     stderr: float
     standing: float
     legal: int
+    samples: int = 0
     hindsight: dict[str, float] | None = None
 
 
@@ -263,14 +304,23 @@ def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
 
 
-def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
-    """Mean and standard error of ``a - b`` (paired)."""
-    d = [x - y for x, y in zip(a, b, strict=True)]
+def _paired(a: list[float], b: list[float], prior_sd: float = 0.0) -> tuple[float, float]:
+    """Mean and standard error of ``a - b`` over the samples both have (paired).
+
+    With ``prior_sd``, two pseudo-samples of that spread join the variance
+    estimate, so a few identical differences do not give a standard error of 0.
+
+    >>> _paired([3.0, 5.0], [1.0, 1.0])
+    (3.0, 1.0)
+    """
+    d = [x - y for x, y in zip(a, b, strict=False)]
     m = _mean(d)
-    if len(d) < 2:
+    n = len(d)
+    ss = sum((x - m) ** 2 for x in d) + 2.0 * prior_sd**2
+    dof = (n - 1) + (2 if prior_sd > 0 else 0)
+    if n == 0 or dof <= 0:
         return m, float("inf")
-    var = sum((x - m) ** 2 for x in d) / (len(d) - 1)
-    return m, math.sqrt(var / len(d))
+    return m, math.sqrt(ss / dof / n)
 
 
 _CACHE: OrderedDict[str, tuple[Any, ...]] = OrderedDict()
@@ -301,12 +351,27 @@ def _sample(view: View, n: int, rng: random.Random) -> tuple[list[RoundState], l
     return worlds, seeds
 
 
-def _loss(vals: dict[Action, list[float]], best: Action, move: Action, confidence: float) -> tuple[float, float]:
-    """(points lost, standard error) of ``move`` against ``best``; 0 unless clearly worse."""
-    if best == move:
-        return 0.0, 0.0
-    diff, se = _paired(vals[best], vals[move])
-    return (diff if diff > confidence * se else 0.0), se
+def _rival(vals: dict[Action, list[float]], move: Action) -> Action | None:
+    """The best other candidate still played out as often as ``move`` (None: there is none)."""
+    n = len(vals[move])
+    others = [a for a, v in vals.items() if a != move and len(v) == n]
+    return max(others, key=lambda a: _mean(vals[a])) if others else None
+
+
+def _loss(vals: dict[Action, list[float]], move: Action, budget: Budget) -> tuple[float, float, Action]:
+    """(points lost, standard error, best move) of ``move`` against its best rival.
+
+    The loss is the rival's mean minus the move's (paired), counted only when
+    it exceeds ``budget.confidence`` standard errors; the best move is then
+    the rival, else ``move`` itself.
+    """
+    rival = _rival(vals, move)
+    if rival is None:
+        return 0.0, 0.0, move
+    diff, se = _paired(vals[rival], vals[move], budget.prior_sd)
+    if diff > budget.confidence * se:
+        return diff, se, rival
+    return 0.0, se, move
 
 
 def judge_moves(view: View, moves: list[Action], *, budget: Budget = DEFAULT_BUDGET, seed: str | int = 0) -> dict[str, Any]:
@@ -314,25 +379,42 @@ def judge_moves(view: View, moves: list[Action], *, budget: Budget = DEFAULT_BUD
 
     The moves, and the best few others by the prior, are played out in the
     same determinizations with the same random numbers; each move's loss is
-    measured against the best candidate as in a review.
+    measured against the best candidate as in a review, with the same
+    adaptive sampling (more batches while any judged move's verdict is in doubt).
 
     Args:
         view: the seat's view (its ``legal`` holds every move).
         moves: the moves to judge (e.g. what several players would play here).
-        budget: samples, candidates, horizon and confidence.
+        budget: samples, candidates, horizon, confidence and extra batches.
         seed: seeds the determinizations and rollouts.
 
     Returns:
-        ``{"best": action, "means": {action: mean}, "loss": {move: points lost}}``.
+        ``{"best": action, "means": {action: mean}, "loss": {move: points lost},
+        "stderr": {move: standard error}, "verdict": {move: verdict}, "samples": n}``.
     """
     est = _Estimator(budget)
     seat = view.seat
     assert seat is not None
     cands = est.candidates(view, moves[0], moves[1:])
-    vals, _ = _compare(est, view, cands, moves, str(seed))
+    vals, seeds = _compare(est, view, cands, list(dict.fromkeys(moves)), str(seed))
+    best = _best(vals, moves[0])
     means = {a: _mean(v) for a, v in vals.items()}
-    best = max(cands, key=lambda a: means[a])
-    return {"best": best, "means": means, "loss": {m: _loss(vals, best, m, budget.confidence)[0] for m in moves}}
+    losses = {m: _loss(vals, m, budget)[:2] for m in moves}
+    return {
+        "best": best,
+        "means": means,
+        "loss": {m: x for m, (x, _) in losses.items()},
+        "stderr": {m: se for m, (_, se) in losses.items()},
+        "verdict": {m: verdict_for(x, se, budget.confidence) for m, (x, se) in losses.items()},
+        "samples": len(seeds),
+    }
+
+
+def _best(vals: dict[Action, list[float]], played: Action) -> Action:
+    """The candidate with the best mean over the most samples (ties: the move played)."""
+    most = max(len(v) for v in vals.values())
+    alive = [a for a, v in vals.items() if len(v) == most]
+    return max(alive, key=lambda a: (_mean(vals[a]), a == played))
 
 
 def _compare(
@@ -340,46 +422,89 @@ def _compare(
 ) -> tuple[dict[Action, list[float]], list[int]]:
     """Play the candidates out in batches of determinizations until the judged moves' verdicts are clear.
 
-    Returns each candidate's values and the rollout seeds used.
+    The first batch plays every candidate; the further batches (at most
+    ``budget.extend``) play only the judged moves and the other candidates
+    still worth it (:func:`_live`), on new determinizations shared by all of
+    them, while some judged move's verdict is in doubt (:func:`_in_doubt`).
+
+    Returns each candidate's values (the dropped candidates keep their
+    first-batch values) and the rollout seeds used.
     """
     budget = est.budget
     seat = view.seat
     assert seat is not None
     rng = random.Random(seed)
     vals: dict[Action, list[float]] = {a: [] for a in cands}
-    used: list[int] = []
-    for batch in range(1 + max(0, budget.extend)):
-        worlds, seeds = _sample(view, budget.samples, rng)
+    worlds, seeds = _sample(view, max(2, budget.samples), rng)
+    if not worlds:
+        return vals, []
+    for a, v in est.rollouts(worlds, seeds, seat, cands).items():
+        vals[a].extend(v)
+    used = list(seeds)
+    alive = _live(vals, judged, budget)
+    for _ in range(max(0, budget.extend)):
+        if not any(_in_doubt(vals, m, budget) for m in judged):
+            break
+        worlds, seeds = _sample(view, max(2, budget.samples), rng)
         if not worlds:
             break
-        for a, v in est.rollouts(worlds, seeds, seat, cands).items():
+        for a, v in est.rollouts(worlds, seeds, seat, alive).items():
             vals[a].extend(v)
         used.extend(seeds)
-        if batch == budget.extend or not any(_in_doubt(vals, m, budget.confidence) for m in judged):
-            break
     return vals, used
 
 
-def _in_doubt(vals: dict[Action, list[float]], move: Action, confidence: float) -> bool:
-    """Whether more samples could make ``move`` a mistake or a blunder, or stop it being one.
+def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> bool:
+    """Whether more samples could make ``move`` a mistake (or worse), or stop it being one.
 
-    That is, whether its loss's confidence interval straddles the mistake or
-    the blunder threshold (an inaccuracy is not worth more playouts).
+    That is, whether against some live rival (the move played leading or
+    not: a move ahead by noise may be a mistake all the same) the verdict
+    "mistake" is not yet settled (``diff - confidence * stderr`` is below the
+    threshold) while the threshold is within ``reach`` standard errors above
+    the difference (it may still be reached: the verdict line lies above the
+    threshold, so a difference far below it needs no more samples), or the
+    move looks like a mistake after fewer than ``budget.confirm``
+    batches (one batch can miss a whole kind of deal). The other thresholds
+    are not worth more playouts: the line that matters is between the moves
+    a player should look at again and the rest.
     """
-    best = max(vals, key=lambda a: _mean(vals[a]))
-    if best == move:
-        return False
-    diff, se = _paired(vals[best], vals[move])
-    if not math.isfinite(se):
-        return True
-    lo, hi = diff - confidence * se, diff + confidence * se
-    return any(lo < THRESHOLDS[k] <= hi for k in ("mistake", "blunder"))
+    n = len(vals[move])
+    for rival, v in vals.items():
+        if rival == move or len(v) != n:
+            continue
+        diff, se = _paired(v, vals[move], budget.prior_sd)
+        if not math.isfinite(se):
+            return True
+        reach = budget.first_reach if n <= max(2, budget.samples) else budget.reach
+        lo, hi = diff - budget.confidence * se, diff + reach * se
+        if lo < THRESHOLDS["mistake"] <= hi:
+            return True
+        if lo >= THRESHOLDS["mistake"] and n < budget.confirm * max(2, budget.samples):
+            return True
+    return False
+
+
+def _live(vals: dict[Action, list[float]], judged: list[Action], budget: Budget) -> list[Action]:
+    """The candidates worth more playouts: the judged moves, the best other, and any other that may be a mistake's margin better."""
+    others = [a for a in vals if a not in judged]
+    keep = list(judged)
+    if others:
+        keep.append(max(others, key=lambda a: _mean(vals[a])))
+    for a in others:
+        if a in keep:
+            continue
+        for m in judged:
+            diff, se = _paired(vals[a], vals[m], budget.prior_sd)
+            if diff + budget.reach * se >= THRESHOLDS["mistake"]:
+                keep.append(a)
+                break
+    return keep
 
 
 def _evaluate(
     est: _Estimator, view: View, played: Action, seed: str, truth: RoundState | None
-) -> tuple[Action, dict[Action, float], float, float, float, dict[str, float] | None]:
-    """(best, means, loss, stderr, played mean, hindsight) for one decision."""
+) -> tuple[Action, dict[Action, float], float, float, float, dict[str, float] | None, int]:
+    """(best, means, loss, stderr, played mean, hindsight, samples) for one decision."""
     budget = est.budget
     key = _view_key(view, played, budget, seed)
     hit = _CACHE.get(key)
@@ -391,15 +516,13 @@ def _evaluate(
     cands = est.candidates(view, played)
     vals, seeds = _compare(est, view, cands, [played], seed)
     means = {a: _mean(v) for a, v in vals.items()}
-    best = max(cands, key=lambda a: (means[a], a == played))
-    loss, se = _loss(vals, best, played, budget.confidence)
-    if loss == 0.0:
-        best = played
+    loss, se, best = _loss(vals, played, budget)
     hind: dict[str, float] | None = None
     if truth is not None:
+        seeds = seeds[: max(2, budget.samples)]
         real = est.rollouts([truth] * len(seeds), seeds, seat, [played] + ([best] if best != played else []))
         hind = {"played": _mean(real[played]), "best": _mean(real[best])}
-    out = (best, dict(sorted(means.items(), key=lambda kv: -kv[1])), loss, se, means[played], hind)
+    out = (best, dict(sorted(means.items(), key=lambda kv: -kv[1])), loss, se, means[played], hind, len(vals[played]))
     _CACHE[key] = out
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -512,7 +635,7 @@ def review_record(
     decisions: list[Decision] = []
     for k, p in enumerate(chosen):
         dseed = f"{seed}:{p.round}:{p.index}"
-        best, means, loss, se, mine, hind = _evaluate(est, p.view, p.action, dseed, p.state if hindsight else None)
+        best, means, loss, se, mine, hind, n = _evaluate(est, p.view, p.action, dseed, p.state if hindsight else None)
         decisions.append(
             Decision(
                 round=p.round,
@@ -523,11 +646,12 @@ def review_record(
                 played=str(p.action),
                 best=str(best),
                 loss=round(loss, 2),
-                verdict=verdict_for(loss),
+                verdict=verdict_for(loss, se if math.isfinite(se) else 0.0, budget.confidence),
                 values={str(a): round(v, 2) for a, v in means.items()},
                 stderr=round(se, 2) if math.isfinite(se) else -1.0,
                 standing=round(_standing(rules, p.totals, p.seat, mine), 2),
                 legal=len(p.view.legal),
+                samples=n,
                 hindsight={k2: round(v, 2) for k2, v in hind.items()} if hind else None,
             )
         )

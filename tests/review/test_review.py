@@ -10,12 +10,22 @@ import pytest
 
 from rummy500 import Rules
 from rummy500.record import load_record, replay_match
-from rummy500.review import Budget, ReviewError, clear_cache, review_record, verdict_for
+from rummy500.review import (
+    Budget,
+    ReviewError,
+    _compare,
+    _Estimator,
+    _in_doubt,
+    clear_cache,
+    judge_moves,
+    review_record,
+    verdict_for,
+)
 from rummy500.sim.runner import play_game
 
 from .positions import layoff_position
 
-TINY = Budget(samples=4, candidates=3, horizon=4)
+TINY = Budget(samples=4, candidates=3, horizon=4, extend=2)
 
 
 def _decision(review, step):
@@ -110,7 +120,7 @@ def test_a_review_is_reproducible_and_summarised_per_player():
         assert sum(p.verdicts.values()) == 5
         assert p.loss == pytest.approx(sum(d.loss for d in mine), abs=0.2)
     for d in one.decisions:
-        assert d.verdict == verdict_for(d.loss)
+        assert d.verdict == verdict_for(d.loss, d.stderr, one.budget.confidence)
         assert d.played in d.values and d.best in d.values
         assert d.legal >= 2
         assert d.hindsight is None
@@ -133,3 +143,61 @@ def test_docstring_examples_run():
 
     failures, attempted = doctest.testmod(review, raise_on_error=False)
     assert attempted > 0 and failures == 0
+
+
+def test_a_verdict_needs_its_threshold_by_a_margin_of_standard_errors():
+    assert verdict_for(9.0) == "mistake"
+    assert verdict_for(9.0, stderr=1.0, confidence=2.0) == "inaccuracy"
+    assert verdict_for(12.0, stderr=2.0, confidence=2.0) == "mistake"
+    assert verdict_for(25.0, stderr=3.0, confidence=2.0) == "mistake"
+    assert verdict_for(26.0, stderr=3.0, confidence=2.0) == "blunder"
+    assert verdict_for(2.0, stderr=0.0, confidence=2.0) == "good"
+
+
+def test_more_samples_only_while_the_mistake_threshold_is_within_the_margin():
+    budget = Budget(confidence=2.0, prior_sd=0.0)
+    near = {"a": [10.0, 0.0, 20.0, 0.0], "b": [0.0, 0.0, 0.0, 0.0]}  # a beats b by 7.5 ± 4.8
+    assert _in_doubt(near, "b", budget)
+    assert not _in_doubt(near, "a", budget)  # a is ahead, and b cannot be 8 points better
+    # A move ahead by noise is in doubt too: with this spread its rival may be 8 points better.
+    wide = {"a": [30.0, -20.0, 25.0, -30.0], "b": [0.0, 0.0, 0.0, 0.0]}  # a ahead by 1.25 ± 14
+    assert _in_doubt(wide, "a", budget) and _in_doubt(wide, "b", budget)
+    clear = {"a": [40.0, 42.0, 38.0, 40.0], "b": [0.0, 0.0, 0.0, 0.0]}  # 40 ± 0.8: a blunder, surely
+    assert not _in_doubt(clear, "b", Budget(samples=2, prior_sd=0.0))
+    # ... but not from a single batch: one batch can miss a whole kind of deal.
+    assert _in_doubt(clear, "b", Budget(samples=4, prior_sd=0.0))
+    # Every live rival counts, not only the one with the best mean: c may be 8 points better than b.
+    three = {"a": [2.0, 2.0, 2.0, 2.0], "b": [0.0, 0.0, 0.0, 0.0], "c": [30.0, -20.0, 25.0, -30.0]}
+    assert _in_doubt(three, "b", budget)
+    tiny = {"a": [1.0, 0.0, 1.0, 0.0], "b": [0.0, 0.0, 0.0, 0.0]}  # 0.5 ± 0.3: surely no mistake
+    assert not _in_doubt(tiny, "b", budget)
+    # A candidate dropped after the first batch (fewer samples) is no rival any more.
+    assert not _in_doubt({"a": [9.0, 9.0, 9.0], "b": [0.0, 0.0, 0.0, 0.0]}, "b", budget)
+    # The prior spread keeps two identical playouts from settling anything.
+    assert _in_doubt({"a": [8.0, 8.0], "b": [0.0, 0.0]}, "b", Budget(prior_sd=8.0))
+
+
+def test_every_candidate_is_played_out_on_the_same_guesses_and_a_clear_call_stops_soon():
+    record = layoff_position([{"p": 0, "discard": "KS"}, {"p": 1, "draw": "stock"}])
+    point = next(p for p in _points(record) if p.step == 5)
+    view, played = point.view, point.action
+    budget = Budget(samples=4, candidates=3, extend=3)
+    est = _Estimator(budget)
+    cands = est.candidates(view, played)
+    assert len(cands) == 3 and cands[0] == played
+    vals, seeds = _compare(est, view, cands, [played], "s")
+    # A clear blunder (the lay-off went out): settled by the two batches a mistake needs, on shared guesses.
+    assert len(seeds) == 8 and len(vals[played]) == 8 and len(vals[cands[1]]) >= 4
+    assert all(len(v) in (4, 8) for v in vals.values())
+    # judge_moves is the review's judgement of the same decision (same seed, same guesses).
+    review = review_record(record, budget=budget, seed=7, seats=[0])
+    d = _decision(review, 5)
+    judged = judge_moves(view, [played], budget=budget, seed=f"7:{point.round}:{point.index}")
+    assert round(judged["loss"][played], 2) == d.loss and judged["verdict"][played] == d.verdict
+    assert judged["samples"] == d.samples == 8
+
+
+def _points(record):
+    from rummy500.review import _walk
+
+    return _walk(load_record(record))[0]

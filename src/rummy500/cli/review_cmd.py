@@ -34,7 +34,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
     parser.add_argument(
         "--budget", type=int, default=DEFAULT_BUDGET.samples, metavar="S",
-        help=f"samples: dealt-out guesses of the hidden cards per decision (default {DEFAULT_BUDGET.samples})",
+        help=(
+            f"samples: dealt-out guesses of the hidden cards per batch (default {DEFAULT_BUDGET.samples}; "
+            f"a close decision gets up to {DEFAULT_BUDGET.extend} more batches)"
+        ),
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the guesses and playouts (default 0)")
     parser.add_argument("--hindsight", action="store_true", help="also value the moves with the real hidden cards (kept apart)")
@@ -114,7 +117,8 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
     th = ", ".join(f"{k} from {v:g}" for k, v in THRESHOLDS.items())
     b = review.budget
     console.print(  # type: ignore[attr-defined]
-        f"Expected round points lost, judged from each player's own view ({b.samples} guesses of the hidden cards, "
-        f"{b.candidates} moves compared per decision; {th} points)."
+        f"Expected round points lost, judged from each player's own view ({b.samples} to {b.samples * (1 + b.extend)} "
+        f"guesses of the hidden cards, more where the verdict is close; {b.candidates} moves compared per decision; "
+        f"{th} points, each by a margin of {b.confidence:g} standard errors)."
         + (" Hindsight columns use the real hidden cards and play no part in the verdicts." if hind else "")
     )
