@@ -25,6 +25,10 @@ log is the only truth; the cluster adds, per process:
 - **Repair.** Each sweep compares the versions announced on the bus with the
   sessions here, and rereads presence, so a lost notice costs at most one
   sweep period.
+- **Pace.** A person who has read a round summary says so to every process
+  (``ready``), so the table's hold ends everywhere once all have, whichever
+  process each is connected to. Chat lines are kept by the bus, so a page
+  (re)connecting to any process gets the lines said through the others.
 
 Notices are handled per table by one worker task, coalesced (ten version
 notices cost one catch-up), so a slow database read never holds up other
@@ -155,6 +159,19 @@ class Cluster:
         """Pass a chat line to the other processes."""
         self._outbox.put_nowait(("chat", session.game_id, (seat, sender, text)))
 
+    def ready(self, session: MatchSession, seat: int) -> None:
+        """Pass on that a person here has read the round summary (every process holds the table for them)."""
+        self._outbox.put_nowait(("ready", session.game_id, (seat, session.version)))
+
+    async def chat_history(self, table_id: str) -> list[dict[str, Any]] | None:
+        """The table's recent chat lines, said through any process (``None`` if the bus does not answer)."""
+        try:
+            return await self.bus.chat_history(table_id)
+        except Exception as exc:  # noqa: BLE001 - fall back on the lines heard here
+            _reraise_cancellation(exc)
+            log.warning("cluster: could not read the chat history: %s", exc)
+            return None
+
     def autoplay_changed(self, session: MatchSession, seats: tuple[int, ...]) -> None:
         """Announce (as the driver) which away seats the bots play."""
         self._outbox.put_nowait(("autoplay", session.game_id, seats))
@@ -189,6 +206,9 @@ class Cluster:
             elif kind == "chat":
                 seat, sender, text = data
                 await self.bus.publish(Notice("chat", table_id, seat=seat, name=sender, text=text))
+            elif kind == "ready":
+                seat, version = data
+                await self.bus.publish(Notice("ready", table_id, seat=seat, version=version))
             elif kind == "autoplay":
                 await self.bus.set_autoplay(table_id, data)
             elif kind == "lobby":
@@ -214,7 +234,15 @@ class Cluster:
             return
         if notice.kind == "chat":
             if notice.seat is not None and notice.text:
+                here = self.manager.sessions.get(table_id)
+                if here is not None:
+                    here.remember_chat(notice.name or "", notice.seat, notice.text)
                 self.hub.send_chat(table_id, notice.name or "", notice.seat, notice.text)
+            return
+        if notice.kind == "ready":
+            here = self.manager.sessions.get(table_id)
+            if here is not None and notice.seat is not None and notice.version is not None:
+                here.remote_ready(notice.seat, notice.version)
             return
         if notice.kind == "version" and notice.version is not None:
             session = self.manager.sessions.get(table_id)

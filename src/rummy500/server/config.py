@@ -90,6 +90,10 @@ class Settings(BaseModel):
         api_docs: Serve the interactive API pages ``/docs`` and ``/redoc``
             (they load scripts from a CDN; off by default). ``/openapi.json``
             is always served.
+        ws_compression: Compress websocket messages (permessage-deflate) when
+            the browser offers it. Off by default: a state message is a
+            kilobyte or two, and compressing every message for every socket
+            is a good part of the CPU a move costs.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -126,6 +130,7 @@ class Settings(BaseModel):
     allowed_origins: tuple[str, ...] = ()
     workers: int = Field(default=2, ge=0, le=64)
     api_docs: bool = False
+    ws_compression: bool = False
 
     def database_url(self) -> str:
         """The database URL to open, the embedded SQLite file by default."""
