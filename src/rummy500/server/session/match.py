@@ -315,8 +315,16 @@ class MatchSession:
         reader = seat_of(seat, "only players at the table say they are ready")
         if self.relay is not None and self.pace.hold is not None:
             self.relay.ready(self, reader)  # the other processes hold the table for this person too
-        if self.pace.ready(reader, self._clock()):
-            self.announce_state()
+        self._ready(reader)
+
+    def _ready(self, seat: int) -> None:
+        """Record a person's ``ready``: everybody sees who is still waited for; the last one ends the hold."""
+        hold = self.pace.hold
+        if hold is None or seat in hold.ready:
+            return
+        ended = self.pace.ready(seat, self._clock())
+        self.announce_state()
+        if ended:
             self.kick()
 
     def remote_ready(self, seat: int, version: int) -> None:
@@ -326,9 +334,7 @@ class MatchSession:
         if version > self.version:
             self._early_ready.setdefault(version, set()).add(seat)  # applied when this copy gets there
             return
-        if self.pace.ready(seat, self._clock()):
-            self.announce_state()
-            self.kick()
+        self._ready(seat)
 
     async def hint(self, seat: int | None) -> dict[str, Any]:
         """A suggested move for ``seat`` from a strong bot, with a one-line reason (from its own view only).
