@@ -46,10 +46,10 @@ def measure(rounds: int, iterations: int, seed: int) -> dict[str, float]:
     for r in range(rounds):
         state = RoundState.new(rules, r % 2, rng)
         while not state.is_over:
-            if state.phase is Phase.SHUFFLE:
+            if state.public.phase is Phase.SHUFFLE:
                 state.apply(state.chance_reshuffle(rng))
                 continue
-            seat = state.to_move
+            seat = state.public.to_move
             positions.append(state.copy())
             if seat == 0:
                 hard.last_stats = {}
@@ -75,7 +75,7 @@ def measure(rounds: int, iterations: int, seed: int) -> dict[str, float]:
             p.copy()
         t1 = pc()
         for _ in range(10):
-            p.view(p.to_move)
+            p.view(p.public.to_move)
             p._legal_cache = None  # a fresh position each time, as in a playout
         t2 = pc()
         copies.append((t1 - t0) / 10)

@@ -29,6 +29,7 @@ import random
 import subprocess
 import sys
 import time
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,10 @@ from peers import _result, measure_openspiel, measure_rlcard, median_of  # noqa:
 
 from rummy500.rules import Rules  # noqa: E402
 from rummy500.state import Phase, RoundState  # noqa: E402
+
+# The phase of a round: one immutable public value since issue 8 (a --baseline
+# run may measure an older engine, with the phase an attribute of the round).
+phase_of = attrgetter("public.phase") if "public" in RoundState.__slots__ else attrgetter("phase")
 
 #: The rummy500 lines: (label, preset, players).
 LINES = [("rummy500 standard 2p", "standard", 2), ("rummy500 popular 4p", "popular", 4)]
@@ -58,7 +63,7 @@ def measure_rummy500(seconds: float, seed: int, preset: str = "standard", player
     while True:
         state = RoundState.new(rules, games % players, rng)
         while not state.is_over:
-            if state.phase is Phase.SHUFFLE:
+            if phase_of(state) is Phase.SHUFFLE:
                 state.apply(state.chance_reshuffle(rng))
                 continue
             if everyone:

@@ -1,4 +1,4 @@
-"""Take the screenshots in docs/img/ from a seeded game: the lobby, a turn, a deep take, the round summary, a phone.
+"""Take the screenshots in docs/img/ from a seeded game: the lobby, its house rules, a turn, a deep take, the round summary, a phone.
 
 Usage: ``python scripts/screenshots.py [--out docs/img] [--seed N]``
 
@@ -58,7 +58,7 @@ def plan_game(seed: int) -> tuple[list[tuple[int, dict[str, Any]]], int, int, in
     deep: tuple[int, int] | None = None
     while game.match.round_index == 0 and len(plan) < 400:
         seat = game.to_move
-        if seat == 0 and deep is None and len(game.match.state.melds) >= 3:
+        if seat == 0 and deep is None and len(game.match.state.public.melds) >= 3:
             takes = [a.n for a in game.legal(0) if type(a).__name__ == "Take" and a.n >= 3]
             if takes:
                 deep = (game.version, max(takes))
@@ -135,6 +135,17 @@ def main(argv: list[str] | None = None) -> int:
             page.get_by_test_id("name-input").fill("Ann")
             page.wait_for_selector("[data-testid=preset] option", state="attached")
             page.screenshot(path=str(args.out / "lobby.png"))
+            # The house rules: each value in words, with what the selected one means.
+            page.get_by_test_id("house-rules").locator("summary").click()
+            page.locator("[data-option=discard_draw]").scroll_into_view_if_needed()
+            page.evaluate("() => window.scrollBy(0, 180)")
+            page.wait_for_timeout(200)
+            page.screenshot(path=str(args.out / "house-rules.png"))
+            page.set_viewport_size(PHONE)
+            page.locator("[data-option=discard_draw]").scroll_into_view_if_needed()
+            page.wait_for_timeout(200)
+            page.screenshot(path=str(args.out / "house-rules-phone.png"))
+            page.set_viewport_size(LAPTOP)
 
             made = _post(base, "/api/tables", {"name": "Ann", "seats": 2, "title": "Friday game"})
             table_id = made["table_id"]
@@ -174,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
             browser.close()
     finally:
         server.should_exit = True
-    for name in ("lobby", "turn", "deep-take", "phone", "round-summary"):
+    for name in ("lobby", "house-rules", "house-rules-phone", "turn", "deep-take", "phone", "round-summary"):
         print(args.out / f"{name}.png")
     return 0
 

@@ -41,4 +41,5 @@ mypy
 echo "== conformance"
 python "$SHARED/tools/check_conformance.py" "$SHARED/conformance"
 echo "== pytest"
-python -m pytest -q "$@"
+# Two workers (pytest-xdist): CI runs on a 2-core machine and must finish in 10 minutes.
+python -m pytest -q -n "${RUMMY500_TEST_WORKERS:-2}" "$@"

@@ -55,39 +55,39 @@ def explain(state: RoundState, action: Action, seat: int) -> str:  # noqa: C901 
     rules = state.rules
     if not 0 <= seat < state.n:
         return f"there is no seat {seat} in this {state.n}-player game"
-    if state.phase is Phase.ROUND_OVER:
+    if state.public.phase is Phase.ROUND_OVER:
         return "the round is over: nobody may play now"
-    if state.phase is Phase.SHUFFLE:
+    if state.public.phase is Phase.SHUFFLE:
         return "the discard pile must be reshuffled into a new stock first"
-    if state.phase is Phase.NOMINATE:
-        if seat != state.dealer:
-            return f"the dealer (seat {state.dealer}) must first nominate what jokers do this hand"
+    if state.public.phase is Phase.NOMINATE:
+        if seat != state.public.dealer:
+            return f"the dealer (seat {state.public.dealer}) must first nominate what jokers do this hand"
         return "the dealer must first nominate what jokers do this hand: nominate wild, double or split"
     if isinstance(action, Nominate):
         return "jokers are nominated only by the dealer, before play starts"
     if isinstance(action, Block):
         if not rules.dealers_gambit:
             return "blocking the dealer's joker is a Dealer's Gambit rule, not played here"
-        if seat == state.dealer:
+        if seat == state.public.dealer:
             return "the dealer cannot block their own joker"
-        if state.dealer_joker != "available":
-            return f"the dealer's joker is already {state.dealer_joker}"
+        if state.public.dealer_joker != "available":
+            return f"the dealer's joker is already {state.public.dealer_joker}"
         if JOKER not in state.hands[seat]:
             return "you need a joker in hand to block the dealer's joker"
-        if seat == state.to_move:
+        if seat == state.public.to_move:
             return "blocking now would spend a joker (or the last cards) this turn still needs to end legally"
         return "you may block the dealer's joker only during your own turn"
     if isinstance(action, CallRummy):
         return _explain_call(state, action, seat)
-    if seat != state.to_move:
+    if seat != state.public.to_move:
         if rules.meld_out_of_turn and isinstance(action, (Meld, LayOff)):
             return _explain_lay(state, action, seat, in_turn=False)
-        return f"it is not your turn: seat {state.to_move} is to play"
-    if state.rummy_due:
+        return f"it is not your turn: seat {state.public.to_move} is to play"
+    if state.public.rummy_due:
         return "you went out leaving a playable card in the pile: you must call Rummy and take it"
-    if state.phase is Phase.DRAW and isinstance(action, _PLAYS):
+    if state.public.phase is Phase.DRAW and isinstance(action, _PLAYS):
         return "draw first: take the top card of the stock or cards from the discard pile"
-    if state.phase is Phase.PLAY and isinstance(action, _DRAWS):
+    if state.public.phase is Phase.PLAY and isinstance(action, _DRAWS):
         return "you have already drawn this turn"
     match action:
         case Draw():
@@ -103,12 +103,12 @@ def explain(state: RoundState, action: Action, seat: int) -> str:  # noqa: C901 
         case Swap(c, on):
             if not rules.joker_swap:
                 return "swapping a card for a melded joker is not allowed in this game (joker_swap)"
-            if on >= len(state.melds) or on < 0:
+            if on >= len(state.public.melds) or on < 0:
                 return f"there is no meld {on} on the table"
             if c not in state.hands[seat]:
                 return f"you do not hold {c}"
-            if state.obligation is not None and any(m >= 128 and m.natural == c for m in state.melds[on].cards):
-                return f"after this swap you could no longer use the {state.obligation} you took from the pile, which you must"
+            if state.public.obligation is not None and any(m >= 128 and m.natural == c for m in state.public.melds[on].cards):
+                return f"after this swap you could no longer use the {state.public.obligation} you took from the pile, which you must"
             return f"meld {on} has no joker standing for {c}"
         case Discard(cards):
             return _explain_discard(state, seat, cards)
@@ -121,20 +121,20 @@ def _explain_take(state: RoundState, seat: int, k: int, split: bool) -> str:
     rules = state.rules
     if k < 1:
         return "take at least one card from the discard pile (take 1 is the top card)"
-    if not state.discard:
+    if not state.public.discard:
         return "the discard pile is empty"
-    if k > len(state.discard):
-        return f"the discard pile has only {len(state.discard)} card(s)"
+    if k > len(state.public.discard):
+        return f"the discard pile has only {len(state.public.discard)} card(s)"
     if k > 1 and rules.discard_draw is DiscardDraw.TOP_ONLY:
         return "only the top card of the discard pile may be taken in this game"
     if split:
-        if state.gambit != "split":
+        if state.public.gambit != "split":
             return "a split take needs jokers nominated 'split' this hand"
         if k < 2:
             return "a split takes a card below the top of the pile"
         if not state._joker_for(seat):
             return "you need a joker to split the pile"
-    chosen = state.discard[-k]
+    chosen = state.public.discard[-k]
     if k > 1 or rules.must_use_taken is MustUseTaken.ALWAYS or split:
         how = "in a new meld" if rules.taken_card_use is TakenCardUse.NEW_MELD else "in a meld or a lay-off"
         return f"you could not use the {chosen} this turn: the deepest card taken must be used {how} in the same turn"
@@ -147,19 +147,19 @@ def _explain_lay(state: RoundState, action: Meld | LayOff, seat: int, *, in_turn
     missing = _missing(state, seat, cards)
     if missing:
         return missing
-    if state.gambit is not None and state.gambit != "wild" and any(c >= 128 for c in cards):
-        return f"jokers are not wild this hand (the dealer nominated {state.gambit})"
+    if state.public.gambit is not None and state.public.gambit != "wild" and any(c >= 128 for c in cards):
+        return f"jokers are not wild this hand (the dealer nominated {state.public.gambit})"
     hand_left = len(state.hands[seat]) - state._hand_cost(seat, cards)[0]
     if isinstance(action, LayOff):
-        if action.on < 0 or action.on >= len(state.melds):
+        if action.on < 0 or action.on >= len(state.public.melds):
             return f"there is no meld {action.on} on the table"
-        meld = state.melds[action.on]
+        meld = state.public.melds[action.on]
         if not state.may_extend(seat, meld):
             whose = "your own melds" if rules.layoff_onto is LayoffOnto.OWN else "your side's melds"
             return f"you may lay off only on {whose} (layoff_onto: {rules.layoff_onto})"
-        if not state.opened[seat]:
+        if not state.public.opened[seat]:
             return f"you may not lay off before your first melds total {rules.first_meld_min} points"
-        if rules.layoff_needs_own_meld and not state.has_melded[seat]:
+        if rules.layoff_needs_own_meld and not state.public.has_melded[seat]:
             return "you may lay off only after laying down a meld of your own this round"
         try:
             extend_meld(meld, cards, rules, seat)
@@ -167,11 +167,11 @@ def _explain_lay(state: RoundState, action: Meld | LayOff, seat: int, *, in_turn
             return str(exc)
     else:
         try:
-            built = state._build_meld(seat, cards, len(state.melds))
+            built = state._build_meld(seat, cards, len(state.public.melds))
         except MeldError as exc:
             return str(exc)
-        if not state.opened[seat]:
-            pts = new_meld_points(built, rules) + (state.turn_points if in_turn else 0)
+        if not state.public.opened[seat]:
+            pts = new_meld_points(built, rules) + (state.public.turn_points if in_turn else 0)
             if pts < rules.first_meld_min:
                 return (
                     f"your first melds this round must total at least {rules.first_meld_min} points "
@@ -181,11 +181,11 @@ def _explain_lay(state: RoundState, action: Meld | LayOff, seat: int, *, in_turn
         return "out of turn you may not play your last card: you go out only on your own turn"
     if hand_left < 1 and rules.going_out is GoingOut.DISCARD_REQUIRED:
         return "you must keep a card to discard: going out requires a discard in this game"
-    if in_turn and state.obligation is not None:
-        if rules.taken_card_use is TakenCardUse.NEW_MELD and isinstance(action, LayOff) and state.obligation in _bare(cards):
-            return f"the {state.obligation} taken from the pile must go into a new meld, not be laid off"
-        return f"after this you could no longer use the {state.obligation} you took from the pile, which you must"
-    if not in_turn and state.obligation is not None:
+    if in_turn and state.public.obligation is not None:
+        if rules.taken_card_use is TakenCardUse.NEW_MELD and isinstance(action, LayOff) and state.public.obligation in _bare(cards):
+            return f"the {state.public.obligation} taken from the pile must go into a new meld, not be laid off"
+        return f"after this you could no longer use the {state.public.obligation} you took from the pile, which you must"
+    if not in_turn and state.public.obligation is not None:
         return "you may not play out of turn while the player to move still has to use a card taken from the pile"
     return "that play is not allowed now"
 
@@ -195,41 +195,41 @@ def _explain_discard(state: RoundState, seat: int, cards: tuple[Card, ...]) -> s
     missing = _missing(state, seat, [c for c in cards])
     if missing:
         return missing
-    if state.obligation is not None:
+    if state.public.obligation is not None:
         how = "a new meld" if rules.taken_card_use is TakenCardUse.NEW_MELD else "a meld or a lay-off"
-        return f"you must use the {state.obligation} you took from the pile in {how} before you discard"
-    if not state.opened[seat] and state.turn_points:
+        return f"you must use the {state.public.obligation} you took from the pile in {how} before you discard"
+    if not state.public.opened[seat] and state.public.turn_points:
         return f"your first melds this round must total at least {rules.first_meld_min} points before you discard"
     hand = state.hands[seat]
     if rules.discard_count is DiscardCount.MATCH_DRAWN:
-        need = min(max(1, state.drawn), len(hand))
+        need = min(max(1, state.public.drawn), len(hand))
         if len(cards) != need:
             return f"discard {need} card(s): as many as you drew this turn"
     elif len(cards) != 1:
         return "discard exactly one card"
-    if state.taken_top is not None and state.taken_top in cards and not rules.discard_back:
-        return f"you may not discard the {state.taken_top} you just took from the top of the pile"
+    if state.public.taken_top is not None and state.public.taken_top in cards and not rules.discard_back:
+        return f"you may not discard the {state.public.taken_top} you just took from the top of the pile"
     return "that discard is not allowed now"
 
 
 def _explain_call(state: RoundState, action: CallRummy, seat: int) -> str:
 
     rules = state.rules
-    if state.rummy_due and seat == state.to_move:
+    if state.public.rummy_due and seat == state.public.to_move:
         return "claim a playable card of the pile: it must be one you can meld or lay off"
     if rules.calling_rummy is CallingRummy.OFF:
         return "calling Rummy is not played in this game (calling_rummy: off)"
-    if seat == state.last_discarder:
+    if seat == state.public.last_discarder:
         return "you discarded last: only the other players may call Rummy on your discard"
-    if state.phase is not Phase.DRAW or state.last_discarder is None:
+    if state.public.phase is not Phase.DRAW or state.public.last_discarder is None:
         return "Rummy may be called only after a discard, before the next player draws"
     if action.depth < 1:
         return "claim a card by its place from the top of the pile: 1 is the top card"
-    if action.depth > len(state.discard):
-        return f"the discard pile has only {len(state.discard)} card(s)"
+    if action.depth > len(state.public.discard):
+        return f"the discard pile has only {len(state.public.discard)} card(s)"
     if rules.calling_rummy is CallingRummy.TOP_CARD and action.depth != 1:
         return "only the card just discarded may be claimed (calling_rummy: top_card)"
-    chosen = state.discard[-action.depth]
+    chosen = state.public.discard[-action.depth]
     if rules.calling_rummy is CallingRummy.STEAL and action.on is None and action.meld is None:
         return "a steal names where the card goes: 'on' a meld id, or the pile cards it melds with"
     if rules.calling_rummy is not CallingRummy.STEAL and (action.on is not None or action.meld is not None):

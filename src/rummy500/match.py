@@ -113,20 +113,20 @@ class Match:
         self.state = state
         self.rounds.append(
             RoundLog(
-                dealer=state.dealer,
+                dealer=state.public.dealer,
                 hands=[list(h) for h in state.hands],
                 stock=state.stock_top_first(),
-                discard=list(state.discard),
+                discard=list(state.public.discard),
             )
         )
-        return [Dealt(len(self.rounds) - 1, state.dealer), *self._resolve_chance()]
+        return [Dealt(len(self.rounds) - 1, state.public.dealer), *self._resolve_chance()]
 
     def next_dealer(self) -> int:
         """Who deals the next round (``next_dealer``)."""
         assert self.state is not None
-        if self.rules.next_dealer is NextDealer.ROUND_WINNER and self.state.went_out is not None:
-            return self.state.went_out
-        return self.state.next_seat(self.state.dealer)
+        if self.rules.next_dealer is NextDealer.ROUND_WINNER and self.state.public.went_out is not None:
+            return self.state.public.went_out
+        return self.state.next_seat(self.state.public.dealer)
 
     @property
     def is_over(self) -> bool:
@@ -203,10 +203,10 @@ class Match:
     def _resolve_chance(self) -> list[Event]:
         state = self.state
         events: list[Event] = []
-        while state is not None and state.phase is Phase.SHUFFLE:
+        while state is not None and state.public.phase is Phase.SHUFFLE:
             event: Reshuffle = state.chance_reshuffle(self.rng)
             events.extend(state.apply(event))
-            self.rounds[-1].actions.append((state.to_move, event))
+            self.rounds[-1].actions.append((state.public.to_move, event))
         return events
 
     def _finish_round(self) -> None:
@@ -225,8 +225,9 @@ class Match:
         best = max(sides)
         leaders = [i for i, t in enumerate(sides) if t == best]
         went_out = self.rounds[-1].went_out
-        if rules.rounds != "to_target":
-            if len(self.rounds) < int(rules.rounds) or len(leaders) > 1:
+        fixed = rules.fixed_rounds
+        if fixed is not None:
+            if len(self.rounds) < fixed or len(leaders) > 1:
                 return  # more rounds to play, or tie-break rounds
             self._crown(leaders[0])
             return

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from rummy500.cards import Card, CardError, parse_card
 from rummy500.melds import TableMeld
-from rummy500.public import HELD, PUBLIC_HELD, Phase, Public
+from rummy500.public import PUBLIC_HELD, Phase, Public
 
 if TYPE_CHECKING:
     from rummy500.state import RoundState
@@ -182,15 +182,8 @@ def _token(name: str, value: Any) -> str:
 
 def round_position(state: RoundState) -> str:
     """The position of a full round: the public fields, then ``hands`` and ``stock`` (top first)."""
-    tokens = []
-    for name in PUBLIC_HELD:
-        value = getattr(state, name)
-        kind = HELD[name]
-        if kind == "list":
-            value = tuple(value)
-        elif kind == "lists":
-            value = tuple(tuple(v) for v in value)
-        tokens.append(_token(name, value))
+    public = state.public
+    tokens = [_token(name, getattr(public, name)) for name in PUBLIC_HELD]
     tokens.append(_token("hands", tuple(tuple(h) for h in state.hands)))
     tokens.append(_token("stock", tuple(state.stock_top_first())))
     if state.masters is not None:

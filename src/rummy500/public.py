@@ -1,18 +1,22 @@
 """The public part of a round: everything every seat at the table can see.
 
-:class:`Public` is declared once and everything else is derived from it:
-:class:`~rummy500.state.RoundState`'s attributes and ``copy()``, the
-:class:`~rummy500.views.View` (a ``Public`` plus one seat's hand, its legal
-actions and its rule facts), ``View.to_dict()`` (the JSON every client gets),
-the position notation and :func:`~rummy500.state.state_from_view`. The hands
-and the order of the stock are the only private parts of a round.
+:class:`Public` is declared once and everything else is derived from it. A
+:class:`~rummy500.state.RoundState` holds its public part as one ``Public``
+value, ``state.public``, replaced (never changed) by each action; the hands
+and the order of the stock are the only private parts, so ``copy()`` copies
+those and shares the public value. The :class:`~rummy500.views.View` is a
+``Public`` plus one seat's hand, its legal actions and its rule facts;
+``View.to_dict()`` (the JSON every client gets), the position notation and
+:func:`~rummy500.state.state_from_view` are generated from the fields.
 
-Adding a stateful rule therefore means declaring its field here (with how a
-round holds it, see :data:`HELD`), then writing the rule.
+Adding a stateful rule therefore means declaring its field here (with
+whether the rules set it or it follows from the private parts, see
+:data:`HELD`), then writing the rule in :mod:`rummy500.state`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
@@ -20,7 +24,7 @@ from typing import Any
 from rummy500.cards import Card
 from rummy500.melds import TableMeld
 
-__all__ = ["HELD", "Phase", "Public", "PUBLIC_HELD"]
+__all__ = ["HELD", "Phase", "Public", "PUBLIC_HELD", "copy_public"]
 
 
 class Phase(StrEnum):
@@ -79,18 +83,18 @@ class Public:
     phase: Phase = _held("value")
     hand_sizes: tuple[int, ...] = _held("derived")
     stock_count: int = _held("derived")
-    discard: tuple[Card, ...] = _held("list")
-    melds: tuple[TableMeld, ...] = _held("list")
-    known: tuple[tuple[Card, ...], ...] = _held("lists")
+    discard: tuple[Card, ...] = _held("value")
+    melds: tuple[TableMeld, ...] = _held("value")
+    known: tuple[tuple[Card, ...], ...] = _held("value")
     obligation: Card | None = _held("value")
     taken_top: Card | None = _held("value")
     drawn: int = _held("value")
     turn_points: int = _held("value")
     turn_long_run: bool = _held("value")
-    opened: tuple[bool, ...] = _held("list")
-    has_melded: tuple[bool, ...] = _held("list")
-    floating: tuple[bool, ...] = _held("list")
-    removed: tuple[Card, ...] = _held("list")
+    opened: tuple[bool, ...] = _held("value")
+    has_melded: tuple[bool, ...] = _held("value")
+    floating: tuple[bool, ...] = _held("value")
+    removed: tuple[Card, ...] = _held("value")
     last_discarder: int | None = _held("value")
     drew_last_card: int | None = _held("value")
     gambit: str | None = _held("value")
@@ -104,10 +108,27 @@ class Public:
 
 
 HELD: dict[str, str] = {f.name: f.metadata["held"] for f in fields(Public)}
-"""How a :class:`~rummy500.state.RoundState` holds each public field while the round changes:
-``value`` (an immutable value, shared by copies), ``list`` (a list, a tuple in
-the snapshot), ``lists`` (a list of lists) or ``derived`` (computed from the
-private parts: hand sizes, stock count, the scores of a finished round)."""
+"""Where each public field's value comes from: ``value`` (set by the rules as
+the round goes on; a position writes it) or ``derived`` (set by the engine
+from the private parts: the number of seats, the hand sizes, the stock count,
+the scores of a finished round)."""
 
 PUBLIC_HELD: tuple[str, ...] = tuple(name for name, kind in HELD.items() if kind != "derived")
-"""The public fields a round holds as attributes (in declaration order)."""
+"""The public fields the rules set (in declaration order): what a round's position writes."""
+
+
+def _make_copy_public() -> Callable[[Public, Public], None]:
+    """Generate :func:`copy_public` from the declared fields (straight-line code: no loop, no ``setattr`` by name)."""
+    names = [f.name for f in fields(Public)]
+    lines = ["def copy_public(dst, src):"] + [f"    _put_{name}(dst, src.{name})" for name in names]
+    namespace: dict[str, Any] = {f"_put_{name}": getattr(Public, name).__set__ for name in names}
+    exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names
+    fn: Callable[[Public, Public], None] = namespace["copy_public"]
+    fn.__doc__ = """Write every public field of ``src`` into ``dst`` (a Public or a View being built).
+
+    For the engine only: ``dst`` must be a value nobody else holds yet (a draft
+    of the next public value, or a view under construction)."""
+    return fn
+
+
+copy_public = _make_copy_public()

@@ -330,15 +330,15 @@ def _state_json(match: Match) -> dict[str, Any] | None:
     state = match.state
     if state is None:
         return None
-    phase = "game_over" if match.is_over else state.phase.value
+    phase = "game_over" if match.is_over else state.public.phase.value
     return {
         "round": match.round_index,
-        "to_move": state.to_move,
+        "to_move": state.public.to_move,
         "phase": phase,
         "hands": [[str(c) for c in h] for h in state.hands],
         "stock_count": len(state.stock),
-        "discard": [str(c) for c in state.discard],
-        "melds": [{"id": m.id, "cards": [str(c) for c in m.cards], "laid_by": list(m.laid_by)} for m in state.melds],
+        "discard": [str(c) for c in state.public.discard],
+        "melds": [{"id": m.id, "cards": [str(c) for c in m.cards], "laid_by": list(m.laid_by)} for m in state.public.melds],
     }
 
 

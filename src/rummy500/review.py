@@ -437,7 +437,7 @@ def _walk(rec: Record) -> tuple[list[_Point], dict[str, int], int]:
             step += 1
             if isinstance(action, Reshuffle):
                 skipped["chance"] += 1
-            elif seat != state.to_move:
+            elif seat != state.public.to_move:
                 skipped["out_of_turn"] += 1
             else:
                 view = state.view(seat, match.totals)

@@ -10,6 +10,7 @@ problem. Nothing ever falls back silently to a default.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -20,6 +21,7 @@ from rummy500.cards import CardError, parse_card
 __all__ = [
     "OPTIONS",
     "PRESETS",
+    "Auto",
     "CallingRummy",
     "CardValues",
     "Choice",
@@ -31,12 +33,17 @@ __all__ = [
     "GoingOut",
     "HandPenalty",
     "JokerUse",
+    "JokerValue",
     "LayoffOnto",
     "MustUseTaken",
     "NextDealer",
+    "GROUP_TITLES",
+    "NumberRange",
     "OptionSpec",
+    "Rounds",
     "Rules",
     "RulesError",
+    "RummyCardValue",
     "SetSuits",
     "StockOut",
     "TakenCardUse",
@@ -54,8 +61,60 @@ class RulesError(ValueError):
 
 
 @dataclass(frozen=True)
+class NumberRange:
+    """The whole numbers an option accepts beyond its named choices.
+
+    ``minimum``/``maximum`` are inclusive; None means unbounded on that side.
+    """
+
+    minimum: int | None
+    maximum: int | None
+    label: str
+    description: str
+
+    def accepts(self, v: Any) -> bool:
+        """Whether ``v`` is a whole number (not a bool) in the range."""
+        return (
+            _is_int(v)
+            and (self.minimum is None or v >= self.minimum)
+            and (self.maximum is None or v <= self.maximum)
+        )
+
+    def span(self) -> str:
+        """The range, short: ``7..13``, ``1 or more``, ``any whole number``."""
+        if self.minimum is not None and self.maximum is not None:
+            return f"{self.minimum}..{self.maximum}"
+        if self.minimum is not None:
+            return f"{self.minimum} or more"
+        return "any whole number"
+
+    def text(self) -> str:
+        """The range in words: ``a whole number from 7 to 13``."""
+        if self.minimum is not None and self.maximum is not None:
+            return f"a whole number from {self.minimum} to {self.maximum}"
+        if self.minimum is not None:
+            return f"a whole number of at least {self.minimum}"
+        return "any whole number"
+
+
+@dataclass(frozen=True)
 class OptionSpec:
-    """One option of the catalogue: its default, its values and what it means."""
+    """One option of the catalogue: its default, its values and what it means.
+
+    Attributes:
+        name: the option's name in a record's ``rules`` object.
+        default: the standard game's value (an enum member for a word).
+        values: the values as RULES.md lists them (``"auto, 1, 2"``).
+        description: what the option is about, in one line.
+        check: whether a parsed JSON value is allowed.
+        group: the part of the catalogue it belongs to.
+        kind: the enum of an option whose values are all words.
+        words: the enum of the words of an option that takes words or
+            numbers (``decks: auto`` or ``decks: 2``).
+        number: the whole numbers accepted beyond the named choices.
+        value_choices: the named values of an option that is not an enum
+            (booleans, numbers, words of a mixed option), in ``values`` order.
+    """
 
     name: str
     default: Any
@@ -64,11 +123,47 @@ class OptionSpec:
     check: Callable[[Any], bool]
     group: str
     kind: type[StrEnum] | None = None
+    words: type[StrEnum] | None = None
+    number: NumberRange | None = None
+    value_choices: tuple[Choice, ...] = ()
 
     @property
     def choices(self) -> tuple[Choice, ...]:
-        """The values of an enumerated option, with labels and descriptions (empty for other options)."""
-        return choices(self.kind) if self.kind is not None else ()
+        """Every named value with its label and description (empty for a free number or an object)."""
+        return choices(self.kind) if self.kind is not None else self.value_choices
+
+    def to_dict(self) -> dict[str, Any]:
+        """The option as JSON (``rummy500 rules --json``, ``GET /api/rules``).
+
+        >>> OPTIONS["hand_size"].to_dict()["choices"][0]["label"], OPTIONS["hand_size"].to_dict()["number"]["max"]
+        ('Automatic', 13)
+        """
+        n = self.number
+        default = self.default.value if isinstance(self.default, StrEnum) else self.default
+        return {
+            "name": self.name,
+            "default": dict(default) if isinstance(default, dict) else default,
+            "values": self.values,
+            "description": self.description,
+            "group": self.group,
+            "choices": [{"value": c.value, "label": c.label, "description": c.description} for c in self.choices],
+            "number": None if n is None else {"min": n.minimum, "max": n.maximum, "label": n.label, "description": n.description},
+        }
+
+    def allowed(self) -> str:
+        """The allowed values in words, for error messages: ``auto, 1 or 2``."""
+        named = [_json_text(c.value) for c in self.choices]
+        if self.number is not None:
+            named.append(self.number.text())
+        if not named:
+            return self.values
+        return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
+
+
+def _json_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
 
 
 def _one_of(*allowed: Any) -> Callable[[Any], bool]:
@@ -87,8 +182,9 @@ def _int_in(lo: int, hi: int) -> Callable[[Any], bool]:
     return lambda v: _is_int(v) and lo <= v <= hi
 
 
-def _auto_or(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    return lambda v: v == "auto" or check(v)
+def _words_or(kind: type[StrEnum], check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    """A mixed option's check: one of the words of ``kind``, or a value ``check`` allows."""
+    return lambda v: (isinstance(v, str) and v in kind._value2member_map_) or check(v)
 
 
 def _is_bool(v: Any) -> bool:
@@ -126,9 +222,40 @@ def _custom_values_ok(v: Any) -> bool:
 class Choice:
     """One value of an option: the value, a short label, what choosing it means."""
 
-    value: str
+    value: str | int | bool
     label: str
     description: str
+
+
+# The options that take a word or a number (``decks: auto`` / ``decks: 2``)
+# keep the word as a member of one of these enums and the number as an int,
+# so code tests ``isinstance(rules.decks, Auto)`` or reads an accessor
+# (``rules.n_decks``), never a string.
+
+
+class Auto(StrEnum):
+    """``auto`` of ``decks``, ``jokers``, ``hand_size`` and ``low_ace_value``: follow the other options."""
+
+    AUTO = "auto"
+
+
+class JokerValue(StrEnum):
+    """The words of ``joker_value`` (its numbers are ints)."""
+
+    AUTO = "auto"
+    REPRESENTED = "represented"
+
+
+class RummyCardValue(StrEnum):
+    """The word of ``rummy_card_value`` (its other value is the int 15)."""
+
+    NORMAL = "normal"
+
+
+class Rounds(StrEnum):
+    """The word of ``rounds`` (a fixed number of rounds is an int)."""
+
+    TO_TARGET = "to_target"
 
 
 class FirstDiscard(StrEnum):
@@ -253,55 +380,59 @@ class HandPenalty(StrEnum):
     TO_GOER = "to_goer"
 
 
-_CHOICE_TEXT: dict[StrEnum, tuple[str, str]] = {
-    FirstDiscard.UPCARD: ("Upcard", "one card is turned up to start the discard pile"),
-    FirstDiscard.FIRST_PLAYER: ("First player discards", "no upcard: the first player gets one card more and starts the pile by discarding"),
-    FirstDealer.HIGH_CARD: ("High card deals", "everyone cuts; the highest card deals first"),
-    FirstDealer.LOW_CARD: ("Low card deals", "everyone cuts; the lowest card (ace low) deals first"),
-    NextDealer.LEFT: ("Pass to the left", "the deal passes to the next player"),
-    NextDealer.ROUND_WINNER: ("Winner deals", "the player who went out deals the next round"),
-    Direction.CLOCKWISE: ("Clockwise", "deal and play go to the left"),
-    Direction.ANTICLOCKWISE: ("Anticlockwise", "deal and play go to the right"),
-    SetSuits.DISTINCT: ("One of each suit", "a set never repeats a suit"),
-    SetSuits.ANY: ("Suits may repeat", "with two packs a set may hold the same card twice and grow past 4 cards"),
-    JokerUse.WILD: ("Wild jokers", "a joker stands for any card you name"),
-    JokerUse.JOKER_SETS_ONLY: ("Joker sets only", "jokers are not wild: they meld only as a set of 3 or 4 jokers (Persian)"),
-    LayoffOnto.ANY: ("Any meld", "you may lay off on anybody's meld"),
-    LayoffOnto.OWN: ("Own melds", "you may lay off only on melds you laid down"),
-    LayoffOnto.OWN_AND_PARTNER: ("Own and partner's", "you may lay off on your side's melds only (partnerships)"),
-    DiscardDraw.ANY_DEPTH: ("Any depth", "you may take a card from anywhere in the pile, with every card above it"),
-    DiscardDraw.TOP_ONLY: ("Top card only", "you may take only the top card of the pile"),
-    MustUseTaken.IF_SEVERAL: ("When taking several", "the deepest card taken must be used when you took more than one"),
-    MustUseTaken.ALWAYS: ("Always", "a card taken from the pile must be used even when it was the top card alone"),
-    TakenCardUse.MELD_OR_LAYOFF: ("Meld or lay off", "the card you must use may go in a new meld or be laid off"),
-    TakenCardUse.NEW_MELD: ("New meld", "the card you must use has to go into a new meld"),
-    DiscardCount.ONE: ("One card", "a turn ends with one discard"),
-    DiscardCount.MATCH_DRAWN: ("As many as drawn", "a turn ends by discarding as many cards as you drew"),
-    GoingOut.ANY: ("Any way", "you go out when your last card is played, by a meld, lay-off or discard"),
-    GoingOut.DISCARD_REQUIRED: ("With a discard", "you must keep a card to discard, so you may not meld your last cards"),
-    GoingOut.FLOATING: ("Floating", "you may meld all your cards, then float and go out only by discarding on a later turn"),
-    GoingOut.UNPLAYABLE_DISCARD: ("Unplayable discard", "your going-out discard must not fit a meld on the table, else you float"),
-    StockOut.END_ROUND: ("End the round", "when the stock is empty, the next player may take from the pile if they can use it; otherwise the round ends"),
-    StockOut.IMMEDIATE: ("End at once", "the round ends as soon as the player who drew the last stock card finishes that turn"),
-    StockOut.RESHUFFLE: ("Reshuffle", "the pile below its top card is shuffled into a new stock"),
-    StockOut.PLAY_ON: ("Play on", "play goes on, taking from the pile and discarding each turn, until someone goes out"),
-    CallingRummy.OFF: ("Off", "nobody calls Rummy"),
-    CallingRummy.PILE: ("Whole pile", "call Rummy on a playable card anywhere in the pile, take it and the cards above, and play a turn"),
-    CallingRummy.TOP_CARD: ("Top card", "call Rummy only on the card just discarded"),
-    CallingRummy.STEAL: ("Steal", "call Rummy to lay the playable card alone at once; play goes on"),
-    CardValues.STANDARD: ("Standard", "the standard values: aces 15 (1 or 5 low, see low_ace_value), face cards 10, number cards their pips"),
-    CardValues.FLAT: ("5-10-15", "2 to 9 count 5, 10 J Q K count 10, aces 15 (5 when low), jokers 15"),
-    CardValues.ACE_25: ("Aces 25", "as standard, but aces count 25 wherever they are"),
-    CardValues.PIP_RANK: ("Rank value", "ace 1, 2 to 10 their pips, J 11, Q 12, K 13, jokers 15"),
-    CardValues.ACE_11: ("Aces 11", "aces 11 (1 when low), J Q K 10; a melded joker counts as the card it stands for, in hand aces and jokers 15"),
-    HandPenalty.OWN: ("Against the holder", "cards left in your hand count against you"),
-    HandPenalty.TO_GOER: ("To the goer", "cards left in hand score for the player who went out"),
-}
+# Keyed by (enum, value): members of different enums with the same value
+# ("any", "own") are equal as strings, so they cannot be keys of one dict.
+_CHOICE_ITEMS: tuple[tuple[StrEnum, tuple[str, str]], ...] = (
+    (FirstDiscard.UPCARD, ("Upcard", "one card is turned up to start the discard pile")),
+    (FirstDiscard.FIRST_PLAYER, ("First player discards", "no upcard: the first player gets one card more and starts the pile by discarding")),
+    (FirstDealer.HIGH_CARD, ("High card deals", "everyone cuts; the highest card deals first")),
+    (FirstDealer.LOW_CARD, ("Low card deals", "everyone cuts; the lowest card (ace low) deals first")),
+    (NextDealer.LEFT, ("Pass to the left", "the deal passes to the next player")),
+    (NextDealer.ROUND_WINNER, ("Winner deals", "the player who went out deals the next round")),
+    (Direction.CLOCKWISE, ("Clockwise", "deal and play go to the left")),
+    (Direction.ANTICLOCKWISE, ("Anticlockwise", "deal and play go to the right")),
+    (SetSuits.DISTINCT, ("One of each suit", "a set never repeats a suit")),
+    (SetSuits.ANY, ("Suits may repeat", "with two packs a set may hold the same card twice and grow past 4 cards")),
+    (JokerUse.WILD, ("Wild jokers", "a joker stands for any card you name")),
+    (JokerUse.JOKER_SETS_ONLY, ("Joker sets only", "jokers are not wild: they meld only as a set of 3 or 4 jokers (Persian)")),
+    (LayoffOnto.ANY, ("Any meld", "you may lay off on anybody's meld")),
+    (LayoffOnto.OWN, ("Own melds", "you may lay off only on melds you laid down")),
+    (LayoffOnto.OWN_AND_PARTNER, ("Own and partner's", "you may lay off on your side's melds only (partnerships)")),
+    (DiscardDraw.ANY_DEPTH, ("Any depth", "you may take a card from anywhere in the pile, with every card above it")),
+    (DiscardDraw.TOP_ONLY, ("Top card only", "you may take only the top card of the pile")),
+    (MustUseTaken.IF_SEVERAL, ("When taking several", "the deepest card taken must be used when you took more than one")),
+    (MustUseTaken.ALWAYS, ("Always", "a card taken from the pile must be used even when it was the top card alone")),
+    (TakenCardUse.MELD_OR_LAYOFF, ("Meld or lay off", "the card you must use may go in a new meld or be laid off")),
+    (TakenCardUse.NEW_MELD, ("New meld", "the card you must use has to go into a new meld")),
+    (DiscardCount.ONE, ("One card", "a turn ends with one discard")),
+    (DiscardCount.MATCH_DRAWN, ("As many as drawn", "a turn ends by discarding as many cards as you drew")),
+    (GoingOut.ANY, ("Any way", "you go out when your last card is played, by a meld, lay-off or discard")),
+    (GoingOut.DISCARD_REQUIRED, ("With a discard", "you must keep a card to discard, so you may not meld your last cards")),
+    (GoingOut.FLOATING, ("Floating", "you may meld all your cards, then float and go out only by discarding on a later turn")),
+    (GoingOut.UNPLAYABLE_DISCARD, ("Unplayable discard", "your going-out discard must not fit a meld on the table, else you float")),
+    (StockOut.END_ROUND, ("End the round", "when the stock is empty, the next player may take from the pile if they can use it; otherwise the round ends")),
+    (StockOut.IMMEDIATE, ("End at once", "the round ends as soon as the player who drew the last stock card finishes that turn")),
+    (StockOut.RESHUFFLE, ("Reshuffle", "the pile below its top card is shuffled into a new stock")),
+    (StockOut.PLAY_ON, ("Play on", "play goes on, taking from the pile and discarding each turn, until someone goes out")),
+    (CallingRummy.OFF, ("Off", "nobody calls Rummy")),
+    (CallingRummy.PILE, ("Whole pile", "call Rummy on a playable card anywhere in the pile, take it and the cards above, and play a turn")),
+    (CallingRummy.TOP_CARD, ("Top card", "call Rummy only on the card just discarded")),
+    (CallingRummy.STEAL, ("Steal", "call Rummy to lay the playable card alone at once; play goes on")),
+    (CardValues.STANDARD, ("Standard", "the standard values: aces 15 (1 or 5 low, see low_ace_value), face cards 10, number cards their pips")),
+    (CardValues.FLAT, ("5-10-15", "2 to 9 count 5, 10 J Q K count 10, aces 15 (5 when low), jokers 15")),
+    (CardValues.ACE_25, ("Aces 25", "as standard, but aces count 25 wherever they are")),
+    (CardValues.PIP_RANK, ("Rank value", "ace 1, 2 to 10 their pips, J 11, Q 12, K 13, jokers 15")),
+    (CardValues.ACE_11, ("Aces 11", "aces 11 (1 when low), J Q K 10; a melded joker counts as the card it stands for, in hand aces and jokers 15")),
+    (HandPenalty.OWN, ("Against the holder", "cards left in your hand count against you")),
+    (HandPenalty.TO_GOER, ("To the goer", "cards left in hand score for the player who went out")),
+)
+_CHOICE_TEXT: dict[tuple[type[StrEnum], str], tuple[str, str]] = {(type(m), m.value): text for m, text in _CHOICE_ITEMS}
+assert len(_CHOICE_TEXT) == len(_CHOICE_ITEMS), "a member is described twice"
 
 
 def choices(kind: type[StrEnum]) -> tuple[Choice, ...]:
     """The values of an enumerated option, each with its label and description."""
-    return tuple(Choice(m.value, *_CHOICE_TEXT[m]) for m in kind)
+    return tuple(Choice(m.value, *_CHOICE_TEXT[kind, m.value]) for m in kind)
 
 
 def _member_of(kind: type[StrEnum]) -> Callable[[Any], bool]:
@@ -316,10 +447,10 @@ _RANK_KEYS = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "Q", 
 _SPECS: list[OptionSpec] = [
     # Table and cards
     OptionSpec("players", 2, "2..8", "number of seats", _int_in(2, 8), "table"),
-    OptionSpec("decks", "auto", "auto, 1, 2", "packs used: auto is 1 for 2-4 players, 2 for 5-8 (always 1 with dealers_gambit)", _auto_or(_one_of(1, 2)), "table"),
-    OptionSpec("jokers", "auto", "auto, 0, 1, 2, 4", "jokers in the game: auto is 2 per pack, 0 the original jokerless game", _auto_or(_one_of(0, 1, 2, 4)), "table"),
+    OptionSpec("decks", Auto.AUTO, "auto, 1, 2", "packs used: auto is 1 for 2-4 players, 2 for 5-8 (always 1 with dealers_gambit)", _words_or(Auto, _one_of(1, 2)), "table", words=Auto),
+    OptionSpec("jokers", Auto.AUTO, "auto, 0, 1, 2, 4", "jokers in the game: auto is 2 per pack, 0 the original jokerless game", _words_or(Auto, _one_of(0, 1, 2, 4)), "table", words=Auto),
     OptionSpec("short_pack", False, "false, true", "a 32-card pack per deck: 7 8 9 10 J Q K A of each suit", _is_bool, "table"),
-    OptionSpec("hand_size", "auto", "auto, 7..13", "cards dealt to each player: auto is 13 for 2 players, 7 for 3+", _auto_or(_int_in(7, 13)), "table"),
+    OptionSpec("hand_size", Auto.AUTO, "auto, 7..13", "cards dealt to each player: auto is 13 for 2 players, 7 for 3+", _words_or(Auto, _int_in(7, 13)), "table", words=Auto),
     OptionSpec("first_discard", FirstDiscard("upcard"), "upcard, first_player", "first_player: no upcard; the first player gets an extra card and starts the pile by discarding", _member_of(FirstDiscard), "table", FirstDiscard),
     OptionSpec("first_dealer", FirstDealer("high_card"), "high_card, low_card", "who deals first after cutting: the highest card or the lowest (ace low)", _member_of(FirstDealer), "table", FirstDealer),
     OptionSpec("next_dealer", NextDealer("left"), "left, round_winner", "next dealer: the player to the left, or the player who went out", _member_of(NextDealer), "table", NextDealer),
@@ -347,12 +478,12 @@ _SPECS: list[OptionSpec] = [
     OptionSpec("stock_out_penalty", True, "true, false", "when a round ends on an empty stock, do cards left in hand count against their holders", _is_bool, "going_out"),
     # Calling Rummy
     OptionSpec("calling_rummy", CallingRummy("off"), "off, pile, top_card, steal", "calling Rummy! on a playable card in the discard pile", _member_of(CallingRummy), "calling", CallingRummy),
-    OptionSpec("rummy_card_value", "normal", "normal, 15", "value scored for a card claimed by calling Rummy", lambda v: v == "normal" or (_is_int(v) and v == 15), "calling"),
+    OptionSpec("rummy_card_value", RummyCardValue.NORMAL, "normal, 15", "value scored for a card claimed by calling Rummy", _words_or(RummyCardValue, _one_of(15)), "calling", words=RummyCardValue),
     OptionSpec("rummy_after_going_out", False, "false, true", "the player who went out may claim a playable card left in the pile, and play goes on", _is_bool, "calling"),
     # Card values and scoring
     OptionSpec("card_values", CardValues("standard"), "standard, flat, ace_25, pip_rank, ace_11", "the table of card values", _member_of(CardValues), "scoring", CardValues),
-    OptionSpec("low_ace_value", "auto", "auto, any integer", "value of an ace at the low end of a run", _auto_or(_is_int), "scoring"),
-    OptionSpec("joker_value", "auto", "auto, 0, 15, 20, represented", "value of a joker (represented: the card it stands for)", _auto_or(_one_of(0, 15, 20, "represented")), "scoring"),
+    OptionSpec("low_ace_value", Auto.AUTO, "auto, any integer", "value of an ace at the low end of a run", _words_or(Auto, _is_int), "scoring", words=Auto),
+    OptionSpec("joker_value", JokerValue.AUTO, "auto, 0, 15, 20, represented", "value of a joker (represented: the card it stands for)", _words_or(JokerValue, _one_of(0, 15, 20)), "scoring", words=JokerValue),
     OptionSpec("custom_values", {}, "{} or an object", "house values for particular cards or ranks, applied last, e.g. {\"QS\": 40}", _custom_values_ok, "scoring"),
     OptionSpec("four_aces_bonus", False, "false, true", "a set of four aces laid down at once by one player counts 100", _is_bool, "scoring"),
     OptionSpec("four_of_a_kind_double", False, "false, true", "a set of four laid down at once counts double (Persian)", _is_bool, "scoring"),
@@ -363,14 +494,106 @@ _SPECS: list[OptionSpec] = [
     # Winning
     OptionSpec("target", 500, "500, any positive integer", "winning total", lambda v: _is_int(v) and v > 0, "winning"),
     OptionSpec("must_go_out_to_win", False, "false, true", "only a player who went out in the round and reached the target can win", _is_bool, "winning"),
-    OptionSpec("rounds", "to_target", "to_target, N", "play to the target, or a fixed number of rounds (highest total wins)", lambda v: v == "to_target" or (_is_int(v) and v >= 1), "winning"),
+    OptionSpec("rounds", Rounds.TO_TARGET, "to_target, N", "play to the target, or a fixed number of rounds (highest total wins)", _words_or(Rounds, lambda v: _is_int(v) and v >= 1), "winning", words=Rounds),
     OptionSpec("final_bonus", 0, "0, any integer", "bonus to the side with the best total after the last round (Persian: 50)", _is_int, "winning"),
     # Partnerships and Dealer's Gambit
     OptionSpec("partnership", False, "false, true", "4 players in two sides, seats 0 & 2 against 1 & 3", _is_bool, "partnership"),
     OptionSpec("dealers_gambit", False, "false, true", "one 54-card pack (2-7 players), the dealer's joker, and the dealer nominates what jokers do each hand", _is_bool, "gambit"),
 ]
 
+# The named values of the options that are not enums, each with a label and a
+# description (in the order of ``values``), and the free whole numbers some
+# accept. Booleans: (label, description) for false, then for true.
+_BOOL_TEXT: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "short_pack": (("Full pack", "52 cards per pack"), ("Short pack", "32 cards per pack: 7 8 9 10 J Q K A of each suit; the ace is high only")),
+    "around_the_corner": (("No wrapping", "the ace is low (A 2 3) or high (Q K A), never both"), ("Around the corner", "runs may wrap from king to ace to two: Q K A 2 3")),
+    "joker_swap": (("No swaps", "a melded joker stays where it is"), ("Joker swap", "holding the card a melded joker stands for, you may put it in the joker's place and take the joker")),
+    "layoff_needs_own_meld": (("Lay off any time", "you may lay off before you have melded"), ("Meld first", "you may lay off only after laying down a meld of your own this round")),
+    "meld_out_of_turn": (("Own turn only", "you meld and lay off only in your own turn"), ("Out of turn", "you may meld and lay off during other players' turns (not your last card)")),
+    "discard_back": (("No discard back", "the single top card you took may not be discarded this turn"), ("Discard back", "you may discard the single top card you just took")),
+    "stock_out_penalty": (("No penalty", "when the stock runs out nobody deducts their hand"), ("Hands count", "when the stock runs out, cards left in hand count against their holders")),
+    "rummy_after_going_out": (("Going out ends it", "going out ends the round even if a callable card is left in the pile"), ("Claim after going out", "a going-out discard that leaves a callable card in the pile: you claim it and play on")),
+    "four_aces_bonus": (("No bonus", "four aces count their usual value"), ("Four aces 100", "four natural aces laid down at once in one meld count 100")),
+    "four_of_a_kind_double": (("No doubling", "a set of four counts its usual value"), ("Fours double", "a set laid down with four cards at once counts double (Persian)")),
+    "masters_hand": (("No master's hand", "a long run counts its usual value"), ("Master's hand", "a run of 7+ laid down in the turn you go out by discarding scores 500 for the round")),
+    "must_go_out_to_win": (("Best total wins", "the highest total at or over the target wins"), ("Go out to win", "only the player (side) who went out in the round and reached the target can win")),
+    "partnership": (("Every player alone", "each seat scores for itself"), ("Partnerships", "4 players in two sides, seats 0 & 2 against 1 & 3")),
+    "dealers_gambit": (("Off", "no dealer's joker"), ("Dealer's Gambit", "one 54-card pack, the dealer's joker, and the dealer says each hand what jokers do")),
+}
+
+_VALUE_TEXT: dict[str, tuple[tuple[str | int, str, str], ...]] = {
+    "decks": (
+        (Auto.AUTO, "Automatic", "one pack for 2-4 players, two for 5-8 (always one with dealers_gambit)"),
+        (1, "One pack", "one pack of 52 cards (32 with short_pack), plus the jokers"),
+        (2, "Two packs", "two packs of 52 cards (32 with short_pack), plus the jokers"),
+    ),
+    "jokers": (
+        (Auto.AUTO, "Automatic", "2 jokers per pack"),
+        (0, "No jokers", "the original jokerless game"),
+        (1, "One joker", "one joker in the game"),
+        (2, "Two jokers", "two jokers in the game"),
+        (4, "Four jokers", "four jokers in the game (Persian)"),
+    ),
+    "hand_size": ((Auto.AUTO, "Automatic", "13 cards each for 2 players, 7 for 3 or more"),),
+    "min_run": (
+        (3, "Three cards", "a new run needs at least 3 cards"),
+        (4, "Four cards", "a new run needs at least 4 cards"),
+    ),
+    "first_meld_min": (
+        (0, "No minimum", "any meld may be a player's first"),
+        (30, "30 points", "a player's first melding turn must lay down at least 30 points"),
+    ),
+    "stock_draw_count": (
+        (1, "One card", "draw one card from the stock"),
+        (2, "Two cards", "draw two cards from the stock (Boathouse)"),
+    ),
+    "rummy_card_value": (
+        (RummyCardValue.NORMAL, "Usual value", "a card claimed by calling Rummy scores its usual value"),
+        (15, "15 points", "a card claimed by calling Rummy scores 15 wherever it is used"),
+    ),
+    "low_ace_value": ((Auto.AUTO, "From the card values", "a low ace counts as card_values says (1, or 5 with flat values)"),),
+    "joker_value": (
+        (JokerValue.AUTO, "From the card values", "a joker counts 15 (0 under dealers_gambit; with ace_11 a melded joker counts as its card)"),
+        (0, "0 points", "jokers count nothing"),
+        (15, "15 points", "jokers count 15"),
+        (20, "20 points", "jokers count 20 (Persian)"),
+        (JokerValue.REPRESENTED, "As its card", "a melded joker counts as the card it stands for; 15 in hand"),
+    ),
+    "score_divisor": (
+        (1, "Full points", "scores count as they are"),
+        (5, "Divided by 5", "each round score is divided by 5 (use with target 100)"),
+    ),
+    "going_out_bonus": ((0, "No bonus", "going out earns nothing extra"),),
+    "target": ((500, "500", "the standard winning total"),),
+    "rounds": ((Rounds.TO_TARGET, "To the target", "play rounds until a total reaches the target"),),
+    "final_bonus": ((0, "No bonus", "the winner gets nothing extra"),),
+}
+
+_NUMBERS: dict[str, NumberRange] = {
+    "players": NumberRange(2, 8, "Players", "seats at the table"),
+    "hand_size": NumberRange(7, 13, "Cards each", "deal this many cards to each player"),
+    "first_meld_min": NumberRange(0, None, "Opening points", "a player's first melding turn must lay down at least this many points"),
+    "low_ace_value": NumberRange(None, None, "Low ace points", "an ace at the low end of a run counts this many points"),
+    "going_out_bonus": NumberRange(None, None, "Bonus points", "added to the round score of the side that goes out"),
+    "target": NumberRange(1, None, "Winning total", "the game ends after the round in which a total reaches this"),
+    "rounds": NumberRange(1, None, "Fixed rounds", "play this many rounds; the highest total wins (ties play on)"),
+    "final_bonus": NumberRange(None, None, "Bonus points", "added to the winning side when the game is decided"),
+}
+
+
+def _value_choices(spec: OptionSpec) -> tuple[Choice, ...]:
+    if spec.name in _BOOL_TEXT:
+        off, on = _BOOL_TEXT[spec.name]
+        by_value = {False: Choice(False, *off), True: Choice(True, *on)}
+        return tuple(by_value[v.strip() == "true"] for v in spec.values.split(","))
+    return tuple(Choice(v.value if isinstance(v, StrEnum) else v, label, text) for v, label, text in _VALUE_TEXT.get(spec.name, ()))
+
+
+_SPECS = [dataclasses.replace(s, number=_NUMBERS.get(s.name), value_choices=_value_choices(s)) for s in _SPECS]
+
 OPTIONS: dict[str, OptionSpec] = {s.name: s for s in _SPECS}
+
+_WORD_OPTIONS: tuple[OptionSpec, ...] = tuple(s for s in _SPECS if s.kind is not None or s.words is not None)
 
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
@@ -423,10 +646,10 @@ class Rules:
     """
 
     players: int = 2
-    decks: int | str = "auto"
-    jokers: int | str = "auto"
+    decks: int | Auto = Auto.AUTO
+    jokers: int | Auto = Auto.AUTO
     short_pack: bool = False
-    hand_size: int | str = "auto"
+    hand_size: int | Auto = Auto.AUTO
     first_discard: FirstDiscard = FirstDiscard.UPCARD
     first_dealer: FirstDealer = FirstDealer.HIGH_CARD
     next_dealer: NextDealer = NextDealer.LEFT
@@ -450,11 +673,11 @@ class Rules:
     stock_out: StockOut = StockOut.END_ROUND
     stock_out_penalty: bool = True
     calling_rummy: CallingRummy = CallingRummy.OFF
-    rummy_card_value: str | int = "normal"
+    rummy_card_value: int | RummyCardValue = RummyCardValue.NORMAL
     rummy_after_going_out: bool = False
     card_values: CardValues = CardValues.STANDARD
-    low_ace_value: int | str = "auto"
-    joker_value: int | str = "auto"
+    low_ace_value: int | Auto = Auto.AUTO
+    joker_value: int | JokerValue = JokerValue.AUTO
     custom_values: dict[str, int] = field(default_factory=dict, hash=False)
     four_aces_bonus: bool = False
     four_of_a_kind_double: bool = False
@@ -464,23 +687,29 @@ class Rules:
     masters_hand: bool = False
     target: int = 500
     must_go_out_to_win: bool = False
-    rounds: int | str = "to_target"
+    rounds: int | Rounds = Rounds.TO_TARGET
     final_bonus: int = 0
     partnership: bool = False
     dealers_gambit: bool = False
     preset: str = field(default="standard", compare=False)
 
     def __post_init__(self) -> None:
-        # Enumerated options hold their enum member whatever built the object,
-        # so ``rules.stock_out is StockOut.PLAY_ON`` is always meaningful.
+        # Words are held as enum members whatever built the object, so
+        # ``rules.stock_out is StockOut.PLAY_ON`` and ``isinstance(rules.decks,
+        # Auto)`` are always meaningful, and every value is checked once here.
+        problems = []
+        for spec in _WORD_OPTIONS:
+            value = getattr(self, spec.name)
+            kind = spec.kind or spec.words
+            assert kind is not None
+            if isinstance(value, str) and not isinstance(value, kind) and value in kind._value2member_map_:
+                object.__setattr__(self, spec.name, kind(value))
         for spec in _SPECS:
-            if spec.kind is not None:
-                value = getattr(self, spec.name)
-                if not isinstance(value, spec.kind):
-                    try:
-                        object.__setattr__(self, spec.name, spec.kind(value))
-                    except ValueError:
-                        raise RulesError([f"option {spec.name!r} cannot be {value!r} (values: {spec.values})"]) from None
+            value = getattr(self, spec.name)
+            if not spec.check(value):
+                problems.append(_bad_value(spec, value))
+        if problems:
+            raise RulesError(problems)
 
     # ------------------------------------------------------------------ parsing
     @classmethod
@@ -510,7 +739,7 @@ class Rules:
                 problems.append(f"unknown option {name!r}")
                 continue
             if not spec.check(value):
-                problems.append(f"option {name!r} cannot be {value!r} (values: {spec.values})")
+                problems.append(_bad_value(spec, value))
                 continue
             raw[name] = value
         if "custom_values" in raw:
@@ -553,7 +782,7 @@ class Rules:
                     value = value.value  # a plain string in records and JSON
                 out[spec.name] = dict(value) if isinstance(value, dict) else value
         if self.dealers_gambit and "direction" not in out:
-            out["direction"] = self.direction  # else parsing would imply anticlockwise
+            out["direction"] = self.direction.value  # else parsing would imply anticlockwise
         return out
 
     def combination_problems(self) -> list[str]:
@@ -567,7 +796,7 @@ class Rules:
             p.append(f"joker_use: joker_sets_only needs at least 3 jokers (jokers: {self.jokers})")
         if self.joker_use is JokerUse.JOKER_SETS_ONLY and self.joker_swap:
             p.append("joker_swap: true needs wild jokers (joker_use: joker_sets_only)")
-        if self.joker_use is JokerUse.JOKER_SETS_ONLY and self.joker_value == "represented":
+        if self.joker_use is JokerUse.JOKER_SETS_ONLY and self.joker_value is JokerValue.REPRESENTED:
             p.append("joker_value: represented needs wild jokers (joker_use: joker_sets_only)")
         if self.joker_swap and self.n_jokers == 0:
             p.append("joker_swap: true needs jokers (jokers: 0)")
@@ -579,11 +808,11 @@ class Rules:
             p.append("joker_swap: true cannot be used with dealers_gambit: true (the dealer nominates what jokers do)")
         if self.calling_rummy is CallingRummy.PILE and self.discard_draw is DiscardDraw.TOP_ONLY:
             p.append("calling_rummy: pile takes from below the top card, which discard_draw: top_only forbids (use calling_rummy: top_card)")
-        if self.calling_rummy is CallingRummy.OFF and self.rummy_card_value != "normal":
+        if self.calling_rummy is CallingRummy.OFF and self.claimed_card_points is not None:
             p.append("rummy_card_value needs calling_rummy (calling_rummy: off)")
         if self.calling_rummy is CallingRummy.OFF and self.rummy_after_going_out:
             p.append("rummy_after_going_out: true needs calling_rummy (calling_rummy: off)")
-        if self.rounds != "to_target" and self.must_go_out_to_win:
+        if self.fixed_rounds is not None and self.must_go_out_to_win:
             p.append(f"must_go_out_to_win: true has no meaning with rounds: {self.rounds} (the highest total after the last round wins)")
         if self.discard_count is DiscardCount.MATCH_DRAWN and self.going_out in (GoingOut.FLOATING, GoingOut.UNPLAYABLE_DISCARD):
             p.append(f"discard_count: match_drawn cannot be combined with going_out: {self.going_out}")
@@ -612,25 +841,40 @@ class Rules:
     # ---------------------------------------------------------- resolved values
     @property
     def n_decks(self) -> int:
-        """Packs in play."""
-        if self.decks == "auto":
+        """Packs in play (``decks``, with ``auto`` resolved)."""
+        if isinstance(self.decks, Auto):
             # Dealer's Gambit is one 54-card pack whatever the player count.
             return 1 if self.players <= 4 or self.dealers_gambit else 2
-        return int(self.decks)
+        return self.decks
 
     @property
     def n_jokers(self) -> int:
-        """Jokers in play."""
-        if self.jokers == "auto":
+        """Jokers in play (``jokers``, with ``auto`` resolved)."""
+        if isinstance(self.jokers, Auto):
             return 2 * self.n_decks
-        return int(self.jokers)
+        return self.jokers
 
     @property
     def n_hand(self) -> int:
-        """Cards dealt to each player."""
-        if self.hand_size == "auto":
+        """Cards dealt to each player (``hand_size``, with ``auto`` resolved)."""
+        if isinstance(self.hand_size, Auto):
             return 13 if self.players == 2 else 7
-        return int(self.hand_size)
+        return self.hand_size
+
+    @property
+    def fixed_rounds(self) -> int | None:
+        """``rounds: N``: how many rounds are played; None when playing to the target."""
+        return None if isinstance(self.rounds, Rounds) else self.rounds
+
+    @property
+    def low_ace_points(self) -> int | None:
+        """``low_ace_value: N``: what a low ace counts; None when ``card_values`` decides."""
+        return None if isinstance(self.low_ace_value, Auto) else self.low_ace_value
+
+    @property
+    def claimed_card_points(self) -> int | None:
+        """``rummy_card_value: 15``: what a card claimed by calling Rummy scores; None for its usual value."""
+        return None if isinstance(self.rummy_card_value, RummyCardValue) else self.rummy_card_value
 
     @property
     def pack_size(self) -> int:
@@ -674,6 +918,10 @@ class Rules:
         return [(s.name, getattr(self, s.name), s.description) for s in _SPECS]
 
 
+def _bad_value(spec: OptionSpec, value: Any) -> str:
+    return f"option {spec.name!r} cannot be {value!r} (values: {spec.allowed()})"
+
+
 def _normalise_custom(values: dict[str, int]) -> dict[str, int]:
     out: dict[str, int] = {}
     for key, val in values.items():
@@ -694,3 +942,108 @@ def option_names() -> list[str]:
 def rules_fields() -> list[str]:
     """Field names of :class:`Rules` (the options plus ``preset``)."""
     return [f.name for f in dataclasses.fields(Rules)]
+
+
+# ------------------------------------------------------------- documentation
+#: The catalogue's groups in order, with their headings in docs/rules.md.
+GROUP_TITLES: dict[str, str] = {
+    "table": "Table and cards",
+    "melds": "Melds",
+    "drawing": "Drawing from the discard pile",
+    "going_out": "Going out and an empty stock",
+    "calling": "Calling Rummy",
+    "scoring": "Card values and scoring",
+    "winning": "Winning",
+    "partnership": "Partnerships",
+    "gambit": "Dealer's Gambit",
+}
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _md_value(v: Any) -> str:
+    return f"`{json.dumps(v.value if isinstance(v, StrEnum) else v)}`".replace('"', "")
+
+
+def catalogue_markdown() -> str:
+    """The option catalogue as Markdown tables, one per group (docs/rules.md's generated block).
+
+    Every option with its description, then each named value with its label
+    and what choosing it means, and the free whole numbers it accepts.
+
+    >>> print(catalogue_markdown().splitlines()[4])
+    | `players` | *default* `2` | | number of seats |
+    """
+    lines: list[str] = []
+    for group, title in GROUP_TITLES.items():
+        lines += [f"#### {title}", "", "| option | value | label | what it means |", "|---|---|---|---|"]
+        for spec in _SPECS:
+            if spec.group != group:
+                continue
+            lines.append(f"| `{spec.name}` | *default* {_md_value(spec.default)} | | {_md(spec.description)} |")
+            for c in spec.choices:
+                lines.append(f"| | {_md_value(c.value)} | {_md(c.label)} | {_md(c.description)} |")
+            if spec.number is not None:
+                n = spec.number
+                lines.append(f"| | {n.span()} | {_md(n.label)} | {_md(n.description)} |")
+            if not spec.choices and spec.number is None:
+                lines.append(f"| | {_md(spec.values)} | | |")
+        lines.append("")
+    unknown = {s.group for s in _SPECS} - set(GROUP_TITLES)
+    assert not unknown, f"groups without a title: {unknown}"
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def presets_markdown() -> str:
+    """The presets as a Markdown table: each preset's options over the standard game.
+
+    >>> print(presets_markdown().splitlines()[3])
+    | `popular` | `calling_rummy: pile` | standard plus calling Rummy! on the pile |
+    """
+    lines = ["| preset | options | what it is |", "|---|---|---|"]
+    for name, opts in PRESETS.items():
+        shown = ", ".join(f"`{k}: {json.dumps(v)}`".replace('"', "") for k, v in opts.items()) or "none (Part 1)"
+        lines.append(f"| `{name}` | {shown} | {_md(PRESET_DESCRIPTIONS[name])} |")
+    return "\n".join(lines) + "\n"
+
+
+#: The generated blocks of docs/rules.md, by name: ``<!-- BEGIN GENERATED name ... -->``.
+GENERATED_BLOCKS: dict[str, Callable[[], str]] = {"options": catalogue_markdown, "presets": presets_markdown}
+
+
+def update_generated(doc: str) -> str:
+    r"""``doc`` with every generated block rewritten from the catalogue.
+
+    A block runs from a line ``<!-- BEGIN GENERATED name ... -->`` to a line
+    ``<!-- END GENERATED name -->``; ``name`` is a key of
+    :data:`GENERATED_BLOCKS`. ``scripts/rules_doc.py`` writes docs/rules.md
+    with it, and a test fails when the file differs from what it gives.
+
+    Raises:
+        ValueError: a block that is not closed, or an unknown name.
+
+    >>> doc = ["x", "<!-- BEGIN GENERATED presets -->", "old", "<!-- END GENERATED presets -->"]
+    >>> update_generated("\n".join(doc)).splitlines()[2]
+    '| preset | options | what it is |'
+    """
+    out: list[str] = []
+    lines = doc.splitlines(keepends=True)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        i += 1
+        if not line.startswith("<!-- BEGIN GENERATED "):
+            continue
+        name = line.split()[3]
+        if name not in GENERATED_BLOCKS:
+            raise ValueError(f"unknown generated block {name!r} (blocks: {', '.join(GENERATED_BLOCKS)})")
+        end = f"<!-- END GENERATED {name} -->"
+        while i < len(lines) and lines[i].strip() != end:
+            i += 1
+        if i == len(lines):
+            raise ValueError(f"generated block {name!r} has no line {end!r}")
+        out.append(GENERATED_BLOCKS[name]())
+    return "".join(out)

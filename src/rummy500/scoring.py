@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rummy500.cards import JOKER, Card
 from rummy500.melds import JOKER_SET, RUN, SET, TableMeld, is_low_ace
-from rummy500.rules import CardValues, HandPenalty, Rules
+from rummy500.rules import CardValues, HandPenalty, JokerValue, Rules
 
 __all__ = ["RoundResult", "card_value", "hand_value", "meld_points", "score_round"]
 
@@ -62,8 +62,8 @@ def natural_value(c: Card, rules: Rules, *, low: bool = False, in_hand: bool = F
     custom = _custom(c, rules)
     if custom is not None:
         return custom
-    if low and rules.low_ace_value != "auto" and c.rank == 1:
-        return int(rules.low_ace_value)
+    if low and c.rank == 1 and rules.low_ace_points is not None:
+        return rules.low_ace_points
     if in_hand and rules.card_values is _CARD_VALUES_ACE_11 and c.rank == 1:
         return 15
     return _base_value(c.rank, rules, low=low)
@@ -73,16 +73,16 @@ def joker_value(c: Card, rules: Rules, *, in_hand: bool, low: bool = False) -> i
     """Value of a joker, in hand or declared on the table."""
     if "JK" in rules.custom_values:
         return rules.custom_values["JK"]
-    if rules.dealers_gambit and rules.joker_value == "auto":
-        return 0
     jv = rules.joker_value
-    if jv == "represented" or (jv == "auto" and rules.card_values is _CARD_VALUES_ACE_11):
+    if isinstance(jv, int):
+        return jv
+    if rules.dealers_gambit and jv is JokerValue.AUTO:
+        return 0
+    if jv is JokerValue.REPRESENTED or rules.card_values is _CARD_VALUES_ACE_11:
         if in_hand or not c.is_declared:
             return 15
         return natural_value(c.natural, rules, low=low)
-    if jv == "auto":
-        return 15
-    return int(jv)
+    return 15
 
 
 def card_value(c: Card, rules: Rules, *, in_hand: bool = True, low: bool = False) -> int:
@@ -100,10 +100,10 @@ def hand_value(hand: Sequence[Card], rules: Rules) -> int:
 def meld_card_values(meld: TableMeld, rules: Rules) -> list[int]:
     """The value each card of a table meld scores for the player who laid it."""
     values = []
-    rummy15 = rules.rummy_card_value == 15
+    claimed_points = rules.claimed_card_points
     for i, c in enumerate(meld.cards):
-        if rummy15 and meld.claimed[i]:
-            values.append(15)
+        if claimed_points is not None and meld.claimed[i]:
+            values.append(claimed_points)
         elif meld.doubled and c == JOKER:
             values.append(0)
         else:

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from itertools import combinations
+from typing import Any, TypeVar
 
 from rummy500 import fastmeld
 from rummy500.actions import (
@@ -65,7 +66,7 @@ from rummy500.melds import (
     make_meld,
 )
 from rummy500.position import ROUND_FIELDS, PositionError, parse_position, round_position
-from rummy500.public import HELD, PUBLIC_HELD, Phase, Public
+from rummy500.public import PUBLIC_HELD, Phase, Public
 from rummy500.rules import (
     CallingRummy,
     DiscardCount,
@@ -157,6 +158,7 @@ class Decision:
 
 
 _NOBODY: frozenset[int] = frozenset()
+_T = TypeVar("_T")
 
 
 def build_pack(rules: Rules) -> list[Card]:
@@ -172,43 +174,63 @@ def _remove(hand: list[Card], cards: Iterable[Card]) -> None:
         hand.remove(c)
 
 
+_new = object.__new__
+
+# A draft of the public value: what apply() writes one action's effects into.
+# It has the slots of Public but ordinary attributes, so the engine's writes
+# (``d.phase = ...``) are plain slot stores; _seal() then makes it a Public in
+# place (the two layouts are the same), immutable from then on. Only the
+# engine writes, and only to a draft nobody else holds yet. To mypy a draft is
+# Any: a frozen dataclass cannot be declared writable without declaring it twice.
+Draft = Any
+
+
+class _Draft:
+    __slots__ = tuple(f.name for f in fields(Public))
+
+
+def _make_open() -> Callable[[Public], Draft]:
+    """Generate ``_open(public)``: a draft copy of ``public`` (straight-line slot copies, no loop)."""
+    lines = ["def _open(p):", "    d = _new(_Draft)"]
+    lines += [f"    d.{name} = p.{name}" for name in _Draft.__slots__]
+    lines.append("    return d")
+    namespace: dict[str, Any] = {"_new": _new, "_Draft": _Draft}
+    exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names
+    fn: Callable[[Public], Draft] = namespace["_open"]
+    fn.__doc__ = "A draft copy of ``public`` for the engine to write the effects of one action into."
+    return fn
+
+
+_open = _make_open()
+
+
+def _seal(draft: Draft) -> Public:
+    """The draft made a Public in place: immutable from now on."""
+    draft.__class__ = Public
+    sealed: Public = draft
+    return sealed
+
+
+def _with(values: tuple[_T, ...], i: int, value: _T) -> tuple[_T, ...]:
+    """``values`` with item ``i`` replaced."""
+    return values[:i] + (value,) + values[i + 1 :]
+
+
 class RoundState:
     """The position of one round. Build with :meth:`new`, :meth:`from_deck` or :meth:`from_deal`."""
 
-    # The public fields are declared once, in rummy500.public.Public; the
-    # hands and the stock (bottom first) are the private parts.
-    __slots__ = ("rules", "n", "hands", "stock", *PUBLIC_HELD, "masters", "result", "_legal_cache")
+    # Everything every seat can see is one immutable value, ``public`` (a
+    # rummy500.public.Public, declared once there), replaced by each apply();
+    # the hands and the stock (bottom first) are the only private parts.
+    __slots__ = ("rules", "n", "hands", "stock", "public", "masters", "result", "_legal_cache")
 
     rules: Rules
     n: int
-    dealer: int
     hands: list[list[Card]]
     stock: list[Card]
-    discard: list[Card]
-    melds: list[TableMeld]
-    to_move: int
-    phase: Phase
-    obligation: Card | None
-    taken_top: Card | None
-    drawn: int
-    turn_points: int
-    turn_long_run: bool
-    opened: list[bool]
-    has_melded: list[bool]
-    known: list[list[Card]]
-    went_out: int | None
-    last_discarder: int | None
-    floating: list[bool]
-    drew_last_card: int | None
+    public: Public
     masters: int | None
-    removed: list[Card]
-    gambit: str | None
-    dealer_joker: str | None
-    rummy_due: bool
-    claimed_card: Card | None
-    turns: int
     result: RoundResult | None
-    declined: frozenset[int]
     _legal_cache: tuple[int, list[Action]] | None
 
     # ------------------------------------------------------------ construction
@@ -283,81 +305,126 @@ class RoundState:
     ) -> RoundState:
         if not 0 <= dealer < rules.players:
             raise ValueError(f"dealer {dealer} is not a seat of a {rules.players}-player game")
-        s = cls.__new__(cls)
         n = rules.players
+        to_move = (dealer + rules.step) % n
+        if rules.dealers_gambit:
+            phase = Phase.NOMINATE
+            to_move = dealer  # the dealer nominates before anyone looks at their cards
+        elif rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER:
+            phase = Phase.PLAY  # the 10-and-11th-card deal: the first player starts the pile by discarding
+        else:
+            phase = Phase.DRAW
+        no = (False,) * n
+        public = Public(
+            players=n,
+            dealer=dealer,
+            to_move=to_move,
+            phase=phase,
+            hand_sizes=tuple(map(len, hands)),
+            stock_count=len(stock_top_first),
+            discard=tuple(discard),
+            melds=(),
+            known=((),) * n,
+            obligation=None,
+            taken_top=None,
+            drawn=0,
+            turn_points=0,
+            turn_long_run=False,
+            opened=(rules.first_meld_min == 0,) * n,
+            has_melded=no,
+            floating=no,
+            removed=(),
+            last_discarder=None,
+            drew_last_card=None,
+            gambit=None,
+            dealer_joker="available" if dealer_joker else None,
+            rummy_due=False,
+            claimed_card=None,
+            turns=0,
+            declined=_NOBODY,
+            went_out=None,
+            round_scores=None,
+        )
+        s = cls.from_parts(rules, public, hands, stock_top_first)
+        if phase is Phase.DRAW:
+            d = s.public = _open(s.public)
+            s._begin_turn(d)
+            _seal(d)
+        return s
+
+    @classmethod
+    def from_parts(
+        cls,
+        rules: Rules,
+        public: Public,
+        hands: Sequence[Sequence[Card]],
+        stock: Sequence[Card],
+        masters: int | None = None,
+    ) -> RoundState:
+        """A round made of its public value and its private parts: the ``hands`` and the ``stock`` (top first).
+
+        The public fields derived from the private parts (``players``,
+        ``hand_sizes``, ``stock_count``, ``round_scores``) are set from them,
+        and each seat's ``known`` cards are kept sorted. ``masters``: the seat
+        that went out with a Master's Hand, for a round that is over.
+
+        Raises:
+            ValueError: the parts do not fit the rules (seats, dealer, seat to move).
+        """
+        n = rules.players
+        if len(hands) != n:
+            raise ValueError(f"the round has {len(hands)} hands but the game has {n} players")
+        for name in ("dealer", "to_move"):
+            if not 0 <= getattr(public, name) < n:
+                raise ValueError(f"{name} {getattr(public, name)} is not a seat of a {n}-player game")
+        for name in ("known", "opened", "has_melded", "floating"):
+            if len(getattr(public, name)) != n:
+                raise ValueError(f"{name} has {len(getattr(public, name))} seats but the game has {n} players")
+        s = cls.__new__(cls)
         s.rules = rules
         s.n = n
-        s.dealer = dealer
-        s.hands = hands
-        s.stock = list(reversed(stock_top_first))
-        s.discard = discard
-        s.melds = []
-        s.to_move = (dealer + rules.step) % n
-        s.obligation = None
-        s.taken_top = None
-        s.drawn = 0
-        s.turn_points = 0
-        s.turn_long_run = False
-        s.opened = [rules.first_meld_min == 0] * n
-        s.has_melded = [False] * n
-        s.known = [[] for _ in range(n)]
-        s.went_out = None
-        s.last_discarder = None
-        s.floating = [False] * n
-        s.drew_last_card = None
-        s.masters = None
-        s.removed = []
-        s.gambit = None
-        s.dealer_joker = "available" if dealer_joker else None
-        s.rummy_due = False
-        s.claimed_card = None
-        s.turns = 0
+        s.hands = [list(h) for h in hands]
+        s.stock = list(reversed(stock))
+        s.masters = masters
         s.result = None
-        s.declined = _NOBODY
         s._legal_cache = None
-        if rules.dealers_gambit:
-            s.phase = Phase.NOMINATE
-            s.to_move = dealer  # the dealer nominates before anyone looks at their cards
-        elif rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER:
-            # The 10-and-11th-card deal: the first player starts the pile by discarding.
-            s.phase = Phase.PLAY
-        else:
-            s.phase = Phase.DRAW
-            s._begin_turn()
+        d = _open(public)
+        d.players = n
+        d.phase = Phase(public.phase)
+        d.hand_sizes = tuple(map(len, s.hands))
+        d.stock_count = len(s.stock)
+        d.known = tuple(tuple(sorted(k)) for k in public.known)
+        d.round_scores = None
+        if d.phase is Phase.ROUND_OVER:
+            s.result = score_round(rules, d.melds, s.hands, d.went_out, masters=masters)
+            d.round_scores = tuple(s.result.round_scores)
+        s.public = _seal(d)
         return s
 
     def copy(self) -> RoundState:
-        """An independent copy (cards and melds are immutable, lists are copied).
+        """An independent copy: the hands and the stock are copied, the public value is shared."""
+        c = _new(RoundState)
+        c.rules = self.rules
+        c.n = self.n
+        c.hands = [h[:] for h in self.hands]
+        c.stock = self.stock[:]
+        c.public = self.public
+        c.masters = self.masters
+        c.result = self.result
+        c._legal_cache = None
+        return c
 
-        Generated from :data:`rummy500.public.HELD` (see :func:`_make_copy`).
-        """
-        raise NotImplementedError  # replaced below by the generated copy
-
-    def public(self) -> Public:
-        """The public facts of this position, as one immutable value."""
-        kw: dict[str, object] = {}
-        for name in PUBLIC_HELD:
-            value = getattr(self, name)
-            kind = HELD[name]
-            if kind == "list":
-                value = tuple(value)
-            elif kind == "lists":
-                value = tuple(tuple(sorted(v)) for v in value)  # per seat, a multiset
-            kw[name] = value
-        over = self.phase is Phase.ROUND_OVER and self.result is not None
-        return Public(
-            players=self.n,
-            hand_sizes=tuple(len(h) for h in self.hands),
-            stock_count=len(self.stock),
-            round_scores=tuple(self.result.round_scores) if over and self.result else None,
-            **kw,  # type: ignore[arg-type]
-        )
+    def _scratch(self) -> tuple[RoundState, Draft]:
+        """A copy to try a play on, and its public value as a draft (see :meth:`apply`)."""
+        c = self.copy()
+        d = c.public = _open(c.public)
+        return c, d
 
     # --------------------------------------------------------------- queries
     @property
     def is_over(self) -> bool:
         """True once the round has ended."""
-        return self.phase is Phase.ROUND_OVER
+        return self.public.phase is Phase.ROUND_OVER
 
     def stock_top_first(self) -> list[Card]:
         """The stock as a record lists it: top card first."""
@@ -374,23 +441,23 @@ class RoundState:
         return (seat + self.rules.step) % self.n
 
     def _jokers_wild(self) -> bool:
-        if self.gambit is not None:
-            return self.gambit == "wild"
+        if self.public.gambit is not None:
+            return self.public.gambit == "wild"
         return self.rules.jokers_wild
 
     def _extra_jokers(self, seat: int) -> int:
         """The dealer's joker, while it is free, counts as a joker the dealer holds."""
-        return 1 if seat == self.dealer and self.dealer_joker == "available" else 0
+        return 1 if seat == self.public.dealer and self.public.dealer_joker == "available" else 0
 
     def _meld_hand(self, seat: int, hand: Sequence[Card] | None = None) -> list[Card]:
         """The cards usable for melding: jokers drop out when they are not wild this hand."""
         h = self.hands[seat] if hand is None else hand
-        if self.gambit is not None and self.gambit != "wild":
+        if self.public.gambit is not None and self.public.gambit != "wild":
             return [c for c in h if c != JOKER]
         return list(h)
 
     def _meld_extra(self, seat: int) -> int:
-        if self.gambit is not None and self.gambit != "wild":
+        if self.public.gambit is not None and self.public.gambit != "wild":
             return 0
         return self._extra_jokers(seat)
 
@@ -403,16 +470,16 @@ class RoundState:
         return self._may_layoff_now(seat)
 
     def _may_layoff_now(self, seat: int) -> bool:
-        if not self.opened[seat]:
+        if not self.public.opened[seat]:
             return False  # first_meld_min: no lay-offs before the opening melds
         # layoff_needs_own_meld: only after a meld of one's own this round.
-        return not (self.rules.layoff_needs_own_meld and not self.has_melded[seat])
+        return not (self.rules.layoff_needs_own_meld and not self.public.has_melded[seat])
 
     # ---------------------------------------------------------- legal actions
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every action ``seat`` (default: the seat to move) may take now."""
         if seat is None:
-            seat = self.to_move
+            seat = self.public.to_move
         return list(self._legal_list(seat))
 
     def _legal_list(self, seat: int) -> list[Action]:
@@ -427,9 +494,9 @@ class RoundState:
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """Whether ``seat`` (default: the seat to move) may play ``action`` now (cached per position)."""
         if isinstance(action, Reshuffle):
-            return self.phase is Phase.SHUFFLE and Counter(action.cards) == Counter(self.discard[:-1])
+            return self.public.phase is Phase.SHUFFLE and Counter(action.cards) == Counter(self.public.discard[:-1])
         # A discard of several cards may name them in any order (the list has them ascending).
-        return _listed(action) in self._legal_list(self.to_move if seat is None else seat)
+        return _listed(action) in self._legal_list(self.public.to_move if seat is None else seat)
 
     def offer_order(self) -> list[int]:
         """The seats other than the one to move, in the order out-of-turn offers go to them.
@@ -439,7 +506,7 @@ class RoundState:
         first; a fixed order keeps every simulation reproducible).
         """
         out = []
-        s = self.to_move
+        s = self.public.to_move
         for _ in range(self.n - 1):
             s = self.next_seat(s)
             out.append(s)
@@ -459,26 +526,26 @@ class RoundState:
         of any seat at any time: a play by the seat to move implicitly passes
         over pending offers (records keep no declines).
         """
-        phase = self.phase
+        phase = self.public.phase
         if phase is Phase.ROUND_OVER:
             return None
         if phase is Phase.SHUFFLE:
             return Decision(DecisionKind.CHANCE, None, ())
         if phase is not Phase.NOMINATE:
-            declined = self.declined.union(skip) if skip else self.declined
+            declined = self.public.declined.union(skip) if skip else self.public.declined
             for s in self.offer_order():
                 if s in declined:
                     continue
                 acts = self._legal_list(s)
                 if acts:
                     return Decision(DecisionKind.OFFER, s, tuple(acts))
-        return Decision(DecisionKind.TURN, self.to_move, tuple(self._legal_list(self.to_move)))
+        return Decision(DecisionKind.TURN, self.public.to_move, tuple(self._legal_list(self.public.to_move)))
 
     def actors(self) -> list[int]:
         """Seats with a legal action now, the seat to move first."""
-        if self.phase in (Phase.ROUND_OVER, Phase.SHUFFLE):
+        if self.public.phase in (Phase.ROUND_OVER, Phase.SHUFFLE):
             return []
-        out = [self.to_move]
+        out = [self.public.to_move]
         for i in range(1, self.n):
             s = (out[0] + i) % self.n
             if self._out_of_turn(s):
@@ -486,28 +553,28 @@ class RoundState:
         return out
 
     def _legal(self, seat: int) -> list[Action]:
-        if not 0 <= seat < self.n or self.phase in (Phase.ROUND_OVER, Phase.SHUFFLE):
+        if not 0 <= seat < self.n or self.public.phase in (Phase.ROUND_OVER, Phase.SHUFFLE):
             return []
-        if self.phase is Phase.NOMINATE:
-            return [Nominate(m) for m in ("wild", "double", "split")] if seat == self.dealer else []
-        if seat != self.to_move:
+        if self.public.phase is Phase.NOMINATE:
+            return [Nominate(m) for m in ("wild", "double", "split")] if seat == self.public.dealer else []
+        if seat != self.public.to_move:
             acts = self._out_of_turn(seat)
-            if acts and seat not in self.declined:
+            if acts and seat not in self.public.declined:
                 acts.append(Decline())
             return acts
-        if self.phase is Phase.DRAW:
+        if self.public.phase is Phase.DRAW:
             return self._draw_actions(seat)
         return self._play_actions(seat)
 
     def _draw_actions(self, seat: int) -> list[Action]:
-        if self.rummy_due:
+        if self.public.rummy_due:
             # rummy_after_going_out: the player who went out must claim the playable card.
             return [CallRummy(k) for k in self._callable_depths(seat, _CALLING_RUMMY_PILE)]
         rules = self.rules
         acts: list[Action] = []
         if self.stock:
             acts.append(_DRAW)
-        pile = self.discard
+        pile = self.public.discard
         depth = len(pile) if rules.discard_draw is _DISCARD_DRAW_ANY_DEPTH else min(1, len(pile))
         hand = self.hands[seat]
         quick = (
@@ -537,7 +604,7 @@ class RoundState:
                 continue  # a cheap necessary condition already fails
             if self._take_ok(seat, k, split=False):
                 acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
-        if self.gambit == "split" and self._joker_for(seat):
+        if self.public.gambit == "split" and self._joker_for(seat):
             for k in range(2, len(pile) + 1):
                 if rules.discard_draw is _DISCARD_DRAW_ANY_DEPTH and self._take_ok(seat, k, split=True):
                     acts.append(Take(k, split=True))
@@ -564,7 +631,7 @@ class RoundState:
             if (w >> p) & 7 == 7 or (w >> (p + 1)) & 7 == 7 or (w >> (p + 2)) & 7 == 7:
                 return True
         suit = c >> 4
-        for meld in self.melds:
+        for meld in self.public.melds:
             if meld.kind == SET and meld.rank == r:
                 if len(meld.cards) < 4 and all(m.suit != suit for m in meld.cards):
                     return True
@@ -580,23 +647,23 @@ class RoundState:
 
     def _block_actions(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
-        if self.dealer_joker != "available" or seat == self.dealer or JOKER not in hand:
+        if self.public.dealer_joker != "available" or seat == self.public.dealer or JOKER not in hand:
             return []
         # The blocking joker leaves the hand: keep a card to play on with, never spend a
         # joker that must still be used, and never strand the top card just taken.
-        if len(hand) < 2 or self.obligation == JOKER and hand.count(JOKER) == 1:
+        if len(hand) < 2 or self.public.obligation == JOKER and hand.count(JOKER) == 1:
             return []
-        if self.phase is Phase.PLAY and self._strands_taken_card(seat, (JOKER,), 1):
+        if self.public.phase is Phase.PLAY and self._strands_taken_card(seat, (JOKER,), 1):
             return []
-        if self.phase is Phase.PLAY and (self.obligation is not None or not self._opening_done(seat)):
+        if self.public.phase is Phase.PLAY and (self.public.obligation is not None or not self._opening_done(seat)):
             # Nor spend a joker the turn still needs: to use the card taken from the
             # pile, or to complete an opening begun under first_meld_min.
             rest = list(hand)
             rest.remove(JOKER)
-            if self.obligation is not None and not self._can_use(seat, rest, self.obligation):
+            if self.public.obligation is not None and not self._can_use(seat, rest, self.public.obligation):
                 return []
             if not self._opening_done(seat) and not self._can_reach(
-                seat, rest, self.rules.first_meld_min - self.turn_points, depth=3
+                seat, rest, self.rules.first_meld_min - self.public.turn_points, depth=3
             ):
                 return []
         return [Block()]
@@ -612,25 +679,25 @@ class RoundState:
             return [_FLOAT]
         index = fastmeld.scan(self._meld_hand(seat))  # one index for the melds and the lay-offs
         acts: list[Action] = self._meld_actions(seat, in_turn=True, index=index)
-        if self.melds:
+        if self.public.melds:
             acts.extend(self._layoff_actions(seat, in_turn=True, index=index))
             if rules.joker_swap:
                 acts.extend(self._swap_actions(seat))
-        if self.dealer_joker == "available":
+        if self.public.dealer_joker == "available":
             acts.extend(self._block_actions(seat))
-        if self.obligation is None and self._opening_done(seat):
-            need = max(1, self.drawn) if rules.discard_count is _DISCARD_COUNT_MATCH_DRAWN else 1
+        if self.public.obligation is None and self._opening_done(seat):
+            need = max(1, self.public.drawn) if rules.discard_count is _DISCARD_COUNT_MATCH_DRAWN else 1
             count = min(need, len(hand))
             if count == 1:
                 held = set(hand)
-                top = self.taken_top
+                top = self.public.taken_top
                 if top is not None and not rules.discard_back and hand.count(top) == 1:
                     held.discard(top)
                 acts.extend([_DISCARDS[c] for c in sorted(held)])
             else:
                 counts = Counter(hand)
-                if self.taken_top is not None and not rules.discard_back:
-                    counts[self.taken_top] -= 1
+                if self.public.taken_top is not None and not rules.discard_back:
+                    counts[self.public.taken_top] -= 1
                 for combo in sorted(set(combinations(sorted(counts.elements()), count))):
                     acts.append(Discard(combo))
         return acts
@@ -638,13 +705,13 @@ class RoundState:
 
     def _opening_done(self, seat: int) -> bool:
         """first_meld_min: a turn that began melding must reach the minimum before it ends."""
-        return self.opened[seat] or self.turn_points == 0
+        return self.public.opened[seat] or self.public.turn_points == 0
 
     def _out_of_turn(self, seat: int) -> list[Action]:
-        if seat == self.to_move or self.phase in (Phase.ROUND_OVER, Phase.SHUFFLE, Phase.NOMINATE):
+        if seat == self.public.to_move or self.public.phase in (Phase.ROUND_OVER, Phase.SHUFFLE, Phase.NOMINATE):
             return []
         acts = self._call_actions(seat)
-        if self.rules.meld_out_of_turn and (self.phase is Phase.DRAW or self.obligation is None):
+        if self.rules.meld_out_of_turn and (self.public.phase is Phase.DRAW or self.public.obligation is None):
             # Out of turn a player never plays their last card: going out happens on one's own turn.
             acts.extend(self._meld_actions(seat, in_turn=False))
             acts.extend(self._layoff_actions(seat, in_turn=False))
@@ -668,7 +735,7 @@ class RoundState:
         if index is None:
             index = fastmeld.scan(self._meld_hand(seat))
         melds = fastmeld.all_melds(fastmeld.tables(self.rules), index, self._meld_extra(seat))
-        if self.gambit == "double" and self._joker_for(seat):
+        if self.public.gambit == "double" and self._joker_for(seat):
             # Dealer's Gambit, double: a joker may be placed on a set as it is melded.
             doubled = [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
             melds = melds + doubled
@@ -677,9 +744,9 @@ class RoundState:
         room = len(hand) - self._keep_min(seat, in_turn)
         dealers = self._extra_jokers(seat)
         # Only these plays can strand the top card just taken, or leave the taken card unused.
-        strand = in_turn and self.taken_top is not None and not self.rules.discard_back
-        obligation = self.obligation if in_turn else None
-        opened = self.opened[seat]
+        strand = in_turn and self.public.taken_top is not None and not self.rules.discard_back
+        obligation = self.public.obligation if in_turn else None
+        opened = self.public.opened[seat]
         ways = self._ways_to_use(seat, obligation, index)
         out: list[Action] = []
         for cards in melds:
@@ -702,7 +769,7 @@ class RoundState:
 
 
     def _layoff_actions(self, seat: int, in_turn: bool, index: fastmeld.Hand | None = None) -> list[Action]:
-        if not self.melds or not self._may_layoff_now(seat):
+        if not self.public.melds or not self._may_layoff_now(seat):
             return []
         hand = self.hands[seat]
         rules = self.rules
@@ -712,13 +779,13 @@ class RoundState:
         jokers = index.jokers + self._meld_extra(seat)
         room = len(hand) - self._keep_min(seat, in_turn)
         dealers = self._extra_jokers(seat)
-        strand = in_turn and self.taken_top is not None and not rules.discard_back
-        obligation = self.obligation if in_turn else None
+        strand = in_turn and self.public.taken_top is not None and not rules.discard_back
+        obligation = self.public.obligation if in_turn else None
         new_meld_only = rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD
         anyone = rules.layoff_onto is _LAYOFF_ONTO_ANY
         ways = self._ways_to_use(seat, obligation, index)
         out: list[Action] = []
-        for meld in self.melds:
+        for meld in self.public.melds:
             if not anyone and not self.may_extend(seat, meld):
                 continue
             found = fastmeld.layoffs_of(tables, meld, index, jokers)
@@ -747,7 +814,7 @@ class RoundState:
             return []
         hand = self.hands[seat]
         out: list[Action] = []
-        for meld in self.melds:
+        for meld in self.public.melds:
             for c in meld.cards:
                 if c >= 128 and c.natural in hand:
                     act = Swap(c.natural, meld.id)
@@ -757,11 +824,11 @@ class RoundState:
 
     def _swap_keeps_obligation(self, seat: int, swap: Swap) -> bool:
         """A swap is no use of a card taken from the pile: the card must still be usable after it."""
-        if self.obligation is None:
+        if self.public.obligation is None:
             return True
-        sim = self.copy()
-        sim._do_swap(seat, swap.card, swap.on)
-        return self.obligation in sim.hands[seat] and sim._can_use(seat, sim.hands[seat], self.obligation)
+        sim, d = self._scratch()
+        sim._do_swap(d, seat, swap.card, swap.on)
+        return self.public.obligation in sim.hands[seat] and sim._can_use(seat, sim.hands[seat], self.public.obligation)
 
     def _strands_taken_card(self, seat: int, cards: Sequence[Card], used: int, onto: int | None | bool = False) -> bool:
         """Whether a play would leave only the top card just taken, which may not be discarded.
@@ -771,19 +838,19 @@ class RoundState:
         stranded when it can itself be laid off next: the player goes out with it.
         """
         hand = self.hands[seat]
-        if self.taken_top is None or self.rules.discard_back or len(hand) - used != 1:
+        if self.public.taken_top is None or self.rules.discard_back or len(hand) - used != 1:
             return False
         rest = list(hand)
         _remove(rest, _bare(cards)[:used])
-        if rest[0] != self.taken_top:
+        if rest[0] != self.public.taken_top:
             return False
         if onto is False:
             return True
-        sim = self.copy()
-        sim._do_lay(seat, cards, onto, check_out=False)
+        sim, d = self._scratch()
+        sim._do_lay(d, seat, cards, onto, check_out=False)
         if not sim._may_layoff_now(seat):
             return True
-        return not sim._layoff_uses(seat, sim.hands[seat], self.taken_top, self._keep_min(seat, True), sim._meld_extra(seat))
+        return not sim._layoff_uses(seat, sim.hands[seat], self.public.taken_top, self._keep_min(seat, True), sim._meld_extra(seat))
 
     def _ways_to_use(self, seat: int, obligation: Card | None, index: fastmeld.Hand) -> list[tuple[int, int, int]] | None:
         """New melds that use the card taken from the pile, for plays that leave them alone (None: check each play in full).
@@ -791,33 +858,33 @@ class RoundState:
         Such a meld still stands after a play that uses none of its cards, so an
         opened hand can still use the card (see :meth:`_still_usable`).
         """
-        if obligation is None or self.gambit is not None or not self.opened[seat] or self._extra_jokers(seat) or index.dups is not None:
+        if obligation is None or self.public.gambit is not None or not self.public.opened[seat] or self._extra_jokers(seat) or index.dups is not None:
             return None
         return fastmeld.ways_to_use(fastmeld.tables(self.rules), index, index.jokers, obligation)
 
     def _still_usable(self, seat: int, cards: Sequence[Card], onto: int | None) -> bool:
-        if self.gambit is not None or not self.opened[seat] or self._extra_jokers(seat):
-            sim = self.copy()
-            sim._do_lay(seat, cards, onto, check_out=False)
-            return sim._can_use(seat, sim.hands[seat], self.obligation)  # type: ignore[arg-type]
+        if self.public.gambit is not None or not self.public.opened[seat] or self._extra_jokers(seat):
+            sim, d = self._scratch()
+            sim._do_lay(d, seat, cards, onto, check_out=False)
+            return sim._can_use(seat, sim.hands[seat], self.public.obligation)  # type: ignore[arg-type]
         # An opened hand without the dealer's joker: the lay changes only the hand,
         # the table and has_melded, so try it on those alone instead of on a copy.
         hand = list(self.hands[seat])
         _remove(hand, _bare(cards))
-        melds = list(self.melds)
+        saved = self.public
+        melds = list(saved.melds)
         if onto is None:
             melds.append(self._build_meld(seat, cards, len(melds)))
         else:
             melds[onto] = extend_meld(melds[onto], cards, self.rules, seat)
-        saved_melds, saved_melded = self.melds, self.has_melded[seat]
-        self.melds = melds
-        self.has_melded[seat] = saved_melded or onto is None
+        trial = self.public = _open(saved)
+        trial.melds = tuple(melds)
+        if onto is None:
+            trial.has_melded = _with(saved.has_melded, seat, True)
         try:
-            return self._can_use(seat, hand, self.obligation)  # type: ignore[arg-type]
+            return self._can_use(seat, hand, saved.obligation)  # type: ignore[arg-type]
         finally:
-            self.melds = saved_melds
-            self.has_melded[seat] = saved_melded
-
+            self.public = saved
 
     def _opening_ok(self, seat: int, cards: Sequence[Card], in_turn: bool) -> bool:
         """first_meld_min: this meld, with what else the hand can still meld, reaches the minimum."""
@@ -825,7 +892,7 @@ class RoundState:
             meld = self._build_meld(seat, cards, 0)
         except MeldError:
             return False
-        have = (self.turn_points if in_turn else 0) + new_meld_points(meld, self.rules)
+        have = (self.public.turn_points if in_turn else 0) + new_meld_points(meld, self.rules)
         need = self.rules.first_meld_min - have
         if need <= 0:
             return True
@@ -861,7 +928,7 @@ class RoundState:
     def _take_ok(self, seat: int, k: int, split: bool) -> bool:
         """Whether taking ``k`` cards leaves a turn that can be finished legally."""
         rules = self.rules
-        pile = self.discard
+        pile = self.public.discard
         chosen = pile[-k]
         hand = self.hands[seat]
         if split:
@@ -870,7 +937,7 @@ class RoundState:
                 new_hand.remove(JOKER)
             must_use = True
         else:
-            new_hand = list(hand) + pile[-k:]
+            new_hand = [*hand, *pile[-k:]]
             must_use = k > 1 or rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS
         if must_use:
             return self._can_use(seat, new_hand, chosen, split_joker=split)
@@ -892,9 +959,9 @@ class RoundState:
         tables = fastmeld.tables(r)
         index = fastmeld.scan(mhand)
         melds = fastmeld.melds_using(tables, index, index.jokers + extra, chosen)
-        if self.gambit == "double" and JOKER in hand:
+        if self.public.gambit == "double" and JOKER in hand:
             melds = [*melds, *(m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4)]
-        opened = self.opened[seat]
+        opened = self.public.opened[seat]
         for cards in melds:
             used = len(cards) - min(sum(1 for c in cards if c >= 64), extra) if extra else len(cards)
             if len(hand) - used < keep:
@@ -904,7 +971,7 @@ class RoundState:
                     pts = new_meld_points(self._build_meld(seat, cards, 0), rules)
                 except MeldError:
                     continue
-                need = rules.first_meld_min - self.turn_points - pts
+                need = rules.first_meld_min - self.public.turn_points - pts
                 if need > 0:
                     rest = list(hand)
                     _remove(rest, _bare(cards)[:used])
@@ -913,7 +980,7 @@ class RoundState:
             return True
         if rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD or not opened:
             return False
-        if rules.layoff_needs_own_meld and not self.has_melded[seat]:
+        if rules.layoff_needs_own_meld and not self.public.has_melded[seat]:
             # Lay off only after a meld of one's own: meld something else first.
             for cards in find_melds(mhand, r, extra):
                 if chosen in _bare(cards):
@@ -927,22 +994,22 @@ class RoundState:
                 if self._layoff_uses(seat, rest, chosen, keep, extra - (len(cards) - used)):
                     return True
             return False
-        return fastmeld.lays_off(tables, r, self.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
+        return fastmeld.lays_off(tables, r, self.public.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
 
     def _layoff_uses(self, seat: int, hand: Sequence[Card], chosen: Card, keep: int, extra: int) -> bool:
         index = fastmeld.scan(self._meld_hand(seat, hand))
         tables = fastmeld.tables(self.rules)
-        return fastmeld.lays_off(tables, self.rules, self.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
+        return fastmeld.lays_off(tables, self.rules, self.public.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
 
     # -- calling Rummy
     def _call_actions(self, seat: int) -> list[Action]:
         """Rummy calls: any seat but the one who just discarded, before the next player draws."""
         if (
             self.rules.calling_rummy is _CALLING_RUMMY_OFF
-            or self.phase is not Phase.DRAW
-            or self.last_discarder is None
-            or seat == self.last_discarder
-            or self.rummy_due
+            or self.public.phase is not Phase.DRAW
+            or self.public.last_discarder is None
+            or seat == self.public.last_discarder
+            or self.public.rummy_due
         ):
             return []
         if self.rules.calling_rummy is _CALLING_RUMMY_STEAL:
@@ -950,10 +1017,10 @@ class RoundState:
         return [CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy)]
 
     def _callable_depths(self, seat: int, mode: CallingRummy) -> list[int]:
-        depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(self.discard) + 1)
+        depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(self.public.discard) + 1)
         out = []
-        for k in fastmeld.playable_depths(fastmeld.tables(self.rules), self.melds, self.discard, depths):
-            if self._can_use(seat, list(self.hands[seat]) + self.discard[-k:], self.discard[-k]):
+        for k in fastmeld.playable_depths(fastmeld.tables(self.rules), self.public.melds, self.public.discard, depths):
+            if self._can_use(seat, [*self.hands[seat], *self.public.discard[-k:]], self.public.discard[-k]):
                 out.append(k)
         return out
 
@@ -961,7 +1028,7 @@ class RoundState:
         """``calling_rummy: steal``: the playable card alone, laid off at once or melded from the pile."""
         r = self.rules
         out: list[Action] = []
-        pile = self.discard
+        pile = self.public.discard
         seen: set[Card] = set()
         pile_melds = find_melds(pile, r, 0)
         for k in range(1, len(pile) + 1):
@@ -969,7 +1036,7 @@ class RoundState:
             if c in seen or c == JOKER:
                 continue
             seen.add(c)
-            for meld in self.melds:
+            for meld in self.public.melds:
                 if self.may_extend(seat, meld):
                     try:
                         extend_meld(meld, [c], r, seat)
@@ -985,6 +1052,10 @@ class RoundState:
     def apply(self, action: Action, seat: int | None = None, *, check: bool = True) -> list[Event]:
         """Play ``action`` for ``seat`` (default: the seat to move).
 
+        The public value is replaced, not changed: the action's effects are
+        written into a fresh draft of it (which nobody else holds yet), so
+        copies and views made before keep what they saw.
+
         Args:
             action: the action.
             seat: who plays it; out-of-turn actions (Rummy calls, melding out of
@@ -999,196 +1070,253 @@ class RoundState:
         Raises:
             IllegalAction: the action breaks a rule; the state is unchanged.
         """
+        effect = _EFFECTS.get(type(action))
+        if effect is None:
+            raise IllegalAction(f"{action!r} is not an action")
+        public = self.public
         if isinstance(action, Reshuffle):
-            if check and seat is not None and self.phase is Phase.SHUFFLE and seat != self.to_move:
-                raise IllegalAction(f"the reshuffle is recorded for the seat about to draw (seat {self.to_move}), not seat {seat}")
-            self._apply_reshuffle(action, check)
-            return [Reshuffled(len(action.cards), action.cards)]
-        if seat is None:
-            seat = self.to_move
-        if check and not self.is_legal(action, seat):
-            raise IllegalAction(self.explain(action, seat))
+            self._check_reshuffle(action, seat, check)
+            seat = public.to_move
+        else:
+            if seat is None:
+                seat = public.to_move
+            if check and not self.is_legal(action, seat):
+                raise IllegalAction(self.explain(action, seat))
         self._legal_cache = None
-        if isinstance(action, Decline):
-            self.declined = self.declined | {seat}
-            return [Declined(seat)]
-        self.declined = _NOBODY
-        event: Event
-        match action:
-            case Nominate(mode):
-                self.gambit = mode
-                self.to_move = self.next_seat(self.dealer)
-                self.phase = Phase.PLAY if self.rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER else Phase.DRAW
-                if self.phase is Phase.DRAW:
-                    self._begin_turn()
-                event = Nominated(seat, mode)
-            case Draw():
-                self._do_draw(seat)
-                event = Drew(seat, self.drawn, tuple(self.hands[seat][len(self.hands[seat]) - self.drawn :]))
-            case Take(k, split):
-                taken = tuple(self.discard[-k:])
-                self._do_take(seat, k, split)
-                event = Took(seat, taken[:1], taken[1:]) if split else Took(seat, taken)
-            case Pass():
-                event = Passed(seat)
-                self._end_round(None)
-            case Meld(cards):
-                event = Melded(seat, cards, len(self.melds))
-                self._do_lay(seat, cards, None, check_out=True)
-            case LayOff(cards, on):
-                event = LaidOff(seat, cards, on)
-                self._do_lay(seat, cards, on, check_out=True)
-            case Swap(c, on):
-                self._do_swap(seat, c, on)
-                event = Swapped(seat, c, on)
-            case Discard(cards):
-                event = Discarded(seat, cards)
-                self._do_discard(seat, cards)
-            case Float():
-                self.floating[seat] = True
-                event = Floated(seat)
-                self._end_turn(seat)
-            case CallRummy(k, on, meld):
-                event = self._do_call(seat, k, on, meld)
-            case Block():
-                self.hands[seat].remove(JOKER)
-                self._forget(seat, [JOKER])
-                self.removed.append(JOKER)
-                self.dealer_joker = "blocked"
-                event = Blocked(seat)
-            case _:
-                raise IllegalAction(f"{action!r} is not an action")
-        if self.phase is Phase.ROUND_OVER:
-            assert self.result is not None
-            return [event, RoundOver(self.went_out, tuple(self.result.round_scores), tuple(tuple(h) for h in self.hands))]
-        return [event]
+        d = self.public = _open(public)
+        try:
+            event = effect(self, d, seat, action)
+            hands = self.hands
+            d.hand_sizes = tuple(map(len, hands))
+            d.stock_count = len(self.stock)
+            if d.phase is not Phase.ROUND_OVER:
+                return [event]
+            result = self.result
+            assert result is not None
+            d.round_scores = scores = tuple(result.round_scores)
+            return [event, RoundOver(d.went_out, scores, tuple(tuple(h) for h in hands))]
+        finally:
+            _seal(d)
 
-    # -- effects (no validation)
-    def _forget(self, seat: int, cards: Iterable[Card]) -> None:
-        known = self.known[seat]
-        for c in cards:
-            if c in known:
-                known.remove(c)
+    # -- effects (no validation), one per kind of action; each writes into the draft ``d`` (also self.public)
+    def _on_decline(self, d: Draft, seat: int, action: Decline) -> Event:
+        d.declined = d.declined | {seat}
+        return Declined(seat)
 
-    def _do_draw(self, seat: int) -> None:
-        count = min(self.rules.stock_draw_count, len(self.stock))
-        for _ in range(count):
-            self.hands[seat].append(self.stock.pop())
-        self.drawn = count
-        self.taken_top = None
-        self.phase = Phase.PLAY
-        self.last_discarder = None
-        if not self.stock and self.drew_last_card is None:
-            self.drew_last_card = seat
+    def _on_nominate(self, d: Draft, seat: int, action: Nominate) -> Event:
+        d.declined = _NOBODY
+        d.gambit = action.mode
+        d.to_move = self.next_seat(d.dealer)
+        if self.rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER:
+            d.phase = Phase.PLAY
+        else:
+            d.phase = Phase.DRAW
+            self._begin_turn(d)
+        return Nominated(seat, action.mode)
 
-    def _do_take(self, seat: int, k: int, split: bool) -> None:
-        chosen = self.discard[-k]
-        taken = self.discard[-k:]
-        del self.discard[-k:]
+    def _on_draw(self, d: Draft, seat: int, action: Draw) -> Event:
+        d.declined = _NOBODY
         hand = self.hands[seat]
+        stock = self.stock
+        count = min(self.rules.stock_draw_count, len(stock))
+        for _ in range(count):
+            hand.append(stock.pop())
+        d.drawn = count
+        d.taken_top = None
+        d.phase = Phase.PLAY
+        d.last_discarder = None
+        if not stock and d.drew_last_card is None:
+            d.drew_last_card = seat
+        return Drew(seat, count, tuple(hand[len(hand) - count :]))
+
+    def _on_take(self, d: Draft, seat: int, action: Take) -> Event:
+        d.declined = _NOBODY
+        k, split = action.n, action.split
+        pile = d.discard
+        chosen = pile[-k]
+        taken = pile[-k:]
+        d.discard = pile[:-k]
+        event = Took(seat, taken[:1], taken[1:]) if split else Took(seat, taken)
         if split:
             # Dealer's Gambit split: a joker splits the pile; the cards above the chosen one leave play.
-            self._spend_joker(seat)
-            self.removed.extend(taken[1:])
-            taken = [chosen]
-        hand.extend(taken)
-        self.known[seat].extend(taken)
-        self.drawn = len(taken)
+            self._spend_joker(d, seat)
+            d.removed = d.removed + taken[1:]
+            taken = (chosen,)
+        self.hands[seat].extend(taken)
+        d.known = _with(d.known, seat, tuple(sorted(d.known[seat] + taken)))
+        d.drawn = len(taken)
         must_use = k > 1 or split or self.rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS
-        self.obligation = chosen if must_use else None
-        self.taken_top = chosen if k == 1 and not split else None
-        self.phase = Phase.PLAY
-        self.last_discarder = None
+        d.obligation = chosen if must_use else None
+        d.taken_top = chosen if k == 1 and not split else None
+        d.phase = Phase.PLAY
+        d.last_discarder = None
+        return event
 
-    def _spend_joker(self, seat: int) -> None:
+    def _on_pass(self, d: Draft, seat: int, action: Pass) -> Event:
+        d.declined = _NOBODY
+        self._end_round(d, None)
+        return Passed(seat)
+
+    def _on_meld(self, d: Draft, seat: int, action: Meld) -> Event:
+        d.declined = _NOBODY
+        event = Melded(seat, action.cards, len(d.melds))
+        self._do_lay(d, seat, action.cards, None, check_out=True)
+        return event
+
+    def _on_lay_off(self, d: Draft, seat: int, action: LayOff) -> Event:
+        d.declined = _NOBODY
+        self._do_lay(d, seat, action.cards, action.on, check_out=True)
+        return LaidOff(seat, action.cards, action.on)
+
+    def _on_swap(self, d: Draft, seat: int, action: Swap) -> Event:
+        d.declined = _NOBODY
+        self._do_swap(d, seat, action.card, action.on)
+        return Swapped(seat, action.card, action.on)
+
+    def _on_discard(self, d: Draft, seat: int, action: Discard) -> Event:
+        d.declined = _NOBODY
+        self._do_discard(d, seat, action.cards)
+        return Discarded(seat, action.cards)
+
+    def _on_float(self, d: Draft, seat: int, action: Float) -> Event:
+        d.declined = _NOBODY
+        d.floating = _with(d.floating, seat, True)
+        self._end_turn(d, seat)
+        return Floated(seat)
+
+    def _on_call(self, d: Draft, seat: int, action: CallRummy) -> Event:
+        d.declined = _NOBODY
+        return self._do_call(d, seat, action.depth, action.on, action.meld)
+
+    def _on_block(self, d: Draft, seat: int, action: Block) -> Event:
+        d.declined = _NOBODY
+        self.hands[seat].remove(JOKER)
+        self._forget(d, seat, (JOKER,))
+        d.removed = d.removed + (JOKER,)
+        d.dealer_joker = "blocked"
+        return Blocked(seat)
+
+    def _on_reshuffle(self, d: Draft, seat: int, action: Reshuffle) -> Event:
+        self.stock = list(reversed(action.cards))
+        d.discard = d.discard[-1:]
+        d.phase = Phase.DRAW
+        self._begin_turn(d)
+        return Reshuffled(len(action.cards), action.cards)
+
+    def _check_reshuffle(self, action: Reshuffle, seat: int | None, check: bool) -> None:
+        if not check:
+            return
+        p = self.public
+        if seat is not None and p.phase is Phase.SHUFFLE and seat != p.to_move:
+            raise IllegalAction(f"the reshuffle is recorded for the seat about to draw (seat {p.to_move}), not seat {seat}")
+        if p.phase is not Phase.SHUFFLE:
+            raise IllegalAction("there is nothing to reshuffle now: the stock is not empty")
+        if Counter(action.cards) != Counter(p.discard[:-1]):
+            raise IllegalAction("a reshuffle must use exactly the discard pile except its top card")
+
+    def _forget(self, d: Draft, seat: int, cards: Iterable[Card]) -> None:
+        """Cards ``seat`` played are no longer known to be held."""
+        known = d.known[seat]
+        if not known:
+            return
+        rest = list(known)
+        for c in cards:
+            if c in rest:
+                rest.remove(c)
+        if len(rest) != len(known):
+            d.known = _with(d.known, seat, tuple(rest))
+
+    def _spend_joker(self, d: Draft, seat: int) -> None:
         if self._extra_jokers(seat):
-            self.dealer_joker = "used"
+            d.dealer_joker = "used"
         else:
             self.hands[seat].remove(JOKER)
-            self._forget(seat, [JOKER])
-        self.removed.append(JOKER)
+            self._forget(d, seat, (JOKER,))
+        d.removed = d.removed + (JOKER,)
 
     def _build_meld(self, seat: int, cards: Sequence[Card], meld_id: int) -> TableMeld:
-        doubling = self.gambit == "double" and JOKER in cards
+        doubling = self.public.gambit == "double" and JOKER in cards
         return make_meld(cards, self.rules, meld_id, seat, doubling_joker=doubling)
 
-    def _do_lay(self, seat: int, cards: Sequence[Card], onto: int | None, *, check_out: bool) -> None:
-        claimed = self.claimed_card is not None and self.claimed_card in _bare(cards) and seat == self.to_move
+    def _do_lay(self, d: Draft, seat: int, cards: Sequence[Card], onto: int | None, *, check_out: bool) -> None:
+        claimed_card = d.claimed_card
+        claimed = claimed_card is not None and claimed_card in _bare(cards) and seat == d.to_move
         if onto is None:
-            meld = self._build_meld(seat, cards, len(self.melds))
+            meld = self._build_meld(seat, cards, len(d.melds))
             if claimed:
-                meld = _mark_claimed(meld, self.claimed_card)  # type: ignore[arg-type]
-            self.melds.append(meld)
-            self.has_melded[seat] = True
-            if not self.opened[seat]:
-                if seat != self.to_move:
-                    self.opened[seat] = True  # out of turn, the meld alone reached the minimum
+                meld = _mark_claimed(meld, claimed_card)
+            d.melds = d.melds + (meld,)
+            if not d.has_melded[seat]:
+                d.has_melded = _with(d.has_melded, seat, True)
+            if not d.opened[seat]:
+                if seat != d.to_move:
+                    d.opened = _with(d.opened, seat, True)  # out of turn, the meld alone reached the minimum
                 else:
-                    self.turn_points += new_meld_points(meld, self.rules)
-                    if self.turn_points >= self.rules.first_meld_min:
-                        self.opened[seat] = True
+                    d.turn_points = d.turn_points + new_meld_points(meld, self.rules)
+                    if d.turn_points >= self.rules.first_meld_min:
+                        d.opened = _with(d.opened, seat, True)
             if meld.kind == RUN and len(meld.cards) >= 7:
-                self.turn_long_run = True
+                d.turn_long_run = True
         else:
-            old = self.melds[onto]
+            old = d.melds[onto]
             new = extend_meld(old, cards, self.rules, seat)
             if claimed:
-                new = _mark_claimed(new, self.claimed_card, start=len(old.cards))  # type: ignore[arg-type]
-            self.melds[onto] = new
+                new = _mark_claimed(new, claimed_card, start=len(old.cards))
+            d.melds = _with(d.melds, onto, new)
         used, extra = self._hand_cost(seat, cards)
         if extra:
-            self.dealer_joker = "used"
+            d.dealer_joker = "used"
         bare = _bare(cards)
         hand_cards = list(bare)
         for _ in range(extra):
             hand_cards.remove(JOKER)
         _remove(self.hands[seat], hand_cards)
-        self._forget(seat, hand_cards)
-        if self.obligation is not None and self.obligation in bare and seat == self.to_move:
-            self.obligation = None
+        self._forget(d, seat, hand_cards)
+        if d.obligation is not None and d.obligation in bare and seat == d.to_move:
+            d.obligation = None
         if claimed:
-            self.claimed_card = None
+            d.claimed_card = None
         # Going out by melding; under floating / unplayable_discard the player must still float.
-        if check_out and not self.hands[seat] and seat == self.to_move and self.rules.going_out is _GOING_OUT_ANY:
-            self._end_round(seat)
+        if check_out and not self.hands[seat] and seat == d.to_move and self.rules.going_out is _GOING_OUT_ANY:
+            self._end_round(d, seat)
 
-    def _do_swap(self, seat: int, c: Card, on: int) -> None:
-        meld = self.melds[on]
+    def _do_swap(self, d: Draft, seat: int, c: Card, on: int) -> None:
+        meld = d.melds[on]
         idx = next(i for i, m in enumerate(meld.cards) if m >= 128 and m.natural == c)
         cards = list(meld.cards)
         cards[idx] = c
-        self.melds[on] = replace(meld, cards=tuple(cards))
+        d.melds = _with(d.melds, on, replace(meld, cards=tuple(cards)))
         hand = self.hands[seat]
         hand.remove(c)
-        self._forget(seat, [c])
+        self._forget(d, seat, (c,))
         hand.append(JOKER)
 
-    def _do_discard(self, seat: int, cards: Sequence[Card]) -> None:
+    def _do_discard(self, d: Draft, seat: int, cards: Sequence[Card]) -> None:
         hand = self.hands[seat]
         _remove(hand, cards)
-        self._forget(seat, cards)
-        self.discard.extend(cards)
+        self._forget(d, seat, cards)
+        d.discard = d.discard + tuple(cards)
         if hand:
-            self._end_turn(seat)
+            self._end_turn(d, seat)
             return
         if self.rules.going_out is _GOING_OUT_UNPLAYABLE_DISCARD and any(self._fits_table(c) for c in cards):
             # The going-out discard was playable: the player floats instead.
-            self.floating[seat] = True
-            self._end_turn(seat)
+            d.floating = _with(d.floating, seat, True)
+            self._end_turn(d, seat)
             return
-        if self.rules.masters_hand and self.turn_long_run:
+        if self.rules.masters_hand and d.turn_long_run:
             self.masters = seat
         if self.rules.rummy_after_going_out and self._callable_depths(seat, _CALLING_RUMMY_PILE):
             # The discard leaves a playable card in the pile: a Rummy. Play goes on.
             self.masters = None
-            self.rummy_due = True
-            self.phase = Phase.DRAW
+            d.rummy_due = True
+            d.phase = Phase.DRAW
             return
-        self._end_round(seat)
+        self._end_round(d, seat)
 
     def _fits_table(self, c: Card) -> bool:
         r = self.rules
-        for meld in self.melds:
+        for meld in self.public.melds:
             try:
                 extend_meld(meld, [c], r, 0)
                 return True
@@ -1196,85 +1324,72 @@ class RoundState:
                 continue
         return False
 
-    def _do_call(self, seat: int, k: int, on: int | None, meld_cards: tuple[Card, ...] | None) -> CalledRummy:
-        chosen = self.discard[-k]
-        if self.rules.calling_rummy is _CALLING_RUMMY_STEAL and not self.rummy_due:
+    def _do_call(self, d: Draft, seat: int, k: int, on: int | None, meld_cards: tuple[Card, ...] | None) -> CalledRummy:
+        pile = d.discard
+        chosen = pile[-k]
+        if self.rules.calling_rummy is _CALLING_RUMMY_STEAL and not d.rummy_due:
             claim = self.rules
             if on is not None:
-                del self.discard[-k]
-                new = extend_meld(self.melds[on], [chosen], claim, seat, claimed=True)
-                self.melds[on] = new
-                self._legal_cache = None
+                d.discard = pile[: len(pile) - k] + pile[len(pile) - k + 1 :]
+                new = extend_meld(d.melds[on], [chosen], claim, seat, claimed=True)
+                d.melds = _with(d.melds, on, new)
                 return CalledRummy(seat, k, (chosen,), on=on)
             assert meld_cards is not None
-            _remove(self.discard, _bare(meld_cards))
-            built = make_meld(meld_cards, claim, len(self.melds), seat)
-            self.melds.append(_mark_claimed(built, chosen))
-            self.has_melded[seat] = True
-            self._legal_cache = None
+            rest = list(pile)
+            _remove(rest, _bare(meld_cards))
+            d.discard = tuple(rest)
+            built = make_meld(meld_cards, claim, len(d.melds), seat)
+            d.melds = d.melds + (_mark_claimed(built, chosen),)
+            d.has_melded = _with(d.has_melded, seat, True)
             return CalledRummy(seat, k, tuple(_bare(meld_cards)), meld=built.id)
-        taken = self.discard[-k:]
-        del self.discard[-k:]
+        taken = pile[-k:]
+        d.discard = pile[:-k]
         self.hands[seat].extend(taken)
-        self.known[seat].extend(taken)
-        self.to_move = seat
-        self.phase = Phase.PLAY
-        self.obligation = chosen
-        self.claimed_card = chosen
-        self.taken_top = None
-        self.drawn = len(taken)
-        self.turn_points = 0
-        self.turn_long_run = False
-        self.last_discarder = None
-        self.rummy_due = False
+        d.known = _with(d.known, seat, tuple(sorted(d.known[seat] + taken)))
+        d.to_move = seat
+        d.phase = Phase.PLAY
+        d.obligation = chosen
+        d.claimed_card = chosen
+        d.taken_top = None
+        d.drawn = len(taken)
+        d.turn_points = 0
+        d.turn_long_run = False
+        d.last_discarder = None
+        d.rummy_due = False
         return CalledRummy(seat, k, tuple(taken))
-
-    def _apply_reshuffle(self, action: Reshuffle, check: bool) -> None:
-        if check:
-            if self.phase is not Phase.SHUFFLE:
-                raise IllegalAction("there is nothing to reshuffle now: the stock is not empty")
-            expected = Counter(self.discard[:-1])
-            if Counter(action.cards) != expected:
-                raise IllegalAction("a reshuffle must use exactly the discard pile except its top card")
-        self._legal_cache = None
-        top = self.discard[-1]
-        self.stock = list(reversed(action.cards))
-        self.discard = [top]
-        self.phase = Phase.DRAW
-        self._begin_turn()
 
     def chance_reshuffle(self, rng: random.Random) -> Reshuffle:
         """(``stock_out: reshuffle``) Draw the chance event due in phase SHUFFLE."""
-        cards = list(self.discard[:-1])
+        cards = list(self.public.discard[:-1])
         rng.shuffle(cards)
         return Reshuffle(tuple(cards))
 
     # -- turn flow
-    def _end_turn(self, seat: int) -> None:
-        self.turns += 1
-        if self.rules.stock_out is _STOCK_OUT_IMMEDIATE and self.drew_last_card is not None:
-            self._end_round(None)
+    def _end_turn(self, d: Draft, seat: int) -> None:
+        d.turns = d.turns + 1
+        if self.rules.stock_out is _STOCK_OUT_IMMEDIATE and d.drew_last_card is not None:
+            self._end_round(d, None)
             return
-        if self.turns >= MAX_TURNS:
-            self._end_round(None)
+        if d.turns >= MAX_TURNS:
+            self._end_round(d, None)
             return
         if not self.stock and self.rules.stock_out in _STOCK_OUT_ENDLESS and self._dead():
-            self._end_round(None)  # a dead round ends as a stock-out would
+            self._end_round(d, None)  # a dead round ends as a stock-out would
             return
-        self.to_move = self.next_seat(seat)
-        self.last_discarder = seat
-        self.phase = Phase.DRAW
-        self._begin_turn()
+        d.to_move = self.next_seat(seat)
+        d.last_discarder = seat
+        d.phase = Phase.DRAW
+        self._begin_turn(d)
 
-    def _begin_turn(self) -> None:
-        self.obligation = None
-        self.taken_top = None
-        self.drawn = 0
-        self.turn_points = 0
-        self.turn_long_run = False
-        self.claimed_card = None
-        if not self.stock and self.rules.stock_out is _STOCK_OUT_RESHUFFLE and len(self.discard) >= 2:
-            self.phase = Phase.SHUFFLE
+    def _begin_turn(self, d: Draft) -> None:
+        d.obligation = None
+        d.taken_top = None
+        d.drawn = 0
+        d.turn_points = 0
+        d.turn_long_run = False
+        d.claimed_card = None
+        if not self.stock and self.rules.stock_out is _STOCK_OUT_RESHUFFLE and len(d.discard) >= 2:
+            d.phase = Phase.SHUFFLE
 
     def _dead(self) -> bool:
         """Whether the table can never change again: no meld and no lay-off from every card still in play.
@@ -1286,25 +1401,24 @@ class RoundState:
         """
         pool = [c for h in self.hands for c in h]
         pool += self.stock
-        pool += self.discard
-        if JOKER in pool or self.dealer_joker == "available":
+        pool += self.public.discard
+        if JOKER in pool or self.public.dealer_joker == "available":
             return False
-        if self.rules.joker_swap and any(JOKER in m.cards for m in self.melds):
+        if self.rules.joker_swap and any(JOKER in m.cards for m in self.public.melds):
             return False
         t = fastmeld.tables(self.rules)
         index = fastmeld.scan(pool)
-        for meld in self.melds:
+        for meld in self.public.melds:
             if fastmeld.fits(t, meld) & index.mask or fastmeld.layoffs_of(t, meld, index, 0):
                 return False
         return not fastmeld.all_melds(t, index)
 
-    def _end_round(self, went_out: int | None) -> None:
-        self.went_out = went_out
-        self.phase = Phase.ROUND_OVER
-        self.last_discarder = None
-        self.rummy_due = False
-        self._legal_cache = None
-        self.result = score_round(self.rules, self.melds, self.hands, went_out, masters=self.masters)
+    def _end_round(self, d: Draft, went_out: int | None) -> None:
+        d.went_out = went_out
+        d.phase = Phase.ROUND_OVER
+        d.last_discarder = None
+        d.rummy_due = False
+        self.result = score_round(self.rules, d.melds, self.hands, went_out, masters=self.masters)
 
     # ------------------------------------------------------------- refusals
     def explain(self, action: Action, seat: int) -> str:
@@ -1316,15 +1430,14 @@ class RoundState:
         """What ``seat`` (None: a spectator) may see: the public facts, its hand, its legal actions, its rule facts."""
         if seat is not None and not 0 <= seat < self.n:
             raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
-        pub = self.public()
-        over = self.phase is Phase.ROUND_OVER
-        base = {name: getattr(pub, name) for name in _PUBLIC_NAMES}
+        pub = self.public
         # Once the round is over every hand is shown, as at a real table.
-        final = tuple(tuple(sorted(h)) for h in self.hands) if over else None
+        final = tuple(tuple(sorted(h)) for h in self.hands) if pub.phase is Phase.ROUND_OVER else None
         rules = self.rules
         if seat is None:
-            return View(rules=rules, seat=None, hand=(), scores=_tuple(scores), final_hands=final, **base)
-        return View(
+            return View.of(pub, rules=rules, seat=None, hand=(), scores=_tuple(scores), final_hands=final)
+        return View.of(
+            pub,
             rules=rules,
             seat=seat,
             hand=tuple(sorted(self.hands[seat])),
@@ -1334,10 +1447,9 @@ class RoundState:
             jokers_wild=self._jokers_wild(),
             extra_jokers=self._meld_extra(seat),
             may_lay_off_now=self._may_layoff_now(seat),
-            lay_off_onto=tuple(m.id for m in self.melds if self.may_extend(seat, m)),
+            lay_off_onto=tuple(m.id for m in pub.melds if self.may_extend(seat, m)),
             must_use_top_card=rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS,
             calls_steal=rules.calling_rummy is _CALLING_RUMMY_STEAL,
-            **base,
         )
 
     # -------------------------------------------------------------- positions
@@ -1354,43 +1466,29 @@ class RoundState:
         return self.position()
 
     def __repr__(self) -> str:
-        return f"<RoundState {self.phase} to_move={self.to_move} stock={len(self.stock)} pile={len(self.discard)}>"
+        return f"<RoundState {self.public.phase} to_move={self.public.to_move} stock={len(self.stock)} pile={len(self.public.discard)}>"
 
 
 def _tuple(values: Sequence[int] | None) -> tuple[int, ...] | None:
     return tuple(values) if values is not None else None
 
 
-_PUBLIC_NAMES = tuple(f.name for f in fields(Public))
-
-
-def _make_copy() -> None:
-    """Generate ``RoundState.copy`` from the declared public fields (fast: no loop at run time)."""
-    lines = [
-        "def copy(self):",
-        "    c = _new(RoundState)",
-        "    c.rules = self.rules",
-        "    c.n = self.n",
-        "    c.hands = [list(h) for h in self.hands]",
-        "    c.stock = list(self.stock)",
-    ]
-    for name in PUBLIC_HELD:
-        kind = HELD[name]
-        if kind == "list":
-            lines.append(f"    c.{name} = list(self.{name})")
-        elif kind == "lists":
-            lines.append(f"    c.{name} = [list(v) for v in self.{name}]")
-        else:
-            lines.append(f"    c.{name} = self.{name}")
-    lines += ["    c.masters = self.masters", "    c.result = self.result", "    c._legal_cache = None", "    return c"]
-    namespace: dict[str, object] = {"_new": object.__new__, "RoundState": RoundState}
-    exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names
-    generated = namespace["copy"]
-    generated.__doc__ = RoundState.copy.__doc__
-    RoundState.copy = generated  # type: ignore[method-assign,assignment]
-
-
-_make_copy()
+_EFFECTS: dict[type, Callable[[RoundState, Draft, int, Any], Event]] = {
+    Decline: RoundState._on_decline,
+    Nominate: RoundState._on_nominate,
+    Draw: RoundState._on_draw,
+    Take: RoundState._on_take,
+    Pass: RoundState._on_pass,
+    Meld: RoundState._on_meld,
+    LayOff: RoundState._on_lay_off,
+    Swap: RoundState._on_swap,
+    Discard: RoundState._on_discard,
+    Float: RoundState._on_float,
+    CallRummy: RoundState._on_call,
+    Block: RoundState._on_block,
+    Reshuffle: RoundState._on_reshuffle,
+}
+"""What each kind of action does (apply() dispatches on the action's type)."""
 
 _TAKES = [Take(k) for k in range(120)]
 _DRAW, _PASS, _FLOAT = Draw(), Pass(), Float()
@@ -1514,20 +1612,12 @@ def state_from_view(view: View, rng: random.Random) -> RoundState:
     stock = pool[pos : pos + view.stock_count]
     if len(stock) != view.stock_count or any(len(h) != view.hand_sizes[i] for i, h in enumerate(hands)):
         raise ResampleError("the unseen cards do not fill the hidden hands and the stock")
-    state = RoundState.from_deal(view.rules, view.dealer, hands, stock, list(view.discard))
-    for name in PUBLIC_HELD:  # every public field, as declared in rummy500.public
-        value = getattr(view, name)
-        kind = HELD[name]
-        if kind == "list":
-            value = list(value)
-        elif kind == "lists":
-            value = [list(v) for v in value]
-        setattr(state, name, value)
-    state.phase = Phase(view.phase)
-    state.masters = None  # set only in the instant a player goes out
-    state.result = None
-    state._legal_cache = None
-    return state
+    # Every public field comes from the view, as declared in rummy500.public.
+    # masters is set only in the instant a player goes out.
+    try:
+        return RoundState.from_parts(view.rules, view.public(), hands, stock)
+    except ValueError as exc:
+        raise ResampleError(str(exc)) from None
 
 
 # ------------------------------------------------------------------ positions
@@ -1551,20 +1641,11 @@ def state_from_position(rules: Rules, text: str) -> RoundState:
         state = RoundState.from_deal(rules, got["dealer"], hands, got.get("stock", ()), got.get("discard", ()))
     except ValueError as exc:
         raise PositionError(str(exc)) from None
-    for name in PUBLIC_HELD:
-        if name in got:
-            value = got[name]
-            kind = HELD[name]
-            if kind == "list":
-                value = list(value)
-            elif kind == "lists":
-                value = [list(v) for v in value]
-            setattr(state, name, value)
-    state.masters = got.get("masters")
-    if state.phase is Phase.ROUND_OVER:
-        state.result = score_round(rules, state.melds, state.hands, state.went_out, masters=state.masters)
-    state._legal_cache = None
-    return state
+    public = replace(state.public, **{name: got[name] for name in PUBLIC_HELD if name in got})
+    try:
+        return RoundState.from_parts(rules, public, state.hands, state.stock_top_first(), got.get("masters"))
+    except ValueError as exc:
+        raise PositionError(str(exc)) from None
 
 
 def view_from_position(rules: Rules, text: str) -> View:

@@ -13,7 +13,7 @@ Views are built by :meth:`RoundState.view <rummy500.state.RoundState.view>`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from enum import Enum
 from typing import Any
 
@@ -21,7 +21,7 @@ from rummy500.actions import Action
 from rummy500.cards import Card
 from rummy500.melds import TableMeld
 from rummy500.position import view_position
-from rummy500.public import Public
+from rummy500.public import Public, copy_public
 from rummy500.rules import Rules
 
 __all__ = ["View"]
@@ -77,6 +77,24 @@ class View(Public):
     must_use_top_card: bool = False
     calls_steal: bool = False
 
+    @classmethod
+    def of(cls, public: Public, **own: Any) -> View:
+        """The view made of a round's ``public`` value (shared, not converted) and the seat's own fields.
+
+        Raises:
+            TypeError: a required own field is missing or a name is not one of the view's own fields.
+        """
+        view = _new(cls)
+        _copy_public(view, public)
+        for name, default in _OWN:
+            value = own.pop(name, default)
+            if value is MISSING:
+                raise TypeError(f"View.of() needs {name!r}")
+            _set(view, name, value)
+        if own:
+            raise TypeError(f"not fields of a view: {', '.join(sorted(own))}")
+        return view
+
     @property
     def my_turn(self) -> bool:
         """Whether this seat is the one to move."""
@@ -110,3 +128,10 @@ class View(Public):
             else:
                 out[name] = _json(value)
         return out
+
+
+_new = object.__new__
+_set = object.__setattr__
+_copy_public = copy_public
+_PUBLIC_NAMES = frozenset(f.name for f in fields(Public))
+_OWN: tuple[tuple[str, Any], ...] = tuple((f.name, f.default) for f in fields(View) if f.name not in _PUBLIC_NAMES)

@@ -55,7 +55,7 @@ def test_in_turn_answer_is_legal_and_out_of_turn_may_pass(level: str) -> None:
             act = bots[s].act(view, rng)
             assert act is None or act in view.legal
             passes += act is None
-        seat = state.to_move
+        seat = state.public.to_move
         view = match.view(seat)
         act = bots[seat].act(view, rng)
         assert act in view.legal
@@ -134,7 +134,7 @@ def _poisoned(state: RoundState, seat: int, rng: random.Random) -> RoundState:
         if s == seat:
             keep.append([])
             continue
-        known = list(state.known[s])
+        known = list(state.public.known[s])
         rest = list(state.hands[s])
         for c in known:
             rest.remove(c)
@@ -164,7 +164,7 @@ def test_poisoned_hidden_cards_change_nothing(level: str) -> None:
     for step in range(80):
         state = match.state
         assert state is not None
-        seat = state.to_move
+        seat = state.public.to_move
         view = match.view(seat)
         if step % 7 == 3 and len(view.legal) > 1:
             twin = _poisoned(state, seat, random.Random(step))

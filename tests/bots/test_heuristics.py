@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from rummy500 import Rules, parse_cards
 from rummy500.actions import Discard, Draw, Meld, Take
@@ -50,13 +51,15 @@ def test_medium_goes_out_when_it_can() -> None:
             break
         view = state.view(0)
         state.apply(bot.act(view, rng), 0)
-    assert state.is_over and state.went_out == 0
+    assert state.is_over and state.public.went_out == 0
 
 
 def test_medium_keeps_a_card_an_opponent_collects() -> None:
     def discard_after_drawing(known: list[str]) -> Discard:
         state = _state("7C 3D 2S", "7S 7D KS QS JS 2C 5C", "4H AH 2H", "TC")
-        state.known[1] = parse_cards(known)  # seat 1 was seen taking these from the pile
+        # Seat 1 was seen taking these from the pile.
+        seen = replace(state.public, known=((), tuple(parse_cards(known))))
+        state = RoundState.from_parts(state.rules, seen, state.hands, state.stock_top_first())
         state.apply(Draw(), 0)
         act = make_bot("medium", 1).act(state.view(0), random.Random(0))
         assert isinstance(act, Discard)

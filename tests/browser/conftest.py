@@ -10,6 +10,7 @@ a skipped browser test would hide a broken client.
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import json
@@ -22,9 +23,10 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -33,6 +35,7 @@ try:
 except ModuleNotFoundError as exc:  # pragma: no cover - the test script installs it
     raise RuntimeError("the browser tests need Playwright for Python: pip install -e '.[test]'") from exc
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM = os.environ.get("RUMMY500_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -66,6 +69,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
+    # Reviews at the smallest budget: the browser tests check the review view, not its depth.
+    env.setdefault("RUMMY500_REVIEW_SAMPLES", "2")
+    env.setdefault("RUMMY500_REVIEW_EXTEND", "0")
     cmd = [
         sys.executable,
         "-m",
@@ -123,6 +129,17 @@ class SeededServer:
 
     url: str
     seeds: collections.deque[int]
+    app: Any = None
+    loop: asyncio.AbstractEventLoop | None = None
+
+    def call(self, make: Callable[[Any], Coroutine[Any, Any, T]], timeout: float = 10) -> T:
+        """Run ``make(app)`` (a coroutine) on the server's event loop and return its result.
+
+        Tests use it to let time pass at a table (see ``test_web_play``): the
+        server itself has no way to do that from outside.
+        """
+        assert self.loop is not None
+        return asyncio.run_coroutine_threadsafe(make(self.app), self.loop).result(timeout)
 
 
 @pytest.fixture(scope="session")
@@ -158,7 +175,7 @@ def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SeededSe
             pytest.fail("the in-process server did not start")
         time.sleep(0.05)
     try:
-        yield SeededServer(f"http://127.0.0.1:{port}", seeds)
+        yield SeededServer(f"http://127.0.0.1:{port}", seeds, app, server.servers[0].get_loop())
     finally:
         server.should_exit = True
         thread.join(timeout=15)

@@ -59,7 +59,7 @@ def _bob_discards_for_ann(seed: int) -> list | None:
         plan.append((seat, action.to_record()))
         game.apply(seat, action)
 
-    if game.match.state.to_move != 0:
+    if game.match.state.public.to_move != 0:
         return None
     play(0, next(a for a in game.legal(0) if isinstance(a, Draw)))
     play(0, next(a for a in game.legal(0) if isinstance(a, Discard)))
@@ -104,7 +104,7 @@ def test_a_person_wins_a_rummy_call_against_a_bot(seeded_server, new_page, size)
         play_action(page, calls[0])
         v = view(page)
         assert v["to_move"] == 0 and v["obligation"]  # Ann won the call: the bot never drew
-        expect(page.get_by_test_id("game-log")).to_contain_text("Ann: Call Rummy!")
+        expect(page.get_by_test_id("game-log")).to_contain_text("Ann: called Rummy!")
         expect(page.get_by_test_id("game-log")).not_to_contain_text("Bot 3:")
         expect(window).to_have_count(0)
     finally:
@@ -231,9 +231,9 @@ def test_keyboard_focus_stays_on_the_moves_and_others_moves_are_spoken(scripted,
     after = _view()
     script.next_view = after
     bob = {"kind": "action", "version": 15, "round": 0, "seat": 1, "name": "Bob", "action": {"discard": "9D"},
-           "text": "discard 9D", "auto": False}
+           "text": "discard 9D", "auto": False, "events": [{"event": "discarded", "seat": 1, "cards": ["9D"]}]}
     script.push(after, version=15, log=[bob])
     # The focus is back on a move button, not lost to the page.
     expect(page.locator("[data-testid=actions] button:focus")).to_have_count(1)
     # Screen readers hear Bob's move (a polite live region), once.
-    expect(page.get_by_test_id("live-moves")).to_have_text("Bob: Discard 9\u2666")
+    expect(page.get_by_test_id("live-moves")).to_have_text("Bob: discarded 9\u2666")

@@ -123,8 +123,8 @@ def all_cards(state: RoundState) -> Counter[Card]:
     for h in state.hands:
         total.update(h)
     total.update(state.stock)
-    total.update(state.discard)
-    total.update(state.removed)
-    for m in state.melds:
+    total.update(state.public.discard)
+    total.update(state.public.removed)
+    for m in state.public.melds:
         total.update(JOKER if c.is_joker else c for c in m.cards)
     return total

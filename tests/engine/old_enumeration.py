@@ -40,14 +40,14 @@ class OldRound(RoundState):
         return c
 
     def _draw_actions(self, seat: int) -> list[Action]:
-        if self.rummy_due:
+        if self.public.rummy_due:
             # rummy_after_going_out: the player who went out must claim the playable card.
             return [CallRummy(k) for k in self._callable_depths(seat, CallingRummy.PILE)]
         rules = self.rules
         acts: list[Action] = []
         if self.stock:
             acts.append(Draw())
-        depth = len(self.discard) if rules.discard_draw is DiscardDraw.ANY_DEPTH else min(1, len(self.discard))
+        depth = len(self.public.discard) if rules.discard_draw is DiscardDraw.ANY_DEPTH else min(1, len(self.public.discard))
         quick = (
             not rules.around_the_corner
             and rules.set_suits is SetSuits.DISTINCT
@@ -55,7 +55,7 @@ class OldRound(RoundState):
             and JOKER not in self.hands[seat]
         )
         have = set(self.hands[seat])
-        pile = self.discard
+        pile = self.public.discard
         always = rules.must_use_taken is MustUseTaken.ALWAYS
         for k in range(1, depth + 1):
             c = pile[-k]
@@ -64,8 +64,8 @@ class OldRound(RoundState):
                 continue  # a cheap necessary condition already fails
             if self._take_ok(seat, k, split=False):
                 acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
-        if self.gambit == "split" and self._joker_for(seat):
-            for k in range(2, len(self.discard) + 1):
+        if self.public.gambit == "split" and self._joker_for(seat):
+            for k in range(2, len(self.public.discard) + 1):
                 if rules.discard_draw is DiscardDraw.ANY_DEPTH and self._take_ok(seat, k, split=True):
                     acts.append(Take(k, split=True))
         if not self.stock:
@@ -91,7 +91,7 @@ class OldRound(RoundState):
             if hi1 and p < 13 and base + (p + 1) % 13 + 1 in have:
                 return True
         suit = c >> 4
-        for meld in self.melds:
+        for meld in self.public.melds:
             if meld.kind == SET and meld.rank == r:
                 if len(meld.cards) < 4 and all(m.suit != suit for m in meld.cards):
                     return True
@@ -116,12 +116,12 @@ class OldRound(RoundState):
         acts.extend(self._layoff_actions(seat, in_turn=True))
         acts.extend(self._swap_actions(seat))
         acts.extend(self._block_actions(seat))
-        if self.obligation is None and self._opening_done(seat):
-            need = max(1, self.drawn) if rules.discard_count is DiscardCount.MATCH_DRAWN else 1
+        if self.public.obligation is None and self._opening_done(seat):
+            need = max(1, self.public.drawn) if rules.discard_count is DiscardCount.MATCH_DRAWN else 1
             count = min(need, len(hand))
             counts = Counter(hand)
-            if self.taken_top is not None and not rules.discard_back:
-                counts[self.taken_top] -= 1
+            if self.public.taken_top is not None and not rules.discard_back:
+                counts[self.public.taken_top] -= 1
             if count == 1:
                 for c in sorted(k for k, v in counts.items() if v > 0):
                     acts.append(_DISCARDS[c])
@@ -134,7 +134,7 @@ class OldRound(RoundState):
         hand = self.hands[seat]
         keep = self._keep_min(seat, in_turn)
         melds = find_melds(self._meld_hand(seat), self.rules, self._meld_extra(seat))
-        if self.gambit == "double" and self._joker_for(seat):
+        if self.public.gambit == "double" and self._joker_for(seat):
             # Dealer's Gambit, double: a joker may be placed on a set as it is melded.
             doubled = [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
             melds = melds + doubled
@@ -145,7 +145,7 @@ class OldRound(RoundState):
                 continue
             if not self._meld_keeps_obligation(seat, cards, in_turn):
                 continue
-            if not self.opened[seat] and not self._opening_ok(seat, cards, in_turn):
+            if not self.public.opened[seat] and not self._opening_ok(seat, cards, in_turn):
                 continue
             out.append(Meld(cards))
         return out
@@ -160,7 +160,7 @@ class OldRound(RoundState):
         extra = self._meld_extra(seat)
         out: list[Action] = []
         touch = None if extra or JOKER in mhand else _touch_index(mhand)
-        for meld in self.melds:
+        for meld in self.public.melds:
             if not self.may_extend(seat, meld):
                 continue
             if touch is not None and not _may_touch(meld, touch):
@@ -169,10 +169,10 @@ class OldRound(RoundState):
                 used, _ = self._hand_cost(seat, cards)
                 if len(hand) - used < keep or (in_turn and self._strands_taken_card(seat, cards, used, meld.id)):
                     continue
-                if in_turn and self.obligation is not None:
-                    if self.rules.taken_card_use is TakenCardUse.NEW_MELD and self.obligation in _bare(cards):
+                if in_turn and self.public.obligation is not None:
+                    if self.rules.taken_card_use is TakenCardUse.NEW_MELD and self.public.obligation in _bare(cards):
                         continue
-                    if self.obligation not in _bare(cards) and not self._still_usable(seat, cards, meld.id):
+                    if self.public.obligation not in _bare(cards) and not self._still_usable(seat, cards, meld.id):
                         continue
                 out.append(LayOff(cards, meld.id))
         return out
@@ -185,37 +185,37 @@ class OldRound(RoundState):
         stranded when it can itself be laid off next: the player goes out with it.
         """
         hand = self.hands[seat]
-        if self.taken_top is None or self.rules.discard_back or len(hand) - used != 1:
+        if self.public.taken_top is None or self.rules.discard_back or len(hand) - used != 1:
             return False
         rest = list(hand)
         _remove(rest, _bare(cards)[:used])
-        if rest[0] != self.taken_top:
+        if rest[0] != self.public.taken_top:
             return False
         if onto is False:
             return True
-        sim = self.copy()
-        sim._do_lay(seat, cards, onto, check_out=False)
+        sim, d = self._scratch()
+        sim._do_lay(d, seat, cards, onto, check_out=False)
         if not sim._may_layoff_now(seat):
             return True
-        return not sim._layoff_uses(seat, sim.hands[seat], self.taken_top, self._keep_min(seat, True), sim._meld_extra(seat))
+        return not sim._layoff_uses(seat, sim.hands[seat], self.public.taken_top, self._keep_min(seat, True), sim._meld_extra(seat))
 
     def _meld_keeps_obligation(self, seat: int, cards: Sequence[Card], in_turn: bool) -> bool:
         """A play that does not use the taken card must leave it usable."""
-        if not in_turn or self.obligation is None:
+        if not in_turn or self.public.obligation is None:
             return True
-        if self.obligation in _bare(cards):
+        if self.public.obligation in _bare(cards):
             return True
         return self._still_usable(seat, cards, None)
 
     def _still_usable(self, seat: int, cards: Sequence[Card], onto: int | None) -> bool:
-        sim = self.copy()
-        sim._do_lay(seat, cards, onto, check_out=False)
-        return sim._can_use(seat, sim.hands[seat], self.obligation)
+        sim, d = self._scratch()
+        sim._do_lay(d, seat, cards, onto, check_out=False)
+        return sim._can_use(seat, sim.hands[seat], self.public.obligation)
 
     def _take_ok(self, seat: int, k: int, split: bool) -> bool:
         """Whether taking ``k`` cards leaves a turn that can be finished legally."""
         rules = self.rules
-        pile = self.discard
+        pile = self.public.discard
         chosen = pile[-k]
         hand = self.hands[seat]
         if split:
@@ -224,7 +224,7 @@ class OldRound(RoundState):
                 new_hand.remove(JOKER)
             must_use = True
         else:
-            new_hand = list(hand) + pile[-k:]
+            new_hand = [*hand, *pile[-k:]]
             must_use = k > 1 or rules.must_use_taken is MustUseTaken.ALWAYS
         if must_use:
             return self._can_use(seat, new_hand, chosen, split_joker=split)
@@ -244,9 +244,9 @@ class OldRound(RoundState):
         if chosen == JOKER and chosen not in mhand:
             return False  # a joker that is not wild this hand cannot be used
         melds = find_melds(mhand, r, extra, containing=chosen)
-        if self.gambit == "double" and JOKER in hand:
+        if self.public.gambit == "double" and JOKER in hand:
             melds = melds + [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
-        opened = self.opened[seat]
+        opened = self.public.opened[seat]
         for cards in melds:
             if chosen not in _bare(cards):
                 continue
@@ -258,7 +258,7 @@ class OldRound(RoundState):
                     pts = new_meld_points(self._build_meld(seat, cards, 0), rules)
                 except MeldError:
                     continue
-                need = rules.first_meld_min - self.turn_points - pts
+                need = rules.first_meld_min - self.public.turn_points - pts
                 if need > 0:
                     rest = list(hand)
                     _remove(rest, _bare(cards)[:used])
@@ -267,7 +267,7 @@ class OldRound(RoundState):
             return True
         if rules.taken_card_use is TakenCardUse.NEW_MELD or not opened:
             return False
-        if rules.layoff_needs_own_meld and not self.has_melded[seat]:
+        if rules.layoff_needs_own_meld and not self.public.has_melded[seat]:
             # Lay off only after a meld of one's own: meld something else first.
             for cards in find_melds(mhand, r, extra):
                 if chosen in _bare(cards):
@@ -286,7 +286,7 @@ class OldRound(RoundState):
     def _layoff_uses(self, seat: int, hand: Sequence[Card], chosen: Card, keep: int, extra: int) -> bool:
         r = self.rules
         mhand = self._meld_hand(seat, hand)
-        for meld in self.melds:
+        for meld in self.public.melds:
             if not self.may_extend(seat, meld):
                 continue
             if chosen != JOKER and (meld.suit != chosen.suit if meld.kind == RUN else meld.rank != chosen.rank):
@@ -298,24 +298,24 @@ class OldRound(RoundState):
 
     def _playable_from_pile(self, k: int) -> bool:
         """Whether the k-th card from the top could be laid off, or melds with the cards above it."""
-        chosen = self.discard[-k]
+        chosen = self.public.discard[-k]
         r = self.rules
-        for meld in self.melds:
+        for meld in self.public.melds:
             if find_layoffs(meld, [chosen], r):
                 return True
         if k >= 3:
-            for cards in find_melds(self.discard[-k:], r, 0):
+            for cards in find_melds(self.public.discard[-k:], r, 0):
                 if chosen in _bare(cards):
                     return True
         return False
 
     def _callable_depths(self, seat: int, mode: CallingRummy) -> list[int]:
-        depths = [1] if mode is CallingRummy.TOP_CARD else range(1, len(self.discard) + 1)
+        depths = [1] if mode is CallingRummy.TOP_CARD else range(1, len(self.public.discard) + 1)
         out = []
         for k in depths:
-            if k > len(self.discard) or not self._playable_from_pile(k):
+            if k > len(self.public.discard) or not self._playable_from_pile(k):
                 continue
-            if self._can_use(seat, list(self.hands[seat]) + self.discard[-k:], self.discard[-k]):
+            if self._can_use(seat, [*self.hands[seat], *self.public.discard[-k:]], self.public.discard[-k]):
                 out.append(k)
         return out
 

@@ -203,8 +203,8 @@ def legal(state: RoundState) -> set[str]:
     """The oracle's legal actions for the seat to move in a standard-game position."""
     if state.is_over:
         return set()
-    hand = tuple(sorted(state.hands[state.to_move]))
-    table = tuple(tuple(m.cards) for m in state.melds)
-    if state.phase.value == "draw":
-        return legal_draw(hand, table, len(state.stock), list(state.discard))
-    return legal_play(hand, table, state.obligation, state.taken_top)
+    hand = tuple(sorted(state.hands[state.public.to_move]))
+    table = tuple(tuple(m.cards) for m in state.public.melds)
+    if state.public.phase.value == "draw":
+        return legal_draw(hand, table, len(state.stock), list(state.public.discard))
+    return legal_play(hand, table, state.public.obligation, state.public.taken_top)

@@ -28,7 +28,7 @@ def test_pack_and_hand_sizes_follow_the_number_of_players(players, packs, jokers
 
     state = RoundState.new(rules, 0, random.Random(players))
     assert [len(h) for h in state.hands] == [hand] * players
-    assert len(state.discard) == 1  # the upcard starts the pile
+    assert len(state.public.discard) == 1  # the upcard starts the pile
     assert len(state.stock) == 52 * packs + jokers - players * hand - 1
     assert all_cards(state) == pack
 
@@ -45,10 +45,10 @@ def test_two_players_are_dealt_13_cards_one_at_a_time_starting_left_of_the_deale
     first = (dealer + 1) % 2
     assert state.hands[first] == deck[0:26:2]
     assert state.hands[dealer] == deck[1:26:2]
-    assert state.discard == [deck[26]]  # the next card is turned up
+    assert state.public.discard == (deck[26],)  # the next card is turned up
     assert state.stock_top_first() == deck[27:]  # the rest is the stock, top first
-    assert state.to_move == first
-    assert state.phase is Phase.DRAW
+    assert state.public.to_move == first
+    assert state.public.phase is Phase.DRAW
 
 
 @pytest.mark.parametrize("dealer", [0, 1, 2, 3])
@@ -58,9 +58,9 @@ def test_four_players_are_dealt_7_cards_clockwise_from_the_dealers_left(dealer):
     for i in range(4):
         seat = (dealer + 1 + i) % 4
         assert state.hands[seat] == deck[i:28:4], seat
-    assert state.discard == [deck[28]]
+    assert state.public.discard == (deck[28],)
     assert state.stock_top_first() == deck[29:]
-    assert state.to_move == (dealer + 1) % 4
+    assert state.public.to_move == (dealer + 1) % 4
 
 
 def test_eight_players_deal_seven_each_from_two_packs():
@@ -70,9 +70,9 @@ def test_eight_players_deal_seven_each_from_two_packs():
     state = RoundState.from_deck(rules, 5, deck)
     assert state.hands[6] == deck[0:56:8]
     assert state.hands[5] == deck[7:56:8]  # the dealer is dealt last
-    assert state.discard == [deck[56]]
+    assert state.public.discard == (deck[56],)
     assert len(state.stock) == 108 - 57
-    assert state.to_move == 6
+    assert state.public.to_move == 6
 
 
 def test_a_deck_too_small_for_the_deal_is_refused():
@@ -86,8 +86,8 @@ def test_the_first_dealer_is_cut_for_and_the_player_to_the_dealers_left_moves_fi
         match = Match(standard(3), seed=seed)
         state = match.state
         assert state is not None
-        dealers.add(state.dealer)
-        assert state.to_move == (state.dealer + 1) % 3
+        dealers.add(state.public.dealer)
+        assert state.public.to_move == (state.public.dealer + 1) % 3
     assert dealers == {0, 1, 2}
 
 
@@ -97,7 +97,7 @@ def test_a_constructed_deal_is_taken_as_given():
     )
     assert [len(h) for h in state.hands] == [3, 2]
     assert state.stock_top_first() == natural_cards()[5:7]
-    assert state.to_move == 1
+    assert state.public.to_move == 1
 
 
 def test_a_constructed_deal_needs_one_hand_per_seat_and_a_real_dealer():

@@ -43,10 +43,10 @@ def test_offers_go_around_the_table_from_the_seat_to_move_before_it_decides():
 def test_a_decline_lasts_until_the_position_changes():
     s = _out_of_turn_table()
     play(s, "p1: decline", "p2: decline")
-    assert s.declined == {1, 2} and s.to_move == 0
+    assert s.public.declined == {1, 2} and s.public.to_move == 0
     assert s.legal_actions(1) == [Meld(tuple(cards("4C 4D 4S")))]  # it may still call: no second decline
     play(s, "draw")
-    assert s.declined == frozenset()
+    assert s.public.declined == frozenset()
     d = s.decision()
     assert d is not None and (d.kind, d.seat) == (DecisionKind.OFFER, 1)
 
@@ -54,7 +54,7 @@ def test_a_decline_lasts_until_the_position_changes():
 def test_a_play_by_the_seat_to_move_passes_over_pending_offers():
     s = _out_of_turn_table()
     play(s, "draw")  # records hold no declines: the seat to move may act at once
-    assert s.phase is Phase.PLAY
+    assert s.public.phase is Phase.PLAY
 
 
 def test_is_legal_agrees_with_the_legal_list():

@@ -122,17 +122,17 @@ def test_every_position_of_seeded_playouts_of_every_preset_enumerates_the_same()
         steps = 0
         while not state.is_over and steps < 400:
             steps += 1
-            if state.phase is Phase.SHUFFLE:
+            if state.public.phase is Phase.SHUFFLE:
                 state.apply(state.chance_reshuffle(rng))
                 continue
-            seat = state.to_move
+            seat = state.public.to_move
             hand = state.hands[seat]
             extra = state._meld_extra(seat)
             same_melds(hand, rules, extra)
-            same_melds(state.discard[-6:], rules, 0)
-            for meld in state.melds:
+            same_melds(state.public.discard[-6:], rules, 0)
+            for meld in state.public.melds:
                 same_layoffs(meld, hand, rules, extra)
-                same_layoffs(meld, state.discard[-1:], rules, 0)
+                same_layoffs(meld, state.public.discard[-1:], rules, 0)
             checked += 1
             state.apply(rng.choice(state.legal_actions()), check=False)
     assert checked > 300
@@ -164,7 +164,7 @@ def test_seeded_playouts_of_every_preset_list_the_same_legal_actions_as_the_old_
             for _ in range(60):
                 if state.is_over:
                     break
-                if state.phase is Phase.SHUFFLE:
+                if state.public.phase is Phase.SHUFFLE:
                     state.apply(state.chance_reshuffle(rng))
                     continue
                 for seat in range(state.n):

@@ -53,7 +53,7 @@ def test_a_play_that_leaves_the_taken_top_card_is_allowed_when_that_card_can_be_
     play(s, "meld 4H 5H 6H")
     assert legal(s) == {"layoff 7H on 0"}
     play(s, "layoff 7H on 0")
-    assert s.is_over and s.went_out == 0
+    assert s.is_over and s.public.went_out == 0
 
 
 def test_the_taken_top_card_left_alone_and_unplayable_strands_the_turn():
@@ -93,9 +93,9 @@ def _policy(state: RoundState, rng: random.Random):
 
 def _candidates(state: RoundState, rng: random.Random) -> list:
     """Actions worth trying: some legal, most not."""
-    hand = state.hands[state.to_move]
+    hand = state.hands[state.public.to_move]
     out: list = [Draw(), Pass()]
-    out += [Take(k) for k in range(1, len(state.discard) + 2)]
+    out += [Take(k) for k in range(1, len(state.public.discard) + 2)]
     out += [Discard((c,)) for c in natural_cards() if rng.random() < 0.2] + [Discard((c,)) for c in set(hand)]
     for _ in range(12):
         k = rng.randint(1, min(4, len(hand))) if hand else 1
@@ -106,7 +106,7 @@ def _candidates(state: RoundState, rng: random.Random) -> list:
             continue
         if len(cards) >= 3:
             out.append(Meld(tuple(cards)))
-        out.append(LayOff(tuple(cards), rng.randint(0, len(state.melds))))
+        out.append(LayOff(tuple(cards), rng.randint(0, len(state.public.melds))))
     return out
 
 
@@ -136,7 +136,7 @@ def test_legal_actions_match_the_oracle_on_random_small_positions(players, first
             assert legal(state) == oracle.legal(state), (seed, state)
             # The standard game has no out-of-turn actions.
             for other in range(state.n):
-                if other != state.to_move:
+                if other != state.public.to_move:
                     assert state.legal_actions(other) == []
             checked += 1
     assert checked > 100
@@ -195,4 +195,4 @@ def test_an_ace_may_go_alone_on_the_high_end_even_when_the_two_is_held():
     assert layoffs == {"layoff AD on 0", "layoff 2D on 0", "layoff AD 2D on 0"}
     assert legal(s) == oracle.legal(s)
     play(s, "layoff AD on 0")
-    assert [str(c) for c in s.melds[0].cards][-1] == "AD" and s.melds[0].positions[-1] == 14
+    assert [str(c) for c in s.public.melds[0].cards][-1] == "AD" and s.public.melds[0].positions[-1] == 14

@@ -21,14 +21,14 @@ def _play(match: Match, *moves: str, auto: bool = True) -> None:
     for move in moves:
         state = match.state
         assert state is not None
-        match.apply(state.to_move, parse_action(move), auto=auto)
+        match.apply(state.public.to_move, parse_action(move), auto=auto)
 
 
 def _random_round(match: Match, rng: random.Random) -> None:
     state = match.state
     assert state is not None
     while state is match.state and not match.is_over:
-        seat = state.to_move
+        seat = state.public.to_move
         match.apply(seat, rng.choice(state.legal_actions(seat)))
 
 
@@ -42,7 +42,7 @@ def test_round_scores_add_to_the_running_totals_and_the_next_round_is_dealt_by_t
     assert match.rounds[0].round_scores == [6, -24] and match.rounds[0].went_out == 0
     state = match.state
     assert state is not None and not state.is_over
-    assert state.dealer == 0 and state.to_move == 1  # the dealer moved one seat left
+    assert state.public.dealer == 0 and state.public.to_move == 1  # the dealer moved one seat left
     assert [len(h) for h in state.hands] == [13, 13]
 
 

@@ -21,7 +21,7 @@ def test_a_set_is_three_or_four_cards_of_one_rank_in_different_suits():
         "meld 7C 7D 7H 7S",
     }
     play(s, "meld 7C 7D 7H 7S")
-    assert s.melds[0].kind == "set" and len(s.melds[0].cards) == 4
+    assert s.public.melds[0].kind == "set" and len(s.public.melds[0].cards) == 4
 
 
 @pytest.mark.parametrize(
@@ -62,8 +62,8 @@ def test_a_fourth_card_may_be_laid_off_on_a_set():
     play(s, "draw")
     assert "layoff 9S on 0" in legal(s)
     play(s, "layoff 9S on 0")
-    assert [str(c) for c in s.melds[0].cards][-1] == "9S"
-    assert s.melds[0].laid_by == (0, 0, 0, 1)
+    assert [str(c) for c in s.public.melds[0].cards][-1] == "9S"
+    assert s.public.melds[0].laid_by == (0, 0, 0, 1)
 
 
 # ------------------------------------------------------------------ runs
@@ -82,11 +82,11 @@ def test_the_ace_is_low_in_a23_and_high_in_qka():
     melds = {a for a in legal(s) if a.startswith("meld")}
     assert melds == {"meld AS 2S 3S", "meld AS QS KS"}  # the text form lists cards in sorted order
     play(s, "meld AS 2S 3S")
-    assert [str(c) for c in s.melds[0].cards] == ["AS", "2S", "3S"]
+    assert [str(c) for c in s.public.melds[0].cards] == ["AS", "2S", "3S"]
     s2 = deal(["QS KS AS 9D", "4C 5C 6S"], stock="QD", discard="TC")
     play(s2, "draw", "meld QS KS AS")
-    assert [str(c) for c in s2.melds[0].cards] == ["QS", "KS", "AS"]
-    assert s2.melds[0].positions == (12, 13, 14)
+    assert [str(c) for c in s2.public.melds[0].cards] == ["QS", "KS", "AS"]
+    assert s2.public.melds[0].positions == (12, 13, 14)
 
 
 @pytest.mark.parametrize(
@@ -133,9 +133,9 @@ def test_a_run_may_be_extended_at_either_end_with_one_or_several_cards():
     }
     assert "either end" in refused(s, "layoff 3D on 0")
     play(s, "layoff 3D 4D 8D on 0")
-    assert [str(c) for c in s.melds[0].cards] == ["3D", "4D", "5D", "6D", "7D", "8D"]
-    assert s.melds[0].laid_by == (1, 1, 0, 0, 0, 1)
-    assert s.melds[0].id == 0  # a lay-off keeps the meld's id
+    assert [str(c) for c in s.public.melds[0].cards] == ["3D", "4D", "5D", "6D", "7D", "8D"]
+    assert s.public.melds[0].laid_by == (1, 1, 0, 0, 0, 1)
+    assert s.public.melds[0].id == 0  # a lay-off keeps the meld's id
 
 
 # ---------------------------------------------------------------- jokers
@@ -148,7 +148,7 @@ def test_a_joker_is_declared_and_that_card_is_fixed_for_good():
     assert "no meld 0" in refused(s, "layoff JK=7H on 0")
     assert "say what each joker stands for" in refused(s, "meld 4H 5H JK")
     play(s, "meld 4H 5H JK=6H", "discard 9C")
-    assert [str(c) for c in s.melds[0].cards] == ["4H", "5H", "JK=6H"]
+    assert [str(c) for c in s.public.melds[0].cards] == ["4H", "5H", "JK=6H"]
     play(s, "draw")
     # The joker is the 6H: the 7H extends the run, the 6H does not, and the joker never moves to the low end.
     assert {a for a in legal(s) if a.startswith("layoff")} == {
@@ -160,7 +160,7 @@ def test_a_joker_is_declared_and_that_card_is_fixed_for_good():
     }
     assert "either end" in refused(s, "layoff 6H on 0")
     play(s, "layoff 7H on 0")
-    assert [str(c) for c in s.melds[0].cards] == ["4H", "5H", "JK=6H", "7H"]
+    assert [str(c) for c in s.public.melds[0].cards] == ["4H", "5H", "JK=6H", "7H"]
 
 
 def test_a_joker_may_stand_for_a_card_that_is_in_play_elsewhere():
@@ -168,7 +168,7 @@ def test_a_joker_may_stand_for_a_card_that_is_in_play_elsewhere():
     s = deal(["4H 5H JK 9C", "6H 6C 6D KS"], stock="QD JD", discard="TC")
     play(s, "draw", "meld 4H 5H JK=6H", "discard 9C")
     play(s, "draw", "meld 6H 6C 6D")
-    assert sorted(str(c) for m in s.melds for c in m.cards) == sorted(["4H", "5H", "JK=6H", "6H", "6C", "6D"])
+    assert sorted(str(c) for m in s.public.melds for c in m.cards) == sorted(["4H", "5H", "JK=6H", "6H", "6C", "6D"])
 
 
 def test_a_meld_needs_two_natural_cards():
@@ -197,9 +197,9 @@ def test_anyone_may_lay_off_on_anyones_meld_and_the_card_scores_for_the_layer():
     play(s, "draw")
     assert legal(s) == {"layoff QS on 0", "discard QS", "discard 4D"}
     play(s, "layoff QS on 0")
-    assert s.melds[0].laid_by == (0, 0, 0, 1) and s.melds[0].owner == 0
+    assert s.public.melds[0].laid_by == (0, 0, 0, 1) and s.public.melds[0].owner == 0
     play(s, "discard 4D")
-    assert s.is_over and s.went_out == 1
+    assert s.is_over and s.public.went_out == 1
     # Seat 0: QC QD QH (30) - 2S 4C (6); seat 1: the QS it laid off (10); seat 2: -(10 + 5 + 6).
     assert s.round_scores() == [24, 10, -21]
 
@@ -208,8 +208,8 @@ def test_meld_ids_count_in_the_order_melds_are_laid_whoever_laid_them():
     s = deal(["AS 2S 3S 9C 9D 9H KC", "7D 8D 9S TD 5C 5D 5H"], stock="QD QH QS JD", discard="TC")
     play(s, "draw", "meld 9C 9D 9H", "meld AS 2S 3S", "discard QD")
     play(s, "draw", "meld 5C 5D 5H", "layoff 9S on 0", "discard QH")
-    assert [(m.id, m.owner) for m in s.melds] == [(0, 0), (1, 0), (2, 1)]
-    assert [str(c) for c in s.melds[2].cards] == ["5C", "5D", "5H"]
+    assert [(m.id, m.owner) for m in s.public.melds] == [(0, 0), (1, 0), (2, 1)]
+    assert [str(c) for c in s.public.melds[2].cards] == ["5C", "5D", "5H"]
 
 
 def test_laying_off_on_a_meld_that_does_not_exist_is_refused():

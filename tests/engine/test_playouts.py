@@ -54,10 +54,10 @@ def _card_strings(obj: Any, skip: frozenset[str] = frozenset()) -> list[str]:
 
 def _check_views(state: RoundState, taken: list[Counter]) -> None:
     """No view shows a card its seat may not see; ``known`` is exactly the cards seen taken from the pile."""
-    public: set[str] = {str(c) for c in state.discard}
-    public |= {str(c) for m in state.melds for c in m.cards}
+    public: set[str] = {str(c) for c in state.public.discard}
+    public |= {str(c) for m in state.public.melds for c in m.cards}
     for seat in range(state.n):
-        assert Counter(state.known[seat]) == taken[seat], "known lists exactly the pile cards taken and still held"
+        assert Counter(state.public.known[seat]) == taken[seat], "known lists exactly the pile cards taken and still held"
         assert not (taken[seat] - Counter(state.hands[seat])), "known cards are in that hand"
         public |= {str(c) for c in taken[seat]}
     if state.is_over:
@@ -96,7 +96,7 @@ def _expected_scores(state: RoundState) -> list[int]:
     end): an ace laid on 2..K could go at either end, and the table says which.
     """
     table = [0] * state.n
-    for m in state.melds:
+    for m in state.public.melds:
         for i, (c, who) in enumerate(zip(m.cards, m.laid_by, strict=True)):
             low = m.kind == "run" and m.positions[i] == 1
             table[who] += _value(c, low=low)
@@ -106,15 +106,15 @@ def _expected_scores(state: RoundState) -> list[int]:
 def _wrong_moves(state: RoundState, rng: random.Random) -> list[tuple[Any, int]]:
     """Moves that must all be refused: another seat's turn, the other phase, random text."""
     out: list[tuple[Any, int]] = []
-    seat = state.to_move
+    seat = state.public.to_move
     listed = state.legal_actions()
     for action in rng.sample(listed, min(3, len(listed))):
         out.append((action, (seat + rng.randint(1, state.n - 1)) % state.n))
     hand = state.hands[seat]
-    if state.phase is Phase.DRAW:
+    if state.public.phase is Phase.DRAW:
         out.append((Discard((rng.choice(hand),)), seat))
         out.append((Meld(tuple(hand[:3])), seat))
-    elif state.phase is Phase.PLAY:
+    elif state.public.phase is Phase.PLAY:
         out.append((Draw(), seat))
         out.append((Take(1), seat))
     for _ in range(4):
@@ -125,7 +125,7 @@ def _wrong_moves(state: RoundState, rng: random.Random) -> list[tuple[Any, int]]
         if action not in listed:
             out.append((action, seat))
     if hand:
-        out.append((LayOff((rng.choice(hand),), len(state.melds) + rng.randint(0, 3)), seat))
+        out.append((LayOff((rng.choice(hand),), len(state.public.melds) + rng.randint(0, 3)), seat))
     return out
 
 
@@ -143,7 +143,7 @@ def _playout(players: int, seed: int) -> int:
         if state.is_over:
             break
         assert steps < MAX_STEPS, "the round terminates"
-        seat = state.to_move
+        seat = state.public.to_move
         listed = state.legal_actions()
         assert listed
         for action in listed:
@@ -158,16 +158,16 @@ def _playout(players: int, seed: int) -> int:
             assert snapshot(state) == before
         action = rng.choice(listed)
         if isinstance(action, Take):
-            taken[seat].update(state.discard[-action.n :])
-        pile = list(state.discard)
+            taken[seat].update(state.public.discard[-action.n :])
+        pile = state.public.discard
         state.apply(action, seat)
         # The pile changes only by discarding onto the top and taking from the top down.
         if isinstance(action, Take):
-            assert state.discard == pile[: -action.n]
+            assert state.public.discard == pile[: -action.n]
         elif isinstance(action, Discard):
-            assert state.discard == pile + list(action.cards)
+            assert state.public.discard == pile + action.cards
         else:
-            assert state.discard == pile
+            assert state.public.discard == pile
         if isinstance(action, (Meld, LayOff, Discard)):
             taken[seat] -= Counter(JOKER if c.is_joker else c for c in action.cards)
         steps += 1

@@ -98,7 +98,7 @@ def test_replay_position_prints_where_the_record_stopped(tmp_path, capsys) -> No
     from rummy500.cli.replay_cmd import main
 
     match = Match(Rules.preset_rules("standard"), seed=1)
-    match.apply(match.state.to_move, match.state.legal_actions()[0])
+    match.apply(match.state.public.to_move, match.state.legal_actions()[0])
     path = tmp_path / "game.json"
     path.write_text(json.dumps(match.record()))
     assert main([str(path), "--position"]) == 0

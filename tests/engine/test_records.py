@@ -50,7 +50,7 @@ def _finished_match(players: int, seed: int) -> Match:
     while not match.is_over:
         state = match.state
         assert state is not None
-        match.apply(state.to_move, _greedy(state))
+        match.apply(state.public.to_move, _greedy(state))
     return match
 
 
@@ -60,7 +60,7 @@ def _partial_match(players: int, seed: int, steps: int) -> Match:
     for _ in range(steps):
         state = match.state
         assert state is not None
-        match.apply(state.to_move, rng.choice(state.legal_actions()) if rng.random() < 0.5 else _greedy(state))
+        match.apply(state.public.to_move, rng.choice(state.legal_actions()) if rng.random() < 0.5 else _greedy(state))
     return match
 
 
@@ -68,15 +68,15 @@ def _state_of(match: Match) -> dict[str, Any]:
     s = match.state
     assert s is not None
     return {
-        "to_move": s.to_move,
-        "phase": s.phase,
-        "dealer": s.dealer,
+        "to_move": s.public.to_move,
+        "phase": s.public.phase,
+        "dealer": s.public.dealer,
         "hands": s.hands,
         "stock": s.stock,
-        "discard": s.discard,
-        "melds": s.melds,
-        "obligation": s.obligation,
-        "taken_top": s.taken_top,
+        "discard": s.public.discard,
+        "melds": s.public.melds,
+        "obligation": s.public.obligation,
+        "taken_top": s.public.taken_top,
     }
 
 
@@ -113,10 +113,10 @@ def test_a_match_in_progress_replays_to_the_same_position(players, seed, steps):
     assert s is not None
     assert state["hands"] == [[str(c) for c in h] for h in s.hands]
     assert state["stock_count"] == len(s.stock)
-    assert state["discard"] == [str(c) for c in s.discard]
-    assert state["to_move"] == s.to_move and state["phase"] == s.phase.value
+    assert state["discard"] == [str(c) for c in s.public.discard]
+    assert state["to_move"] == s.public.to_move and state["phase"] == s.public.phase.value
     assert state["melds"] == [
-        {"id": m.id, "cards": [str(c) for c in m.cards], "laid_by": list(m.laid_by)} for m in s.melds
+        {"id": m.id, "cards": [str(c) for c in m.cards], "laid_by": list(m.laid_by)} for m in s.public.melds
     ]
 
 

@@ -15,7 +15,7 @@ from .helpers import cards, deal, legal, play, refused, standard
 def test_going_out_by_discarding_the_last_card_ends_the_round_at_once():
     s = deal(["AS 2S 3S", "4H 5H 6H 9C"], stock="QD 7S", discard="TC")
     play(s, "draw", "meld AS 2S 3S", "discard QD")
-    assert s.is_over and s.went_out == 0 and s.phase is Phase.ROUND_OVER
+    assert s.is_over and s.public.went_out == 0 and s.public.phase is Phase.ROUND_OVER
     # Seat 0: A(1) + 2 + 3 on the table; seat 1 holds 4 + 5 + 6 + 9.
     assert s.round_scores() == [6, -24]
 
@@ -23,9 +23,9 @@ def test_going_out_by_discarding_the_last_card_ends_the_round_at_once():
 def test_going_out_by_melding_every_card_needs_no_discard():
     s = deal(["AS 2S 3S 7C 7H", "4H 5H 6H 9C"], stock="7D", discard="TC")
     play(s, "draw", "meld AS 2S 3S")
-    assert not s.is_over and s.to_move == 0
+    assert not s.is_over and s.public.to_move == 0
     play(s, "meld 7C 7D 7H")
-    assert s.is_over and s.went_out == 0 and s.hands[0] == []
+    assert s.is_over and s.public.went_out == 0 and s.hands[0] == []
     assert s.round_scores() == [6 + 21, -24]
 
 
@@ -37,11 +37,11 @@ def test_going_out_by_laying_off_the_last_cards():
     play(s, "layoff 7H 8H on 0")
     assert not s.is_over  # the 3C is still in hand
     play(s, "discard 3C")
-    assert s.is_over and s.went_out == 1
+    assert s.is_over and s.public.went_out == 1
     s2 = deal(["4H 5H 6H 9C", "7H 8H"], stock="3C 9H", discard="TC")
     play(s2, "draw", "meld 4H 5H 6H", "discard 9C")
     play(s2, "draw", "layoff 7H 8H 9H on 0")
-    assert s2.is_over and s2.went_out == 1
+    assert s2.is_over and s2.public.went_out == 1
     assert s2.round_scores() == [15 - 3, 24]
 
 
@@ -68,7 +68,7 @@ def test_when_the_stock_is_empty_the_player_may_take_from_the_pile_or_pass():
 def test_passing_on_an_empty_stock_ends_the_round_with_hands_counted():
     s = deal(["4H 5H 9C", "7H 3H KS"], stock="2C", discard="QS 6H")
     play(s, "draw", "discard 9C", "pass")
-    assert s.is_over and s.went_out is None
+    assert s.is_over and s.public.went_out is None
     assert s.round_scores() == [-(4 + 5 + 2), -(7 + 3 + 10)]
     assert "round is over" in refused(s, "p0: take 1")
 
@@ -83,12 +83,12 @@ def test_a_player_who_cannot_take_may_only_pass():
 def test_take_from_an_empty_stock_round_continues_until_someone_passes():
     s = deal(["4H 5H 9C", "6H 3D KS"], stock="", discard="QS 2C")
     play(s, "take 1", "discard 9C")
-    assert not s.is_over and s.to_move == 1
+    assert not s.is_over and s.public.to_move == 1
     play(s, "take 1")
     play(s, "discard KS")
-    assert s.to_move == 0 and legal(s) == {"take 1", "pass"}
+    assert s.public.to_move == 0 and legal(s) == {"take 1", "pass"}
     play(s, "pass")
-    assert s.is_over and s.went_out is None
+    assert s.is_over and s.public.went_out is None
 
 
 # -------------------------------------------------------------- scoring
@@ -122,7 +122,7 @@ def test_a_low_ace_laid_off_scores_1_for_the_layer():
     s = deal(["2D 3D 4D KC", "AD"], stock="8C 9C", discard="TC")
     play(s, "draw", "meld 2D 3D 4D", "discard 8C")
     play(s, "draw", "layoff AD on 0", "discard 9C")
-    assert s.is_over and s.went_out == 1
+    assert s.is_over and s.public.went_out == 1
     assert s.round_scores() == [9 - 10, 1]
 
 

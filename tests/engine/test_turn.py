@@ -14,13 +14,13 @@ from .helpers import deal, legal, play, refused, standard
 
 def test_a_turn_starts_with_a_draw_from_the_stock_or_the_pile():
     s = deal(["AS 2S 3S 9D", "4H 5H 6H"], stock="QD 7S", discard="TC")
-    assert s.to_move == 0 and s.phase is Phase.DRAW
+    assert s.public.to_move == 0 and s.public.phase is Phase.DRAW
     assert legal(s) == {"draw", "take 1"}
     assert legal(s, 1) == set()  # not seat 1's turn
     play(s, "draw")
     assert sorted(map(str, s.hands[0])) == sorted(["AS", "2S", "3S", "9D", "QD"])
     assert [str(c) for c in s.stock_top_first()] == ["7S"]
-    assert s.phase is Phase.PLAY
+    assert s.public.phase is Phase.PLAY
 
 
 def test_nothing_but_a_draw_is_allowed_before_drawing():
@@ -41,19 +41,19 @@ def test_a_player_draws_once_per_turn():
 def test_the_discard_ends_the_turn_and_play_passes_to_the_left():
     s = deal(["AS 2S 3S 9D", "4H 5H 6H", "KC KD KH"], stock="QD 7S 8S", discard="TC")
     play(s, "draw", "discard QD")
-    assert s.to_move == 1 and s.phase is Phase.DRAW
-    assert [str(c) for c in s.discard] == ["TC", "QD"]
+    assert s.public.to_move == 1 and s.public.phase is Phase.DRAW
+    assert [str(c) for c in s.public.discard] == ["TC", "QD"]
     play(s, "draw", "discard 7S")
-    assert s.to_move == 2
+    assert s.public.to_move == 2
     play(s, "draw", "discard 8S")
-    assert s.to_move == 0
+    assert s.public.to_move == 0
     assert "not your turn" in refused(s, "p2: draw")
 
 
 def test_the_player_left_of_any_dealer_moves_first():
     for dealer in range(3):
         s = deal(["AS", "2S", "3S"], stock="4S", discard="5S", dealer=dealer)
-        assert s.to_move == (dealer + 1) % 3
+        assert s.public.to_move == (dealer + 1) % 3
 
 
 # -------------------------------------------------- the single top card
@@ -62,7 +62,7 @@ def test_the_player_left_of_any_dealer_moves_first():
 def test_taking_only_the_top_card_may_simply_be_kept():
     s = deal(["AS 2S 9D", "4H 5H 6H"], stock="QD", discard="3C 8C")
     play(s, "take 1")
-    assert s.obligation is None
+    assert s.public.obligation is None
     assert legal(s) == {"discard AS", "discard 2S", "discard 9D"}  # not the 8C just taken
     play(s, "discard 9D")
     assert "8C" in [str(c) for c in s.hands[0]]
@@ -78,7 +78,7 @@ def test_the_single_top_card_taken_may_not_be_discarded_back():
 def test_a_card_drawn_from_the_stock_may_be_discarded_at_once():
     s = deal(["AS 2S 9D", "4H 5H 6H"], stock="QD", discard="3C 8C")
     play(s, "draw", "discard QD")
-    assert str(s.discard[-1]) == "QD"
+    assert str(s.public.discard[-1]) == "QD"
 
 
 def test_a_play_that_would_leave_only_the_card_taken_from_the_top_is_refused():
@@ -105,9 +105,9 @@ def test_take_depths_offered_are_exactly_those_whose_deepest_card_can_be_used():
 def test_taking_several_cards_brings_them_all_into_the_hand_and_the_deepest_must_be_used():
     s = deal(["5H 5C 6H 7H KD", "2S 3S 4S"], stock="2C 3C", discard="9S 5D 8H QS")
     play(s, "take 3")
-    assert [str(c) for c in s.discard] == ["9S"]
+    assert [str(c) for c in s.public.discard] == ["9S"]
     assert sorted(str(c) for c in s.hands[0]) == sorted(["5H", "5C", "6H", "7H", "KD", "5D", "8H", "QS"])
-    assert str(s.obligation) == "5D"
+    assert str(s.public.obligation) == "5D"
     # Melding 5H 6H 7H 8H would leave the 5D unusable: refused; the set or 6H 7H 8H keep it usable.
     assert legal(s) == {"meld 5C 5D 5H", "meld 6H 7H 8H"}
     assert "5D" in refused(s, "meld 5H 6H 7H 8H")
@@ -119,13 +119,13 @@ def test_the_discard_is_refused_while_the_deepest_card_is_unused():
     message = refused(s, "discard KD")
     assert "must use the 5D" in message
     play(s, "meld 6H 7H 8H")
-    assert str(s.obligation) == "5D"
+    assert str(s.public.obligation) == "5D"
     refused(s, "discard KD")
     play(s, "meld 5C 5D 5H")
-    assert s.obligation is None
+    assert s.public.obligation is None
     assert legal(s) == {"discard KD", "discard QS"}
     play(s, "discard QS")  # a card taken from below the top may be discarded
-    assert s.to_move == 1
+    assert s.public.to_move == 1
 
 
 def test_the_deepest_card_may_be_used_in_a_lay_off():
@@ -135,11 +135,11 @@ def test_the_deepest_card_may_be_used_in_a_lay_off():
     # seat 2: pile 9D JC 3C 2D; taking 4 reaches the 9D, which lays off on the 9s.
     assert legal(s) == {"draw", "take 1", "take 4"}
     play(s, "take 4")
-    assert str(s.obligation) == "9D"
+    assert str(s.public.obligation) == "9D"
     assert legal(s) == {"layoff 9D on 0"}
     play(s, "layoff 9D on 0")
-    assert s.obligation is None
-    assert s.melds[0].laid_by == (1, 1, 1, 2)
+    assert s.public.obligation is None
+    assert s.public.melds[0].laid_by == (1, 1, 1, 2)
     assert legal(s) == {"discard " + c for c in ["KS", "QS", "JC", "3C", "2D"]}
 
 
@@ -157,10 +157,10 @@ def test_a_joker_taken_as_the_deepest_card_must_be_melded_as_a_declared_card():
     s = deal(["7H 8H KC", "2S 3S 4S"], stock="2C", discard="JK QD")
     assert legal(s) == {"draw", "take 1", "take 2"}
     play(s, "take 2")
-    assert str(s.obligation) == "JK"
+    assert str(s.public.obligation) == "JK"
     assert legal(s) == {"meld 7H 8H JK=6H", "meld 7H 8H JK=9H"}
     play(s, "meld 7H 8H JK=9H")
-    assert s.obligation is None
+    assert s.public.obligation is None
 
 
 def test_the_obligation_met_then_out_by_discard():
@@ -170,7 +170,7 @@ def test_the_obligation_met_then_out_by_discard():
     play(s, "meld 5S 6S 7S")
     assert legal(s) == {"discard KD"}
     play(s, "discard KD")
-    assert s.is_over and s.went_out == 0
+    assert s.is_over and s.public.went_out == 0
 
 
 def test_the_obligation_met_by_melding_every_card_goes_out_without_a_discard():
@@ -179,19 +179,19 @@ def test_the_obligation_met_by_melding_every_card_goes_out_without_a_discard():
     # 6S 7S 8S leaves the 5S to lay off; 5S 6S 7S leaves the 8S to discard.
     assert legal(s) == {"meld 5S 6S 7S 8S", "meld 5S 6S 7S", "meld 6S 7S 8S"}
     play(s, "meld 5S 6S 7S 8S")
-    assert s.is_over and s.went_out == 0 and s.hands[0] == []
+    assert s.is_over and s.public.went_out == 0 and s.hands[0] == []
 
 
 def test_melds_are_optional_after_a_draw():
     s = deal(["AS 2S 3S 9D", "4H 5H 6H"], stock="QD 7S", discard="TC")
     play(s, "draw", "discard AS")
-    assert s.melds == [] and s.to_move == 1
+    assert s.public.melds == () and s.public.to_move == 1
 
 
 def test_after_the_round_ends_nobody_may_play():
     s = deal(["AS 2S 3S", "4H 5H 6H 9C"], stock="QD 7S", discard="TC")
     play(s, "draw", "meld AS 2S 3S", "discard QD")
-    assert s.is_over and s.phase is Phase.ROUND_OVER
+    assert s.is_over and s.public.phase is Phase.ROUND_OVER
     assert legal(s, 0) == legal(s, 1) == set()
     assert s.actors() == []
     for move in ("p1: draw", "p1: meld 4H 5H 6H", "p0: draw", "p1: pass"):

@@ -118,13 +118,13 @@ def test_reshuffle_is_dealt_by_chance_card_by_card() -> None:
     while not state.is_terminal():
         if state.is_chance_node() and state.c.dealer is not None and state.c.table.chance == "reshuffle":
             round_state = state.c.table.match.state
-            under_top = sorted(round_state.discard[:-1])
-            top = round_state.discard[-1]
+            under_top = sorted(round_state.public.discard[:-1])
+            top = round_state.public.discard[-1]
             while state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 assert sum(p for _, p in outcomes) == pytest.approx(1.0)
                 state.apply_action(int(rng.choice([o for o, _ in outcomes], p=[p for _, p in outcomes])))
-            assert sorted(round_state.stock) == under_top and round_state.discard == [top]
+            assert sorted(round_state.stock) == under_top and round_state.public.discard == (top,)
             return
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes(), strict=True)

@@ -152,7 +152,7 @@ def test_no_observation_holds_a_hidden_card(mapping: dict) -> None:
         state = table.match.state
         for seat in range(rules.players):
             other = rng.choice([s for s in range(rules.players) if s != seat])
-            hidden = [c for c in state.hands[other] if c not in state.known[other]]
+            hidden = [c for c in state.hands[other] if c not in state.public.known[other]]
             stock = [c for c in state.stock if c not in hidden]
             if not hidden or not stock:
                 continue

@@ -36,10 +36,10 @@ def table_cards(state: RoundState) -> Counter[Card]:
     for hand in state.hands:
         seen.update(hand)
     seen.update(state.stock)
-    seen.update(state.discard)
-    seen.update(JOKER if c >= 64 else c for m in state.melds for c in m.cards)
-    seen.update(state.removed)
-    if state.dealer_joker in ("available", "blocked"):
+    seen.update(state.public.discard)
+    seen.update(JOKER if c >= 64 else c for m in state.public.melds for c in m.cards)
+    seen.update(state.public.removed)
+    if state.public.dealer_joker in ("available", "blocked"):
         seen[JOKER] += 1  # the dealer's joker, still lying beside the dealer
     return seen
 
@@ -51,7 +51,7 @@ def hidden_redealt(state: RoundState, seat: int, rng: random.Random) -> RoundSta
     for o in range(state.n):
         if o == seat:
             continue
-        known = Counter(state.known[o])
+        known = Counter(state.public.known[o])
         for i, c in enumerate(other.hands[o]):
             if known[c] > 0:
                 known[c] -= 1
@@ -69,14 +69,14 @@ def check_position(state: RoundState, pack: Counter[Card], rng: random.Random, *
     """The invariants of one position (see the module docstring)."""
     assert table_cards(state) == pack, "cards are not conserved"
     for o in range(state.n):
-        assert not Counter(state.known[o]) - Counter(state.hands[o]), f"seat {o} is 'known' to hold cards it does not"
-    if state.phase is Phase.ROUND_OVER:
+        assert not Counter(state.public.known[o]) - Counter(state.hands[o]), f"seat {o} is 'known' to hold cards it does not"
+    if state.public.phase is Phase.ROUND_OVER:
         assert all(not state.legal_actions(s) for s in range(state.n))
         return
-    assert state.phase is not Phase.SHUFFLE, "a reshuffle was left pending"
+    assert state.public.phase is not Phase.SHUFFLE, "a reshuffle was left pending"
     actors = state.actors()
-    assert actors and actors[0] == state.to_move
-    assert state.legal_actions(state.to_move), f"seat {state.to_move} to move has no legal action in {state!r}"
+    assert actors and actors[0] == state.public.to_move
+    assert state.legal_actions(state.public.to_move), f"seat {state.public.to_move} to move has no legal action in {state!r}"
     for s in range(state.n):
         assert bool(state.legal_actions(s)) == (s in actors), f"actors() and legal_actions({s}) disagree"
     if views:
@@ -99,7 +99,7 @@ def check_every_action_applies(state: RoundState, seat: int, limit: int, rng: ra
     for action in acts:
         trial = state.copy()
         trial.apply(action, seat)  # validated: legal_actions and apply agree
-        if trial.phase is Phase.SHUFFLE:
+        if trial.public.phase is Phase.SHUFFLE:
             trial.apply(trial.chance_reshuffle(rng))
 
 

@@ -102,7 +102,7 @@ def test_discard_count_match_drawn_lists_each_choice_of_cards_once_and_accepts_e
     for order in (parse_cards("9C 2C"), parse_cards("2C 9C")):
         after = state.copy()
         after.apply(Discard(tuple(order)))
-        assert after.discard[-2:] == order
+        assert after.public.discard[-2:] == tuple(order)
 
 
 def test_discard_count_match_drawn_refuses_a_single_discard_after_taking_three():

@@ -137,7 +137,7 @@ def test_the_dealers_joker_is_spent_before_a_joker_in_the_dealers_hand():
     actions = [*OPENING, "1 draw", "1 meld 5H 6H JK=7H", "1 discard 9C"]
     out = _gambit("wild", [SEAT0, "5H 6H JK 9C"], "4D 2C", "8D", actions)
     assert out.ok and sorted(out.state["hands"][1]) == ["2C", "JK"]
-    assert out.match().state.dealer_joker == "used"
+    assert out.match().state.public.dealer_joker == "used"
 
 
 def test_a_block_is_not_offered_when_the_joker_is_needed_to_use_a_card_taken_from_the_pile():

@@ -112,6 +112,8 @@ def test_stock_out_penalty_false_still_counts_hands_when_someone_goes_out():
 
 
 def test_a_round_that_never_ends_stops_after_max_turns_as_if_the_stock_ran_out():
+    from dataclasses import replace
+
     from rummy500.actions import Discard, Draw, Take
     from rummy500.cards import parse_cards
     from rummy500.rules import Rules
@@ -120,9 +122,11 @@ def test_a_round_that_never_ends_stops_after_max_turns_as_if_the_stock_ran_out()
     rules = Rules.from_mapping({"stock_out": "play_on"})
     state = RoundState.from_deal(rules, 1, [parse_cards("5H 9C"), parse_cards("KD 2S")], [], parse_cards("8D"))
     state.apply(Take(1))
-    state.turns = MAX_TURNS - 1  # as if play had gone round and round
+    # As if play had gone round and round:
+    late = replace(state.public, turns=MAX_TURNS - 1)
+    state = RoundState.from_parts(rules, late, state.hands, state.stock_top_first())
     state.apply(Discard(tuple(parse_cards("9C"))))
-    assert state.is_over and state.went_out is None and state.round_scores() == [-13, -12]
+    assert state.is_over and state.public.went_out is None and state.round_scores() == [-13, -12]
     assert Draw() not in state.legal_actions(1)
 
 

@@ -139,7 +139,7 @@ def test_first_dealer_low_card_gives_the_deal_to_the_lowest_cut(cut, high, low):
     assert cut_for_dealer(Rules.from_mapping({"players": 3}), _Cut(cut)) == high
     assert cut_for_dealer(Rules.from_mapping({"players": 3, "first_dealer": "low_card"}), _Cut(cut)) == low
     match = Match(Rules.from_mapping({"players": 3, "first_dealer": "low_card"}), rng=_Cut(cut))
-    assert match.state.dealer == low and match.record()["rounds"][0]["dealer"] == low
+    assert match.state.public.dealer == low and match.record()["rounds"][0]["dealer"] == low
 
 
 # ----------------------------------------------------------------- next_dealer

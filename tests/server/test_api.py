@@ -17,6 +17,21 @@ def test_rules_catalogue_lists_every_option_with_a_description(client: TestClien
     assert data["bot_levels"]
 
 
+def test_the_rules_endpoint_gives_every_value_a_label_and_a_description(client: TestClient) -> None:
+    options = {o["name"]: o for o in client.get("/api/rules").json()["options"]}
+    assert options["hand_size"]["choices"] == [
+        {"value": "auto", "label": "Automatic", "description": "13 cards each for 2 players, 7 for 3 or more"}
+    ]
+    assert options["hand_size"]["number"] == {"min": 7, "max": 13, "label": "Cards each", "description": "deal this many cards to each player"}
+    assert [c["value"] for c in options["jokers"]["choices"]] == ["auto", 0, 1, 2, 4]
+    assert [c["value"] for c in options["stock_out_penalty"]["choices"]] == [True, False]
+    assert options["players"]["number"]["min"] == 2 and options["players"]["number"]["max"] == 8
+    assert options["decks"]["default"] == "auto" and options["rounds"]["default"] == "to_target"
+    for o in options.values():
+        for c in o["choices"]:
+            assert c["label"] and c["description"], (o["name"], c)
+
+
 def test_create_table_gives_seat_zero_a_token_and_an_invite_link(client: TestClient) -> None:
     made = create_table(client, name="Ann", seats=3, preset="popular", title="Friday")
     assert made["seat"] == 0

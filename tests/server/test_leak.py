@@ -85,22 +85,22 @@ class Snapshots:
         n = len(state.hands)
         stock = Counter(str(c) for c in state.stock)
         if not state.is_over:
-            out = Counter(str(c) for hand in state.hands for c in hand) + Counter(str(c) for c in state.discard)
-            for meld in state.melds:
+            out = Counter(str(c) for hand in state.hands for c in hand) + Counter(str(c) for c in state.public.discard)
+            for meld in state.public.melds:
                 out.update(c for c in meld.to_dict()["cards"] if not c.startswith("JK"))
             self.dealt_end[match.round_index] = out
         per_seat: dict[int | None, tuple[Counter[str], Counter[str]]] = {}
-        public = Counter(str(c) for c in state.discard)
-        for meld in state.melds:
+        public = Counter(str(c) for c in state.public.discard)
+        for meld in state.public.melds:
             public.update(c for c in meld.to_dict()["cards"] if not c.startswith("JK"))
-        for k in state.known:
+        for k in state.public.known:
             public.update(str(c) for c in k)
         for seat in [*range(n), None]:
             hidden = Counter(stock)
             for other in range(n):
                 if other == seat:
                     continue
-                unseen = Counter(str(c) for c in state.hands[other]) - Counter(str(c) for c in state.known[other])
+                unseen = Counter(str(c) for c in state.hands[other]) - Counter(str(c) for c in state.public.known[other])
                 hidden.update(unseen)
             visible = Counter(public)
             if seat is not None:

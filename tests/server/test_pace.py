@@ -121,7 +121,7 @@ def _ann_may_call(game: LiveGame) -> bool:
         game.to_move != 0
         and game.call_chance()
         and any(isinstance(a, CallRummy) for a in game.legal(0))
-        and game.match.state.last_discarder != 0
+        and game.match.state.public.last_discarder != 0
     )
 
 
@@ -153,7 +153,7 @@ def test_a_person_can_win_a_rummy_call_against_bots() -> None:
 def test_the_seat_to_move_waits_for_the_call_window_then_play_goes_on() -> None:
     # Bob (a person) may call: the window is the long one; the bot Cy discarded last.
     seed, played = find_position(
-        "popular", 3, lambda g: g.to_move == 0 and g.call_chance() and g.match.state.last_discarder == 2
+        "popular", 3, lambda g: g.to_move == 0 and g.call_chance() and g.match.state.public.last_discarder == 2
     )
 
     async def run() -> None:
@@ -181,7 +181,7 @@ def test_the_seat_to_move_waits_for_the_call_window_then_play_goes_on() -> None:
 
 
 def test_an_idle_connected_player_is_played_for_when_the_turn_clock_runs_out() -> None:
-    seed, played = find_position("standard", 2, lambda g: g.to_move == 0 and g.match.state.phase.value == "draw")
+    seed, played = find_position("standard", 2, lambda g: g.to_move == 0 and g.match.state.public.phase.value == "draw")
 
     async def run() -> None:
         clock = Clock()
@@ -215,7 +215,7 @@ def _round_ends_next(game: LiveGame) -> bool:
     if game.to_move != 1 or game.match.round_index != 0:
         return False
     state = game.match.state
-    return state.phase.value == "play" and len(state.hands[1]) == 1
+    return state.public.phase.value == "play" and len(state.hands[1]) == 1
 
 
 def test_the_round_summary_holds_the_table_until_the_person_is_ready() -> None:
@@ -276,7 +276,7 @@ def test_the_round_summary_ends_by_itself_after_its_time() -> None:
 
 
 def test_a_hint_comes_from_the_seats_own_view_and_can_be_turned_off() -> None:
-    seed, played = find_position("standard", 2, lambda g: g.to_move == 0 and g.match.state.phase.value == "play")
+    seed, played = find_position("standard", 2, lambda g: g.to_move == 0 and g.match.state.public.phase.value == "play")
 
     async def run() -> None:
         clock = Clock()

@@ -260,7 +260,7 @@ class HardBot(Bot):
 
     def playout(self, state: RoundState, seat: int, first: Action, rng: random.Random) -> float:
         """Play ``first`` then the default policy; return ``seat``'s side advantage."""
-        start = state.turns  # the horizon counts from the decision, whatever ``first`` is
+        start = state.public.turns  # the horizon counts from the decision, whatever ``first`` is
         state.apply(first, seat, check=False)
         policy = self.policy
         horizon = self.horizon if self.horizon is not None else MAX_PLAYOUT_TURNS
@@ -275,7 +275,7 @@ class HardBot(Bot):
                 state,
                 [policy] * state.n,
                 rng,
-                until=lambda: state.turns - start >= horizon or steps[0] >= 400,
+                until=lambda: state.public.turns - start >= horizon or steps[0] >= 400,
                 observe=count,
             )
         return self._evaluate(state, seat)
@@ -310,7 +310,7 @@ def estimate_round(state: RoundState) -> list[float]:
     rules = state.rules
     n = state.n
     table = [0.0] * n
-    for m in state.melds:
+    for m in state.public.melds:
         for s, pts in meld_points(m, rules).items():
             table[s] += pts
     total_stock = max(1, len(state.stock) + 10)
@@ -323,7 +323,7 @@ def estimate_round(state: RoundState) -> list[float]:
     for s in range(n):
         hand = state.hands[s]
         planner = Planner(
-            rules, state.melds, s, may_layoff=state.may_lay_off_now(s), may_extend=partial(state.may_extend, s)
+            rules, state.public.melds, s, may_layoff=state.may_lay_off_now(s), may_extend=partial(state.may_extend, s)
         )
         pts, plan = planner.best(hand)
         left = list(hand)

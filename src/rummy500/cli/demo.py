@@ -32,7 +32,7 @@ def main(argv: list[str]) -> int:
     bots = _bots(args.bot, rules.players, args.seed)
     state = match.state
     assert state is not None
-    print(f"Dealer: seat {state.dealer}. Upcard: {' '.join(map(str, state.discard)) or '-'}")
+    print(f"Dealer: seat {state.public.dealer}. Upcard: {' '.join(map(str, state.public.discard)) or '-'}")
     for seat in range(rules.players):
         print(f"  seat {seat}: {' '.join(map(str, sorted(state.hands[seat])))}")
 

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 
-from rummy500.rules import _SPECS, PRESET_DESCRIPTIONS, PRESETS, Rules, RulesError
+from rummy500.rules import (
+    OPTIONS,
+    PRESET_DESCRIPTIONS,
+    PRESETS,
+    Rules,
+    RulesError,
+    catalogue_markdown,
+    presets_markdown,
+)
 
 __all__ = ["main"]
 
@@ -16,8 +23,13 @@ def main(argv: list[str]) -> int:
     """List presets and options, or show one preset's full option set."""
     parser = argparse.ArgumentParser(prog="rummy500 rules", description="Presets and house-rule options.")
     parser.add_argument("--show", metavar="PRESET", help="print every option of a preset")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--json", action="store_true", help="print JSON (the shape of GET /api/rules's options and presets)")
+    parser.add_argument("--markdown", action="store_true", help="print the option catalogue and presets as docs/rules.md's Markdown tables")
     args = parser.parse_args(argv)
+    if args.markdown:
+        print(catalogue_markdown())
+        print(presets_markdown(), end="")
+        return 0
     if args.show:
         try:
             rules = Rules.preset_rules(args.show)
@@ -30,7 +42,7 @@ def main(argv: list[str]) -> int:
             return 0
         print(f"preset {args.show}: {PRESET_DESCRIPTIONS[args.show]}")
         changed = PRESETS[args.show]
-        for spec in _SPECS:
+        for spec in OPTIONS.values():
             mark = "*" if spec.name in changed else " "
             print(f" {mark} {spec.name:<22} {json.dumps(full[spec.name]):<14} {spec.description}")
         print("(* set by the preset)")
@@ -38,17 +50,7 @@ def main(argv: list[str]) -> int:
     if args.json:
         print(json.dumps({
             "presets": {k: {"description": PRESET_DESCRIPTIONS[k], "options": v} for k, v in PRESETS.items()},
-            "options": [
-                {
-                    "name": s.name,
-                    "default": s.default,
-                    "values": s.values,
-                    "description": s.description,
-                    "group": s.group,
-                    "choices": [dataclasses.asdict(c) for c in s.choices],
-                }
-                for s in _SPECS
-            ],
+            "options": [spec.to_dict() for spec in OPTIONS.values()],
         }, indent=2))
         return 0
     print("Presets (rummy500 rules --show NAME):")
@@ -56,11 +58,13 @@ def main(argv: list[str]) -> int:
         print(f"  {name:<16} {desc}")
     print("\nOptions (default first):")
     group = None
-    for spec in _SPECS:
+    for spec in OPTIONS.values():
         if spec.group != group:
             group = spec.group
             print(f"  [{group}]")
         print(f"    {spec.name:<22} {spec.values:<40} {spec.description}")
         for choice in spec.choices:
-            print(f"      {choice.value:<20} {choice.label}: {choice.description}")
+            print(f"      {json.dumps(choice.value).strip(chr(34)):<20} {choice.label}: {choice.description}")
+        if spec.number is not None:
+            print(f"      {spec.number.span():<20} {spec.number.label}: {spec.number.description}")
     return 0

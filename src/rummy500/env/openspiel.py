@@ -229,7 +229,7 @@ class Rummy500State(pyspiel.State):
         else:
             state = self.c.table.match.state
             assert state is not None
-            pack = Counter(state.discard[:-1])
+            pack = Counter(state.public.discard[:-1])
         pack.subtract(self.c.dealing)
         return +pack
 
@@ -291,7 +291,7 @@ class Rummy500State(pyspiel.State):
         else:
             state = match.state
             assert state is not None
-            self.c.history.extend(match.apply(state.to_move, Reshuffle(tuple(cards)), check=False, auto=False))
+            self.c.history.extend(match.apply(state.public.to_move, Reshuffle(tuple(cards)), check=False, auto=False))
         self._new_decision()
 
     def _new_decision(self) -> None:
@@ -337,9 +337,9 @@ class Rummy500State(pyspiel.State):
         state = self.c.table.match.state
         if state is None:
             return "terminal"
-        lines = [f"totals {self.c.table.match.totals} to_move {state.to_move} phase {state.phase}"]
+        lines = [f"totals {self.c.table.match.totals} to_move {state.public.to_move} phase {state.public.phase}"]
         lines += [f"p{s}: {' '.join(str(c) for c in sorted(h))}" for s, h in enumerate(state.hands)]
-        lines.append("pile: " + " ".join(str(c) for c in state.discard))
+        lines.append("pile: " + " ".join(str(c) for c in state.public.discard))
         return "\n".join(lines)
 
 

@@ -3,6 +3,10 @@
 These are what the CLI, the server's bot tables and the tests use to run
 formats unattended. A *policy* is any ``choose_action(view, rng) -> Action``
 that picks one of ``view.legal``; :func:`random_policy` picks uniformly.
+Instead of one policy for every seat, ``agents`` may give each player (by
+name) their own :class:`~rummy500.drive.Agent` -- a bot of
+:func:`rummy500.bots.make_bot`, for instance -- which follows them from table
+to table (``rummy500 tournament --format`` does this).
 Every round is played in a :class:`~rummy500.match.Match`, so each game keeps
 its RECORD.md record; randomness comes only from the ``random.Random`` given
 (or the seed), so a seed reproduces a whole tourney.
@@ -11,10 +15,10 @@ its RECORD.md record; randomness comes only from the ``random.Random`` given
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rummy500.actions import Action
-from rummy500.drive import PolicyAgent, drive
+from rummy500.drive import Agent, PolicyAgent, drive
 from rummy500.events import Event
 from rummy500.formats.chips import RingGame, RingRound
 from rummy500.formats.games import FormatError, table_rules
@@ -53,19 +57,28 @@ def _child_rng(rng: random.Random) -> random.Random:
     return random.Random(rng.getrandbits(64))
 
 
-def play_round(match: Match, policy: Policy, rng: random.Random, *, max_actions: int = MAX_ACTIONS) -> RoundResult:
+def play_round(
+    match: Match,
+    policy: Policy,
+    rng: random.Random,
+    *,
+    max_actions: int = MAX_ACTIONS,
+    agents: Mapping[str, Agent] | None = None,
+) -> RoundResult:
     """Play the match's current round to its end and return its result.
 
     The policy plays each seat's turns through the one decision loop
     (:func:`rummy500.drive.drive`); out-of-turn offers are declined (they are
-    left to real players). The match then deals its next round itself unless
-    it is over.
+    left to real players). With ``agents``, each seat is played by the agent
+    of the player sitting there (``match.players``), offers included. The
+    match then deals its next round itself unless it is over.
 
     Raises:
         FormatError: the match has no round in play, the round exceeds
-            ``max_actions``, or the seat to move has no legal action (the
-            engine left the round stuck: the message says where).
-        IllegalAction: the policy chose an action that is not legal.
+            ``max_actions``, a player has no agent, or the seat to move has no
+            legal action (the engine left the round stuck: the message says
+            where).
+        IllegalAction: the policy or an agent chose an action that is not legal.
     """
     state = match.state
     if state is None or state.is_over or match.is_over:
@@ -77,13 +90,20 @@ def play_round(match: Match, policy: Policy, rng: random.Random, *, max_actions:
             raise FormatError(f"{where}: seat {view.seat} is to move ({view.phase}) but has no legal action")
         return policy(view, rng)
 
-    agent = PolicyAgent(checked)
+    seats: list[Agent]
+    if agents is None:
+        seats = [PolicyAgent(checked)] * match.rules.players
+    else:
+        missing = [name for name in match.players if name not in agents]
+        if missing:
+            raise FormatError(f"no agent for {', '.join(missing)}")
+        seats = [agents[name] for name in match.players]
     applied = [0]
 
     def count(_d: Decision, _a: Action, _e: list[Event]) -> None:
         applied[0] += 1
 
-    drive(match, [agent] * match.rules.players, rng, until=lambda: state.is_over or applied[0] >= max_actions, observe=count)
+    drive(match, seats, rng, until=lambda: state.is_over or applied[0] >= max_actions, observe=count)
     if not state.is_over:
         raise FormatError(f"the round did not end within {max_actions} actions")
     assert state.result is not None
@@ -97,6 +117,7 @@ def play_table(
     *,
     seed: int | None = None,
     matches: list[Match] | None = None,
+    agents: Mapping[str, Agent] | None = None,
 ) -> str:
     """Play a table to its winner, one ``Match`` per game and one per change of players.
 
@@ -106,6 +127,7 @@ def play_table(
         rng: the source of every shuffle and policy choice (default: ``random.Random(seed)``).
         seed: seed for the default rng.
         matches: if given, every match played is appended (for their records).
+        agents: each player's own agent, by name (instead of ``policy``).
 
     Returns:
         The winner's name.
@@ -118,7 +140,7 @@ def play_table(
             match = Match(spec.rules, spec.players, spec.scores, rng=_child_rng(rng))
             if matches is not None:
                 matches.append(match)
-        game.record_round(play_round(match, policy, rng))
+        game.record_round(play_round(match, policy, rng, agents=agents))
     assert game.winner is not None
     return game.winner
 
@@ -131,10 +153,11 @@ def run_single_table(
     seed: int | None = None,
     rng: random.Random | None = None,
     matches: list[Match] | None = None,
+    agents: Mapping[str, Agent] | None = None,
 ) -> SingleTableTourney:
-    """Run a whole single-table tourney and return it, finished."""
+    """Run a whole single-table tourney and return it, finished (``agents``: see :func:`play_table`)."""
     tourney = SingleTableTourney(rules, players)
-    play_table(tourney, policy, rng if rng is not None else random.Random(seed), matches=matches)
+    play_table(tourney, policy, rng if rng is not None else random.Random(seed), matches=matches, agents=agents)
     return tourney
 
 
@@ -146,16 +169,18 @@ def run_multi_table(
     seed: int | None = None,
     max_table: int | None = None,
     min_table: int = 2,
+    agents: Mapping[str, Agent] | None = None,
 ) -> MultiTableTourney:
     """Run a whole multi-table tourney and return it, finished.
 
-    One seed drives both the draw (seating, byes) and the play.
+    One seed drives both the draw (seating, byes) and the play. ``agents``:
+    see :func:`play_table`.
     """
     rng = random.Random(seed)
     tourney = MultiTableTourney(rules, players, max_table=max_table, min_table=min_table, rng=_child_rng(rng))
     while not tourney.is_over:
         for table in tourney.open_tables():
-            play_table(table, policy, rng)
+            play_table(table, policy, rng, agents=agents)
     return tourney
 
 
@@ -167,6 +192,7 @@ def play_ring(
     *,
     seed: int | None = None,
     rng: random.Random | None = None,
+    agents: Mapping[str, Agent] | None = None,
 ) -> list[RingRound]:
     """Play ``rounds`` rounds at a ring table, each in its own one-round ``Match``.
 
@@ -177,6 +203,7 @@ def play_ring(
         policy: the policy of every seat.
         seed: seed for the default rng.
         rng: the source of every shuffle and choice.
+        agents: each player's own agent, by name (instead of ``policy``).
 
     Returns:
         The settled rounds.
@@ -186,5 +213,5 @@ def play_ring(
     for _ in range(rounds):
         players, dealer = ring.start_round()
         match = Match(table_rules(rules, len(players)), players, rng=_child_rng(rng), dealer=dealer)
-        out.append(ring.finish_round(play_round(match, policy, rng)))
+        out.append(ring.finish_round(play_round(match, policy, rng, agents=agents)))
     return out

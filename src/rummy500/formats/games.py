@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummy500.rules import Rules, RulesError
+from rummy500.rules import Rounds, Rules, RulesError
 
 __all__ = [
     "QUICK_ROUNDS",
@@ -54,8 +54,8 @@ def target_game_rules(rules: Rules | None = None, *, target: int | None = None) 
     """
     base = rules if rules is not None else _standard()
     changes: dict[str, object] = {}
-    if base.rounds != "to_target":
-        changes["rounds"] = "to_target"
+    if base.fixed_rounds is not None:
+        changes["rounds"] = Rounds.TO_TARGET.value
     if target is not None and target != base.target:
         changes["target"] = target
     return base.replace(**changes) if changes else base
@@ -80,7 +80,7 @@ def quick_game_rules(rounds: int, rules: Rules | None = None) -> Rules:
     if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds not in QUICK_ROUNDS:
         raise FormatError(f"a quick game has 1 to 3 rounds, not {rounds!r}")
     base = rules if rules is not None else _standard()
-    return base if base.rounds == rounds else base.replace(rounds=rounds)
+    return base if base.fixed_rounds == rounds else base.replace(rounds=rounds)
 
 
 def table_rules(rules: Rules, players: int) -> Rules:
@@ -159,8 +159,9 @@ def game_status(
     if len(totals) != rules.n_sides:
         raise FormatError(f"{len(totals)} totals for a game of {rules.n_sides} sides")
     top = leaders(totals)
-    if rules.rounds != "to_target":
-        if rounds_played < int(rules.rounds):
+    fixed = rules.fixed_rounds
+    if fixed is not None:
+        if rounds_played < fixed:
             return GameStatus(False, None, top)
         if len(top) > 1:
             return GameStatus(False, None, top, tie_break=True)

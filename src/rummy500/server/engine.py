@@ -54,18 +54,9 @@ def parse_rules(mapping: Mapping[str, Any], players: int) -> Rules:
 
 def rules_catalogue() -> dict[str, Any]:
     """The options and presets, for the table editor (``GET /api/rules``)."""
-    options = [
-        {
-            "name": spec.name,
-            "default": spec.default,
-            "values": spec.values,
-            "description": spec.description,
-            "group": spec.group,
-            # Enumerated options: each value with a label and a description, for the web form.
-            "choices": [{"value": c.value, "label": c.label, "description": c.description} for c in spec.choices],
-        }
-        for spec in OPTIONS.values()
-    ]
+    # Each option with its named values (label and description each) and the
+    # whole numbers it accepts besides: OptionSpec.to_dict, for the web form.
+    options = [spec.to_dict() for spec in OPTIONS.values()]
     presets = [
         {"name": name, "options": dict(opts), "description": PRESET_DESCRIPTIONS.get(name, "")}
         for name, opts in PRESETS.items()
@@ -222,7 +213,7 @@ class LiveGame:
     @property
     def to_move(self) -> int:
         """The seat whose turn it is."""
-        return int(self._state().to_move)
+        return int(self._state().public.to_move)
 
     def _state(self) -> RoundState:
         state = self.match.state
@@ -296,7 +287,7 @@ class LiveGame:
         Counted again only when the melds changed (a meld or a lay-off).
         """
         state = self._state()
-        melds = tuple(state.melds)
+        melds = tuple(state.public.melds)
         if self._points is None or self._points[0] != melds:
             out = [0] * len(self.names)
             for meld in melds:
@@ -316,13 +307,13 @@ class LiveGame:
         if self.is_over or self.rules.calling_rummy is CallingRummy.OFF:
             return False
         state = self._state()
-        if state.phase.value != "draw" or state.last_discarder is None or state.rummy_due:
+        if state.public.phase.value != "draw" or state.public.last_discarder is None or state.public.rummy_due:
             return False
-        pile = state.discard
+        pile = state.public.discard
         depths = range(1, min(1, len(pile)) + 1) if self.rules.calling_rummy is CallingRummy.TOP_CARD else range(1, len(pile) + 1)
         for k in depths:
             card = pile[-k]
-            if any(find_layoffs(meld, [card], self.rules) for meld in state.melds):
+            if any(find_layoffs(meld, [card], self.rules) for meld in state.public.melds):
                 return True
             # A joker of a found meld carries its declaration: compare bare cards.
             bare = JOKER if card >= JOKER else card
@@ -333,7 +324,7 @@ class LiveGame:
     def may_call(self) -> list[int]:
         """Seats allowed by their place at the table to call Rummy! now (not the discarder, not the seat to move)."""
         state = self._state()
-        return [s for s in range(len(self.names)) if s not in (state.to_move, state.last_discarder)]
+        return [s for s in range(len(self.names)) if s not in (state.public.to_move, state.public.last_discarder)]
 
     def round_summary(self, state: RoundState, round_index: int) -> dict[str, Any]:
         """A scored round for the table: per seat melded and in-hand points, the melds and the hands left.
@@ -357,7 +348,7 @@ class LiveGame:
                 }
                 for s in range(len(self.names))
             ],
-            "melds": [m.to_dict() for m in state.melds],
+            "melds": [m.to_dict() for m in state.public.melds],
         }
 
     # ---------------------------------------------------------------- actions

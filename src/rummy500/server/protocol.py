@@ -155,14 +155,33 @@ class GameSummary(BaseModel):
     winner: int | list[int] | None = None
 
 
+class ChoiceInfo(BaseModel):
+    """One named value of an option, in a player's words."""
+
+    value: bool | int | str = Field(description="the value as a record's rules object writes it")
+    label: str = Field(description="a short name for the value (the web form's choice)")
+    description: str = Field(description="what choosing this value means")
+
+
+class NumberInfo(BaseModel):
+    """The whole numbers an option accepts besides its named values."""
+
+    min: int | None = Field(description="smallest accepted (null: no bound)")
+    max: int | None = Field(description="largest accepted (null: no bound)")
+    label: str
+    description: str
+
+
 class OptionInfo(BaseModel):
     """One option of the catalogue."""
 
     name: str
     default: Any
-    values: str
+    values: str = Field(description="the values as RULES.md lists them (text)")
     description: str
     group: str | None = None
+    choices: list[ChoiceInfo] = Field(default_factory=list, description="every named value (words, true/false, listed numbers), in order")
+    number: NumberInfo | None = Field(default=None, description="the free whole numbers accepted besides the choices")
 
 
 class PresetInfo(BaseModel):

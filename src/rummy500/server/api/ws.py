@@ -6,7 +6,8 @@ runs the first links of the chain of checks (size, rate, well-formed, a seat,
 a running game) before handing the action to the session, which runs the rest
 (not stale, your turn, legal). Every refusal is an ``error`` message with a
 stable code; the socket stays open and the game is unchanged. Only an unknown
-table (4404) or a bad token (4401) closes the socket, right after it opens.
+table (4404), a bad token (4401), a page from another site (4403) or a client
+holding too many sockets (4429) closes the socket, right after it opens.
 """
 
 from __future__ import annotations
@@ -91,6 +92,11 @@ async def table_socket(
     holding ``sockets_per_client`` sockets already gets ``too_many_sockets``.
     """
     if not origin_allowed(websocket, settings):
+        # Accepted only to be closed with 4403 at once (nothing is sent): a
+        # browser never sees the code of a handshake refused before it opens,
+        # so a page served from an address the server does not know could not
+        # tell its player why it cannot connect.
+        await websocket.accept()
         await websocket.close(CLOSE_BAD_ORIGIN)
         return
     client = client_key(websocket.scope)

@@ -5,7 +5,7 @@
 // its code and which copy it is: "7H#0", "7H#1".
 
 import { cardEl, sortKey } from "./cards.js";
-import { h, clear } from "./dom.js";
+import { h } from "./dom.js";
 
 const ORDER_KEY = "rummy500.sort";
 
@@ -96,38 +96,61 @@ export class Hand {
     this.onChange();
   }
 
+  /**
+   * Draw the hand. Each card keeps its button from one drawing to the next
+   * (keyed by card and copy): only classes, attributes and the order change.
+   * A state that arrives while a finger or the mouse is down on a card (an
+   * opponent's move, a timer) must not swap the button under it, or the
+   * browser drops the tap: its press and release would land on two different
+   * elements and no click would fire.
+   */
   render(focusKey = null) {
     const active = focusKey ?? document.activeElement?.dataset?.key;
-    clear(this.el);
     // A big hand overlaps like a held fan so it stays on one or two rows.
     this.el.classList.toggle("many", this.order.length > 10);
     this.el.style.setProperty("--n", String(Math.max(2, this.order.length)));
-    if (!this.order.length) {
-      this.el.append(h("p", { class: "hint empty" }, "No cards in hand."));
-      return;
-    }
+    const old = this.els ?? new Map();
+    const els = new Map();
     const count = {};
     for (const key of this.order) {
       const c = code(key);
       count[c] = (count[c] ?? -1) + 1;
       const testid = count[c] ? `card-${c}-${count[c] + 1}` : `card-${c}`;
-      const el = cardEl(c, { tag: "button", testid });
-      el.type = "button";
-      el.dataset.key = key;
-      el.classList.add("in-hand");
+      let el = old.get(key);
+      if (!el) {
+        el = cardEl(c, { tag: "button", testid });
+        el.type = "button";
+        el.dataset.key = key;
+        el.classList.add("in-hand");
+        el.addEventListener("click", (e) => {
+          if (this.suppressClick) {
+            this.suppressClick = false;
+            e.preventDefault();
+            return;
+          }
+          this.toggle(key);
+        });
+      }
+      el.dataset.testid = testid;
       el.setAttribute("aria-pressed", this.selected.has(key) ? "true" : "false");
-      if (this.selected.has(key)) el.classList.add("selected");
-      if (this.fresh.has(key)) el.classList.add("fresh");
-      el.addEventListener("click", (e) => {
-        if (this.suppressClick) {
-          this.suppressClick = false;
-          e.preventDefault();
-          return;
-        }
-        this.toggle(key);
-      });
-      this.el.append(el);
+      el.classList.toggle("selected", this.selected.has(key));
+      el.classList.toggle("fresh", this.fresh.has(key));
+      el.classList.remove("dragging", "drop-before", "drop-after");
+      el.style.removeProperty("transform");
+      els.set(key, el);
     }
+    this.els = els;
+    // Out with cards that left the hand (and the "no cards" line), then put the rest in order.
+    for (const child of [...this.el.children]) {
+      if (!els.has(child.dataset?.key ?? "")) child.remove();
+    }
+    let i = 0;
+    for (const el of els.values()) {
+      const at = this.el.children[i] ?? null;
+      if (at !== el) this.el.insertBefore(el, at);
+      i += 1;
+    }
+    if (!this.order.length) this.el.append(h("p", { class: "hint empty" }, "No cards in hand."));
     if (active) this.el.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus();
   }
 

@@ -37,38 +37,98 @@ export function normaliseCatalogue(data) {
 }
 
 /**
- * The choices an option offers, from its `values` ("auto, 7..13", "0, 30, any
- * integer", "false, true", or a list). Returns {choices:[values], freeInt, object}.
+ * The choices an option offers, from the catalogue (`GET /api/rules`): its
+ * `choices` ({value, label, description} each) and `number` (the free whole
+ * numbers it accepts besides them: {min, max, label, description}, or null).
+ * An older catalogue without them is read from `values` ("auto, 7..13",
+ * "0, 30, any integer", "false, true", or a list).
+ *
+ * Returns {choices:[{value, label, description}], number, object}: every
+ * choice has a label in a player's words (the catalogue's, or one made from
+ * the value when a label is missing) and the description of that value;
+ * `number` is null when no other number may be typed (a short range such as
+ * 7..13 is listed as choices instead); `object` marks a JSON object option.
  */
 export function optionChoices(spec) {
+  const choices = [];
+  let object = false;
+  const add = (value, label, description) => {
+    const had = choices.find((c) => c.value === value);
+    if (had) {
+      if (label && had.label === valueText(value)) had.label = label;
+      if (description && !had.description) had.description = description;
+      return;
+    }
+    choices.push({ value, label: label || valueText(value), description: description || "" });
+  };
+  for (const c of Array.isArray(spec.choices) ? spec.choices : []) {
+    if (c && typeof c === "object" && "value" in c) add(c.value, playerWords(c.label ?? ""), playerWords(c.description ?? ""));
+  }
+  const given = spec.number && typeof spec.number === "object" ? spec.number : null;
+  let number = given
+    ? {
+      min: Number.isInteger(given.min) ? given.min : null,
+      max: Number.isInteger(given.max) ? given.max : null,
+      label: playerWords(given.label ?? ""),
+      description: playerWords(given.description ?? ""),
+    }
+    : null;
   const raw = Array.isArray(spec.values)
     ? spec.values
     : String(spec.values ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const choices = [];
-  let freeInt = false;
-  let object = false;
-  const add = (v) => {
-    if (!choices.some((c) => c === v)) choices.push(v);
-  };
-  for (const t of raw) {
-    if (typeof t !== "string") { add(t); continue; }
-    let m;
-    if (t === "true" || t === "false") add(t === "true");
-    else if ((m = t.match(/^(-?\d+)\s*\.\.\s*(-?\d+)$/))) {
-      for (let i = +m[1]; i <= +m[2]; i++) add(i);
-    } else if (/^-?\d+$/.test(t)) add(+t);
-    else if (/any|^N$|integer/i.test(t)) freeInt = true;
-    else if (/object|\{\}/.test(t)) object = true;
-    else add(t);
+  if (raw.some((t) => typeof t === "string" && /object|\{\}/.test(t))) object = true;
+  if (!choices.length && !given) {
+    // An older catalogue: the values as text.
+    for (const t of raw) {
+      if (typeof t !== "string") { add(t); continue; }
+      let m;
+      if (t === "true" || t === "false") add(t === "true");
+      else if ((m = t.match(/^(-?\d+)\s*\.\.\s*(-?\d+)$/))) {
+        for (let i = +m[1]; i <= +m[2]; i++) add(i);
+      } else if (/^-?\d+$/.test(t)) add(+t);
+      else if (/integer|^N$/i.test(t)) number = { min: null, max: null, label: "", description: "" }; // "any integer", "N"
+      else if (!/object|\{\}/.test(t)) add(t);
+    }
   }
-  if (spec.default !== undefined && typeof spec.default !== "object") add(spec.default);
-  return { choices, freeInt, object };
+  if (number && number.min !== null && number.max !== null && number.max - number.min <= 12) {
+    // A short range reads best as a list.
+    for (let i = number.min; i <= number.max; i++) add(i, String(i), number.description);
+    number = null;
+  }
+  if (spec.default !== undefined && spec.default !== null && typeof spec.default !== "object") add(spec.default);
+  return { choices, number, object };
 }
 
-/** A value in a player's words: yes/no, and no code words ("any_depth" reads "any depth"). */
-function valueText(v) {
-  if (typeof v === "boolean") return v ? "yes" : "no";
-  return String(v).replace(/_/g, " ");
+/** A value in a player's words when the catalogue gives no label: Yes/No, "to target" (no code words). */
+export function valueText(v) {
+  if (typeof v === "boolean") return v ? "Yes" : "No";
+  const t = String(v).replace(/_/g, " ");
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+/**
+ * Text from the catalogue in a player's words: option names written as code
+ * ("dealers_gambit") lose their underscores, and seats are counted from 1 as
+ * everywhere else in the app (the catalogue, like the records, counts from 0:
+ * "seats 0 & 2 against 1 & 3" reads "seats 1 & 3 against 2 & 4").
+ */
+export function playerWords(text) {
+  return String(text ?? "")
+    .replace(/\b([a-z]+(?:_[a-z0-9]+)+)\b/g, (w) => w.replace(/_/g, " "))
+    .replace(/\bseats?\b((?:\s*(?:\d+\b|&|,|and\b|against\b|or\b))+)/g, (m, nums) => m.replace(nums, nums.replace(/\d+/g, (d) => String(+d + 1))));
+}
+
+/**
+ * What the selected value of an option means. An enumerated option's value
+ * has its own description; a yes/no option's description says what "yes"
+ * does; other options describe the option as a whole.
+ */
+export function choiceDescription(spec, choice) {
+  if (choice?.description) return choice.description;
+  const general = playerWords(spec.description ?? "");
+  if (choice && choice.value === false && general) return `No. (Yes: ${general}.)`;
+  if (Array.isArray(spec.choices) && spec.choices.length) return "";
+  return general;
 }
 
 const TURN_CLOCKS = [[0, "no clock"], [30, "30 seconds"], [60, "60 seconds"], [120, "2 minutes"]];
@@ -172,13 +232,17 @@ export function renderLobby(root) {
 
   function optionRow(spec) {
     const id = `opt-${spec.name}`;
-    const { choices, freeInt, object } = optionChoices(spec);
+    const { choices, number, object } = optionChoices(spec);
+    const words = spec.name.replace(/_/g, " ");
     const row = h("div", { class: "rule-row", dataset: { option: spec.name } });
-    const label = h("label", { for: id, class: "rule-name" }, spec.name.replace(/_/g, " "));
-    const desc = h("div", { class: "rule-desc", id: `${id}-desc` }, spec.description ?? "");
+    const label = h("label", { for: id, class: "rule-name" }, words);
+    // What the selected value means (re-written whenever the value changes).
+    const desc = h("div", { class: "rule-desc", id: `${id}-desc`, dataset: { testid: `${id}-desc` }, "aria-live": "polite" });
     let get, set;
+    let problem = () => null;
     if (object) {
       const ta = h("textarea", { id, rows: "1", "aria-describedby": `${id}-desc`, spellcheck: "false", dataset: { testid: id } });
+      desc.textContent = playerWords(spec.description ?? "");
       get = () => {
         try { return JSON.parse(ta.value || "{}"); } catch { return ta.value; }
       };
@@ -186,22 +250,48 @@ export function renderLobby(root) {
       ta.addEventListener("input", updateChanged);
       row.append(label, ta, desc);
     } else {
+      // Each value shows its label; `data-value` keeps the value itself (JSON) for tests and tools.
       const sel = h("select", { id, "aria-describedby": `${id}-desc`, dataset: { testid: id } },
-        choices.map((v, i) => h("option", { value: String(i) }, valueText(v))));
+        choices.map((c, i) => h("option", { value: String(i), dataset: { value: JSON.stringify(c.value) } }, c.label)));
       let num = null;
-      if (freeInt) {
-        sel.append(h("option", { value: "custom" }, "other\u2026"));
-        num = h("input", { type: "number", step: "1", class: "num", hidden: true, "aria-label": `${spec.name} value` });
+      if (number) {
+        sel.append(h("option", { value: "custom" }, "Another number\u2026"));
+        num = h("input", {
+          type: "number", step: "1", class: "num", hidden: true, "aria-label": number.label || `${words} value`,
+          min: number.min ?? false, max: number.max ?? false, dataset: { testid: `${id}-number` },
+        });
         num.addEventListener("input", updateChanged);
       }
+      const describe = () => {
+        desc.textContent = sel.value === "custom"
+          ? (number.description || playerWords(spec.description ?? ""))
+          : choiceDescription(spec, choices[+sel.value]);
+      };
       sel.addEventListener("change", () => {
-        if (num) num.hidden = sel.value !== "custom";
+        if (num) {
+          num.hidden = sel.value !== "custom";
+          // Start the box from the option's value, never empty: an empty box is no number.
+          if (!num.hidden && num.value.trim() === "") {
+            const d = effectiveDefault(spec);
+            num.value = String(Number.isInteger(d) ? d : (number.min ?? 0));
+          }
+        }
+        describe();
         updateChanged();
       });
-      // An empty "other" box is no value (refused by name on submit), not 0.
-      get = () => (sel.value === "custom" ? (num.value.trim() === "" ? null : parseInt(num.value, 10)) : choices[+sel.value]);
+      // An empty "another number" box is no value (refused by name on submit), never 0.
+      get = () => (sel.value === "custom" ? (num.value.trim() === "" ? null : parseInt(num.value, 10)) : choices[+sel.value]?.value);
+      problem = () => {
+        if (sel.value !== "custom") return null;
+        const v = get();
+        const what = `\u201c${words}\u201d`;
+        if (v === null || Number.isNaN(v)) return `${what} needs a number \u2014 type one, or pick one of its values.`;
+        if (number.min !== null && v < number.min) return `${what} must be at least ${number.min}.`;
+        if (number.max !== null && v > number.max) return `${what} must be at most ${number.max}.`;
+        return null;
+      };
       set = (v) => {
-        const i = choices.findIndex((c) => c === v);
+        const i = choices.findIndex((c) => c.value === v);
         if (i >= 0) {
           sel.value = String(i);
           if (num) num.hidden = true;
@@ -210,10 +300,11 @@ export function renderLobby(root) {
           num.hidden = false;
           num.value = String(v);
         }
+        describe();
       };
       row.append(label, h("span", { class: "rule-ctl" }, num ? [sel, num] : [sel]), desc);
     }
-    controls.set(spec.name, { spec, get, set, row });
+    controls.set(spec.name, { spec, get, set, row, problem });
     return row;
   }
 
@@ -274,11 +365,14 @@ export function renderLobby(root) {
     storeName(name);
     const rules = {};
     for (const [optName, c] of controls) {
-      const v = c.get();
-      if (v === null || Number.isNaN(v)) {
-        showError(errorBox, `House rules: type a number for \u201c${optName.replace(/_/g, " ")}\u201d, or pick one of its values.`);
+      const bad = c.problem();
+      if (bad) {
+        showError(errorBox, `House rules: ${bad}`);
+        c.row.closest("details")?.setAttribute("open", "");
+        (c.row.querySelector("input:not([hidden])") ?? c.row.querySelector("select"))?.focus();
         return;
       }
+      const v = c.get();
       if (JSON.stringify(v) !== JSON.stringify(effectiveDefault(c.spec))) rules[optName] = v;
     }
     const bots = {};

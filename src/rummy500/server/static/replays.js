@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { cardEl } from "./cards.js";
-import { describe } from "./actions.js";
+import { entryText } from "./events.js";
 import { h, clear } from "./dom.js";
 import { reviewPanel } from "./review.js";
 
@@ -80,7 +80,7 @@ export function renderReplay(root, gameId) {
       stepLabel.textContent = `move ${step} of ${total}`;
       const ev = data.action; // the log event of the last action played
       lastAction.textContent = ev
-        ? `Move ${step}: ${ev.name ?? names[ev.seat] ?? `Seat ${ev.seat + 1}`} — ${describe(ev.action ?? ev)}`
+        ? `Move ${step}: ${entryText(ev, names)}`
         : "The deal.";
       drawBoard(data);
       review.onStep(step);

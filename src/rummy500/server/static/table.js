@@ -15,6 +15,7 @@ import { ScoreSheet } from "./scores.js";
 import { rulesInWords } from "./rules.js";
 import { playTurnSound, isMuted, setMuted } from "./sound.js";
 import { animateArrivals } from "./motion.js";
+import { entryText } from "./events.js";
 
 const SIDE_NAMES = ["A", "B", "C", "D"];
 // Dealer's Gambit nominations: [name, what it means].
@@ -62,6 +63,17 @@ class TablePage {
     this.announcedVersion = null;
     this.build();
     this.ticker = setInterval(() => this.renderTimers(), 250);
+    // The sticky hand's height, for the page's scroll padding (style.css): a
+    // meld scrolled into view stops above the hand instead of under it.
+    this.handObserver = typeof ResizeObserver === "function" ? new ResizeObserver(() => this.measureHand()) : null;
+    this.handObserver?.observe(this.myArea);
+  }
+
+  /** Publish the sticky hand area's height as --hand-h (0 while it does not stick). */
+  measureHand() {
+    const sticky = !this.board.hidden && !this.myArea.hidden && !this.board.classList.contains("summary-open");
+    const px = sticky ? Math.ceil(this.myArea.getBoundingClientRect().height) : 0;
+    document.documentElement.style.setProperty("--hand-h", `${px}px`);
   }
 
   // ------------------------------------------------------------------ layout
@@ -164,6 +176,8 @@ class TablePage {
 
   destroy() {
     this.conn?.close();
+    this.handObserver?.disconnect();
+    document.documentElement.style.removeProperty("--hand-h");
     clearInterval(this.pollTimer);
     clearInterval(this.ticker);
     document.title = "rummy500";
@@ -178,18 +192,26 @@ class TablePage {
       other: (m) => this.onOther(m),
       status: (s, secs) => this.setConn(s, secs),
       fatal: (reason, code) => this.onFatal(reason, code),
+      dropped: (code, text) => this.onDropped(code, text),
     });
     window.rummyConnection = this.conn; // handle for debugging and browser tests
     this.conn.open();
   }
 
   setConn(s, secs) {
-    const text = {
+    let text = {
       connecting: "connecting\u2026", connected: "connected",
       reconnecting: secs ? `reconnecting in ${secs}s\u2026` : "reconnecting\u2026",
     }[s] ?? s;
+    if (s === "reconnecting" && this.dropCode === 4429) text = secs ? `too many tabs \u2014 retrying in ${secs}s` : "too many tabs \u2014 trying again\u2026";
     this.connBadge.textContent = text;
     this.connBadge.className = `conn ${s}`;
+    if (s === "connected" && this.dropCode) {
+      // Back after the server dropped us: the message is no longer true.
+      this.dropCode = null;
+      this.hideBanner();
+      toast("Connected again.");
+    }
   }
 
   async refreshTable() {
@@ -416,7 +438,7 @@ class TablePage {
     const names = this.names();
     const fresh = this.log.filter((e) => (e?.version ?? -1) > this.announcedVersion && e.seat !== this.mySeat());
     this.announcedVersion = Math.max(this.announcedVersion, newest);
-    if (fresh.length) this.liveEl.textContent = fresh.map((e) => logText(e, names)).join(". ");
+    if (fresh.length) this.liveEl.textContent = fresh.map((e) => entryText(e, names, this.people())).join(". ");
   }
 
   /** A chime (unless muted) and the title when the player's turn begins. */
@@ -478,6 +500,8 @@ class TablePage {
   }
 
   onError(msg) {
+    // The server closes the socket right after these; the close code says it to the player.
+    if (["too_many_sockets", "no_table", "bad_token", "bad_origin"].includes(msg.code)) return;
     this.pendingAction = false;
     const text = msg.message || msg.code || "The server refused that.";
     this.showBanner(text);
@@ -506,7 +530,14 @@ class TablePage {
     }
   }
 
+  /** The server closed the socket for a reason the player should know (4408, 4429); the connection tries again. */
+  onDropped(code, text) {
+    this.dropCode = code;
+    this.showBanner(text, true);
+  }
+
   onFatal(reason, code) {
+    this.dropCode = null;
     this.setConn("offline");
     if (this.me && code === 4401) {
       // The stored seat token is no longer valid: watch instead.
@@ -519,11 +550,12 @@ class TablePage {
     this.showBanner(reason);
   }
 
-  showBanner(text) {
+  /** Show a message above the table (for 10 s, or until hidden when `sticky`). */
+  showBanner(text, sticky = false) {
     this.errorBanner.textContent = text;
     this.errorBanner.hidden = false;
     clearTimeout(this.bannerTimer);
-    this.bannerTimer = setTimeout(() => this.hideBanner(), 10000);
+    if (!sticky) this.bannerTimer = setTimeout(() => this.hideBanner(), 10000);
   }
 
   hideBanner() {
@@ -867,6 +899,7 @@ class TablePage {
     // While a result shows, the hand stops sticking to the screen's bottom so it never covers the result.
     const showing = !!held || !!(b && (b.round_over || b.game_over));
     this.board.classList.toggle("summary-open", showing);
+    this.measureHand();
     if (!showing) {
       el.hidden = true;
       return;
@@ -1157,7 +1190,7 @@ class TablePage {
     clear(el);
     const names = this.names();
     for (const entry of this.log.slice(-200)) {
-      el.append(h("li", { class: entry?.kind && entry.kind !== "action" ? "log-end" : "" }, suitedText(logText(entry, names, this.people()))));
+      el.append(h("li", { class: entry?.kind && entry.kind !== "action" ? "log-end" : "" }, suitedText(entryText(entry, names, this.people()))));
     }
     el.scrollTop = el.scrollHeight;
   }
@@ -1196,30 +1229,4 @@ function coverable(action, hand) {
     pool.splice(i, 1);
     return true;
   });
-}
-
-function logText(entry, names, people = null) {
-  if (typeof entry === "string") return entry;
-  const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
-  const signed = (x) => `${x > 0 ? "+" : ""}${x}`;
-  switch (entry?.kind) {
-    case "round_over": {
-      const out = entry.went_out !== null && entry.went_out !== undefined ? `${who(entry.went_out)} went out. ` : "";
-      const sc = (entry.round_scores ?? []).map((x, i) => `${who(i)} ${signed(x)}`).join(", ");
-      return `Round ${(entry.round ?? 0) + 1} over. ${out}${sc}`;
-    }
-    case "game_over": {
-      const w = entry.winner;
-      if (w === null || w === undefined) return "Game over.";
-      return `Game over: ${Array.isArray(w) ? w.map(who).join(" & ") : who(w)} won.`;
-    }
-    default: break;
-  }
-  const seat = entry.seat ?? entry.p;
-  const name = entry.name ?? (seat !== undefined ? who(seat) : "");
-  const act = entry.action;
-  const text = act ? describe(act) : (entry.text ?? entry.message ?? JSON.stringify(entry));
-  // A person's move the computer made (turn clock out, or away): say so.
-  const standIn = entry.auto && people?.has(seat) ? " (played by the computer)" : "";
-  return `${name}${name ? ": " : ""}${text}${standIn}`;
 }
