@@ -618,8 +618,8 @@ def test_after_a_kill_the_bots_resume_elsewhere_long_before_the_lease_ends(
     tmp_path: Path, pg_schema: str, redis_prefix: str
 ) -> None:
     # A drives with a 60 s lease and bots that wait 60 s: only a takeover on
-    # A's lapsed heartbeat (3 s) lets the bot play in time on B.
-    options = ("--lease", "60", "--heartbeat", "3", "--bot-delay", "60")
+    # A's lapsed heartbeat (the default 1.2 s) lets the bot play in time on B.
+    options = ("--lease", "60", "--bot-delay", "60")
     with serve_process(tmp_path, pg_schema, redis_prefix, *options) as (proc, base):
         made = httpx.post(f"{base}/api/tables", json={"name": "Ann", "bots": {"1": "random"}}).json()
         table_id = made["table_id"]
@@ -627,7 +627,7 @@ def test_after_a_kill_the_bots_resume_elsewhere_long_before_the_lease_ends(
             f"{base}/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {made['token']}"}
         ).raise_for_status()
         with (
-            instance(tmp_path / "b", pg_schema, prefix=redis_prefix, lease=60.0, heartbeat_seconds=1.0) as b,
+            instance(tmp_path / "b", pg_schema, prefix=redis_prefix, lease=60.0, heartbeat_seconds=1.2) as b,
             b.client.websocket_connect(_ws(table_id, made["token"])) as ws,
         ):
             state = receive(ws, "state")
@@ -647,7 +647,10 @@ def test_after_a_kill_the_bots_resume_elsewhere_long_before_the_lease_ends(
             last = [e for e in moved["log"] if e["kind"] == "action"][-1]
             assert last["seat"] == 1 and last["auto"]
             assert sb.driving and sb.bot_actions >= 1
-            assert took < 20, f"the bot resumed {took:.1f}s after the kill"
+            # The target is 2 s (A's heartbeat lapses within 1.2 s of the kill, B looks
+            # every 0.4 s; benchmarks/load.py's failover setup measures it): one more
+            # second for a loaded test machine, still far below the 60 s of the lease.
+            assert took < 3.0, f"the bot resumed {took:.1f}s after the kill"
 
 
 def test_serve_refuses_redis_without_a_shared_database_or_redis(

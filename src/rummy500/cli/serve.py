@@ -80,8 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--heartbeat",
         type=float,
         metavar="SECONDS",
-        default=1.5,
-        help="with --redis: how long after a process dies the others take its tables' bots over (default 1.5)",
+        default=1.2,
+        help="with --redis: how long after a process dies the others take its tables' bots over (default 1.2)",
     )
     p.add_argument("--data-dir", type=Path, metavar="DIR", help="folder of the embedded database")
     p.add_argument(

@@ -70,7 +70,8 @@ class Settings(BaseModel):
             unrenewed.
         heartbeat_seconds: How long a process's heartbeat lasts unrenewed (it
             is renewed three times as often): after a process dies, the others
-            take its tables' bots over within about this long.
+            take its tables' bots over within about this long (at most a
+            third more: 1.6 s by default).
         max_body_bytes: Largest HTTP request body (413 beyond).
         sockets_per_client: Websockets one client (peer address) may hold open
             in one process.
@@ -118,7 +119,7 @@ class Settings(BaseModel):
     redis_url: str | None = None
     redis_prefix: str = Field(default="rummy500:", min_length=1, max_length=64)
     lease_seconds: float = Field(default=10.0, ge=0.3, le=600)
-    heartbeat_seconds: float = Field(default=1.5, ge=0.3, le=600)
+    heartbeat_seconds: float = Field(default=1.2, ge=0.3, le=600)
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     sockets_per_client: int = Field(default=32, ge=1)
     client_rate_per_second: float = Field(default=30.0, gt=0)
