@@ -301,13 +301,14 @@ class TableManager:
         if self.cluster is not None:
             self.cluster.presence_changed(table_id)
 
-    async def chat_history(self, session: MatchSession) -> list[dict[str, Any]]:
-        """A table's recent chat lines: said through any process when there are several, else here."""
-        if self.cluster is not None:
-            lines = await self.cluster.chat_history(session.game_id)
-            if lines is not None:
-                return lines
-        return session.chat_history()
+    async def shared_chat_history(self, table_id: str) -> list[dict[str, Any]] | None:
+        """A table's recent chat lines said through any process (``None``: one process, or the bus is away).
+
+        With one process the session's own history is the whole of it.
+        """
+        if self.cluster is None:
+            return None
+        return await self.cluster.chat_history(table_id)
 
     # ------------------------------------------------------------- sessions
     def _make_session(self, row: GameRow, game: LiveGame, events: list[dict[str, Any]]) -> MatchSession:

@@ -139,15 +139,17 @@ async def _serve(
         await websocket.close(code)
 
     conn = Connection(table_id, seat, websocket.send_text, close, settings.send_queue)
+    # With several processes: the lines said through any of them (read first:
+    # nothing may wait between loading the session and counting this socket).
+    shared_history = await manager.shared_chat_history(table_id)
     session = await manager.session(table_id)
-    # Lines said through any process (with several); read before the socket counts.
-    history = await manager.chat_history(session) if session is not None else []
     # No await from here to hub.add(): a session started or loaded meanwhile
     # counts this connection exactly once.
     conn.start()
     if session is not None:
         session.connect(seat)  # the others hear of it now ...
         conn.push(state_message(session, seat))  # ... this socket starts with the state
+        history = session.chat_history() if shared_history is None else shared_history
         if history:  # what was said before this page (re)connected
             conn.push({"type": "chat_history", "messages": history})
         hub.add(conn)
