@@ -23,8 +23,8 @@ log is the only truth; the cluster adds, per process:
   other process read the sum of the others' counts into its session (and the
   driving session announces which away seats its bots play).
 - **Repair.** Each sweep compares the versions announced on the bus with the
-  sessions here, and rereads presence, so a lost notice costs at most one
-  sweep period.
+  sessions here, and every few sweeps (and when a process dies) presence is
+  reread, so a lost notice costs at most a few sweep periods.
 - **Pace.** A person who has read a round summary says so to every process
   (``ready``), so the table's hold ends everywhere once all have, whichever
   process each is connected to. Chat lines are kept by the bus, so a page
@@ -329,6 +329,22 @@ class Cluster:
             _reraise_cancellation(exc)
             log.warning("cluster: lease of table %s unknown (%s); not driving it", table_id[:8], exc)
             holding = False
+        self._holding(session, holding)
+
+    async def _hold_all(self, sessions: list[MatchSession]) -> None:
+        """:meth:`_hold` for many sessions, in one round trip to the bus."""
+        try:
+            found = await self.bus.hold_many([s.game_id for s in sessions])
+        except Exception as exc:  # noqa: BLE001 - unsure of the leases: stop driving
+            _reraise_cancellation(exc)
+            log.warning("cluster: leases unknown (%s); not driving", exc)
+            found = {}
+        for session in sessions:
+            if self.manager.sessions.get(session.game_id) is session:
+                self._holding(session, found.get(session.game_id, False))
+
+    def _holding(self, session: MatchSession, holding: bool) -> None:
+        table_id = session.game_id
         if holding:
             if table_id not in self.held:
                 log.info("cluster: driving table %s", table_id[:8])
@@ -369,12 +385,14 @@ class Cluster:
         # Each step on its own: with the bus away the leases still fail to
         # renew (so this process stops driving) and idle sessions still go.
         sessions = dict(self.manager.sessions)
+        playing = []
         for table_id, session in sessions.items():
             if session.finished or session.broken:
                 if table_id in self.held or session.driving:
                     await self._let_go(session)
                 continue
-            await self._hold(session)
+            playing.append(session)
+        await self._hold_all(playing)
         interesting = {*self.hub.rooms, *sessions}
         try:
             announced = await self.bus.versions(interesting)
@@ -388,9 +406,12 @@ class Cluster:
                 here.note_version(version)
             if (here is None and table_id in self.hub.rooms) or (here is not None and version > here.version):
                 self._mark(table_id, "version", version)
-        for table_id in sessions:
-            self._mark(table_id, "presence")
         if orphans:
+            # Presence notices are sent on every change; rereading every table's
+            # presence (two Redis reads each) only repairs lost ones, so it is
+            # done on the slower orphan period, not at every sweep.
+            for table_id in sessions:
+                self._mark(table_id, "presence")
             # A process that died between storing an action and announcing it
             # left no notice: the tables driven here look in storage now and then.
             for table_id in self.held:
@@ -441,6 +462,8 @@ class Cluster:
                 await self._hold(waiting[table_id])
         if dead - self._mourned:
             self._mourned |= dead
+            for table_id in self.manager.sessions:  # its sockets' seats are away now
+                self._mark(table_id, "presence")
             log.info("cluster: node(s) %s stopped; taking their tables over", ", ".join(sorted(dead)))
             await self.adopt_orphans()
 

@@ -171,6 +171,14 @@ class Bus(ABC):
             Whether this process holds the lease now (for ``lease_seconds``).
         """
 
+    async def hold_many(self, table_ids: Iterable[str]) -> dict[str, bool]:
+        """:meth:`hold` for several tables (a bus may do them in one round trip).
+
+        Raises:
+            Exception: Whatever :meth:`hold` raises (then no lease is known).
+        """
+        return {t: await self.hold(t) for t in table_ids}
+
     @abstractmethod
     async def release(self, table_id: str) -> None:
         """Give the lease back if this process holds it."""

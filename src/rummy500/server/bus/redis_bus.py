@@ -282,6 +282,17 @@ class RedisBus(Bus):
         done = await self._hold(keys=[self._k("lease", table_id)], args=[self.node, self._ms, self._k("node", "")])
         return bool(done)
 
+    async def hold_many(self, table_ids: Iterable[str]) -> dict[str, bool]:
+        """See :meth:`Bus.hold_many`: one pipeline (one round trip) for all of them."""
+        ids = list(table_ids)
+        if not ids:
+            return {}
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for t in ids:
+                await self._hold(keys=[self._k("lease", t)], args=[self.node, self._ms, self._k("node", "")], client=pipe)
+            done = await pipe.execute()
+        return {t: bool(d) for t, d in zip(ids, done, strict=True)}
+
     async def release(self, table_id: str) -> None:
         """See :meth:`Bus.release`."""
         await self._release(keys=[self._k("lease", table_id)], args=[self.node])
