@@ -157,7 +157,12 @@ class SqlStorage(Storage):
             f"SELECT seq, seat, action FROM {actions} WHERE game_id = {mark} AND seq >= {mark} ORDER BY seq"
         )
         try:
-            metadata.create_all(engine)
+            try:
+                metadata.create_all(engine)
+            except SQLAlchemyError:
+                # Several processes starting at once on an empty database race to
+                # create the tables: the loser finds them made on a second look.
+                metadata.create_all(engine)
             self._add_missing_columns()
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the database: {exc}") from exc
