@@ -23,7 +23,8 @@ turn and times how long until the other process plays it.
 
 Run: ``python benchmarks/load.py --tables 20 --seconds 20`` (add
 ``--postgres URL --redis URL`` for ``two``; scripts/test.sh's services are the
-defaults; the database server's own CPU is not counted). The load generator shares the machine with the servers: on a small
+defaults; the database server's own CPU is not counted; ``--baseline OTHER/src`` runs
+each setup on another checkout first, under the same load, for before/after figures). The load generator shares the machine with the servers: on a small
 machine it takes a good part of the CPU itself, so read the figures side by
 side, within one run.
 """
