@@ -17,7 +17,10 @@ installed (``pip install -e '.[bench]'``) the same run measures OpenSpiel's
 (another version's ``src`` folder, e.g. ``git archive main src | tar -x -C
 /tmp/main``) in a subprocess, and prints this version's figures against it.
 
-Usage: ``python benchmarks/speed.py [--seconds 2] [--reps 5] [--no-peers] [--baseline DIR] [--profile]``
+Usage: ``python benchmarks/speed.py [--seconds 2] [--reps 5] [--no-peers] [--baseline DIR] [--cpu] [--profile]``
+
+``--cpu`` times the CPU seconds of the process instead of wall time: on a
+machine shared with other work it is the steadier figure.
 """
 
 from __future__ import annotations
@@ -28,13 +31,13 @@ import os
 import random
 import subprocess
 import sys
-import time
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import peers  # noqa: E402
 from peers import _result, measure_openspiel, measure_rlcard, median_of  # noqa: E402
 
 from rummy500.rules import Rules  # noqa: E402
@@ -58,7 +61,8 @@ def measure_rummy500(seconds: float, seed: int, preset: str = "standard", player
     rng = random.Random(seed)
     everyone = players > 2
     games = decisions = 0
-    start = time.perf_counter()
+    clock = peers.CLOCK[0]
+    start = clock()
     deadline = start + seconds
     while True:
         state = RoundState.new(rules, games % players, rng)
@@ -75,9 +79,9 @@ def measure_rummy500(seconds: float, seed: int, preset: str = "standard", player
                 state.apply(rng.choice(acts), check=False)
             decisions += 1
         games += 1
-        if time.perf_counter() >= deadline:
+        if clock() >= deadline:
             break
-    return _result(f"rummy500 ({preset} {players}p)", games, decisions, time.perf_counter() - start)
+    return _result(f"rummy500 ({preset} {players}p)", games, decisions, clock() - start)
 
 
 def _line(preset: str, players: int) -> Any:
@@ -87,11 +91,12 @@ def _line(preset: str, players: int) -> Any:
     return fn
 
 
-def _baseline(src: str, seconds: float, reps: int, seed: int) -> dict[str, float]:
+def _baseline(src: str, seconds: float, reps: int, seed: int, cpu: bool = False) -> dict[str, float]:
     """µs per decision of each line for the engine in ``src``, measured in a subprocess."""
     env = dict(os.environ, PYTHONPATH=str(Path(src).resolve()))
     out = subprocess.run(
-        [sys.executable, __file__, "--json", "--no-peers", "--seconds", str(seconds), "--reps", str(reps), "--seed", str(seed)],
+        [sys.executable, __file__, "--json", "--no-peers", "--seconds", str(seconds), "--reps", str(reps), "--seed", str(seed)]
+        + (["--cpu"] if cpu else []),
         env=env,
         capture_output=True,
         text=True,
@@ -110,7 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", metavar="DIR", help="also measure the engine in DIR (a src folder) and compare")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one repetition instead")
+    parser.add_argument("--cpu", action="store_true", help="time CPU seconds of the process, not wall time (steadier on a loaded machine)")
     args = parser.parse_args(argv)
+    if args.cpu:
+        peers.use_cpu_clock()
     if args.profile:
         import cProfile
         import pstats
@@ -129,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[tuple[str, Any]] = [(name, _line(p, n)) for name, p, n in LINES]
     if not args.no_peers:
         rows += [("OpenSpiel gin_rummy", measure_openspiel), ("RLCard gin-rummy", measure_rlcard)]
-    print(f"random legal play, median of {args.reps} reps of ~{args.seconds:g} s (Python {sys.version.split()[0]})")
+    clock = "CPU time" if args.cpu else "wall time"
+    print(f"random legal play, median of {args.reps} reps of ~{args.seconds:g} s of {clock} (Python {sys.version.split()[0]})")
     header = f"{'engine':<22} {'µs/decision':>12} {'min':>8} {'max':>8} {'decisions/s':>12} {'rounds/s':>9}"
     print(header)
     print("-" * len(header))
@@ -138,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     for i, (name, fn) in enumerate(rows):
         if i == 1 and args.baseline:
             # Measured between our two lines, so that both versions see the same load.
-            before = _baseline(args.baseline, args.seconds, args.reps, args.seed)
+            before = _baseline(args.baseline, args.seconds, args.reps, args.seed, args.cpu)
             for bname, us in before.items():
                 print(f"{'(baseline) ' + bname.removeprefix('rummy500 '):<22} {us:>12.2f}")
         try:

@@ -17,7 +17,6 @@ Two packs hold identical duplicates, so hands are multisets of these values.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 
 __all__ = [
@@ -188,6 +187,3 @@ def format_cards(cards: Iterable[int]) -> list[str]:
     return [_TEXT[c] for c in cards]
 
 
-def count_cards(cards: Iterable[int]) -> Counter[int]:
-    """A multiset of cards with declared jokers counted as bare jokers."""
-    return Counter(JOKER if c >= _JOKER_CODE else c for c in cards)

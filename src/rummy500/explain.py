@@ -9,7 +9,8 @@ the action breaks.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from rummy500.actions import (
     Action,
@@ -26,31 +27,59 @@ from rummy500.actions import (
     Take,
 )
 from rummy500.cards import JOKER, Card
-from rummy500.melds import MeldError, extend_meld
-from rummy500.public import Phase
-from rummy500.rules import CallingRummy, DiscardCount, DiscardDraw, GoingOut, LayoffOnto, MustUseTaken, TakenCardUse
+from rummy500.melds import MeldError, TableMeld, extend_meld
+from rummy500.public import Phase, Public
+from rummy500.rules import (
+    CallingRummy,
+    DiscardCount,
+    DiscardDraw,
+    GoingOut,
+    LayoffOnto,
+    MustUseTaken,
+    Rules,
+    TakenCardUse,
+)
 from rummy500.scoring import new_meld_points
 
-if TYPE_CHECKING:
-    from rummy500.state import RoundState
+__all__ = ["Round", "explain"]
 
-__all__ = ["explain"]
+
+class Round(Protocol):
+    """What the explanations read of a round (:class:`~rummy500.state.RoundState`'s public API)."""
+
+    rules: Rules
+    n: int
+    hands: list[list[Card]]
+    stock: list[Card]
+    public: Public
+
+    def may_extend(self, seat: int, meld: TableMeld) -> bool:
+        """``layoff_onto``: whether ``seat`` may lay off on ``meld``."""
+
+    def free_jokers(self, seat: int) -> int:
+        """Jokers ``seat`` may use without holding them (the free dealer's joker)."""
+
+    def hand_cards_used(self, seat: int, cards: Sequence[Card]) -> int:
+        """How many cards of ``seat``'s hand laying ``cards`` uses."""
+
+    def meld_of(self, seat: int, cards: Sequence[Card]) -> TableMeld:
+        """The table meld ``cards`` would make if ``seat`` laid them now (raises MeldError)."""
 
 _DRAWS = (Draw, Take, Pass)
 _PLAYS = (Meld, LayOff, Swap, Discard, Float)
 
 
-def _missing(state: RoundState, seat: int, cards: tuple[Card, ...] | list[Card]) -> str | None:
+def _missing(state: Round, seat: int, cards: tuple[Card, ...] | list[Card]) -> str | None:
     need = Counter(JOKER if c >= 64 else c for c in cards)
     have = Counter(state.hands[seat])
-    have[JOKER] += state._extra_jokers(seat)
+    have[JOKER] += state.free_jokers(seat)
     lacking = [str(c) for c, k in need.items() if have[c] < k]
     if lacking:
         return f"you do not hold {' '.join(lacking)}"
     return None
 
 
-def explain(state: RoundState, action: Action, seat: int) -> str:  # noqa: C901 - one rule per branch
+def explain(state: Round, action: Action, seat: int) -> str:  # noqa: C901 - one rule per branch
     """The first rule ``action`` by ``seat`` breaks (assumes it is not legal)."""
     rules = state.rules
     if not 0 <= seat < state.n:
@@ -117,7 +146,7 @@ def explain(state: RoundState, action: Action, seat: int) -> str:  # noqa: C901 
     return "that move is not allowed now"
 
 
-def _explain_take(state: RoundState, seat: int, k: int, split: bool) -> str:
+def _explain_take(state: Round, seat: int, k: int, split: bool) -> str:
     rules = state.rules
     if k < 1:
         return "take at least one card from the discard pile (take 1 is the top card)"
@@ -132,7 +161,7 @@ def _explain_take(state: RoundState, seat: int, k: int, split: bool) -> str:
             return "a split take needs jokers nominated 'split' this hand"
         if k < 2:
             return "a split takes a card below the top of the pile"
-        if not state._joker_for(seat):
+        if JOKER not in state.hands[seat] and not state.free_jokers(seat):
             return "you need a joker to split the pile"
     chosen = state.public.discard[-k]
     if k > 1 or rules.must_use_taken is MustUseTaken.ALWAYS or split:
@@ -141,7 +170,7 @@ def _explain_take(state: RoundState, seat: int, k: int, split: bool) -> str:
     return f"taking the {chosen} would leave you no way to finish the turn"
 
 
-def _explain_lay(state: RoundState, action: Meld | LayOff, seat: int, *, in_turn: bool) -> str:
+def _explain_lay(state: Round, action: Meld | LayOff, seat: int, *, in_turn: bool) -> str:
     rules = state.rules
     cards = action.cards
     missing = _missing(state, seat, cards)
@@ -149,7 +178,7 @@ def _explain_lay(state: RoundState, action: Meld | LayOff, seat: int, *, in_turn
         return missing
     if state.public.gambit is not None and state.public.gambit != "wild" and any(c >= 128 for c in cards):
         return f"jokers are not wild this hand (the dealer nominated {state.public.gambit})"
-    hand_left = len(state.hands[seat]) - state._hand_cost(seat, cards)[0]
+    hand_left = len(state.hands[seat]) - state.hand_cards_used(seat, cards)
     if isinstance(action, LayOff):
         if action.on < 0 or action.on >= len(state.public.melds):
             return f"there is no meld {action.on} on the table"
@@ -167,7 +196,7 @@ def _explain_lay(state: RoundState, action: Meld | LayOff, seat: int, *, in_turn
             return str(exc)
     else:
         try:
-            built = state._build_meld(seat, cards, len(state.public.melds))
+            built = state.meld_of(seat, cards)
         except MeldError as exc:
             return str(exc)
         if not state.public.opened[seat]:
@@ -190,7 +219,7 @@ def _explain_lay(state: RoundState, action: Meld | LayOff, seat: int, *, in_turn
     return "that play is not allowed now"
 
 
-def _explain_discard(state: RoundState, seat: int, cards: tuple[Card, ...]) -> str:
+def _explain_discard(state: Round, seat: int, cards: tuple[Card, ...]) -> str:
     rules = state.rules
     missing = _missing(state, seat, [c for c in cards])
     if missing:
@@ -212,7 +241,7 @@ def _explain_discard(state: RoundState, seat: int, cards: tuple[Card, ...]) -> s
     return "that discard is not allowed now"
 
 
-def _explain_call(state: RoundState, action: CallRummy, seat: int) -> str:
+def _explain_call(state: Round, action: CallRummy, seat: int) -> str:
 
     rules = state.rules
     if state.public.rummy_due and seat == state.public.to_move:

@@ -21,14 +21,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations, combinations_with_replacement
+from operator import is_
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rummy500.cards import JOKER, Card, card, declared
 from rummy500.rules import LayoffOnto, SetSuits
 
 if TYPE_CHECKING:
-    from rummy500.melds import TableMeld
     from rummy500.rules import Rules
+    from rummy500.tablemeld import TableMeld
 
 __all__ = ["Hand", "Tables", "find_layoffs", "find_melds", "scan", "tables"]
 
@@ -60,7 +61,7 @@ class Tables:
         allowed: the ranks in the pack.
     """
 
-    __slots__ = ("allowed", "cap", "distinct", "fits", "holding", "lay_run", "using", "lay_set", "min_len", "runs", "sets", "short", "wild", "wrap")
+    __slots__ = ("allowed", "cap", "distinct", "fit_shapes", "fits", "holding", "lay_run", "using", "lay_set", "min_len", "runs", "sets", "short", "wild", "wrap")
 
     def __init__(self, wrap: bool, short: bool, min_len: int, distinct: bool, cap: int, wild: bool) -> None:
         self.wrap = wrap
@@ -75,6 +76,7 @@ class Tables:
         self.holding: dict[int, tuple[tuple[Card, ...], ...]] = {}
         self.using: dict[int, tuple[tuple[Card, ...], ...]] = {}
         self.fits: dict[int, tuple[TableMeld, int]] = {}
+        self.fit_shapes: dict[tuple[object, ...], int] = {}
         self.lay_run: dict[tuple[int, ...], tuple[tuple[Card, ...], ...]] = {}
         self.lay_set: dict[object, tuple[tuple[Card, ...], ...]] = {}
 
@@ -451,6 +453,11 @@ def layoffs_of(t: Tables, meld: TableMeld, h: Hand, jokers: int) -> tuple[tuple[
     return tuple((JOKER,) * n for n in range(1, min(room, jokers) + 1))
 
 
+def hand_layoffs(t: Tables, meld: TableMeld, h: Hand) -> tuple[tuple[Card, ...], ...]:
+    """:func:`layoffs_of` with the hand's own jokers (what :func:`find_layoffs` gives for an indexed hand)."""
+    return layoffs_of(t, meld, h, h.jokers)
+
+
 def find_layoffs(meld: TableMeld, hand: Iterable[Card], rules: Rules, extra_jokers: int = 0) -> list[tuple[Card, ...]]:
     """Every group of hand cards that can be laid off on ``meld`` in one action; see :func:`rummy500.melds.find_layoffs`."""
     cards = tuple(hand)
@@ -688,20 +695,58 @@ def fits(t: Tables, meld: TableMeld) -> int:
     hit = t.fits.get(id(meld))
     if hit is not None and hit[0] is meld:
         return hit[1]
-    mask = 0
-    if meld.kind == "run":
-        cands = [_CARD[meld.suit * 16 + r] for r in range(1, 14)]
-    elif meld.kind == "set":
-        cands = [_CARD[s * 16 + meld.rank] for s in range(4)]
+    # What fits depends on the meld's shape only: a run's suit, ends and length, a set's cards.
+    kind = meld.kind
+    shape: tuple[object, ...]
+    if kind == "run":
+        shape = (0, meld.suit, meld.positions[0], meld.positions[-1], len(meld.cards), meld.sealed)
+    elif kind == "set":
+        shape = (1, meld.rank, meld.cards, meld.sealed)
     else:
-        cands = []
-    for c in cands:
-        if layoffs_of(t, meld, Hand(1 << c, 0, None), 0):
-            mask |= 1 << c
+        shape = (2,)
+    mask = t.fit_shapes.get(shape, -1)
+    if mask < 0:
+        mask = 0
+        if kind == "run":
+            cands = [_CARD[meld.suit * 16 + r] for r in range(1, 14)]
+        elif kind == "set":
+            cands = [_CARD[s * 16 + meld.rank] for s in range(4)]
+        else:
+            cands = []
+        for c in cands:
+            if layoffs_of(t, meld, Hand(1 << c, 0, None), 0):
+                mask |= 1 << c
+        _store(t.fit_shapes, shape, mask)
     if len(t.fits) >= _MAX_ENTRIES:
         t.fits.clear()
     t.fits[id(meld)] = (meld, mask)  # the reference keeps the id from being reused
     return mask
+
+
+def table_fits(t: Tables, melds: Sequence[TableMeld]) -> int:
+    """The natural cards that can be laid off alone on at least one of ``melds``, as a card mask.
+
+    Without jokers a hand can lay off nothing on the table unless one of its
+    cards fits alone (every lay-off of natural cards holds a card next to the
+    meld), so one ``and`` with the hand's mask rules most hands out. The last
+    table asked about is remembered (tables change seldom; the melds are
+    compared by identity, and held, so the answer is exact).
+    """
+    last = _LAST_TABLE
+    prev = last[0]
+    if prev is not None and last[2] is t and (prev is melds or len(prev) == len(melds) and all(map(is_, prev, melds))):
+        known: int = last[1]
+        return known
+    mask = 0
+    for meld in melds:
+        mask |= fits(t, meld)
+    last[0] = tuple(melds)
+    last[1] = mask
+    last[2] = t
+    return mask
+
+
+_LAST_TABLE: list[Any] = [None, 0, None]
 
 
 def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card], depths: Iterable[int]) -> list[int]:

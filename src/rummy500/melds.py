@@ -11,12 +11,13 @@ so it occupies the position of the card it stands for.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from rummy500 import fastmeld as _fast
 from rummy500.cards import JOKER, Card
 from rummy500.rules import Rules, SetSuits
+from rummy500.tablemeld import TableMeld
 
 __all__ = ["JOKER_SET", "RUN", "SET", "MeldError", "TableMeld", "find_layoffs", "find_melds", "make_meld"]
 
@@ -37,54 +38,6 @@ class MeldError(ValueError):
 def rank_of_pos(pos: int) -> int:
     """The rank (1..13) at a run position."""
     return (pos - 1) % 13 + 1
-
-
-@dataclass(frozen=True, slots=True)
-class TableMeld:
-    """A meld on the table. Immutable: a lay-off builds a new one with the same id.
-
-    Attributes:
-        id: 0, 1, 2 ... in the order melds were laid down this round.
-        kind: ``set``, ``run`` or ``jokers`` (Persian joker set).
-        cards: the cards; a run's in position order.
-        laid_by: the seat that laid each card.
-        positions: a run's card positions (empty for sets).
-        suit: a run's suit (-1 for sets).
-        rank: a set's rank (0 for runs and joker sets).
-        initial: how many cards were laid down when the meld was made.
-        owner: the seat that laid the meld down.
-        claimed: per card, True when it was claimed by calling Rummy.
-        sealed: (Dealer's Gambit double) nothing more may be laid off.
-        doubled: (Dealer's Gambit double) the set's value counts double.
-    """
-
-    id: int
-    kind: str
-    cards: tuple[Card, ...]
-    laid_by: tuple[int, ...]
-    positions: tuple[int, ...] = ()
-    suit: int = -1
-    rank: int = 0
-    initial: int = 0
-    owner: int = 0
-    claimed: tuple[bool, ...] = ()
-    sealed: bool = False
-    doubled: bool = False
-
-    def to_dict(self) -> dict[str, object]:
-        """The meld as JSON: ``id``, ``cards``, ``laid_by``, ``kind`` and flags."""
-        out: dict[str, object] = {
-            "id": self.id,
-            "kind": self.kind,
-            "cards": [str(c) for c in self.cards],
-            "laid_by": list(self.laid_by),
-            "owner": self.owner,
-        }
-        if self.sealed:
-            out["sealed"] = True
-        if self.doubled:
-            out["doubled"] = True
-        return out
 
 
 # ---------------------------------------------------------------- validation
@@ -370,12 +323,3 @@ def find_layoffs(meld: TableMeld, hand: Iterable[Card], rules: Rules, extra_joke
     ['8H', '8H 9H', '4H', '4H 8H', '4H 8H 9H']
     """
     return _fast.find_layoffs(meld, hand, rules, extra_jokers)
-
-
-def meld_cards_in_hand(cards: Iterable[Card]) -> Counter[Card]:
-    """The hand cards a meld or lay-off consumes (a declared joker uses a bare joker)."""
-    return Counter(JOKER if c >= 64 else c for c in cards)
-
-
-# The enumeration machinery builds on the validation above (imported last: it imports this module).
-from rummy500 import fastmeld as _fast  # noqa: E402

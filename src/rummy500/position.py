@@ -25,17 +25,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rummy500.cards import Card, CardError, parse_card
 from rummy500.melds import TableMeld
 from rummy500.public import PUBLIC_HELD, Phase, Public
-
-if TYPE_CHECKING:
-    from rummy500.state import RoundState
-    from rummy500.views import View
 
 __all__ = ["PositionError", "parse_position", "round_position", "view_position"]
 
@@ -180,21 +176,22 @@ def _token(name: str, value: Any) -> str:
     return f"{name}={_CODECS[str(_TYPES[name])][0](value)}"
 
 
-def round_position(state: RoundState) -> str:
+def round_position(
+    public: Public, hands: Sequence[Sequence[Card]], stock_top_first: Sequence[Card], masters: int | None = None
+) -> str:
     """The position of a full round: the public fields, then ``hands`` and ``stock`` (top first)."""
-    public = state.public
     tokens = [_token(name, getattr(public, name)) for name in PUBLIC_HELD]
-    tokens.append(_token("hands", tuple(tuple(h) for h in state.hands)))
-    tokens.append(_token("stock", tuple(state.stock_top_first())))
-    if state.masters is not None:
-        tokens.append(_token("masters", state.masters))
+    tokens.append(_token("hands", tuple(tuple(h) for h in hands)))
+    tokens.append(_token("stock", tuple(stock_top_first)))
+    if masters is not None:
+        tokens.append(_token("masters", masters))
     return " ".join(tokens)
 
 
-def view_position(view: View) -> str:
-    """The position as ``view.seat`` sees it: every public field, then ``seat``, ``hand`` and ``scores``."""
-    tokens = [_token(f.name, getattr(view, f.name)) for f in fields(Public)]
-    tokens += [_token("seat", view.seat), _token("hand", view.hand), _token("scores", view.scores)]
+def view_position(public: Public, seat: int | None, hand: Sequence[Card], scores: Sequence[int] | None) -> str:
+    """The position as ``seat`` sees it: every public field, then ``seat``, ``hand`` and ``scores``."""
+    tokens = [_token(f.name, getattr(public, f.name)) for f in fields(Public)]
+    tokens += [_token("seat", seat), _token("hand", tuple(hand)), _token("scores", scores)]
     return " ".join(tokens)
 
 

@@ -119,6 +119,11 @@ _STOCK_OUT_RESHUFFLE = StockOut.RESHUFFLE
 _TAKEN_CARD_USE_NEW_MELD = TakenCardUse.NEW_MELD
 # The stock_out values under which a round may never end on its own.
 _STOCK_OUT_ENDLESS = frozenset({StockOut.PLAY_ON, StockOut.RESHUFFLE})
+_PH_NOMINATE = Phase.NOMINATE
+_PH_DRAW = Phase.DRAW
+_PH_PLAY = Phase.PLAY
+_PH_SHUFFLE = Phase.SHUFFLE
+_PH_OVER = Phase.ROUND_OVER
 
 
 # A round that reaches this many turns ends as if the stock had run out. Real
@@ -137,6 +142,9 @@ class DecisionKind(StrEnum):
     TURN = "turn"
     OFFER = "offer"
     CHANCE = "chance"
+
+
+_TURN, _OFFER, _CHANCE = DecisionKind.TURN, DecisionKind.OFFER, DecisionKind.CHANCE
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,12 +316,12 @@ class RoundState:
         n = rules.players
         to_move = (dealer + rules.step) % n
         if rules.dealers_gambit:
-            phase = Phase.NOMINATE
+            phase = _PH_NOMINATE
             to_move = dealer  # the dealer nominates before anyone looks at their cards
         elif rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER:
-            phase = Phase.PLAY  # the 10-and-11th-card deal: the first player starts the pile by discarding
+            phase = _PH_PLAY  # the 10-and-11th-card deal: the first player starts the pile by discarding
         else:
-            phase = Phase.DRAW
+            phase = _PH_DRAW
         no = (False,) * n
         public = Public(
             players=n,
@@ -346,7 +354,7 @@ class RoundState:
             round_scores=None,
         )
         s = cls.from_parts(rules, public, hands, stock_top_first)
-        if phase is Phase.DRAW:
+        if phase is _PH_DRAW:
             d = s.public = _open(s.public)
             s._begin_turn(d)
             _seal(d)
@@ -395,7 +403,7 @@ class RoundState:
         d.stock_count = len(s.stock)
         d.known = tuple(tuple(sorted(k)) for k in public.known)
         d.round_scores = None
-        if d.phase is Phase.ROUND_OVER:
+        if d.phase is _PH_OVER:
             s.result = score_round(rules, d.melds, s.hands, d.went_out, masters=masters)
             d.round_scores = tuple(s.result.round_scores)
         s.public = _seal(d)
@@ -424,7 +432,7 @@ class RoundState:
     @property
     def is_over(self) -> bool:
         """True once the round has ended."""
-        return self.public.phase is Phase.ROUND_OVER
+        return self.public.phase is _PH_OVER
 
     def stock_top_first(self) -> list[Card]:
         """The stock as a record lists it: top card first."""
@@ -441,25 +449,46 @@ class RoundState:
         return (seat + self.rules.step) % self.n
 
     def _jokers_wild(self) -> bool:
-        if self.public.gambit is not None:
-            return self.public.gambit == "wild"
+        p = self.public
+        if p.gambit is not None:
+            return p.gambit == "wild"
         return self.rules.jokers_wild
 
     def _extra_jokers(self, seat: int) -> int:
         """The dealer's joker, while it is free, counts as a joker the dealer holds."""
-        return 1 if seat == self.public.dealer and self.public.dealer_joker == "available" else 0
+        p = self.public
+        return 1 if seat == p.dealer and p.dealer_joker == "available" else 0
 
     def _meld_hand(self, seat: int, hand: Sequence[Card] | None = None) -> list[Card]:
         """The cards usable for melding: jokers drop out when they are not wild this hand."""
+        p = self.public
         h = self.hands[seat] if hand is None else hand
-        if self.public.gambit is not None and self.public.gambit != "wild":
+        if p.gambit is not None and p.gambit != "wild":
             return [c for c in h if c != JOKER]
         return list(h)
 
     def _meld_extra(self, seat: int) -> int:
-        if self.public.gambit is not None and self.public.gambit != "wild":
+        """The free dealer's joker while jokers are wild this hand (what :meth:`_extra_jokers` adds to melding)."""
+        p = self.public
+        if p.dealer_joker != "available" or seat != p.dealer:
             return 0
+        return 0 if p.gambit is not None and p.gambit != "wild" else 1
+
+    def free_jokers(self, seat: int) -> int:
+        """Jokers ``seat`` may use without holding them: the dealer's joker while it is free (Dealer's Gambit)."""
         return self._extra_jokers(seat)
+
+    def hand_cards_used(self, seat: int, cards: Sequence[Card]) -> int:
+        """How many cards of ``seat``'s hand laying ``cards`` uses (the free dealer's joker stands in for one joker)."""
+        return self._hand_cost(seat, cards)[0]
+
+    def meld_of(self, seat: int, cards: Sequence[Card]) -> TableMeld:
+        """The table meld ``cards`` would make if ``seat`` laid them now.
+
+        Raises:
+            MeldError: the cards make no meld (the message says why).
+        """
+        return self._build_meld(seat, cards, len(self.public.melds))
 
     def may_extend(self, seat: int, meld: TableMeld) -> bool:
         """``layoff_onto``: whether ``seat`` may lay off on ``meld``."""
@@ -470,10 +499,11 @@ class RoundState:
         return self._may_layoff_now(seat)
 
     def _may_layoff_now(self, seat: int) -> bool:
-        if not self.public.opened[seat]:
+        p = self.public
+        if not p.opened[seat]:
             return False  # first_meld_min: no lay-offs before the opening melds
         # layoff_needs_own_meld: only after a meld of one's own this round.
-        return not (self.rules.layoff_needs_own_meld and not self.public.has_melded[seat])
+        return not (self.rules.layoff_needs_own_meld and not p.has_melded[seat])
 
     # ---------------------------------------------------------- legal actions
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -493,10 +523,11 @@ class RoundState:
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """Whether ``seat`` (default: the seat to move) may play ``action`` now (cached per position)."""
+        p = self.public
         if isinstance(action, Reshuffle):
-            return self.public.phase is Phase.SHUFFLE and Counter(action.cards) == Counter(self.public.discard[:-1])
+            return p.phase is _PH_SHUFFLE and Counter(action.cards) == Counter(p.discard[:-1])
         # A discard of several cards may name them in any order (the list has them ascending).
-        return _listed(action) in self._legal_list(self.public.to_move if seat is None else seat)
+        return _listed(action) in self._legal_list(p.to_move if seat is None else seat)
 
     def offer_order(self) -> list[int]:
         """The seats other than the one to move, in the order out-of-turn offers go to them.
@@ -526,26 +557,28 @@ class RoundState:
         of any seat at any time: a play by the seat to move implicitly passes
         over pending offers (records keep no declines).
         """
-        phase = self.public.phase
-        if phase is Phase.ROUND_OVER:
+        p = self.public
+        phase = p.phase
+        if phase is _PH_OVER:
             return None
-        if phase is Phase.SHUFFLE:
-            return Decision(DecisionKind.CHANCE, None, ())
-        if phase is not Phase.NOMINATE:
-            declined = self.public.declined.union(skip) if skip else self.public.declined
+        if phase is _PH_SHUFFLE:
+            return Decision(_CHANCE, None, ())
+        if phase is not _PH_NOMINATE:
+            declined = p.declined.union(skip) if skip else p.declined
             for s in self.offer_order():
                 if s in declined:
                     continue
                 acts = self._legal_list(s)
                 if acts:
-                    return Decision(DecisionKind.OFFER, s, tuple(acts))
-        return Decision(DecisionKind.TURN, self.public.to_move, tuple(self._legal_list(self.public.to_move)))
+                    return Decision(_OFFER, s, tuple(acts))
+        return Decision(_TURN, p.to_move, tuple(self._legal_list(p.to_move)))
 
     def actors(self) -> list[int]:
         """Seats with a legal action now, the seat to move first."""
-        if self.public.phase in (Phase.ROUND_OVER, Phase.SHUFFLE):
+        p = self.public
+        if p.phase in (_PH_OVER, _PH_SHUFFLE):
             return []
-        out = [self.public.to_move]
+        out = [p.to_move]
         for i in range(1, self.n):
             s = (out[0] + i) % self.n
             if self._out_of_turn(s):
@@ -553,28 +586,30 @@ class RoundState:
         return out
 
     def _legal(self, seat: int) -> list[Action]:
-        if not 0 <= seat < self.n or self.public.phase in (Phase.ROUND_OVER, Phase.SHUFFLE):
+        p = self.public
+        if not 0 <= seat < self.n or p.phase in (_PH_OVER, _PH_SHUFFLE):
             return []
-        if self.public.phase is Phase.NOMINATE:
-            return [Nominate(m) for m in ("wild", "double", "split")] if seat == self.public.dealer else []
-        if seat != self.public.to_move:
+        if p.phase is _PH_NOMINATE:
+            return [Nominate(m) for m in ("wild", "double", "split")] if seat == p.dealer else []
+        if seat != p.to_move:
             acts = self._out_of_turn(seat)
-            if acts and seat not in self.public.declined:
+            if acts and seat not in p.declined:
                 acts.append(Decline())
             return acts
-        if self.public.phase is Phase.DRAW:
+        if p.phase is _PH_DRAW:
             return self._draw_actions(seat)
         return self._play_actions(seat)
 
     def _draw_actions(self, seat: int) -> list[Action]:
-        if self.public.rummy_due:
+        p = self.public
+        if p.rummy_due:
             # rummy_after_going_out: the player who went out must claim the playable card.
             return [CallRummy(k) for k in self._callable_depths(seat, _CALLING_RUMMY_PILE)]
         rules = self.rules
         acts: list[Action] = []
         if self.stock:
             acts.append(_DRAW)
-        pile = self.public.discard
+        pile = p.discard
         depth = len(pile) if rules.discard_draw is _DISCARD_DRAW_ANY_DEPTH else min(1, len(pile))
         hand = self.hands[seat]
         quick = (
@@ -604,7 +639,7 @@ class RoundState:
                 continue  # a cheap necessary condition already fails
             if self._take_ok(seat, k, split=False):
                 acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
-        if self.public.gambit == "split" and self._joker_for(seat):
+        if p.gambit == "split" and self._joker_for(seat):
             for k in range(2, len(pile) + 1):
                 if rules.discard_draw is _DISCARD_DRAW_ANY_DEPTH and self._take_ok(seat, k, split=True):
                     acts.append(Take(k, split=True))
@@ -646,24 +681,25 @@ class RoundState:
         return False
 
     def _block_actions(self, seat: int) -> list[Action]:
+        p = self.public
         hand = self.hands[seat]
-        if self.public.dealer_joker != "available" or seat == self.public.dealer or JOKER not in hand:
+        if p.dealer_joker != "available" or seat == p.dealer or JOKER not in hand:
             return []
         # The blocking joker leaves the hand: keep a card to play on with, never spend a
         # joker that must still be used, and never strand the top card just taken.
-        if len(hand) < 2 or self.public.obligation == JOKER and hand.count(JOKER) == 1:
+        if len(hand) < 2 or p.obligation == JOKER and hand.count(JOKER) == 1:
             return []
-        if self.public.phase is Phase.PLAY and self._strands_taken_card(seat, (JOKER,), 1):
+        if p.phase is _PH_PLAY and self._strands_taken_card(seat, (JOKER,), 1):
             return []
-        if self.public.phase is Phase.PLAY and (self.public.obligation is not None or not self._opening_done(seat)):
+        if p.phase is _PH_PLAY and (p.obligation is not None or not self._opening_done(seat)):
             # Nor spend a joker the turn still needs: to use the card taken from the
             # pile, or to complete an opening begun under first_meld_min.
             rest = list(hand)
             rest.remove(JOKER)
-            if self.public.obligation is not None and not self._can_use(seat, rest, self.public.obligation):
+            if p.obligation is not None and not self._can_use(seat, rest, p.obligation):
                 return []
             if not self._opening_done(seat) and not self._can_reach(
-                seat, rest, self.rules.first_meld_min - self.public.turn_points, depth=3
+                seat, rest, self.rules.first_meld_min - p.turn_points, depth=3
             ):
                 return []
         return [Block()]
@@ -672,6 +708,7 @@ class RoundState:
         return JOKER in self.hands[seat] or self._extra_jokers(seat) > 0
 
     def _play_actions(self, seat: int) -> list[Action]:
+        p = self.public
         hand = self.hands[seat]
         rules = self.rules
         if not hand:
@@ -679,25 +716,25 @@ class RoundState:
             return [_FLOAT]
         index = fastmeld.scan(self._meld_hand(seat))  # one index for the melds and the lay-offs
         acts: list[Action] = self._meld_actions(seat, in_turn=True, index=index)
-        if self.public.melds:
+        if p.melds:
             acts.extend(self._layoff_actions(seat, in_turn=True, index=index))
             if rules.joker_swap:
                 acts.extend(self._swap_actions(seat))
-        if self.public.dealer_joker == "available":
+        if p.dealer_joker == "available":
             acts.extend(self._block_actions(seat))
-        if self.public.obligation is None and self._opening_done(seat):
-            need = max(1, self.public.drawn) if rules.discard_count is _DISCARD_COUNT_MATCH_DRAWN else 1
+        if p.obligation is None and self._opening_done(seat):
+            need = max(1, p.drawn) if rules.discard_count is _DISCARD_COUNT_MATCH_DRAWN else 1
             count = min(need, len(hand))
             if count == 1:
                 held = set(hand)
-                top = self.public.taken_top
+                top = p.taken_top
                 if top is not None and not rules.discard_back and hand.count(top) == 1:
                     held.discard(top)
                 acts.extend([_DISCARDS[c] for c in sorted(held)])
             else:
                 counts = Counter(hand)
-                if self.public.taken_top is not None and not rules.discard_back:
-                    counts[self.public.taken_top] -= 1
+                if p.taken_top is not None and not rules.discard_back:
+                    counts[p.taken_top] -= 1
                 for combo in sorted(set(combinations(sorted(counts.elements()), count))):
                     acts.append(Discard(combo))
         return acts
@@ -705,13 +742,15 @@ class RoundState:
 
     def _opening_done(self, seat: int) -> bool:
         """first_meld_min: a turn that began melding must reach the minimum before it ends."""
-        return self.public.opened[seat] or self.public.turn_points == 0
+        p = self.public
+        return p.opened[seat] or p.turn_points == 0
 
     def _out_of_turn(self, seat: int) -> list[Action]:
-        if seat == self.public.to_move or self.public.phase in (Phase.ROUND_OVER, Phase.SHUFFLE, Phase.NOMINATE):
+        p = self.public
+        if seat == p.to_move or p.phase in (_PH_OVER, _PH_SHUFFLE, _PH_NOMINATE):
             return []
         acts = self._call_actions(seat)
-        if self.rules.meld_out_of_turn and (self.public.phase is Phase.DRAW or self.public.obligation is None):
+        if self.rules.meld_out_of_turn and (p.phase is _PH_DRAW or p.obligation is None):
             # Out of turn a player never plays their last card: going out happens on one's own turn.
             acts.extend(self._meld_actions(seat, in_turn=False))
             acts.extend(self._layoff_actions(seat, in_turn=False))
@@ -731,11 +770,12 @@ class RoundState:
         return len(cards) - extra, extra
 
     def _meld_actions(self, seat: int, in_turn: bool, index: fastmeld.Hand | None = None) -> list[Action]:
+        p = self.public
         hand = self.hands[seat]
         if index is None:
             index = fastmeld.scan(self._meld_hand(seat))
         melds = fastmeld.all_melds(fastmeld.tables(self.rules), index, self._meld_extra(seat))
-        if self.public.gambit == "double" and self._joker_for(seat):
+        if p.gambit == "double" and self._joker_for(seat):
             # Dealer's Gambit, double: a joker may be placed on a set as it is melded.
             doubled = [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
             melds = melds + doubled
@@ -744,9 +784,9 @@ class RoundState:
         room = len(hand) - self._keep_min(seat, in_turn)
         dealers = self._extra_jokers(seat)
         # Only these plays can strand the top card just taken, or leave the taken card unused.
-        strand = in_turn and self.public.taken_top is not None and not self.rules.discard_back
-        obligation = self.public.obligation if in_turn else None
-        opened = self.public.opened[seat]
+        strand = in_turn and p.taken_top is not None and not self.rules.discard_back
+        obligation = p.obligation if in_turn else None
+        opened = p.opened[seat]
         ways = self._ways_to_use(seat, obligation, index)
         out: list[Action] = []
         for cards in melds:
@@ -769,7 +809,8 @@ class RoundState:
 
 
     def _layoff_actions(self, seat: int, in_turn: bool, index: fastmeld.Hand | None = None) -> list[Action]:
-        if not self.public.melds or not self._may_layoff_now(seat):
+        p = self.public
+        if not p.melds or not self._may_layoff_now(seat):
             return []
         hand = self.hands[seat]
         rules = self.rules
@@ -779,13 +820,15 @@ class RoundState:
         jokers = index.jokers + self._meld_extra(seat)
         room = len(hand) - self._keep_min(seat, in_turn)
         dealers = self._extra_jokers(seat)
-        strand = in_turn and self.public.taken_top is not None and not rules.discard_back
-        obligation = self.public.obligation if in_turn else None
+        strand = in_turn and p.taken_top is not None and not rules.discard_back
+        obligation = p.obligation if in_turn else None
         new_meld_only = rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD
         anyone = rules.layoff_onto is _LAYOFF_ONTO_ANY
+        if not jokers and anyone and not fastmeld.table_fits(tables, p.melds) & index.mask:
+            return []  # no card of the hand fits alone on any meld: nothing can be laid off
         ways = self._ways_to_use(seat, obligation, index)
         out: list[Action] = []
-        for meld in self.public.melds:
+        for meld in p.melds:
             if not anyone and not self.may_extend(seat, meld):
                 continue
             found = fastmeld.layoffs_of(tables, meld, index, jokers)
@@ -858,7 +901,8 @@ class RoundState:
         Such a meld still stands after a play that uses none of its cards, so an
         opened hand can still use the card (see :meth:`_still_usable`).
         """
-        if obligation is None or self.public.gambit is not None or not self.public.opened[seat] or self._extra_jokers(seat) or index.dups is not None:
+        p = self.public
+        if obligation is None or p.gambit is not None or not p.opened[seat] or self._extra_jokers(seat) or index.dups is not None:
             return None
         return fastmeld.ways_to_use(fastmeld.tables(self.rules), index, index.jokers, obligation)
 
@@ -949,6 +993,7 @@ class RoundState:
 
     def _can_use(self, seat: int, hand: Sequence[Card], chosen: Card, split_joker: bool = False) -> bool:
         """Whether ``chosen`` (in ``hand``) can be melded or laid off this turn."""
+        p = self.public
         rules = self.rules
         r = self.rules
         keep = self._keep_min(seat, True)
@@ -959,9 +1004,9 @@ class RoundState:
         tables = fastmeld.tables(r)
         index = fastmeld.scan(mhand)
         melds = fastmeld.melds_using(tables, index, index.jokers + extra, chosen)
-        if self.public.gambit == "double" and JOKER in hand:
+        if p.gambit == "double" and JOKER in hand:
             melds = [*melds, *(m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4)]
-        opened = self.public.opened[seat]
+        opened = p.opened[seat]
         for cards in melds:
             used = len(cards) - min(sum(1 for c in cards if c >= 64), extra) if extra else len(cards)
             if len(hand) - used < keep:
@@ -971,7 +1016,7 @@ class RoundState:
                     pts = new_meld_points(self._build_meld(seat, cards, 0), rules)
                 except MeldError:
                     continue
-                need = rules.first_meld_min - self.public.turn_points - pts
+                need = rules.first_meld_min - p.turn_points - pts
                 if need > 0:
                     rest = list(hand)
                     _remove(rest, _bare(cards)[:used])
@@ -980,7 +1025,7 @@ class RoundState:
             return True
         if rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD or not opened:
             return False
-        if rules.layoff_needs_own_meld and not self.public.has_melded[seat]:
+        if rules.layoff_needs_own_meld and not p.has_melded[seat]:
             # Lay off only after a meld of one's own: meld something else first.
             for cards in find_melds(mhand, r, extra):
                 if chosen in _bare(cards):
@@ -994,7 +1039,7 @@ class RoundState:
                 if self._layoff_uses(seat, rest, chosen, keep, extra - (len(cards) - used)):
                     return True
             return False
-        return fastmeld.lays_off(tables, r, self.public.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
+        return fastmeld.lays_off(tables, r, p.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
 
     def _layoff_uses(self, seat: int, hand: Sequence[Card], chosen: Card, keep: int, extra: int) -> bool:
         index = fastmeld.scan(self._meld_hand(seat, hand))
@@ -1004,12 +1049,13 @@ class RoundState:
     # -- calling Rummy
     def _call_actions(self, seat: int) -> list[Action]:
         """Rummy calls: any seat but the one who just discarded, before the next player draws."""
+        p = self.public
         if (
             self.rules.calling_rummy is _CALLING_RUMMY_OFF
-            or self.public.phase is not Phase.DRAW
-            or self.public.last_discarder is None
-            or seat == self.public.last_discarder
-            or self.public.rummy_due
+            or p.phase is not _PH_DRAW
+            or p.last_discarder is None
+            or seat == p.last_discarder
+            or p.rummy_due
         ):
             return []
         if self.rules.calling_rummy is _CALLING_RUMMY_STEAL:
@@ -1017,18 +1063,20 @@ class RoundState:
         return [CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy)]
 
     def _callable_depths(self, seat: int, mode: CallingRummy) -> list[int]:
-        depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(self.public.discard) + 1)
+        p = self.public
+        depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(p.discard) + 1)
         out = []
-        for k in fastmeld.playable_depths(fastmeld.tables(self.rules), self.public.melds, self.public.discard, depths):
-            if self._can_use(seat, [*self.hands[seat], *self.public.discard[-k:]], self.public.discard[-k]):
+        for k in fastmeld.playable_depths(fastmeld.tables(self.rules), p.melds, p.discard, depths):
+            if self._can_use(seat, [*self.hands[seat], *p.discard[-k:]], p.discard[-k]):
                 out.append(k)
         return out
 
     def _steal_actions(self, seat: int) -> list[Action]:
         """``calling_rummy: steal``: the playable card alone, laid off at once or melded from the pile."""
+        p = self.public
         r = self.rules
         out: list[Action] = []
-        pile = self.public.discard
+        pile = p.discard
         seen: set[Card] = set()
         pile_melds = find_melds(pile, r, 0)
         for k in range(1, len(pile) + 1):
@@ -1036,7 +1084,7 @@ class RoundState:
             if c in seen or c == JOKER:
                 continue
             seen.add(c)
-            for meld in self.public.melds:
+            for meld in p.melds:
                 if self.may_extend(seat, meld):
                     try:
                         extend_meld(meld, [c], r, seat)
@@ -1087,16 +1135,20 @@ class RoundState:
         try:
             event = effect(self, d, seat, action)
             hands = self.hands
-            d.hand_sizes = tuple(map(len, hands))
+            # An action changes no hand but the acting seat's (a reshuffle: none).
+            held = len(hands[seat])
+            sizes = d.hand_sizes
+            if sizes[seat] != held:
+                d.hand_sizes = (*sizes[:seat], held, *sizes[seat + 1 :])
             d.stock_count = len(self.stock)
-            if d.phase is not Phase.ROUND_OVER:
+            if d.phase is not _PH_OVER:
                 return [event]
             result = self.result
             assert result is not None
             d.round_scores = scores = tuple(result.round_scores)
             return [event, RoundOver(d.went_out, scores, tuple(tuple(h) for h in hands))]
         finally:
-            _seal(d)
+            d.__class__ = Public  # sealed: immutable from now on (see _seal)
 
     # -- effects (no validation), one per kind of action; each writes into the draft ``d`` (also self.public)
     def _on_decline(self, d: Draft, seat: int, action: Decline) -> Event:
@@ -1108,9 +1160,9 @@ class RoundState:
         d.gambit = action.mode
         d.to_move = self.next_seat(d.dealer)
         if self.rules.first_discard is _FIRST_DISCARD_FIRST_PLAYER:
-            d.phase = Phase.PLAY
+            d.phase = _PH_PLAY
         else:
-            d.phase = Phase.DRAW
+            d.phase = _PH_DRAW
             self._begin_turn(d)
         return Nominated(seat, action.mode)
 
@@ -1123,7 +1175,7 @@ class RoundState:
             hand.append(stock.pop())
         d.drawn = count
         d.taken_top = None
-        d.phase = Phase.PLAY
+        d.phase = _PH_PLAY
         d.last_discarder = None
         if not stock and d.drew_last_card is None:
             d.drew_last_card = seat
@@ -1148,7 +1200,7 @@ class RoundState:
         must_use = k > 1 or split or self.rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS
         d.obligation = chosen if must_use else None
         d.taken_top = chosen if k == 1 and not split else None
-        d.phase = Phase.PLAY
+        d.phase = _PH_PLAY
         d.last_discarder = None
         return event
 
@@ -1175,8 +1227,17 @@ class RoundState:
 
     def _on_discard(self, d: Draft, seat: int, action: Discard) -> Event:
         d.declined = _NOBODY
-        self._do_discard(d, seat, action.cards)
-        return Discarded(seat, action.cards)
+        cards = action.cards
+        hand = self.hands[seat]
+        _remove(hand, cards)
+        if d.known[seat]:
+            self._forget(d, seat, cards)
+        d.discard = d.discard + tuple(cards)
+        if hand:
+            self._end_turn(d, seat)
+        else:
+            self._go_out_by_discard(d, seat, cards)
+        return Discarded(seat, cards)
 
     def _on_float(self, d: Draft, seat: int, action: Float) -> Event:
         d.declined = _NOBODY
@@ -1191,7 +1252,8 @@ class RoundState:
     def _on_block(self, d: Draft, seat: int, action: Block) -> Event:
         d.declined = _NOBODY
         self.hands[seat].remove(JOKER)
-        self._forget(d, seat, (JOKER,))
+        if d.known[seat]:
+            self._forget(d, seat, (JOKER,))
         d.removed = d.removed + (JOKER,)
         d.dealer_joker = "blocked"
         return Blocked(seat)
@@ -1199,7 +1261,7 @@ class RoundState:
     def _on_reshuffle(self, d: Draft, seat: int, action: Reshuffle) -> Event:
         self.stock = list(reversed(action.cards))
         d.discard = d.discard[-1:]
-        d.phase = Phase.DRAW
+        d.phase = _PH_DRAW
         self._begin_turn(d)
         return Reshuffled(len(action.cards), action.cards)
 
@@ -1207,18 +1269,16 @@ class RoundState:
         if not check:
             return
         p = self.public
-        if seat is not None and p.phase is Phase.SHUFFLE and seat != p.to_move:
+        if seat is not None and p.phase is _PH_SHUFFLE and seat != p.to_move:
             raise IllegalAction(f"the reshuffle is recorded for the seat about to draw (seat {p.to_move}), not seat {seat}")
-        if p.phase is not Phase.SHUFFLE:
+        if p.phase is not _PH_SHUFFLE:
             raise IllegalAction("there is nothing to reshuffle now: the stock is not empty")
         if Counter(action.cards) != Counter(p.discard[:-1]):
             raise IllegalAction("a reshuffle must use exactly the discard pile except its top card")
 
     def _forget(self, d: Draft, seat: int, cards: Iterable[Card]) -> None:
-        """Cards ``seat`` played are no longer known to be held."""
+        """Cards ``seat`` played are no longer known to be held (call it when some are)."""
         known = d.known[seat]
-        if not known:
-            return
         rest = list(known)
         for c in cards:
             if c in rest:
@@ -1231,7 +1291,8 @@ class RoundState:
             d.dealer_joker = "used"
         else:
             self.hands[seat].remove(JOKER)
-            self._forget(d, seat, (JOKER,))
+            if d.known[seat]:
+                self._forget(d, seat, (JOKER,))
         d.removed = d.removed + (JOKER,)
 
     def _build_meld(self, seat: int, cards: Sequence[Card], meld_id: int) -> TableMeld:
@@ -1271,7 +1332,8 @@ class RoundState:
         for _ in range(extra):
             hand_cards.remove(JOKER)
         _remove(self.hands[seat], hand_cards)
-        self._forget(d, seat, hand_cards)
+        if d.known[seat]:
+            self._forget(d, seat, hand_cards)
         if d.obligation is not None and d.obligation in bare and seat == d.to_move:
             d.obligation = None
         if claimed:
@@ -1288,17 +1350,12 @@ class RoundState:
         d.melds = _with(d.melds, on, replace(meld, cards=tuple(cards)))
         hand = self.hands[seat]
         hand.remove(c)
-        self._forget(d, seat, (c,))
+        if d.known[seat]:
+            self._forget(d, seat, (c,))
         hand.append(JOKER)
 
-    def _do_discard(self, d: Draft, seat: int, cards: Sequence[Card]) -> None:
-        hand = self.hands[seat]
-        _remove(hand, cards)
-        self._forget(d, seat, cards)
-        d.discard = d.discard + tuple(cards)
-        if hand:
-            self._end_turn(d, seat)
-            return
+    def _go_out_by_discard(self, d: Draft, seat: int, cards: Sequence[Card]) -> None:
+        """``seat`` discarded its last card(s): it goes out, floats or owes a Rummy."""
         if self.rules.going_out is _GOING_OUT_UNPLAYABLE_DISCARD and any(self._fits_table(c) for c in cards):
             # The going-out discard was playable: the player floats instead.
             d.floating = _with(d.floating, seat, True)
@@ -1310,7 +1367,7 @@ class RoundState:
             # The discard leaves a playable card in the pile: a Rummy. Play goes on.
             self.masters = None
             d.rummy_due = True
-            d.phase = Phase.DRAW
+            d.phase = _PH_DRAW
             return
         self._end_round(d, seat)
 
@@ -1347,7 +1404,7 @@ class RoundState:
         self.hands[seat].extend(taken)
         d.known = _with(d.known, seat, tuple(sorted(d.known[seat] + taken)))
         d.to_move = seat
-        d.phase = Phase.PLAY
+        d.phase = _PH_PLAY
         d.obligation = chosen
         d.claimed_card = chosen
         d.taken_top = None
@@ -1376,9 +1433,9 @@ class RoundState:
         if not self.stock and self.rules.stock_out in _STOCK_OUT_ENDLESS and self._dead():
             self._end_round(d, None)  # a dead round ends as a stock-out would
             return
-        d.to_move = self.next_seat(seat)
+        d.to_move = (seat + self.rules.step) % self.n
         d.last_discarder = seat
-        d.phase = Phase.DRAW
+        d.phase = _PH_DRAW
         self._begin_turn(d)
 
     def _begin_turn(self, d: Draft) -> None:
@@ -1389,7 +1446,7 @@ class RoundState:
         d.turn_long_run = False
         d.claimed_card = None
         if not self.stock and self.rules.stock_out is _STOCK_OUT_RESHUFFLE and len(d.discard) >= 2:
-            d.phase = Phase.SHUFFLE
+            d.phase = _PH_SHUFFLE
 
     def _dead(self) -> bool:
         """Whether the table can never change again: no meld and no lay-off from every card still in play.
@@ -1399,23 +1456,24 @@ class RoundState:
         table meld, so nobody can meld, lay off or go out again. Jokers still in
         play or (``joker_swap``) on the table keep the round alive.
         """
+        p = self.public
         pool = [c for h in self.hands for c in h]
         pool += self.stock
-        pool += self.public.discard
-        if JOKER in pool or self.public.dealer_joker == "available":
+        pool += p.discard
+        if JOKER in pool or p.dealer_joker == "available":
             return False
-        if self.rules.joker_swap and any(JOKER in m.cards for m in self.public.melds):
+        if self.rules.joker_swap and any(JOKER in m.cards for m in p.melds):
             return False
         t = fastmeld.tables(self.rules)
         index = fastmeld.scan(pool)
-        for meld in self.public.melds:
+        for meld in p.melds:
             if fastmeld.fits(t, meld) & index.mask or fastmeld.layoffs_of(t, meld, index, 0):
                 return False
         return not fastmeld.all_melds(t, index)
 
     def _end_round(self, d: Draft, went_out: int | None) -> None:
         d.went_out = went_out
-        d.phase = Phase.ROUND_OVER
+        d.phase = _PH_OVER
         d.last_discarder = None
         d.rummy_due = False
         self.result = score_round(self.rules, d.melds, self.hands, went_out, masters=self.masters)
@@ -1432,7 +1490,7 @@ class RoundState:
             raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
         pub = self.public
         # Once the round is over every hand is shown, as at a real table.
-        final = tuple(tuple(sorted(h)) for h in self.hands) if pub.phase is Phase.ROUND_OVER else None
+        final = tuple(tuple(sorted(h)) for h in self.hands) if pub.phase is _PH_OVER else None
         rules = self.rules
         if seat is None:
             return View.of(pub, rules=rules, seat=None, hand=(), scores=_tuple(scores), final_hands=final)
@@ -1455,7 +1513,7 @@ class RoundState:
     # -------------------------------------------------------------- positions
     def position(self) -> str:
         """This round in the position notation (:mod:`rummy500.position`); ``str(state)`` too."""
-        return round_position(self)
+        return round_position(self.public, self.hands, self.stock_top_first(), self.masters)
 
     @classmethod
     def from_position(cls, rules: Rules, text: str) -> RoundState:

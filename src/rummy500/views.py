@@ -95,14 +95,9 @@ class View(Public):
             raise TypeError(f"not fields of a view: {', '.join(sorted(own))}")
         return view
 
-    @property
-    def my_turn(self) -> bool:
-        """Whether this seat is the one to move."""
-        return self.seat == self.to_move and self.phase != "round_over"
-
     def position(self) -> str:
         """This view in the position notation (read back with :func:`rummy500.state.view_from_position`)."""
-        return view_position(self)
+        return view_position(self, self.seat, self.hand, self.scores)
 
     def __str__(self) -> str:
         return self.position()

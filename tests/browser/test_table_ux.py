@@ -160,6 +160,9 @@ def test_pile_cards_that_may_not_be_taken_say_why(scripted, size):  # noqa: F811
     expect(page.get_by_test_id("action-hint")).to_have_text("Draw from the stock, or take the top card of the discard pile.")
     deep = page.get_by_test_id("pile-card-3")
     expect(deep).to_have_attribute("aria-disabled", "true")
+    # It looks it: dimmed, while the top card (which may be taken) is not.
+    dim = "el => getComputedStyle(el).filter"
+    assert deep.evaluate(dim) != "none" and page.get_by_test_id("pile-card-1").evaluate(dim) == "none"
     deep.click(position={"x": 6, "y": 20}, force=True)  # a person can tap it: Playwright would wait for "enabled"
     expect(page.get_by_test_id("action-hint")).to_have_text("Only the top card of the discard pile may be taken in this game.")
     expect(page.get_by_test_id("pile-card-1")).to_have_class(re.compile(r"\busable\b"))

@@ -13,59 +13,29 @@ from rummy500.rules import OPTIONS, PRESETS, Rules, RulesError
 
 from .playout import play_match
 
-# Values to draw for each option: every catalogue value, a few for the open-ended ones.
-VALUES: dict[str, list] = {
+# Values to draw for each option: every named value of the catalogue (so a new
+# value is played out as soon as it is declared), plus a few numbers for the
+# options that also take a free number, and objects for ``custom_values``.
+FREE: dict[str, list] = {
     "players": list(range(2, 9)),
-    "decks": ["auto", 1, 2],
-    "jokers": ["auto", 0, 1, 2, 4],
-    "short_pack": [False, True],
-    "hand_size": ["auto", *range(7, 14)],
-    "first_discard": ["upcard", "first_player"],
-    "first_dealer": ["high_card", "low_card"],
-    "next_dealer": ["left", "round_winner"],
-    "direction": ["clockwise", "anticlockwise"],
-    "min_run": [3, 4],
-    "around_the_corner": [False, True],
-    "set_suits": ["distinct", "any"],
-    "joker_use": ["wild", "joker_sets_only"],
-    "joker_swap": [False, True],
-    "first_meld_min": [0, 30, 50],
-    "layoff_needs_own_meld": [False, True],
-    "layoff_onto": ["any", "own", "own_and_partner"],
-    "meld_out_of_turn": [False, True],
-    "discard_draw": ["any_depth", "top_only"],
-    "must_use_taken": ["if_several", "always"],
-    "taken_card_use": ["meld_or_layoff", "new_meld"],
-    "discard_back": [False, True],
-    "stock_draw_count": [1, 2],
-    "discard_count": ["one", "match_drawn"],
-    "going_out": ["any", "discard_required", "floating", "unplayable_discard"],
-    "stock_out": ["end_round", "immediate", "reshuffle", "play_on"],
-    "stock_out_penalty": [True, False],
-    "calling_rummy": ["off", "pile", "top_card", "steal"],
-    "rummy_card_value": ["normal", 15],
-    "rummy_after_going_out": [False, True],
-    "card_values": ["standard", "flat", "ace_25", "pip_rank", "ace_11"],
-    "low_ace_value": ["auto", 5],
-    "joker_value": ["auto", 0, 15, 20, "represented"],
+    "hand_size": list(range(7, 14)),
+    "first_meld_min": [50],
+    "low_ace_value": [5],
+    "going_out_bonus": [25],
+    "target": [100],
+    "rounds": [1, 2],
+    "final_bonus": [50],
     "custom_values": [{}, {"QS": 40}, {"A": 20, "JK": 50}],
-    "four_aces_bonus": [False, True],
-    "four_of_a_kind_double": [False, True],
-    "score_divisor": [1, 5],
-    "hand_penalty": ["own", "to_goer"],
-    "going_out_bonus": [0, 25],
-    "masters_hand": [False, True],
-    "target": [500, 100],
-    "must_go_out_to_win": [False, True],
-    "rounds": ["to_target", 1, 2],
-    "final_bonus": [0, 50],
-    "partnership": [False, True],
-    "dealers_gambit": [False, True],
+}
+VALUES: dict[str, list] = {
+    name: [choice.value for choice in spec.choices] + FREE.get(name, []) for name, spec in OPTIONS.items()
 }
 
 
 def test_the_values_cover_every_option_of_the_catalogue():
     assert set(VALUES) == set(OPTIONS)
+    # Every option that takes a free number (or an object) gets some drawn here.
+    assert {name for name, spec in OPTIONS.items() if spec.number is not None or not spec.choices} <= set(FREE)
     for name, values in VALUES.items():
         assert all(OPTIONS[name].check(v) for v in values), name
 

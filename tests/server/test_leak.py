@@ -14,7 +14,11 @@ view rules; they are left out here. Jokers are alike, so they are not tracked.
 The round summary (``last_round``, and ``pace.summary`` while it holds the
 table) lays the finished round's hands open, as players do when a round is
 counted: it is checked to name no card that was still in that round's stock.
-Hints (for the asking seat only) are checked against that seat's own view.
+Hints (for the asking seat only) are checked against that seat's own view:
+the move, and its words (``Q♥`` read back as ``QH``). Rummy!-call windows
+(``pace.call_window``) are part of every state message checked here; one game
+runs with a bot delay so that they really open. Replays and records answer
+only once a game is over (``test_api``), when every hand may be shown.
 """
 
 from __future__ import annotations
@@ -140,8 +144,18 @@ def check_message(message: dict[str, Any], seat: int | None, snapshots: Snapshot
 
 
 async def play_bot_game(
-    preset: str, players: int, seed: int, extra: dict[str, Any], levels: tuple[str, ...] = ("random",)
-) -> tuple[int, int]:
+    preset: str,
+    players: int,
+    seed: int,
+    extra: dict[str, Any],
+    levels: tuple[str, ...] = ("random",),
+    bot_delay: float = 0.0,
+) -> tuple[int, int, int]:
+    """Play a bot game through a session and a hub; check every message sent.
+
+    Returns the actions played, the messages checked and how many of them
+    showed an open Rummy!-call window.
+    """
     rules_map = {"preset": preset, **extra}
     rules = parse_rules(rules_map, players)
     names = [f"P{i}" for i in range(players)]
@@ -153,7 +167,8 @@ async def play_bot_game(
         seats=[SeatInfo(seat=i, name=names[i], kind="bot", bot_level=levels[i % len(levels)]) for i in range(players)],
         game=LiveGame(rules, names, seed),
         store=store,
-        bot_delay=0.0,
+        bot_delay=bot_delay,
+        call_window=2.0,  # with no person seated, windows last the bot delay
         rng=random.Random(seed),
     )
     snapshots = Snapshots()
@@ -185,15 +200,16 @@ async def play_bot_game(
     await session.close()
     for conn in hub.connections(session.game_id):
         await conn.stop()
-    count = 0
+    count = windows = 0
     for seat, messages in captured.items():
         assert messages and messages[-1]["version"] == session.version
         for message in messages:
             check_message(message, seat, snapshots)
             count += 1
+            windows += bool((message.get("pace") or {}).get("call_window"))
     assert session.finished, f"{preset} seed {seed} stalled at version {session.version}"
     assert store.finished is not None and len(store.actions) == session.version
-    return session.version, count
+    return session.version, count, windows
 
 
 GAMES = [
@@ -215,8 +231,53 @@ GAMES = [
 def test_no_message_names_a_hidden_card(preset: str, players: int, extra: dict[str, Any], seed: int) -> None:
     options = dict(extra)
     levels = options.pop("levels", ("random",))
-    actions, messages = run_async(play_bot_game(preset, players, seed, options, levels))
+    actions, messages, _ = run_async(play_bot_game(preset, players, seed, options, levels))
     assert actions > 10 and messages > actions
+
+
+def test_call_window_messages_name_no_hidden_card() -> None:
+    """Bots that wait out a (short) Rummy! window: the window's messages are checked like the rest."""
+    actions, messages, windows = run_async(play_bot_game("popular", 3, 5, {"rounds": 1}, bot_delay=0.001))
+    assert windows > 0 and messages > actions
+
+
+_WORDS = re.compile(r"(10|[A2-9JQK])([\u2663\u2666\u2665\u2660])")
+_SUIT_LETTER = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
+
+
+def hint_cards(hint: dict[str, Any]) -> Counter[str]:
+    """The cards a hint names: in its move, and in its words (``Q♥`` read as ``QH``; a joker's "as 7♠" is no card)."""
+    words = re.sub(r"joker \(as [^)]*\)", "joker", f"{hint['text']} {hint['reason']}")
+    words = _WORDS.sub(lambda m: ("T" if m[1] == "10" else m[1]) + _SUIT_LETTER[m[2]], words)
+    return _named({"action": hint["action"], "words": words})
+
+
+@pytest.mark.parametrize(("preset", "players", "seed"), [("popular", 3, 1), ("partnership", 4, 2), ("standard", 5, 3)])
+def test_hints_name_no_hidden_card(preset: str, players: int, seed: int) -> None:
+    """A hint, asked at every third position by whoever may move, names only cards that seat can see."""
+    from rummy500.server.hints import hint_for
+
+    game = LiveGame(parse_rules({"preset": preset, "rounds": 1}, players), [f"P{i}" for i in range(players)], seed)
+    rng = random.Random(seed)
+    snapshots = Snapshots()
+    asked = named = 0
+    while not game.is_over and game.version < 150:
+        snapshots.take(_Replayed(game))
+        hidden_of = snapshots.by_version[game.version][1]
+        movers = [s for s in range(players) if game.legal(s)]
+        for seat in movers if game.version % 3 == 0 else []:
+            hint = hint_for(game.view(seat), "medium", rng.getrandbits(32))
+            hidden, visible = hidden_of[seat]
+            leaked = {c for c in hint_cards(hint) if hidden[c] and not visible[c]}
+            assert not leaked, f"a hint to seat {seat} named hidden cards {leaked} at version {game.version}: {hint}"
+            asked += 1
+            named += bool(hint_cards(hint))
+        seat = game.match.state.public.to_move if game.legal(game.match.state.public.to_move) else movers[0]
+        game.apply(seat, rng.choice(game.legal(seat)))
+    assert asked > 10 and named > 5  # the check looks at real card names
+    assert hint_cards(
+        {"action": {"draw": "stock"}, "text": "", "reason": "the 10\u2665, not the joker (as 7\u2660)"}
+    ) == {"TH": 1}
 
 
 class _Replayed:
@@ -283,3 +344,39 @@ def test_websocket_messages_of_whole_games_name_no_hidden_card(tmp_path) -> None
                 check_message(message, seat, snapshots)
                 checked += 1
         assert checked > 2 * len(log)
+
+
+def test_a_hint_goes_to_the_asker_only(tmp_path) -> None:
+    """Over the websockets: the seat that asks gets the hint; the other seat and a spectator never see it."""
+    from fastapi.testclient import TestClient
+
+    from rummy500.server.app import create_app
+
+    from .helpers import create_table, fixed_seeds, join, make_settings, receive, start
+
+    with TestClient(create_app(make_settings(tmp_path), seed_source=fixed_seeds(3))) as client:
+        made = create_table(client, seats=2)
+        table_id = made["table_id"]
+        bob = join(client, table_id, "Bob")
+        start(client, table_id, made["token"])
+        with (
+            client.websocket_connect(f"/ws/tables/{table_id}?token={made['token']}") as ann_ws,
+            client.websocket_connect(f"/ws/tables/{table_id}?token={bob['token']}") as bob_ws,
+            client.websocket_connect(f"/ws/tables/{table_id}") as spectator,
+        ):
+            first = receive(ann_ws, "state")
+            sockets = {0: ann_ws, 1: bob_ws}
+            mover = first["view"]["to_move"]
+            asker, other = sockets[mover], sockets[1 - mover]
+            asker.send_json({"type": "hint"})
+            hint = receive(asker, "hint")
+            assert hint["version"] == first["version"] and hint["reason"]
+            spectator.send_json({"type": "hint"})
+            assert receive(spectator, "error")["code"] == "not_seated"
+            # The asker then says something: everyone gets the chat; nobody else got the hint before it.
+            asker.send_json({"type": "chat", "text": "thanks"})
+            for ws in (other, spectator):
+                seen = []
+                while not (seen and seen[-1]["type"] == "chat"):
+                    seen.append(ws.receive_json())
+                assert all(m["type"] != "hint" for m in seen), seen

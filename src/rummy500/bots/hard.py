@@ -107,7 +107,6 @@ class HardBot(Bot):
         self.time_limit = time_limit
         self.margin = float(margin)
         self.confidence = float(confidence)
-        self._scores: dict[Action, float] = {}
         self.guide = MediumBot(seed)
         self.policy = _PlayoutPolicy(seed)
         self.last_reason = ""
@@ -155,7 +154,6 @@ class HardBot(Bot):
         scored.sort(key=lambda s: -s[0])
         top = scored[0][0]
         close = [a for v, a in scored if v >= top - self.margin][: self.candidates]
-        self._scores = {a: v for v, a in scored}
         return close
 
     def score_actions(self, view: View, an: Analysis, legal: list[Action]) -> list[tuple[float, Action]]:

@@ -19,10 +19,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
+from rummy500 import fastmeld
 from rummy500.actions import Action, CallRummy, Discard, Draw, LayOff, Meld, Pass, Take
 from rummy500.cards import JOKER, Card, card
-from rummy500.melds import MeldError, TableMeld, extend_meld, find_layoffs, find_melds, fits_alone, make_meld
+from rummy500.melds import MeldError, TableMeld, extend_meld, fits_alone, make_meld
 from rummy500.rules import Rules
 from rummy500.scoring import card_value, meld_points, new_meld_points
 from rummy500.views import View
@@ -55,6 +57,43 @@ def pack_counter(rules: Rules) -> Counter[Card]:
 _PACKS: dict[tuple[bool, int, int], Counter[Card]] = {}
 
 
+def _shared_pack(rules: Rules) -> Counter[Card]:
+    """The cached pack multiset itself (never mutate it); :func:`pack_counter` returns copies."""
+    key = (rules.short_pack, rules.n_decks, rules.n_jokers)
+    got = _PACKS.get(key)
+    if got is None:
+        got = _PACKS[key] = _pack_counter(rules)
+    return got
+
+
+def _pack_size(rules: Rules) -> int:
+    """The number of cards in the pack (of :func:`pack_counter`)."""
+    key = (rules.short_pack, rules.n_decks, rules.n_jokers)
+    got = _PACK_SIZES.get(key)
+    if got is None:
+        got = _PACK_SIZES[key] = sum(_shared_pack(rules).values())
+    return got
+
+
+_PACK_SIZES: dict[tuple[bool, int, int], int] = {}
+
+
+#: rules -> {card code: its value in hand}, for every card a hand can hold.
+_HAND_VALUES: dict[Rules, dict[int, int]] = {}
+
+
+def _hand_values(rules: Rules) -> dict[int, int]:
+    got = _HAND_VALUES.get(rules)
+    if got is None:
+        if len(_HAND_VALUES) > 256:
+            _HAND_VALUES.clear()
+        got = _HAND_VALUES[rules] = {
+            c: card_value(card(c) if c != _JK else _JK, rules, in_hand=True)
+            for c in [*(s * 16 + r for s in range(4) for r in range(1, 14)), int(_JK)]
+        }
+    return got
+
+
 def _pack_counter(rules: Rules) -> Counter[Card]:
     naturals = [card(s * 16 + r) for s in range(4) for r in range(1, 14)]
     if rules.short_pack:
@@ -84,8 +123,21 @@ class Group:
     points: int
 
 
-# (cards, table meld or None, seat, rules) -> points; melds and rules are immutable values.
-_POINTS: dict[tuple[object, ...], int | None] = {}
+# (cards, id of the table meld or of None, seat, rules) -> (that meld, points); melds and rules
+# are immutable values. The meld is held in the entry (so its id stays its own) and compared
+# by identity: hashing a meld's every field at each look-up cost more than the points.
+_POINTS: dict[tuple[object, ...], tuple[TableMeld | None, int | None]] = {}
+# cards as an action writes them -> the hand cards they use, bare and sorted.
+_NEEDS: dict[tuple[Card, ...], tuple[Card, ...]] = {}
+
+
+def _need(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    got = _NEEDS.get(cards)
+    if got is None:
+        if len(_NEEDS) > 200_000:
+            _NEEDS.clear()
+        got = _NEEDS[cards] = tuple(sorted(bare(cards)))
+    return got
 
 
 def _sub(hand: tuple[Card, ...], need: tuple[Card, ...]) -> tuple[Card, ...] | None:
@@ -141,11 +193,14 @@ class Planner:
         """Every meld and lay-off the hand could make (one per cards-used and target)."""
         usable = list(hand) if self.wild or not self.rules.jokers_wild else [c for c in hand if c != _JK]
         best: dict[tuple[tuple[Card, ...], int | None], Group] = {}
-        for cards in find_melds(usable, self.rules):
+        # One index of the hand for the melds and every lay-off (what find_melds and find_layoffs do).
+        t = fastmeld.tables(self.rules)
+        index = fastmeld.scan(usable)
+        for cards in fastmeld.all_melds(t, index, 0):
             pts = self.points(cards, None)
             if pts is None:
                 continue
-            need = tuple(sorted(bare(cards)))
+            need = _need(cards)
             key: tuple[tuple[Card, ...], int | None] = (need, None)
             if key not in best or best[key].points < pts:
                 best[key] = Group(cards, need, None, pts)
@@ -153,11 +208,11 @@ class Planner:
             for meld in self.table:
                 if meld.sealed or not self.may_extend(meld):
                     continue
-                for cards in find_layoffs(meld, usable, self.rules):
+                for cards in fastmeld.hand_layoffs(t, meld, index):
                     pts = self.points(cards, meld.id)
                     if pts is None:
                         continue
-                    need = tuple(sorted(bare(cards)))
+                    need = _need(cards)
                     key = (need, meld.id)
                     if key not in best or best[key].points < pts:
                         best[key] = Group(cards, need, meld.id, pts)
@@ -168,9 +223,10 @@ class Planner:
         meld = None
         if on is not None:
             meld = self.table[on] if on < len(self.table) and self.table[on].id == on else _by_id(self.table, on)
-        key = (tuple(cards), meld, self.seat, self.rules)
-        if key in _POINTS:
-            return _POINTS[key]
+        key = (tuple(cards), id(meld), self.seat, self.rules)
+        hit = _POINTS.get(key)
+        if hit is not None and hit[0] is meld:
+            return hit[1]
         try:
             if meld is None:
                 pts: int | None = new_meld_points(make_meld(cards, self.rules, 0, self.seat), self.rules)
@@ -182,7 +238,7 @@ class Planner:
             pts = None
         if len(_POINTS) > 200_000:
             _POINTS.clear()
-        _POINTS[key] = pts
+        _POINTS[key] = (meld, pts)
         return pts
 
     # -- the search
@@ -297,16 +353,18 @@ def card_outs(c: Card, hand: Sequence[Card], live: Counter[Card], rules: Rules) 
         return 20.0
     rank, suit = c.rank, c.suit
     outs = 0.0
+    # Cards as codes (suit * 16 + rank): a hand holds natural cards and bare jokers only.
     others = [h for h in hand if h != _JK]
-    same_rank = {h.suit for h in others if h.rank == rank and h.suit != suit}
+    same_rank = {h >> 4 for h in others if h & 15 == rank and h >> 4 != suit}
+    get = cast("dict[int, int]", live).get  # cards are their int codes
     if same_rank:
         for s in range(4):
             if s != suit and s not in same_rank:
-                outs += live[card(s * 16 + rank)]
+                outs += get(s * 16 + rank, 0)
     else:
         # A lone card: two more of its rank would do; count them at a discount.
-        outs += 0.15 * sum(live[card(s * 16 + rank)] for s in range(4) if s != suit)
-    ranks = {h.rank for h in others if h.suit == suit}
+        outs += 0.15 * sum(get(s * 16 + rank, 0) for s in range(4) if s != suit)
+    ranks = {h & 15 for h in others if h >> 4 == suit}
     top = 14 if rules.short_pack else 13
 
     def live_rank(r: int) -> int:
@@ -314,7 +372,7 @@ def card_outs(c: Card, hand: Sequence[Card], live: Counter[Card], rules: Rules) 
             r = 1
         if r < 1 or r > 13:
             return 0
-        return live[card(suit * 16 + r)]
+        return get(suit * 16 + r, 0)
 
     for d in (1, 2):
         for nb in (rank - d, rank + d):
@@ -363,22 +421,34 @@ class Analysis:
         self._base: tuple[int, tuple[Group, ...]] | None = None
         self._ctx: PlanContext | None = None
         self._layoff_memo: dict[Card, bool] = {}
+        self._opp_fits: int | None = None
+        self._values = _hand_values(rules)
+        side = rules.side_of(seat)
+        self._opps = [s for s in range(view.players) if s != seat and rules.side_of(s) != side]
         # Cards that may still come: the pack less everything this seat can see.
-        live = pack_counter(rules)
+        pack = _shared_pack(rules)
         seen: list[Card] = list(self.hand) + list(view.discard) + list(getattr(view, "removed", ()))
         for m in view.melds:
-            seen.extend(bare(m.cards))
+            seen.extend(_need(m.cards))  # the order of ``seen`` does not matter: it is counted
         for s, k in enumerate(view.known):
             if s != seat:
                 seen.extend(k)
-        live.subtract(Counter(seen))
-        self.live = +live
+        # In the pack's order, as the counts were always listed; only cards still to come.
+        live = dict(pack)
+        for c, g in Counter(seen).items():
+            have = live.get(c)
+            if have is not None:
+                if have > g:
+                    live[c] = have - g
+                else:
+                    del live[c]
+        self.live: Counter[Card] = Counter(live)
         self.pile = Counter(view.discard)
         n = view.players
         dealt = n * rules.n_hand + 1
-        start_stock = max(1, sum(pack_counter(rules).values()) - dealt)
+        start_stock = max(1, _pack_size(rules) - dealt)
         progress = 1.0 - min(1.0, view.stock_count / start_stock)
-        others = [view.hand_sizes[s] for s in range(n) if s != seat and rules.side_of(s) != rules.side_of(seat)]
+        others = [view.hand_sizes[s] for s in self._opps]
         shortest = min(others) if others else 99
         # The chance of being caught holding a card when the round ends.
         risk = 0.3 + 0.6 * progress
@@ -388,7 +458,7 @@ class Analysis:
             risk = max(risk, 0.7)
         # Racing: an opponent who took a big pile is building a big table and
         # may go out soon; hold less, lay more, keep fewer high cards.
-        self.racing = track_opponents and any(len(view.known[o]) >= RACE_PILE for o in self._opponents())
+        self.racing = track_opponents and any(len(view.known[o]) >= RACE_PILE for o in self._opps)
         if self.racing:
             risk = max(risk, 0.85)
         self.risk = risk
@@ -399,7 +469,8 @@ class Analysis:
     # -------------------------------------------------------------- values
     def value(self, c: Card) -> int:
         """A card's value in hand."""
-        return card_value(c, self.rules, in_hand=True)
+        got = self._values.get(c)
+        return card_value(c, self.rules, in_hand=True) if got is None else got
 
     @property
     def ctx(self) -> PlanContext:
@@ -439,13 +510,14 @@ class Analysis:
         if not self.track:
             return d
         d += self.opp_want(c)
-        for o in self._opponents():
+        rank, suit = c.rank, c.suit
+        for o in self._opps:
             for k in self.discards.get(o, ()):
                 # They let a card of this rank or a neighbour go: they are less likely to want it.
-                if k.rank == c.rank or (k.suit == c.suit and abs(k.rank - c.rank) == 1):
+                if k.rank == rank or (k.suit == suit and abs(k.rank - rank) == 1):
                     d -= 2.0
         # Cards in the pile it melds with: whoever digs gets a meld.
-        pile_same = {k.suit for k in view.discard if k != _JK and k.rank == c.rank and k.suit != c.suit}
+        pile_same = {k >> 4 for k in view.discard if k != _JK and k & 15 == rank and k >> 4 != suit}
         if len(pile_same) >= 2:
             d += 0.5 * v
         return d
@@ -460,24 +532,40 @@ class Analysis:
             return 0.0
         v = self.value(c)
         want = 0.0
-        for o in self._opponents():
+        rank, suit = c.rank, c.suit
+        for o in self._opps:
+            # Known cards are natural cards or bare jokers: suit * 16 + rank.
             known = [k for k in self.view.known[o] if k != _JK]
-            same = {k.suit for k in known if k.rank == c.rank and k.suit != c.suit}
+            if not known:
+                continue
+            same = {k >> 4 for k in known if k & 15 == rank and k >> 4 != suit}
             if same:
                 want += (0.6 if len(same) == 1 else 1.0) * (v + 5)
-            near = [k for k in known if k.suit == c.suit and 0 < abs(k.rank - c.rank) <= 2]
+            near = [k for k in known if k >> 4 == suit and 0 < abs((k & 15) - rank) <= 2]
             if near:
                 want += 0.5 * (v + 5) * min(2, len(near))
         return want
 
     def opp_layoff(self, c: Card) -> bool:
         """Whether an opponent could lay ``c`` off on a table meld (memoised per view)."""
+        if c < 64:
+            # A natural card: one mask of every card that fits alone on a meld an opponent may extend.
+            fits = self._opp_fits
+            if fits is None:
+                fits = 0
+                t = fastmeld.tables(self.rules)
+                for meld in self.view.melds:
+                    if meld.sealed or not any(self._opp_may_extend(o, meld) for o in self._opps):
+                        continue
+                    fits |= fastmeld.fits(t, meld)
+                self._opp_fits = fits
+            return bool(fits >> c & 1)
         memo = self._layoff_memo
         got = memo.get(c)
         if got is None:
             got = False
             for meld in self.view.melds:
-                if meld.sealed or not any(self._opp_may_extend(o, meld) for o in self._opponents()):
+                if meld.sealed or not any(self._opp_may_extend(o, meld) for o in self._opps):
                     continue
                 if fits_alone(meld, c, self.rules):
                     got = True
@@ -518,8 +606,7 @@ class Analysis:
         return False
 
     def _opponents(self) -> list[int]:
-        side = self.rules.side_of(self.seat)
-        return [s for s in range(self.view.players) if s != self.seat and self.rules.side_of(s) != side]
+        return list(self._opps)
 
     def _opp_may_extend(self, seat: int, meld: TableMeld) -> bool:
         return self.rules.may_lay_off_on(seat, meld.owner)
@@ -556,16 +643,18 @@ class Analysis:
         else:
             pts, plan = ctx.best()
         gain = pts - base
-        used: Counter[Card] = Counter()
+        used: dict[Card, int] = {}
         for g in plan:
-            used.update(g.need)
-        left = Counter(new_hand) - used
-        leftover_taken = Counter(taken) - (Counter(taken) - left)
+            for c in g.need:
+                used[c] = used.get(c, 0) + 1
+        # The hand after the plan, and the taken cards still in it (each in first-seen order).
+        left = {c: r for c, n in Counter(new_hand).items() if (r := n - used.get(c, 0)) > 0}
         # Cards taken but not laid become hand cards: they may meld later, or be caught.
-        rest_hand = list(left.elements())
+        rest_hand = [c for c, r in left.items() for _ in range(r)]
         extra = 0.0
-        for c in leftover_taken.elements():
-            extra += 0.5 * self.keep_value(c, rest_hand)
+        for c, n in Counter(taken).items():
+            for _ in range(min(n, left.get(c, 0))):
+                extra += 0.5 * self.keep_value(c, rest_hand)
         # Each card taken is a card one turn further from going out.
         extra -= 1.5 * max(0, len(taken) - 1) * self.risk
         if self.track:

@@ -185,9 +185,25 @@ def _select(cards: Iterable[Card]) -> tuple[int, ...]:
 def encode(action: Action) -> tuple[int, ...]:
     """The token sequence of an engine action (see the module docstring).
 
+    Actions are immutable values and the same ones recur at every decision:
+    their sequences are remembered.
+
     Raises:
         EncodingError: the action cannot be written (a depth or meld id out of range).
     """
+    got = _ENCODED.get(action)
+    if got is None:
+        got = _encode(action)
+        if len(_ENCODED) > 100_000:
+            _ENCODED.clear()
+        _ENCODED[action] = got
+    return got
+
+
+_ENCODED: dict[Action, tuple[int, ...]] = {}
+
+
+def _encode(action: Action) -> tuple[int, ...]:
     match action:
         case Draw():
             return (DRAW,)

@@ -27,6 +27,7 @@ from rummy500.env.encoding import (
     SELECT,
     card_index,
 )
+from rummy500.melds import TableMeld
 from rummy500.views import View
 
 __all__ = ["ObservationLayout", "add_selected", "encode_view", "layout"]
@@ -129,9 +130,8 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
     off = _offsets(lay)
     seat = view.seat if view.seat is not None else 0
     kind = _KIND
-
-    def rel(s: int) -> int:
-        return (s - seat) % n
+    # rel[s]: seat s relative to the observer.
+    rel = [(s - seat) % n for s in range(n)]
 
     # Every count and one-hot goes into ``idx`` (repeated for counts).
     base = off["hand"]
@@ -140,47 +140,44 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
     base = off["pile"]
     depth = min(len(pile), MAX_PILE)
     idx += [base + d * HAND_KINDS + kind[pile[-1 - d]] for d in range(depth)]
-    meld_cards, laid_by, claimed = off["meld_cards"], off["laid_by"], off["claimed"]
-    for m in view.melds:
-        if m.id >= MAX_MELDS:
-            continue
-        mbase = meld_cards + m.id * CARD_KINDS
-        for i, c in enumerate(m.cards):
-            k = kind[c]
-            idx.append(mbase + k)
-            idx.append(laid_by + rel(m.laid_by[i]) * CARD_KINDS + k)
-            if m.claimed and m.claimed[i]:
-                idx.append(claimed + k)
-        if m.kind in MELD_KINDS:
-            idx.append(off["meld_kind"] + m.id * len(MELD_KINDS) + MELD_KINDS.index(m.kind))
-        idx.append(off["meld_owner"] + m.id * n + rel(m.owner))
-        if m.sealed:
-            idx.append(off["meld_flags"] + m.id * 2)
-        if m.doubled:
-            idx.append(off["meld_flags"] + m.id * 2 + 1)
+    if view.melds:
+        memo = _MELD_INDEXES
+        for m in view.melds:
+            if m.id >= MAX_MELDS:
+                continue
+            # A table meld is an immutable value: its entries for one observer are worked out once.
+            hit = memo.get((id(m), seat, n))
+            if hit is None or hit[0] is not m:
+                if len(memo) > 100_000:
+                    memo.clear()
+                hit = memo[id(m), seat, n] = (m, _meld_indexes(m, off, rel, n))
+            idx += hit[1]
     known = off["known"]
     for s, cards in enumerate(view.known):
         if cards:
-            kb = known + rel(s) * HAND_KINDS
+            kb = known + rel[s] * HAND_KINDS
             idx += [kb + kind[c] for c in cards]
-    removed = off["removed"]
-    idx += [removed + kind[c] for c in view.removed]
+    if view.removed:
+        removed = off["removed"]
+        idx += [removed + kind[c] for c in view.removed]
+    floating, opened, has_melded = view.floating, view.opened, view.has_melded
     for s in range(n):
-        r = rel(s)
-        if view.floating and view.floating[s]:
+        r = rel[s]
+        if floating and floating[s]:
             idx.append(off["floating"] + r)
-        if view.opened and view.opened[s]:
+        if opened and opened[s]:
             idx.append(off["opened"] + r)
-        if view.has_melded and view.has_melded[s]:
+        if has_melded and has_melded[s]:
             idx.append(off["has_melded"] + r)
-    if view.phase in PHASES:
-        idx.append(off["phase"] + PHASES.index(view.phase))
+    phase = _PHASE_INDEX.get(view.phase)
+    if phase is not None:
+        idx.append(off["phase"] + phase)
     if offer:
         idx.append(off["offer"])
-    idx.append(off["to_move"] + rel(view.to_move))
-    idx.append(off["dealer"] + rel(view.dealer))
+    idx.append(off["to_move"] + rel[view.to_move])
+    idx.append(off["dealer"] + rel[view.dealer])
     if view.last_discarder is not None:
-        idx.append(off["last_discarder"] + rel(view.last_discarder))
+        idx.append(off["last_discarder"] + rel[view.last_discarder])
     if view.obligation is not None:
         idx.append(off["obligation"] + kind[view.obligation])
     if view.taken_top is not None:
@@ -190,7 +187,7 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
     idx.append(off["gambit"] + GAMBITS.index(view.gambit))
     idx.append(off["dealer_joker"] + DEALER_JOKER.index(view.dealer_joker))
     obs = np.zeros(lay.size, dtype=np.float32)
-    obs[np.array(idx, dtype=np.intp)] = 1.0
+    obs[np.fromiter(idx, np.intp, len(idx))] = 1.0
     if len(set(idx)) != len(idx):  # a card held or melded twice (two packs, two jokers)
         for i, k in Counter(idx).items():
             if k > 1:
@@ -200,16 +197,49 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
     obs[off["stock"]] = view.stock_count / MAX_PILE
     target = float(view.rules.target) or 1.0
     hs, sc = off["hand_sizes"], off["scores"]
+    sizes, scores = view.hand_sizes, view.scores
     for s in range(n):
-        r = rel(s)
-        obs[hs + r] = view.hand_sizes[s] / 20.0
-        if view.scores is not None:
-            obs[sc + r] = view.scores[s] / target
+        r = rel[s]
+        obs[hs + r] = sizes[s] / 20.0
+        if scores is not None:
+            obs[sc + r] = scores[s] / target
     t = off["turn"]
     obs[t : t + 4] = (view.drawn / 2.0, view.turn_points / 100.0, view.turns / 100.0, float(view.rummy_due))
     if selected:
         add_selected(obs, n, selected)
     return obs
+
+
+def _meld_indexes(m: TableMeld, off: dict[str, int], rel: list[int], n: int) -> tuple[int, ...]:
+    """The observation entries of table meld ``m`` for an observer (``rel``: seats relative to it)."""
+    meld_cards, laid_by, claimed = off["meld_cards"], off["laid_by"], off["claimed"]
+    mid = m.id
+    out: list[int] = []
+    append = out.append
+    mbase = meld_cards + mid * CARD_KINDS
+    flags = m.claimed
+    kind = _KIND
+    for i, (c, by) in enumerate(zip(m.cards, m.laid_by, strict=True)):
+        k = kind[c]
+        append(mbase + k)
+        append(laid_by + rel[by] * CARD_KINDS + k)
+        if flags and flags[i]:
+            append(claimed + k)
+    mk = _MELD_KIND_INDEX.get(m.kind)
+    if mk is not None:
+        append(off["meld_kind"] + mid * len(MELD_KINDS) + mk)
+    append(off["meld_owner"] + mid * n + rel[m.owner])
+    if m.sealed:
+        append(off["meld_flags"] + mid * 2)
+    if m.doubled:
+        append(off["meld_flags"] + mid * 2 + 1)
+    return tuple(out)
+
+
+#: (id of a table meld, observer, players) -> (the meld, its observation entries).
+_MELD_INDEXES: dict[tuple[int, int, int], tuple[TableMeld, tuple[int, ...]]] = {}
+_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+_MELD_KIND_INDEX = {k: i for i, k in enumerate(MELD_KINDS)}
 
 
 def add_selected(obs: np.ndarray, players: int, selected: tuple[int, ...]) -> None:

@@ -241,6 +241,7 @@ class TablePage {
     }
     if (!this.view) this.renderWaiting();
     this.renderPlayers();
+    this.renderRules(); // in the waiting room too: people see the house rules before they start
     this.scores.setNames(this.names(), this.sides());
   }
 
@@ -969,13 +970,15 @@ class TablePage {
         h("th", { scope: "col" }, "Left in hand"), h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Total")])),
       h("tbody", {}, summary.seats.map((x) => h("tr", { dataset: { testid: `summary-${x.seat}` } }, [
         h("th", { scope: "row" }, [names[x.seat], x.seat === summary.went_out ? h("span", { class: "out" }, " \u2605 out") : null,
-          x.hand.length ? h("div", { class: "left-cards", "aria-label": `left in hand: ${x.hand.map(cardLabel).join(", ")}` },
-            x.hand.map((c) => cardEl(c, { small: true }))) : null,
+          // Each row of cards says what it is: the cards left in hand (they count against), the melds (for).
+          x.hand.length ? h("div", { class: "left-cards", role: "group", "aria-label": `left in hand: ${x.hand.map(cardLabel).join(", ")}` },
+            [h("span", { class: "what", "aria-hidden": "true" }, "left in hand"), ...x.hand.map((c) => cardEl(c, { small: true }))]) : null,
           // The melds this seat laid down, as the round ended (the table itself shows the new deal).
-          h("div", { class: "summary-melds", dataset: { testid: `summary-melds-${x.seat}` } },
-            (summary.melds || []).filter((m) => m.owner === x.seat).map((m) =>
-              h("span", { class: "meld-cards", "aria-label": `meld: ${m.cards.map(cardLabel).join(", ")}` },
-                m.cards.map((c) => cardEl(c, { small: true })))))]),
+          h("div", { class: "summary-melds", dataset: { testid: `summary-melds-${x.seat}` } }, ((mine) => mine.length
+            ? [h("span", { class: "what", "aria-hidden": "true" }, "melded"), ...mine.map((m) =>
+              h("span", { class: "meld-cards", role: "group", "aria-label": `meld: ${m.cards.map(cardLabel).join(", ")}` },
+                m.cards.map((c) => cardEl(c, { small: true }))))]
+            : [])((summary.melds || []).filter((m) => m.owner === x.seat)))]),
         h("td", { class: "num", dataset: { testid: "melded" } }, `+${x.melded}`),
         h("td", { class: "num", dataset: { testid: "in-hand" } }, String(x.in_hand)),
         h("td", { class: "num" }, h("b", {}, sign(x.round_score))),

@@ -1,0 +1,453 @@
+"""Issue 12's smaller items, at 1366×768 (a laptop) and 390×844 (a phone).
+
+The hand keeps the order the player chose (a drag un-presses "By rank", a
+taken card goes where it sorts, a new deal comes sorted); the "your turn"
+chime and its mute; cards that move unless the system asks for reduced
+motion; the focus ring unlike the "just drawn" ring; chips, score cells and
+melds that read well (to the eye and to a screen reader); an away player's
+countdown and hints turned off; chat kept over a reload; and the replays:
+public games newest first, private ones never listed, each step's round and
+phase in words, each round's end a step of its own.
+
+Positions that need no server logic come from the scripted socket of
+``test_client``; the chat and the replays run against the real server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+import urllib.request
+from typing import Any
+
+import pytest
+from browser_ui import CARD_TAP, create_table, play_action
+from playwright.sync_api import expect
+from test_client import _view, scripted  # noqa: F401 - the fixture is used by name
+from test_table_ux import VIEWPORTS
+from test_variants import _first_seed
+
+from rummy500.actions import Draw, Meld
+from rummy500.server.engine import LiveGame, parse_rules
+from rummy500.server.hints import hint_for
+
+
+def _size(page, size: str) -> None:
+    page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS[size], strict=True)))
+
+
+def _order(page) -> list[str]:
+    return page.get_by_test_id("hand").locator("button.card").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def _send(script, view: dict, version: int, **extra: Any) -> None:
+    """A state message with fields the scripted table does not send by itself (pace, table_points, rounds)."""
+    script.version = version
+    script.next_view = view
+    script.ws.send(
+        json.dumps({"type": "state", "version": version, "view": view, "table": script.table, "log": [], **extra})
+    )
+
+
+def _at(page, version: int) -> None:
+    page.wait_for_function("(v) => window.rummy && window.rummy.version === v", arg=version)
+
+
+#: What a screen reader reads of an element: its text without the parts hidden from it (aria-hidden).
+SPOKEN = """el => {
+  const walk = (n) => n.nodeType === 3 ? n.textContent
+    : (n.nodeType === 1 && n.getAttribute('aria-hidden') === 'true') ? '' : [...n.childNodes].map(walk).join('');
+  return walk(el).replace(/\\s+/g, ' ').trim();
+}"""
+
+
+# ------------------------------------------------------------ sorting
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_the_hand_keeps_the_order_the_player_chose(scripted, size):  # noqa: F811
+    page, script = scripted
+    _size(page, size)
+    by_rank, by_suit = page.get_by_test_id("sort-rank"), page.get_by_test_id("sort-suit")
+    expect(by_suit).to_have_attribute("aria-pressed", "true")
+    by_rank.click()
+    expect(by_rank).to_have_attribute("aria-pressed", "true")
+    expect(by_suit).to_have_attribute("aria-pressed", "false")
+    before = _order(page)
+    # A drag makes it the player's own order: neither sort button looks selected any more.
+    first, last = page.get_by_test_id(f"card-{before[0]}"), page.get_by_test_id(f"card-{before[-1]}")
+    box_first, box_last = first.bounding_box(), last.bounding_box()
+    page.mouse.move(box_first["x"] + CARD_TAP["x"], box_first["y"] + CARD_TAP["y"])
+    page.mouse.down()
+    page.mouse.move(box_first["x"] + 40, box_first["y"] + 12, steps=4)
+    page.mouse.move(box_last["x"] + box_last["width"] - 4, box_last["y"] + 10, steps=8)
+    page.mouse.up()
+    mine = _order(page)
+    assert mine[-1] == before[0], (before, mine)
+    expect(by_rank).to_have_attribute("aria-pressed", "false")
+    expect(by_suit).to_have_attribute("aria-pressed", "false")
+    expect(page.get_by_test_id("sort-state")).to_have_text("your order (drag, or Shift+arrows)")
+    # A card taken from the pile goes next to the cards it sorts with (by rank), not to the far end,
+    # and the player's own arrangement of the others stays.
+    taken = [*_view()["hand"], "5C"]
+    script.push(_view(hand=taken, discard=["3C", "9D", "QD"]), version=11)
+    card = page.get_by_test_id("card-5C")
+    expect(card).to_have_class(re.compile(r"\bfresh\b"))
+    order = _order(page)
+    assert abs(order.index("5C") - order.index("5H")) == 1 and order[-1] != "5C", order
+    assert [c for c in order if c != "5C"] == mine
+    # The keyboard's focus ring is not the gold "just drawn" ring: another colour, another line.
+    card.focus()
+    page.keyboard.press("ArrowRight")
+    focused = page.locator(".hand .card:focus-visible")
+    expect(focused).to_have_count(1)
+    ring = focused.evaluate("el => { const s = getComputedStyle(el); return [s.outlineStyle, s.outlineColor]; }")
+    fresh = card.evaluate("el => { const s = getComputedStyle(el); return [s.outlineStyle, s.boxShadow]; }")
+    assert ring[0] == "dashed" and fresh[0] == "none", (ring, fresh)
+    assert ring[1] not in fresh[1] and "rgb(244, 185, 66)" in fresh[1], (ring, fresh)
+    # Shift+arrows move the focused card, which keeps the focus.
+    name, was = focused.get_attribute("data-card"), _order(page)
+    page.keyboard.press("Shift+ArrowLeft")
+    assert _order(page).index(name) == was.index(name) - 1
+    expect(page.get_by_test_id(f"card-{name}")).to_be_focused()
+    # The next deal arrives sorted the way the player last sorted (by rank), and "By rank" is pressed again.
+    deal = ["9C", "3S", "3D", "KH", "9H", "AS", "QC"]
+    script.push(_view(hand=deal, phase="draw", legal=[{"draw": "stock"}]), version=12)
+    expect(page.get_by_test_id("card-KH")).to_be_attached()
+    assert _order(page) == ["AS", "3D", "3S", "9C", "9H", "QC", "KH"]
+    expect(by_rank).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("hand").locator(".fresh")).to_have_count(0)  # a new deal is not "just drawn"
+
+
+# ------------------------------------------------------------ sound and motion
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_a_turn_chimes_unless_muted_and_cards_move_unless_motion_is_reduced(scripted, size):  # noqa: F811
+    page, script = scripted
+    _size(page, size)
+    # Which elements the page animates (the Web Animations API), from now on.
+    page.evaluate(
+        """() => { window.moved = []; const animate = Element.prototype.animate;
+        Element.prototype.animate = function (...a) { window.moved.push(this.dataset.testid); return animate.apply(this, a); }; }"""
+    )
+    chimes = page.evaluate("() => window.rummySounds || 0")
+    hand = _view()["hand"]
+    bobs_turn = _view(to_move=1, phase="draw", legal=[])
+    my_draw = _view(phase="draw", legal=[{"draw": "stock"}])
+    script.push(bobs_turn, version=11)
+    script.push(my_draw, version=12)
+    # Ann's turn begins: one chime.
+    page.wait_for_function("(n) => window.rummySounds === n", arg=chimes + 1)
+    # She draws: the new card slides into the hand.
+    script.push(_view(hand=[*hand, "4C"], stock_count=19), version=13)
+    page.wait_for_function("() => window.moved.includes('card-4C')")
+    # Muted, the next turn is silent; the switch says so.
+    mute = page.get_by_test_id("mute")
+    expect(mute).to_have_attribute("aria-pressed", "false")
+    mute.click()
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    expect(mute).to_have_text("\u266a off")
+    script.push(bobs_turn, version=14)
+    script.push(my_draw, version=15)
+    _at(page, 15)
+    expect(page).to_have_title(re.compile("Your turn"))
+    assert page.evaluate("() => window.rummySounds") == chimes + 1
+    # With reduced motion asked for, nothing moves: the drawn card is simply there, and nothing eases.
+    lift = "el => getComputedStyle(el).transitionDuration"
+    assert page.get_by_test_id("card-5H").evaluate(lift) != "0s"
+    page.emulate_media(reduced_motion="reduce")
+    assert page.get_by_test_id("card-5H").evaluate(lift) == "0s"
+    page.evaluate("() => { window.moved = []; }")
+    script.push(_view(hand=[*hand, "4D"], stock_count=18), version=16)
+    expect(page.get_by_test_id("card-4D")).to_have_class(re.compile(r"\bfresh\b"))
+    assert page.evaluate("() => window.moved") == []
+
+
+# ------------------------------------------------------------ chips, score cells, melds
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_chips_score_cells_and_melds_read_well(scripted, size):  # noqa: F811
+    page, script = scripted
+    _size(page, size)
+    chip = page.get_by_test_id("player-0")
+    expect(page.get_by_test_id("score-0")).to_have_text("120 pts")
+    # Ann laid a joker (as the 9♠) off inside Bob's run: its tag names her, its "=9♠" must stay readable.
+    melds = [
+        {"id": 0, "cards": ["8S", "JK=9S", "TS", "JS"], "laid_by": [1, 0, 1, 1], "kind": "run", "owner": 1},
+        {"id": 1, "cards": ["KS", "KD", "KC"], "laid_by": [0, 0, 0], "kind": "set", "owner": 0},
+    ]
+    rounds = [{"round": 0, "dealer": 1, "round_scores": [79, -20], "totals": [120, 85], "went_out": 0}]
+    after = _view(
+        hand=["5H", "KH", "2C"],
+        hand_sizes=[3, 9],
+        melds=melds,
+        legal=[{"layoff": ["KH"], "on": 1}, {"discard": "2C"}, {"discard": "KH"}],
+    )
+    _send(script, after, 11, table_points=[45, 0], rounds=rounds)
+    # Ann's chip moves after she melds: her points on the table this round show next to her total.
+    expect(page.get_by_test_id("score-0")).to_have_text("120 pts +45")
+    assert chip.evaluate(SPOKEN).endswith("3 cards in hand, total 120 points, 45 on the table this round"), (
+        chip.evaluate(SPOKEN)
+    )
+    assert "\u00d7" not in chip.evaluate(SPOKEN)
+    # A score cell reads "+79, went out, total 120" (not "+79went out").
+    cell = page.get_by_test_id("score-sheet").locator("tbody tr").first.locator("td").nth(1)
+    assert cell.evaluate(SPOKEN) == "+79, went out, total 120", cell.evaluate(SPOKEN)
+    # Melds are numbered from 1; the lay-off tag is "A1" (never "Al"); the joker's "=9♠" is not covered.
+    meld = page.get_by_test_id("meld-0")
+    expect(meld.locator(".meld-id")).to_have_text("#1")
+    joker = meld.locator(".card").nth(1)
+    expect(joker.locator(".by")).to_have_text("A1")
+    expect(joker.locator(".stands")).to_have_text("=9\u2660")
+    meld.evaluate("el => el.scrollIntoView({block: 'nearest'})")  # above the sticky hand (its scroll padding)
+    for part in (".stands", ".by"):
+        box = joker.locator(part).bounding_box()
+        on_top = page.evaluate(
+            "([x, y, sel]) => !!document.elementFromPoint(x, y)?.closest(sel)",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, f"[data-testid=meld-0] .card.joker {part}"],
+        )
+        assert on_top, f"the joker's {part} label is covered"
+    # Its lay-off button counts melds from 1 too.
+    page.get_by_test_id("card-KH").click(position=CARD_TAP)
+    expect(page.get_by_test_id("btn-layoff-1")).to_have_text("Lay off on meld 2 (Ann)")
+    # Cards look like cards: a court card and the joker show their faces (the free SVG deck, licence shipped).
+    for card in (page.get_by_test_id("card-KH"), joker):
+        assert card.locator("img.art").evaluate("img => img.decode().then(() => img.naturalWidth)") > 0, card
+    licence = page.request.get(page.url.split("/t/")[0] + "/static/cards/LICENSE")
+    assert licence.ok and "GNU LESSER GENERAL PUBLIC LICENSE" in licence.text().upper()
+
+
+def _ann_melds_at_once(seed: int) -> list | None:
+    """Ann moves first, draws, and may meld at once (a standard table against one bot)."""
+    game = LiveGame(parse_rules({"preset": "standard"}, 2), ["Ann", "Bot 2"], seed)
+    if game.match.state.public.to_move != 0:
+        return None
+    draw = next(a for a in game.legal(0) if isinstance(a, Draw))
+    game.apply(0, draw)
+    meld = next((a for a in game.legal(0) if isinstance(a, Meld) and "JK" not in str(a)), None)
+    if meld is None:
+        return None
+    game.apply(0, meld)
+    return [draw.to_record(), meld.to_record(), game.table_points()[0]]
+
+
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_my_chip_counts_the_points_i_meld(seeded_server, new_page, size):
+    """On the real server: "0 pts" does not stand still after Ann melds; her chip adds what she has on the table."""
+    seed, (draw, meld, points) = _first_seed(_ann_melds_at_once, range(1, 500))
+    seeded_server.seeds.append(seed)
+    page = new_page(*VIEWPORTS[size])
+    create_table(page, seeded_server.url, name="Ann", seats=2, bots={1: "random"})
+    score = page.get_by_test_id("score-0")
+    expect(score).to_have_text("0 pts")
+    play_action(page, draw)
+    play_action(page, meld)
+    assert points > 0
+    expect(score).to_have_text(f"0 pts +{points}")
+    expect(page.get_by_test_id("player-0").locator(".sr-only")).to_contain_text(f"{points} on the table this round")
+
+
+# ------------------------------------------------------------ an away player, hints off
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_an_away_players_countdown_and_hints_turned_off(scripted, size):  # noqa: F811
+    page, script = scripted
+    _size(page, size)
+    expect(page.get_by_test_id("btn-hint")).to_be_visible()
+    pace = {
+        "turn_clock": 0,
+        "hints": False,
+        "call_window": None,
+        "summary": None,
+        "clock": {"seat": 1, "left": 45.0, "kind": "away"},
+    }
+    _send(script, _view(to_move=1, phase="draw", legal=[]), 11, pace=pace)
+    clock = page.get_by_test_id("turn-clock")
+    expect(clock).to_contain_text(re.compile(r"^Bob is away: the computer plays for them in \d+ s$"))
+    first = int(re.search(r"\d+", clock.inner_text()).group())
+    assert 0 < first <= 45
+    page.wait_for_function(
+        "(n) => +document.querySelector('[data-testid=turn-clock]').textContent.match(/\\d+/)[0] < n", arg=first
+    )
+    # The host turned hints off: no Hint button on Ann's turn.
+    _send(script, _view(), 12, pace={**pace, "clock": None})
+    expect(page.get_by_test_id("btn-meld")).to_be_visible()
+    expect(page.get_by_test_id("btn-hint")).to_have_count(0)
+
+
+# ------------------------------------------------------------ the round summary's hold
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # noqa: F811
+    page, script = scripted
+    _size(page, size)
+    summary = {
+        "round": 0,
+        "went_out": 1,
+        "seats": [
+            {"seat": 0, "melded": 45, "in_hand": 15, "round_score": 30, "total": 30, "hand": ["2C", "KS"]},
+            {"seat": 1, "melded": 60, "in_hand": 0, "round_score": 60, "total": 60, "hand": []},
+        ],
+        "melds": [
+            {"id": 0, "cards": ["5H", "6H", "7H"], "laid_by": [0, 0, 0], "kind": "run", "owner": 0},
+            {"id": 1, "cards": ["9C", "9D", "9S"], "laid_by": [1, 1, 1], "kind": "set", "owner": 1},
+        ],
+        "left": 30.0,
+        "ready": [],
+        "waiting": [0, 1],
+    }
+    pace = {"turn_clock": 0, "hints": True, "call_window": None, "clock": None, "summary": summary}
+    next_deal = _view(hand=["AS", "3D", "8C", "JH", "QS", "4C", "9H"], melds=[], legal=[], scores=[30, 60])
+    _send(script, next_deal, 11, pace=pace)
+    banner = page.get_by_test_id("round-over")
+    expect(banner).to_contain_text("Round 1 over")
+    expect(banner).to_contain_text("Bob went out.")
+    expect(banner).to_be_in_viewport()
+    ann = page.get_by_test_id("summary-0")
+    expect(ann.get_by_test_id("melded")).to_have_text("+45")
+    expect(ann.get_by_test_id("in-hand")).to_have_text("15")
+    expect(ann.locator(".left-cards .card")).to_have_count(2)
+    expect(page.get_by_test_id("summary-melds-1").locator(".card")).to_have_count(3)
+    # Each row of cards says what it is (left in hand counts against, melded for).
+    expect(ann.locator(".left-cards .what")).to_have_text("left in hand")
+    expect(page.get_by_test_id("summary-melds-1").locator(".what")).to_have_text("melded")
+    expect(page.get_by_test_id("summary-1").locator(".left-cards")).to_have_count(0)  # Bob went out: nothing left
+    countdown = page.get_by_test_id("summary-countdown")
+    expect(countdown).to_have_text(re.compile(r"^Next round in \d+ s at most\.$"))
+    assert 0 < int(re.search(r"\d+", countdown.inner_text()).group()) <= 30
+    expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for Ann, Bob.")
+    ready = page.get_by_test_id("round-over-ok")
+    expect(ready).to_be_focused()  # the keyboard is where the next move is
+    ready.click()
+    page.wait_for_function("() => !document.querySelector('[data-testid=round-over-ok]')")
+    assert {"type": "ready"} in script.sent
+    expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for Bob.")
+    # Bob is ready too: the hold ends and the new deal is played.
+    _send(script, _view(hand=next_deal["hand"], melds=[]), 12, pace={**pace, "summary": None})
+    expect(banner).to_be_hidden()
+    expect(page.get_by_test_id("btn-meld")).to_be_visible()
+
+
+# ------------------------------------------------------------ the lobby's table settings
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_the_lobby_sets_the_clock_hints_and_privacy_and_the_table_says_so(server, new_page, size):
+    page = new_page(*VIEWPORTS[size])
+    page.goto(server + "/")
+    page.get_by_test_id("name-input").fill("Ann")
+    clock = page.get_by_test_id("turn-clock")
+    expect(clock.locator("option")).to_have_text(["no clock", "30 seconds", "60 seconds", "2 minutes"])
+    expect(page.get_by_test_id("allow-hints")).to_be_checked()
+    expect(page.get_by_test_id("public-table")).not_to_be_checked()  # private unless asked
+    clock.select_option("60")
+    page.get_by_test_id("allow-hints").uncheck()
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    page.get_by_test_id("rules-panel").locator("summary").click()
+    rules = page.get_by_test_id("table-rules")
+    expect(rules).to_contain_text("Turn clock: 60 s a turn, then the computer plays it.")
+    expect(rules).to_contain_text("Hints are off at this table.")
+    page.get_by_test_id("start-game").click()
+    expect(page.get_by_test_id("hand")).to_be_visible()
+    expect(page.get_by_test_id("btn-hint")).to_have_count(0)
+
+
+# ------------------------------------------------------------ chat over a reload
+def _post(base: str, path: str, body: dict, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
+        return json.loads(r.read())
+
+
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_chat_is_still_there_after_a_reload(server, new_page, size):
+    made = _post(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
+    _post(server, f"/api/tables/{made['table_id']}/start", {}, made["token"])
+    page = new_page(*VIEWPORTS[size])
+    page.goto(server + "/")
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)",
+        [f"rummy500.seat.{made['table_id']}", json.dumps({"seat": 0, "token": made["token"], "name": "Ann"})],
+    )
+    page.goto(f"{server}/t/{made['table_id']}")
+    chat = page.get_by_test_id("chat-input")
+    chat.fill("good luck, bot")
+    chat.press("Enter")
+    expect(page.get_by_test_id("chat-list")).to_have_text("Ann: good luck, bot")
+    page.reload()
+    expect(page.get_by_test_id("hand")).to_be_visible()
+    expect(page.get_by_test_id("chat-list")).to_have_text("Ann: good luck, bot")  # once, not twice
+
+
+# ------------------------------------------------------------ replays
+async def _finish(app: Any, table_id: str) -> None:
+    """Play Ann's seat to the game's end with a medium bot's choices (her opponent is a bot).
+
+    The game runs on the real server; this only saves the test a person's
+    clicks. Round summaries are answered at once (Ann is ready).
+    """
+    session = await app.state.manager.session(table_id)
+    for _ in range(2000):
+        if session.finished:
+            return
+        if session.pace.held(time.monotonic()) is not None:
+            session.ready(0)
+        elif session.game.legal(0):
+            found = hint_for(session.game.view(0), "medium", session.version)
+            await session.submit(0, session.version, found["action"])
+            continue
+        await asyncio.sleep(0.01)
+    st = session.game.match.state.public
+    raise AssertionError(
+        f"table {table_id} did not finish: version {session.version}, to move {st.to_move}, phase {st.phase},"
+        f" summary {session.pace.summary is not None}, held {session.pace.held(time.monotonic())}, idle {session.driver.idle}"
+    )
+
+
+@pytest.fixture(scope="module")
+def finished_games(seeded_server) -> dict[str, str]:
+    """Three finished games, in this order: a public one, a private one, a public two-round one."""
+    games = {}
+    for name, public, rounds in (("old", True, 1), ("private", False, 1), ("new", True, 2)):
+        made = _post(
+            seeded_server.url,
+            "/api/tables",
+            {"name": "Ann", "seats": 2, "bots": {"1": "medium"}, "rules": {"rounds": rounds}, "public": public},
+        )
+        _post(seeded_server.url, f"/api/tables/{made['table_id']}/start", {}, made["token"])
+        seeded_server.call(lambda app, t=made["table_id"]: _finish(app, t), timeout=120)
+        games[name] = made["table_id"]
+    return games
+
+
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_replays_list_public_games_newest_first_and_show_each_rounds_end(seeded_server, finished_games, new_page, size):
+    base = seeded_server.url
+    page = new_page(*VIEWPORTS[size])
+    page.goto(base + "/#replays")
+    links = page.get_by_test_id("game-list").locator("a")
+    expect(links.first).to_be_visible()
+    ids = [x.split("-", 1)[1] for x in links.evaluate_all("els => els.map(e => e.dataset.testid)")]
+    # Newest first; a private table's game is never listed (its players reach it by its own link).
+    assert ids.index(finished_games["new"]) < ids.index(finished_games["old"]), ids
+    assert finished_games["private"] not in ids
+    page.get_by_test_id(f"game-{finished_games['new']}").click()
+    step, where = page.get_by_test_id("replay-step"), page.get_by_test_id("replay-round")
+    expect(step).to_contain_text("move 0 of")
+    expect(where).to_contain_text(re.compile(r"^Round 1 \u00b7 (Ann|Bot 2) to (draw|meld, lay off and discard) \u00b7"))
+    record = json.loads(urllib.request.urlopen(f"{base}/api/games/{finished_games['new']}/record", timeout=5).read())  # noqa: S310
+    first_round = len(record["rounds"][0]["actions"])
+    slider = page.get_by_test_id("replay-slider")
+
+    def go(n: int) -> None:
+        slider.evaluate("(el, n) => { el.value = String(n); el.dispatchEvent(new Event('input')); }", n)
+        expect(step).to_contain_text(f"move {n} of")
+
+    # The first round's end is a step of its own, in words; the next step is round 2.
+    go(first_round)
+    expect(where).to_have_text("Round 1 \u00b7 round over")
+    expect(page.get_by_test_id("replay-round-over")).to_contain_text(re.compile(r"melded \d+, left in hand \d+"))
+    page.get_by_test_id("replay-next").click()
+    expect(step).to_contain_text(f"move {first_round + 1} of")
+    expect(where).to_contain_text(re.compile(r"^Round 2 \u00b7 (Ann|Bot 2) to "))
+    page.get_by_test_id("replay-last").click()
+    expect(where).to_have_text("Round 2 \u00b7 round over")
+    # The private game still opens from its own link.
+    page.goto(f"{base}/#replay/{finished_games['private']}")
+    expect(page.get_by_test_id("replay-step")).to_contain_text("move 0 of")
