@@ -23,7 +23,8 @@ turn and times how long until the other process plays it.
 
 Run: ``python benchmarks/load.py --tables 20 --seconds 20`` (add
 ``--postgres URL --redis URL`` for ``two``; scripts/test.sh's services are the
-defaults; the database server's own CPU is not counted). The load generator shares the machine with the servers: on a small
+defaults; the database server's own CPU is not counted; ``--baseline OTHER/src`` runs
+each setup on another checkout first, under the same load, for before/after figures). The load generator shares the machine with the servers: on a small
 machine it takes a good part of the CPU itself, so read the figures side by
 side, within one run.
 """
@@ -265,9 +266,11 @@ def _nowhere() -> Stats | None:
     return None
 
 
-def measure_setup(name: str, count: int, args: list[str], opts: argparse.Namespace, hard: int = 0) -> dict[str, Any]:
-    """One setup: start its servers, play, and sum up."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+def measure_setup(
+    name: str, count: int, args: list[str], opts: argparse.Namespace, hard: int = 0, src: Path = ROOT / "src"
+) -> dict[str, Any]:
+    """One setup: start its servers (the package in ``src``), play, and sum up."""
+    env = {**os.environ, "PYTHONPATH": str(src) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     env.pop("RUMMY500_DB_URL", None)
     env.pop("RUMMY500_REDIS_URL", None)
     with servers(count, args, env) as procs:
@@ -367,6 +370,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--redis", default=os.environ.get("RUMMY500_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"))
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--baseline",
+        type=Path,
+        help="the src/ folder of another checkout: each setup runs on it too, right before this one (same load)",
+    )
     p.add_argument("--kills", type=int, default=3, help="kill -9 rounds of the 'failover' setup")
     opts = p.parse_args(argv)
     common = ["--bot-delay", str(opts.bot_delay), "--grace", "3600", "--workers", str(opts.workers), *LIMITS]
@@ -374,21 +382,27 @@ def main(argv: list[str] | None = None) -> int:
     failover: dict[str, Any] | None = None
     with tempfile.TemporaryDirectory() as tmp:
         for setup in opts.setups.split(","):
-            if setup == "one":
-                rows.append(measure_setup("one", 1, [*common, "--data-dir", f"{tmp}/one"], opts))
-            elif setup == "hard":
-                rows.append(measure_setup("hard", 1, [*common, "--data-dir", f"{tmp}/hard"], opts, hard=opts.hard))
-            elif setup in ("pg", "two"):
-                schema = f"load_{secrets.token_hex(4)}"
-                db = _schema_url(opts.postgres, schema)
-                args = [*common, "--db", db, "--data-dir", f"{tmp}/{setup}"]
-                if setup == "two":
-                    args += ["--redis", opts.redis, "--redis-prefix", f"load-{schema}:"]
-                try:
-                    rows.append(measure_setup(setup, 2 if setup == "two" else 1, args, opts))
-                finally:
-                    _drop_schema(opts.postgres, schema)
-            elif setup == "failover":
+            versions = [("", ROOT / "src")]
+            if opts.baseline is not None and setup != "failover":
+                versions.insert(0, (" (baseline)", opts.baseline.resolve()))
+            for suffix, src in versions:
+                if setup == "one":
+                    args = [*common, "--data-dir", tempfile.mkdtemp(dir=tmp)]
+                    rows.append(measure_setup("one" + suffix, 1, args, opts, src=src))
+                elif setup == "hard":
+                    args = [*common, "--data-dir", tempfile.mkdtemp(dir=tmp)]
+                    rows.append(measure_setup("hard" + suffix, 1, args, opts, hard=opts.hard, src=src))
+                elif setup in ("pg", "two"):
+                    schema = f"load_{secrets.token_hex(4)}"
+                    db = _schema_url(opts.postgres, schema)
+                    args = [*common, "--db", db, "--data-dir", tempfile.mkdtemp(dir=tmp)]
+                    if setup == "two":
+                        args += ["--redis", opts.redis, "--redis-prefix", f"load-{schema}:"]
+                    try:
+                        rows.append(measure_setup(setup + suffix, 2 if setup == "two" else 1, args, opts, src=src))
+                    finally:
+                        _drop_schema(opts.postgres, schema)
+            if setup == "failover":
                 schema = f"load_{secrets.token_hex(4)}"
                 db = _schema_url(opts.postgres, schema)
                 args = [

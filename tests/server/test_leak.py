@@ -179,8 +179,8 @@ async def play_bot_game(
         box: list[dict[str, Any]] = []
         captured[seat] = box
 
-        async def send(msg: dict[str, Any], box: list[dict[str, Any]] = box) -> None:
-            box.append(msg)
+        async def send(text: str, box: list[dict[str, Any]] = box) -> None:
+            box.append(json.loads(text))
 
         async def close(code: int) -> None:
             raise AssertionError("a connection was dropped")

@@ -17,11 +17,13 @@ import asyncio
 import contextlib
 import json
 import os
+import queue
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -39,6 +41,7 @@ import rummy500
 from rummy500.cli.serve import serve_main
 from rummy500.server.app import create_app
 from rummy500.server.bus import Bus, MemoryBroker, MemoryBus, Notice, RedisBus
+from rummy500.server.bus.base import CHAT_KEEP
 from rummy500.server.engine import LiveGame, parse_rules
 from rummy500.server.session import MatchSession, SeatInfo, SessionError
 from rummy500.server.storage import PostgresStorage, SeatRow
@@ -55,6 +58,7 @@ from .helpers import (
     run_async,
     start,
 )
+from .test_pace import find_position
 
 REDIS_URL = os.environ.get("RUMMY500_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -538,6 +542,12 @@ def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
             assert await two.hold("T") and not await one.hold("T")
             await asyncio.sleep(0.7)
             assert await one.hold("T")
+            # Many leases in one go (the sweeps renew them so): the same answers.
+            await one.heartbeat()
+            await two.heartbeat()
+            assert await two.hold_many(["T", "V"]) == {"T": False, "V": True}
+            assert await one.hold_many(["T", "V"]) == {"T": True, "V": False}
+            assert await one.hold_many([]) == {}
             # Notices reach the others, never the sender; versions are kept.
             await one.publish(Notice("version", "T", version=5))
             await one.publish(Notice("chat", "T", seat=0, name="Ann", text="hi"))
@@ -548,6 +558,20 @@ def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
             assert [(n.kind, n.version, n.text) for n in heard[:2]] == [("version", 5, None), ("chat", None, "hi")]
             assert mine == []
             assert await two.versions(["T", "U"]) == {"T": 5}
+            # Chat lines are kept for pages that connect to any process later (the last CHAT_KEEP).
+            assert await two.chat_history("T") == [{"type": "chat", "seat": 0, "from": "Ann", "text": "hi"}]
+            for i in range(CHAT_KEEP):
+                await two.publish(Notice("chat", "T", seat=1, name="Bob", text=f"line {i}"))
+            kept = await one.chat_history("T")
+            assert len(kept) == CHAT_KEEP and kept[0]["text"] == "line 0" and kept[-1]["text"] == f"line {CHAT_KEEP - 1}"
+            assert await one.chat_history("U") == []
+            # A person's "ready" for a round summary crosses too.
+            await two.publish(Notice("ready", "T", seat=1, version=9))
+            for _ in range(100):
+                if any(n.kind == "ready" for n in mine):
+                    break
+                await asyncio.sleep(0.01)
+            assert [(n.kind, n.seat, n.version) for n in mine if n.kind == "ready"] == [("ready", 1, 9)]
             # Presence: the others' counts, only while their heartbeat lives.
             await one.heartbeat()
             await one.set_presence("T", {0: 2, 1: 0}, 1)
@@ -600,8 +624,8 @@ def test_after_a_kill_the_bots_resume_elsewhere_long_before_the_lease_ends(
     tmp_path: Path, pg_schema: str, redis_prefix: str
 ) -> None:
     # A drives with a 60 s lease and bots that wait 60 s: only a takeover on
-    # A's lapsed heartbeat (3 s) lets the bot play in time on B.
-    options = ("--lease", "60", "--heartbeat", "3", "--bot-delay", "60")
+    # A's lapsed heartbeat (the default 1.2 s) lets the bot play in time on B.
+    options = ("--lease", "60", "--bot-delay", "60")
     with serve_process(tmp_path, pg_schema, redis_prefix, *options) as (proc, base):
         made = httpx.post(f"{base}/api/tables", json={"name": "Ann", "bots": {"1": "random"}}).json()
         table_id = made["table_id"]
@@ -609,7 +633,7 @@ def test_after_a_kill_the_bots_resume_elsewhere_long_before_the_lease_ends(
             f"{base}/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {made['token']}"}
         ).raise_for_status()
         with (
-            instance(tmp_path / "b", pg_schema, prefix=redis_prefix, lease=60.0, heartbeat_seconds=1.0) as b,
+            instance(tmp_path / "b", pg_schema, prefix=redis_prefix, lease=60.0, heartbeat_seconds=1.2) as b,
             b.client.websocket_connect(_ws(table_id, made["token"])) as ws,
         ):
             state = receive(ws, "state")
@@ -629,7 +653,10 @@ def test_after_a_kill_the_bots_resume_elsewhere_long_before_the_lease_ends(
             last = [e for e in moved["log"] if e["kind"] == "action"][-1]
             assert last["seat"] == 1 and last["auto"]
             assert sb.driving and sb.bot_actions >= 1
-            assert took < 20, f"the bot resumed {took:.1f}s after the kill"
+            # The target is 2 s (A's heartbeat lapses within 1.2 s of the kill, B looks
+            # every 0.4 s; benchmarks/load.py's failover setup measures it): one more
+            # second for a loaded test machine, still far below the 60 s of the lease.
+            assert took < 3.0, f"the bot resumed {took:.1f}s after the kill"
 
 
 def test_serve_refuses_redis_without_a_shared_database_or_redis(
@@ -640,3 +667,94 @@ def test_serve_refuses_redis_without_a_shared_database_or_redis(
     assert serve_main(["--db", POSTGRES_URL, "--redis", "redis://127.0.0.1:1/0", "--data-dir", str(tmp_path)]) == 2
     assert "cannot reach Redis" in capsys.readouterr().err
     assert serve_main(["--db", POSTGRES_URL, "--redis", "http://x", "--data-dir", str(tmp_path)]) == 2
+
+
+def _next_state_within(ws: Any, seconds: float) -> dict[str, Any]:
+    """The next state on a socket; fails (instead of waiting for ever) if none comes within ``seconds``."""
+    box: queue.Queue[dict[str, Any] | BaseException] = queue.Queue()
+
+    def read() -> None:
+        try:
+            while (msg := ws.receive_json())["type"] != "state":
+                pass
+            box.put(msg)
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            box.put(exc)
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        got = box.get(timeout=seconds)
+    except queue.Empty:
+        raise AssertionError(f"no state within {seconds} s") from None
+    if isinstance(got, BaseException):
+        raise got
+    return got
+
+
+def _history_on_connect(ws: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The first state of a new socket and the chat history sent with it (read up to the answer to a sync)."""
+    ws.send_json({"type": "sync"})
+    first: dict[str, Any] | None = None
+    history: list[dict[str, Any]] = []
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] == "chat_history":
+            history = msg["messages"]
+        elif msg["type"] == "state":
+            if first is not None:
+                return first, history
+            first = msg
+
+
+def _round_zero_ended(game: LiveGame) -> bool:
+    return game.match.round_index == 1
+
+
+@pytest.mark.parametrize("bus", ["redis", "memory"])
+def test_chat_history_and_the_round_summary_are_shared_by_the_processes(
+    tmp_path: Path, pg_schema: str, redis_prefix: str, bus: str
+) -> None:
+    """Ann on A and Bob on B: each hears the chat said before they connected, and both "ready"s end the hold everywhere."""
+    seed, played = find_position("standard", 2, _round_zero_ended, limit=800)
+    shared: dict[str, Any] = {"prefix": redis_prefix} if bus == "redis" else {"broker": MemoryBroker()}
+    # A hold long enough that only the people's "ready"s can end it before the checks.
+    options = {"summary_seconds": 20.0, "seed": seed, **shared}
+    with instance(tmp_path / "a", pg_schema, **options) as a, instance(tmp_path / "b", pg_schema, **options) as b:
+        made = create_table(a.client, seats=2, rules={"preset": "standard"})
+        table_id, ann = made["table_id"], made["token"]
+        bob = join(a.client, table_id, "Bob")["token"]
+        start(a.client, table_id, ann)
+        with a.client.websocket_connect(_ws(table_id, ann)) as ws0:
+            receive(ws0, "state")
+            ws0.send_json({"type": "chat", "text": "said on A before Bob came"})
+            receive(ws0, "chat")
+            with b.client.websocket_connect(_ws(table_id, bob)) as ws1:
+                state, history = _history_on_connect(ws1)
+                assert [(m["from"], m["text"]) for m in history] == [("Ann", "said on A before Bob came")]
+                ws1.send_json({"type": "chat", "text": "said on B"})
+                assert receive(ws0, "chat")["text"] == "said on B"
+                sockets = {0: ws0, 1: ws1}
+                # Play the first round to its end, each person through their own process.
+                ends = {1: state}
+                for version, (seat, action) in enumerate(played):
+                    act(sockets[seat], version, action.to_record())
+                    ends[seat] = receive(sockets[seat], "state", version=version + 1)
+                for s, ws in sockets.items():
+                    if ends.get(s) is None or ends[s]["version"] < len(played):
+                        ends[s] = receive(ws, "state", version=len(played))
+                for s, msg in ends.items():
+                    summary = msg["pace"]["summary"]
+                    assert summary is not None and summary["round"] == 0, f"seat {s} sees no round summary"
+                    assert summary["waiting"] == [0, 1]  # each process waits for both people
+                ws0.send_json({"type": "ready"})
+                # B hears Ann's ready: Bob's page shows only Bob is waited for (not the hold running out).
+                seen = _next_state_within(ws1, 15.0)["pace"]["summary"]
+                assert seen is not None and (seen["ready"], seen["waiting"]) == ([0], [1])
+                ws1.send_json({"type": "ready"})
+                for s, ws in sockets.items():
+                    done = receive(ws, "state", where=lambda m: m["pace"]["summary"] is None)
+                    assert done["version"] == len(played), f"seat {s}"
+            # A page reconnecting to A gets the lines said through B too.
+            with a.client.websocket_connect(_ws(table_id, ann)) as again:
+                lines = _history_on_connect(again)[1]
+                assert [m["text"] for m in lines] == ["said on A before Bob came", "said on B"]

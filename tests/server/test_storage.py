@@ -75,6 +75,8 @@ def test_a_table_from_lobby_to_finish(storage: SqlStorage) -> None:
         (0, 1, {"draw": "stock"}),
         (1, 1, {"discard": "KS"}),
     ]
+    assert [(a.seq, a.seat, a.action) for a in storage.actions_since("g1", 1)] == [(1, 1, {"discard": "KS"})]
+    assert storage.actions_since("g1", 2) == []
     assert storage.running_ids() == ["g1"]
     storage.finish("g1", record={"players": ["Ann", "Bob", "Bot 3"]}, result={"totals": [1, 2, 3], "winner": 2})
     with pytest.raises(ConflictError):

@@ -141,3 +141,40 @@ def test_replays_and_reloads_are_computed_in_workers(tmp_path: Path, monkeypatch
         with client.websocket_connect(f"/ws/tables/{table_id}") as spectator:
             assert receive(spectator, "state")["view"] == session.game.view_dict(None)
         assert applied == []
+
+
+def test_the_searching_levels_think_through_the_workers_and_the_others_never_do() -> None:
+    """The driver hands ``hard`` decisions to the server's thinker (its worker processes), nothing else."""
+    asked: list[str] = []
+
+    async def thinker(bot: Any, view: Any, rng: random.Random) -> tuple[Any, Any]:
+        asked.append(getattr(bot, "level", "?"))
+        return await driver.think_in_thread(bot, view, rng)
+
+    async def run() -> None:
+        rules = parse_rules({"preset": "standard", "target": 100}, 3)
+        session = MatchSession(
+            game_id="g",
+            title="t",
+            rules=rules.to_mapping(),
+            seats=[SeatInfo(0, "H", "bot", "hard"), SeatInfo(1, "R", "bot", "random"), SeatInfo(2, "M", "bot", "medium")],
+            game=LiveGame(rules, ["H", "R", "M"], 9),
+            store=Store(),
+            bot_delay=0.0,
+            rng=random.Random(4),
+            think=thinker,
+        )
+        try:
+            session.start()
+            for _ in range(3000):
+                if session.version >= 8:
+                    break
+                await asyncio.sleep(0.01)
+            assert session.version >= 8
+            by_seat = {e["seat"] for e in session.log() if e["kind"] == "action"}
+            assert {0, 1, 2} <= by_seat  # every bot played
+            assert asked and set(asked) == {"hard"}
+        finally:
+            await session.close()
+
+    run_async(run())

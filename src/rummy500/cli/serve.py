@@ -80,8 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--heartbeat",
         type=float,
         metavar="SECONDS",
-        default=1.5,
-        help="with --redis: how long after a process dies the others take its tables' bots over (default 1.5)",
+        default=1.2,
+        help="with --redis: how long after a process dies the others take its tables' bots over (default 1.2)",
     )
     p.add_argument("--data-dir", type=Path, metavar="DIR", help="folder of the embedded database")
     p.add_argument(
@@ -123,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--allow-origin", action="append", metavar="URL", help="another site whose pages may open websockets"
     )
     p.add_argument("--workers", type=int, metavar="N", help="processes for bot thinking and replays (2; 0: a thread)")
+    p.add_argument(
+        "--ws-compression", action="store_true", help="compress websocket messages (permessage-deflate; off: less CPU)"
+    )
     p.add_argument("--api-docs", action="store_true", help="serve /docs and /redoc (they load scripts from a CDN)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     return p
@@ -154,6 +157,7 @@ def uvicorn_options(settings: Settings, log_level: str = "info") -> dict[str, An
         "log_config": None,
         "ws": "websockets",
         "ws_max_size": max(FRAME_CAP, 4 * settings.ws_max_message_bytes),
+        "ws_per_message_deflate": settings.ws_compression,
         "proxy_headers": False,
     }
 
@@ -208,6 +212,7 @@ def serve_main(argv: list[str]) -> int:
         "allowed_origins": tuple(args.allow_origin) if args.allow_origin else None,
         "workers": args.workers,
         "api_docs": args.api_docs or None,
+        "ws_compression": args.ws_compression or None,
     }
     fields.update({k: v for k, v in optional.items() if v is not None})
     try:

@@ -17,10 +17,21 @@ from typing import Any, Protocol
 from rummy500 import bots as registry
 from rummy500.server.engine import Action
 
-__all__ = ["Bot", "ask_bot", "bot_levels", "default_level", "make_bot", "settle_choice", "thinks_long"]
+__all__ = [
+    "Bot",
+    "ask_bot",
+    "bot_levels",
+    "default_level",
+    "make_bot",
+    "settle_choice",
+    "thinks_instantly",
+    "thinks_long",
+]
 
 #: Levels that search (a second or more per decision): they think in worker processes.
 SEARCHING_LEVELS = frozenset({"hard", "expert"})
+#: Levels that only pick among the legal actions (microseconds): they think in the event loop.
+INSTANT_LEVELS = frozenset({"random"})
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +60,15 @@ def thinks_long(level: str) -> bool:
     process would cost more than they think.
     """
     return level in SEARCHING_LEVELS
+
+
+def thinks_instantly(level: str) -> bool:
+    """Whether a level's bot answers in microseconds (a pick among the legal actions).
+
+    Handing it to a thread would cost more than its thinking; the others
+    (a few milliseconds) think in a thread, the searching levels in a process.
+    """
+    return level in INSTANT_LEVELS
 
 
 def make_bot(level: str, seed: int) -> Bot:

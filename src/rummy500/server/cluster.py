@@ -23,8 +23,12 @@ log is the only truth; the cluster adds, per process:
   other process read the sum of the others' counts into its session (and the
   driving session announces which away seats its bots play).
 - **Repair.** Each sweep compares the versions announced on the bus with the
-  sessions here, and rereads presence, so a lost notice costs at most one
-  sweep period.
+  sessions here, and every few sweeps (and when a process dies) presence is
+  reread, so a lost notice costs at most a few sweep periods.
+- **Pace.** A person who has read a round summary says so to every process
+  (``ready``), so the table's hold ends everywhere once all have, whichever
+  process each is connected to. Chat lines are kept by the bus, so a page
+  (re)connecting to any process gets the lines said through the others.
 
 Notices are handled per table by one worker task, coalesced (ten version
 notices cost one catch-up), so a slow database read never holds up other
@@ -155,6 +159,19 @@ class Cluster:
         """Pass a chat line to the other processes."""
         self._outbox.put_nowait(("chat", session.game_id, (seat, sender, text)))
 
+    def ready(self, session: MatchSession, seat: int) -> None:
+        """Pass on that a person here has read the round summary (every process holds the table for them)."""
+        self._outbox.put_nowait(("ready", session.game_id, (seat, session.version)))
+
+    async def chat_history(self, table_id: str) -> list[dict[str, Any]] | None:
+        """The table's recent chat lines, said through any process (``None`` if the bus does not answer)."""
+        try:
+            return await self.bus.chat_history(table_id)
+        except Exception as exc:  # noqa: BLE001 - fall back on the lines heard here
+            _reraise_cancellation(exc)
+            log.warning("cluster: could not read the chat history: %s", exc)
+            return None
+
     def autoplay_changed(self, session: MatchSession, seats: tuple[int, ...]) -> None:
         """Announce (as the driver) which away seats the bots play."""
         self._outbox.put_nowait(("autoplay", session.game_id, seats))
@@ -189,6 +206,9 @@ class Cluster:
             elif kind == "chat":
                 seat, sender, text = data
                 await self.bus.publish(Notice("chat", table_id, seat=seat, name=sender, text=text))
+            elif kind == "ready":
+                seat, version = data
+                await self.bus.publish(Notice("ready", table_id, seat=seat, version=version))
             elif kind == "autoplay":
                 await self.bus.set_autoplay(table_id, data)
             elif kind == "lobby":
@@ -214,7 +234,15 @@ class Cluster:
             return
         if notice.kind == "chat":
             if notice.seat is not None and notice.text:
+                here = self.manager.sessions.get(table_id)
+                if here is not None:
+                    here.remember_chat(notice.name or "", notice.seat, notice.text)
                 self.hub.send_chat(table_id, notice.name or "", notice.seat, notice.text)
+            return
+        if notice.kind == "ready":
+            here = self.manager.sessions.get(table_id)
+            if here is not None and notice.seat is not None and notice.version is not None:
+                here.remote_ready(notice.seat, notice.version)
             return
         if notice.kind == "version" and notice.version is not None:
             session = self.manager.sessions.get(table_id)
@@ -301,6 +329,22 @@ class Cluster:
             _reraise_cancellation(exc)
             log.warning("cluster: lease of table %s unknown (%s); not driving it", table_id[:8], exc)
             holding = False
+        self._holding(session, holding)
+
+    async def _hold_all(self, sessions: list[MatchSession]) -> None:
+        """:meth:`_hold` for many sessions, in one round trip to the bus."""
+        try:
+            found = await self.bus.hold_many([s.game_id for s in sessions])
+        except Exception as exc:  # noqa: BLE001 - unsure of the leases: stop driving
+            _reraise_cancellation(exc)
+            log.warning("cluster: leases unknown (%s); not driving", exc)
+            found = {}
+        for session in sessions:
+            if self.manager.sessions.get(session.game_id) is session:
+                self._holding(session, found.get(session.game_id, False))
+
+    def _holding(self, session: MatchSession, holding: bool) -> None:
+        table_id = session.game_id
         if holding:
             if table_id not in self.held:
                 log.info("cluster: driving table %s", table_id[:8])
@@ -341,12 +385,14 @@ class Cluster:
         # Each step on its own: with the bus away the leases still fail to
         # renew (so this process stops driving) and idle sessions still go.
         sessions = dict(self.manager.sessions)
+        playing = []
         for table_id, session in sessions.items():
             if session.finished or session.broken:
                 if table_id in self.held or session.driving:
                     await self._let_go(session)
                 continue
-            await self._hold(session)
+            playing.append(session)
+        await self._hold_all(playing)
         interesting = {*self.hub.rooms, *sessions}
         try:
             announced = await self.bus.versions(interesting)
@@ -360,9 +406,12 @@ class Cluster:
                 here.note_version(version)
             if (here is None and table_id in self.hub.rooms) or (here is not None and version > here.version):
                 self._mark(table_id, "version", version)
-        for table_id in sessions:
-            self._mark(table_id, "presence")
         if orphans:
+            # Presence notices are sent on every change; rereading every table's
+            # presence (two Redis reads each) only repairs lost ones, so it is
+            # done on the slower orphan period, not at every sweep.
+            for table_id in sessions:
+                self._mark(table_id, "presence")
             # A process that died between storing an action and announcing it
             # left no notice: the tables driven here look in storage now and then.
             for table_id in self.held:
@@ -413,6 +462,8 @@ class Cluster:
                 await self._hold(waiting[table_id])
         if dead - self._mourned:
             self._mourned |= dead
+            for table_id in self.manager.sessions:  # its sockets' seats are away now
+                self._mark(table_id, "presence")
             log.info("cluster: node(s) %s stopped; taking their tables over", ", ".join(sorted(dead)))
             await self.adopt_orphans()
 

@@ -70,7 +70,8 @@ class Settings(BaseModel):
             unrenewed.
         heartbeat_seconds: How long a process's heartbeat lasts unrenewed (it
             is renewed three times as often): after a process dies, the others
-            take its tables' bots over within about this long.
+            take its tables' bots over within about this long (at most a
+            third more: 1.6 s by default).
         max_body_bytes: Largest HTTP request body (413 beyond).
         sockets_per_client: Websockets one client (peer address) may hold open
             in one process.
@@ -90,6 +91,10 @@ class Settings(BaseModel):
         api_docs: Serve the interactive API pages ``/docs`` and ``/redoc``
             (they load scripts from a CDN; off by default). ``/openapi.json``
             is always served.
+        ws_compression: Compress websocket messages (permessage-deflate) when
+            the browser offers it. Off by default: a state message is a
+            kilobyte or two, and compressing every message for every socket
+            is a good part of the CPU a move costs.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -114,7 +119,7 @@ class Settings(BaseModel):
     redis_url: str | None = None
     redis_prefix: str = Field(default="rummy500:", min_length=1, max_length=64)
     lease_seconds: float = Field(default=10.0, ge=0.3, le=600)
-    heartbeat_seconds: float = Field(default=1.5, ge=0.3, le=600)
+    heartbeat_seconds: float = Field(default=1.2, ge=0.3, le=600)
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     sockets_per_client: int = Field(default=32, ge=1)
     client_rate_per_second: float = Field(default=30.0, gt=0)
@@ -126,6 +131,7 @@ class Settings(BaseModel):
     allowed_origins: tuple[str, ...] = ()
     workers: int = Field(default=2, ge=0, le=64)
     api_docs: bool = False
+    ws_compression: bool = False
 
     def database_url(self) -> str:
         """The database URL to open, the embedded SQLite file by default."""

@@ -17,15 +17,26 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
+
 from rummy500.server.protocol import ChatMessage, ErrorMessage, TableInfo, TableMessage
 from rummy500.server.session import MatchSession
 
-__all__ = ["Connection", "Hub"]
+__all__ = ["Connection", "Hub", "encode"]
 
 log = logging.getLogger(__name__)
 
 #: Close code sent to a connection that fell too far behind.
 CLOSE_TOO_SLOW = 4408
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as the JSON text sent on a socket (compact, UTF-8 kept as is).
+
+    >>> encode({"type": "chat", "seat": 0, "text": "salut à tous"})
+    '{"type":"chat","seat":0,"text":"salut à tous"}'
+    """
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Connection:
@@ -35,7 +46,7 @@ class Connection:
         self,
         table_id: str,
         seat: int | None,
-        send: Callable[[dict[str, Any]], Awaitable[None]],
+        send: Callable[[str], Awaitable[None]],
         close: Callable[[int], Awaitable[None]],
         max_queue: int = 256,
     ) -> None:
@@ -44,7 +55,7 @@ class Connection:
         Args:
             table_id: The table watched.
             seat: The seat the token belongs to, ``None`` for a spectator.
-            send: Sends one JSON message.
+            send: Sends one text frame (a JSON message, already encoded).
             close: Closes the socket with a code.
             max_queue: Messages queued before the connection is dropped.
         """
@@ -52,7 +63,7 @@ class Connection:
         self.seat = seat
         self._send = send
         self._close = close
-        self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=max_queue)
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=max_queue)
         self._writer: asyncio.Task[None] | None = None
         self.dropped = False
 
@@ -60,12 +71,12 @@ class Connection:
         """Start the writer task (call from the event loop)."""
         self._writer = asyncio.get_running_loop().create_task(self._write())
 
-    def push(self, message: dict[str, Any]) -> None:
-        """Queue a message; drop the connection if it cannot keep up."""
+    def push(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (or its JSON text, encoded once for many sockets); drop the connection if it cannot keep up."""
         if self.dropped:
             return
         try:
-            self._queue.put_nowait(message)
+            self._queue.put_nowait(message if isinstance(message, str) else encode(message))
         except asyncio.QueueFull:
             self.dropped = True
             log.info("dropping a connection to table %s: too slow", self.table_id[:8])
@@ -134,12 +145,21 @@ class Hub:
 
     # ------------------------------------------------------- SessionListener
     def state_changed(self, session: MatchSession) -> None:
-        """Send each connection the new state from its own seat's view."""
-        by_seat: dict[int | None, dict[str, Any]] = {}
-        for conn in self.connections(session.game_id):
-            if conn.seat not in by_seat:
-                by_seat[conn.seat] = state_message(session, conn.seat)
-            conn.push(by_seat[conn.seat])
+        """Send each connection the new state from its own seat's view.
+
+        Each seat's message is built and encoded once, whatever the number of
+        its sockets; the parts every seat shares are built once for all.
+        """
+        conns = self.rooms.get(session.game_id)
+        if not conns:
+            return
+        shared = session.shared_state()
+        by_seat: dict[int | None, str] = {}
+        for conn in list(conns):
+            text = by_seat.get(conn.seat)
+            if text is None:
+                text = by_seat[conn.seat] = encode(session.state_message(conn.seat, shared))
+            conn.push(text)
 
     def table_changed(self, session: MatchSession) -> None:
         """Send everyone the table's public facts."""
@@ -151,14 +171,14 @@ class Hub:
 
     def send_chat(self, table_id: str, sender: str, seat: int, text: str) -> None:
         """Send a chat line (said here or in another server process) to this process's sockets at a table."""
-        message = ChatMessage(seat=seat, text=text, from_=sender).to_json_dict()
+        message = encode(ChatMessage(seat=seat, text=text, from_=sender).to_json_dict())
         for conn in self.connections(table_id):
             conn.push(message)
 
     # ----------------------------------------------------------------- lobby
     def broadcast_table(self, table_id: str, table: TableInfo) -> None:
         """Send everyone at a table (lobby or game) its public facts."""
-        message = TableMessage(table=table).model_dump(mode="json")
+        message = encode(TableMessage(table=table).model_dump(mode="json"))
         for conn in self.connections(table_id):
             conn.push(message)
 

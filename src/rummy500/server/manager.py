@@ -301,6 +301,15 @@ class TableManager:
         if self.cluster is not None:
             self.cluster.presence_changed(table_id)
 
+    async def shared_chat_history(self, table_id: str) -> list[dict[str, Any]] | None:
+        """A table's recent chat lines said through any process (``None``: one process, or the bus is away).
+
+        With one process the session's own history is the whole of it.
+        """
+        if self.cluster is None:
+            return None
+        return await self.cluster.chat_history(table_id)
+
     # ------------------------------------------------------------- sessions
     def _make_session(self, row: GameRow, game: LiveGame, events: list[dict[str, Any]]) -> MatchSession:
         """Wrap a dealt or rebuilt game (``events``: the public events of its replay)."""

@@ -175,6 +175,13 @@ class Pace:
         if self.turn_key is not None:
             self.turn_since = now + max(0.0, (self.window_until or now) - now)
 
+    def moved_on(self, now: float) -> bool:
+        """Someone acted after the summary (through another process): the hold is over; returns whether one ended."""
+        if self.hold is None:
+            return False
+        self._release(now)
+        return True
+
     def expire(self, now: float) -> bool:
         """End a hold whose time is up; returns whether it ended."""
         if self.hold is not None and now >= self.hold.until:

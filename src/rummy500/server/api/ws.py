@@ -138,7 +138,10 @@ async def _serve(
     async def close(code: int) -> None:
         await websocket.close(code)
 
-    conn = Connection(table_id, seat, websocket.send_json, close, settings.send_queue)
+    conn = Connection(table_id, seat, websocket.send_text, close, settings.send_queue)
+    # With several processes: the lines said through any of them (read first:
+    # nothing may wait between loading the session and counting this socket).
+    shared_history = await manager.shared_chat_history(table_id)
     session = await manager.session(table_id)
     # No await from here to hub.add(): a session started or loaded meanwhile
     # counts this connection exactly once.
@@ -146,7 +149,7 @@ async def _serve(
     if session is not None:
         session.connect(seat)  # the others hear of it now ...
         conn.push(state_message(session, seat))  # ... this socket starts with the state
-        history = session.chat_history()
+        history = session.chat_history() if shared_history is None else shared_history
         if history:  # what was said before this page (re)connected
             conn.push({"type": "chat_history", "messages": history})
         hub.add(conn)

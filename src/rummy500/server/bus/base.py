@@ -9,9 +9,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["Bus", "BusError", "Handler", "Notice", "NoticeKind", "Presence"]
+__all__ = ["CHAT_KEEP", "Bus", "BusError", "Handler", "Notice", "NoticeKind", "Presence"]
 
-NoticeKind = Literal["version", "presence", "lobby", "chat", "resync"]
+NoticeKind = Literal["version", "presence", "lobby", "chat", "ready", "resync"]
+
+#: Chat lines of a table the bus keeps for pages that (re)connect to any process.
+CHAT_KEEP = 50
 
 
 class BusError(RuntimeError):
@@ -28,8 +31,9 @@ class Notice:
             table in the lobby changed), ``chat``, or ``resync`` (the bus was
             away: every table may have missed notices; ``table_id`` is empty).
         table_id: The table.
-        version: For ``version``: the version now stored.
-        seat: For ``chat``: the speaker's seat.
+        version: For ``version``: the version now stored; for ``ready``: the
+            version whose round summary was read.
+        seat: For ``chat``: the speaker's seat; for ``ready``: the reader's.
         name: For ``chat``: the speaker's display name.
         text: For ``chat``: the cleaned chat text.
     """
@@ -57,7 +61,7 @@ class Notice:
             ValueError: Not a notice.
         """
         body = json.loads(data)
-        if not isinstance(body, dict) or body.get("k") not in ("version", "presence", "lobby", "chat"):
+        if not isinstance(body, dict) or body.get("k") not in ("version", "presence", "lobby", "chat", "ready"):
             raise ValueError("not a notice")
         return str(body["n"]), cls(
             kind=body["k"],
@@ -67,6 +71,10 @@ class Notice:
             name=body.get("m"),
             text=body.get("x"),
         )
+
+    def chat_line(self) -> dict[str, Any]:
+        """A ``chat`` notice as the ``chat`` message sockets are sent."""
+        return {"type": "chat", "seat": self.seat, "from": self.name or "", "text": self.text or ""}
 
 
 @dataclass(frozen=True)
@@ -130,7 +138,14 @@ class Bus(ABC):
 
     @abstractmethod
     async def publish(self, notice: Notice) -> None:
-        """Tell the other processes; a ``version`` notice also records the table's version."""
+        """Tell the other processes; a ``version`` notice also records the table's version, a ``chat`` one the line."""
+
+    @abstractmethod
+    async def chat_history(self, table_id: str) -> list[dict[str, Any]]:
+        """The last :data:`CHAT_KEEP` chat lines published at a table (by any process), oldest first.
+
+        Each is a ``chat`` message: ``{"type": "chat", "seat", "from", "text"}``.
+        """
 
     @abstractmethod
     async def versions(self, table_ids: Iterable[str]) -> dict[str, int]:
@@ -155,6 +170,14 @@ class Bus(ABC):
         Returns:
             Whether this process holds the lease now (for ``lease_seconds``).
         """
+
+    async def hold_many(self, table_ids: Iterable[str]) -> dict[str, bool]:
+        """:meth:`hold` for several tables (a bus may do them in one round trip).
+
+        Raises:
+            Exception: Whatever :meth:`hold` raises (then no lease is known).
+        """
+        return {t: await self.hold(t) for t in table_ids}
 
     @abstractmethod
     async def release(self, table_id: str) -> None:

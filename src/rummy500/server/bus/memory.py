@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
+from typing import Any
 
-from rummy500.server.bus.base import Bus, Handler, Notice, Presence
+from rummy500.server.bus.base import CHAT_KEEP, Bus, Handler, Notice, Presence
 
 __all__ = ["MemoryBroker", "MemoryBus"]
 
@@ -25,6 +27,7 @@ class MemoryBroker:
         self.presence: dict[str, dict[str, tuple[dict[int, int], int]]] = {}
         self.autoplay: dict[str, tuple[int, ...]] = {}
         self.alive: dict[str, float] = {}
+        self.chats: dict[str, deque[dict[str, Any]]] = {}
 
     def deliver(self, sender: str, notice: Notice) -> None:
         """Hand a notice to every other subscriber, on its own event loop."""
@@ -81,7 +84,16 @@ class MemoryBus(Bus):
         if notice.kind == "version" and notice.version is not None:
             with self.broker.lock:
                 self.broker.versions[notice.table_id] = notice.version
+        elif notice.kind == "chat":
+            with self.broker.lock:
+                lines = self.broker.chats.setdefault(notice.table_id, deque(maxlen=CHAT_KEEP))
+                lines.append(notice.chat_line())
         self.broker.deliver(self.node, notice)
+
+    async def chat_history(self, table_id: str) -> list[dict[str, Any]]:
+        """See :meth:`Bus.chat_history`."""
+        with self.broker.lock:
+            return list(self.broker.chats.get(table_id, ()))
 
     async def versions(self, table_ids: Iterable[str]) -> dict[str, int]:
         """See :meth:`Bus.versions`."""

@@ -7,9 +7,9 @@ import contextlib
 import json
 import logging
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from rummy500.server.bus.base import Bus, BusError, Handler, Notice, Presence
+from rummy500.server.bus.base import CHAT_KEEP, Bus, BusError, Handler, Notice, Presence
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from redis.asyncio import Redis
@@ -48,7 +48,8 @@ class RedisBus(Bus):
     (notices; each process subscribes to the pattern ``t:*``), ``v:{table}``
     (last announced version), ``lease:{table}`` (the driver's node id),
     ``presence:{table}`` (a hash: node id to its connection counts, and
-    ``autoplay``), ``node:{node}`` (heartbeat). Version keys and presence hashes
+    ``autoplay``), ``chat:{table}`` (a list of the last chat lines),
+    ``node:{node}`` (heartbeat). Version keys, presence hashes and chat lists
     expire a day after their last write; leases after ``lease_seconds``,
     heartbeats after ``heartbeat_seconds``. A lease whose holder's heartbeat
     is gone is free.
@@ -188,8 +189,28 @@ class RedisBus(Bus):
                 pipe.set(self._k("v", notice.table_id), notice.version, px=_KEEP_MS)
                 pipe.publish(channel, data)
                 await pipe.execute()
+        elif notice.kind == "chat":
+            key = self._k("chat", notice.table_id)
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.rpush(key, json.dumps(notice.chat_line(), separators=(",", ":")))
+                pipe.ltrim(key, -CHAT_KEEP, -1)
+                pipe.pexpire(key, _KEEP_MS)
+                pipe.publish(channel, data)
+                await pipe.execute()
         else:
             await self._redis.publish(channel, data)
+
+    async def chat_history(self, table_id: str) -> list[dict[str, Any]]:
+        """See :meth:`Bus.chat_history`."""
+        out: list[dict[str, Any]] = []
+        for raw in await self._redis.lrange(self._k("chat", table_id), 0, -1):
+            try:
+                line = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(line, dict) and line.get("type") == "chat":
+                out.append(line)
+        return out
 
     async def versions(self, table_ids: Iterable[str]) -> dict[str, int]:
         """See :meth:`Bus.versions`."""
@@ -260,6 +281,17 @@ class RedisBus(Bus):
         """See :meth:`Bus.hold`."""
         done = await self._hold(keys=[self._k("lease", table_id)], args=[self.node, self._ms, self._k("node", "")])
         return bool(done)
+
+    async def hold_many(self, table_ids: Iterable[str]) -> dict[str, bool]:
+        """See :meth:`Bus.hold_many`: one pipeline (one round trip) for all of them."""
+        ids = list(table_ids)
+        if not ids:
+            return {}
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for t in ids:
+                await self._hold(keys=[self._k("lease", t)], args=[self.node, self._ms, self._k("node", "")], client=pipe)
+            done = await pipe.execute()
+        return {t: bool(d) for t, d in zip(ids, done, strict=True)}
 
     async def release(self, table_id: str) -> None:
         """See :meth:`Bus.release`."""

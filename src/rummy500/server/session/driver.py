@@ -18,13 +18,13 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice, thinks_long
+from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice, thinks_instantly, thinks_long
 from rummy500.server.engine import Action, Decline, LiveGame
 from rummy500.server.pace import Pace
 from rummy500.server.session.guards import SessionError
 from rummy500.server.session.presence import Presence, SeatInfo
 
-__all__ = ["BotDriver", "DrivenTable", "Thinker", "choose_action", "think_in_thread"]
+__all__ = ["BotDriver", "DrivenTable", "Thinker", "choose_action", "think_at_once", "think_in_thread"]
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +79,11 @@ Thinker = Callable[[Bot, Any, random.Random], Awaitable[tuple[Action | BaseExcep
 async def think_in_thread(bot: Bot, view: Any, rng: random.Random) -> tuple[Action | BaseException | None, Bot]:
     """The simplest :data:`Thinker`: a worker thread of this process."""
     return await asyncio.to_thread(ask_bot, bot, view, rng), bot
+
+
+async def think_at_once(bot: Bot, view: Any, rng: random.Random) -> tuple[Action | BaseException | None, Bot]:
+    """The :data:`Thinker` of the instant levels (a random pick): in the event loop, no thread hop."""
+    return ask_bot(bot, view, rng), bot
 
 
 async def choose_action(
@@ -262,13 +267,13 @@ class BotDriver:
                 if self._closed or t.finished or self.next_auto() != step:
                     continue
                 bot, level = self._bot(seat)
+                if thinks_long(level):
+                    # A process gets its own randomness (the driver's stays here).
+                    think, rng = self._think, random.Random(self._rng.getrandbits(64))
+                else:
+                    think, rng = (think_at_once if thinks_instantly(level) else think_in_thread), self._rng
                 action, self._bots[seat] = await choose_action(
-                    t.game,
-                    seat,
-                    bot,
-                    random.Random(self._rng.getrandbits(64)),
-                    may_decline=out_of_turn,
-                    think=self._think if thinks_long(level) else think_in_thread,
+                    t.game, seat, bot, rng, may_decline=out_of_turn, think=think
                 )
                 if action is None:
                     self._asked.add(seat)

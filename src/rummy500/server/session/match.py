@@ -43,7 +43,11 @@ log = logging.getLogger(__name__)
 
 
 class ActionStore(Protocol):
-    """The part of the storage a session writes to (blocking calls, run in a thread)."""
+    """The part of the storage a session writes to (blocking calls, run in a thread).
+
+    A store whose ``quick_appends`` attribute is true (SQLite) has its
+    :meth:`append_action` called directly, on the event loop.
+    """
 
     def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
         """Append one action durably; raise ``ConflictError`` if ``seq`` is taken."""
@@ -79,6 +83,9 @@ class SessionRelay(Protocol):
 
     def autoplay_changed(self, session: MatchSession, seats: tuple[int, ...]) -> None:
         """The driving session's stand-ins changed (``seats`` are played by bots now)."""
+
+    def ready(self, session: MatchSession, seat: int) -> None:
+        """A person connected here has read the round summary of the session's version."""
 
 
 class MatchSession:
@@ -164,6 +171,8 @@ class MatchSession:
         self.pace = Pace(self.settings, call_window=call_window, short_window=bot_delay, summary_seconds=summary_seconds)
         self.pace.summary = game.last_summary
         self._chat: deque[dict[str, Any]] = deque(maxlen=max(chat_history, 1))
+        #: ``ready`` heard from other processes for a version not applied here yet.
+        self._early_ready: dict[int, set[int]] = {}
         self._new_position()
         #: The highest version another process announced (shared sessions).
         self._announced = 0
@@ -208,16 +217,24 @@ class MatchSession:
         """The recent public events (the current round, and the last round's result)."""
         return self.events.recent()
 
-    def state_message(self, seat: int | None) -> dict[str, Any]:
+    def state_message(self, seat: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """The ``state`` message for a seat (``None``: a spectator).
 
         ``rounds`` is the whole score sheet (every finished round), so a page
         opened mid-game shows every round, not only those in the recent log.
+
+        Args:
+            seat: The seat whose view is sent.
+            shared: :meth:`shared_state` of this version, when several seats
+                are sent the same state (built once for all of them).
         """
+        if shared is None:
+            shared = self.shared_state()
+        return {"type": "state", "version": self.version, "view": self.game.view_dict(seat), **shared}
+
+    def shared_state(self) -> dict[str, Any]:
+        """The parts of a ``state`` message that every seat is sent alike (all public)."""
         return {
-            "type": "state",
-            "version": self.version,
-            "view": self.game.view_dict(seat),
             "table": self.table_info(),
             "log": self.log(),
             "rounds": self.game.score_sheet(),
@@ -240,6 +257,10 @@ class MatchSession:
                 elif left is not None and left > 0:
                     away = (seat, left)
         return self.pace.public(self._clock(), clock_seat=clock_seat, away=away)
+
+    def remember_chat(self, sender: str, seat: int, text: str) -> None:
+        """Keep a chat line said through another process (for pages that reconnect here)."""
+        self._chat.append({"type": "chat", "seat": seat, "from": sender, "text": text})
 
     def chat_history(self) -> list[dict[str, Any]]:
         """The recent chat lines, oldest first (for a page that (re)connects)."""
@@ -266,6 +287,10 @@ class MatchSession:
         if any(e["kind"] == "round_over" for e in events) and self.game.last_summary is not None:
             waiting = set() if self.finished else {s.seat for s in self.seats if s.kind == "human" and s.present}
             self.pace.round_ended(self._clock(), self.game.last_summary, waiting)
+            for seat in self._early_ready.pop(self.version, ()):  # read elsewhere before this process caught up
+                self.pace.ready(seat, self._clock())
+        if self._early_ready:
+            self._early_ready = {v: s for v, s in self._early_ready.items() if v > self.version}
 
     def _check_pace(self, seat: int) -> None:
         """Refuse a move the timers do not allow yet (lock held): behind a round summary, or in a call window.
@@ -287,9 +312,29 @@ class MatchSession:
         Raises:
             SessionError: ``not_seated`` for a spectator.
         """
-        if self.pace.ready(seat_of(seat, "only players at the table say they are ready"), self._clock()):
-            self.announce_state()
+        reader = seat_of(seat, "only players at the table say they are ready")
+        if self.relay is not None and self.pace.hold is not None:
+            self.relay.ready(self, reader)  # the other processes hold the table for this person too
+        self._ready(reader)
+
+    def _ready(self, seat: int) -> None:
+        """Record a person's ``ready``: everybody sees who is still waited for; the last one ends the hold."""
+        hold = self.pace.hold
+        if hold is None or seat in hold.ready:
+            return
+        ended = self.pace.ready(seat, self._clock())
+        self.announce_state()
+        if ended:
             self.kick()
+
+    def remote_ready(self, seat: int, version: int) -> None:
+        """A person connected to another process has read the round summary shown at ``version``."""
+        if not 0 <= seat < len(self.seats) or version < self.version:
+            return  # the table has moved on since
+        if version > self.version:
+            self._early_ready.setdefault(version, set()).add(seat)  # applied when this copy gets there
+            return
+        self._ready(seat)
 
     async def hint(self, seat: int | None) -> dict[str, Any]:
         """A suggested move for ``seat`` from a strong bot, with a one-line reason (from its own view only).
@@ -362,7 +407,12 @@ class MatchSession:
         """
         record = action.to_record()
         try:
-            await asyncio.to_thread(self.store.append_action, self.game_id, self.version, seat, record)
+            if getattr(self.store, "quick_appends", False):
+                # An embedded database that never waits for the disk here
+                # (SQLite in WAL mode): a thread would cost more than the write.
+                self.store.append_action(self.game_id, self.version, seat, record)
+            else:
+                await asyncio.to_thread(self.store.append_action, self.game_id, self.version, seat, record)
         except ConflictError as exc:
             if self.shared:
                 # Another process stored this action number first: catch up and
@@ -432,6 +482,8 @@ class MatchSession:
         for item in stored:
             if item.seq != self.version:
                 continue  # already applied, or a gap the next catch-up fills
+            # Someone acted after a round summary: the table is no longer held for it.
+            self.pace.moved_on(self._clock())
             try:
                 events = self.game.apply(item.seat, parse_action(dict(item.action)))
             except Exception as exc:
@@ -501,9 +553,13 @@ class MatchSession:
             Whether anything shown at the table changed (listeners were told).
         """
         before = self.table_info()
+        was_present = {s.seat for s in self.seats if s.present}
         self.presence.set_remote(seated, spectators, autoplay)
         if self.table_info() == before:
             return False
+        gone = [s for s in was_present if not self.seats[s].present]
+        if any([self.pace.left_table(s, self._clock()) for s in gone]):
+            self.announce_state()  # nobody waits for a person who left the summary
         self._presence_changed()
         return True
 
