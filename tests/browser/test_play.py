@@ -151,6 +151,32 @@ def test_reload_mid_game_and_continue(server, new_page):
         play_simple_turn(page)
 
 
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["laptop", "phone"])
+def test_a_name_being_typed_survives_the_waiting_room_changing(server, new_page, size):
+    """Someone else arriving re-renders the waiting room: the typed name and the Join button stay."""
+    ann = new_page(*size)
+    bob = new_page(*size)
+    create_table(ann, server, name="Ann", seats=3, bots={}, start=False)
+    invite = ann.get_by_test_id("invite-link").input_value()
+    frames: list[str] = []
+    bob.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
+    bob.goto(invite)
+    expect(bob.get_by_test_id("seat-list")).to_contain_text("Ann")
+    bob.get_by_test_id("join-name").fill("Bob")
+    seen = len(frames)
+    carol = new_page(*size)
+    carol.goto(invite)  # a spectator arrives: every page at the table gets the table again
+    deadline = 50
+    while len(frames) == seen and deadline:
+        bob.wait_for_timeout(100)
+        deadline -= 1
+    assert len(frames) > seen, "Bob's page never heard of the new spectator"
+    expect(bob.get_by_test_id("join-name")).to_have_value("Bob")
+    bob.get_by_test_id("join-table").click()
+    expect(ann.get_by_test_id("seat-list")).to_contain_text("Bob")
+    expect(carol.get_by_test_id("seat-list")).to_contain_text("Bob")
+
+
 def _two_players(server, new_page):
     """Ann creates a table, Bob joins by the invite link, Ann starts."""
     ann = new_page()

@@ -119,6 +119,9 @@ class TableManager:
         self.seed_source = seed_source
         self.sessions: dict[str, MatchSession] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        # Per table in the lobby: [lock, users]. Lobby broadcasts of one table go out
+        # in the order their reads began, so the last one is never older than a change.
+        self._lobby_locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
         self._busy: set[str] = set()
         self._housekeeping: asyncio.Task[None] | None = None
         #: Bot thinking and replays, off the event loop.
@@ -283,9 +286,20 @@ class TableManager:
         return await asyncio.to_thread(self.storage.get_game, table_id, with_record=with_record)
 
     async def _lobby_changed(self, table_id: str) -> None:
-        info = await self.table_info(table_id)
-        if info is not None:
-            self.hub.broadcast_table(table_id, info)
+        # One at a time per table: without the lock a read begun before a join
+        # could be broadcast after the join's own, fresh one, and every page at
+        # the table would keep showing the seat open.
+        lock, users = self._lobby_locks.setdefault(table_id, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                info = await self.table_info(table_id)
+                if info is not None:
+                    self.hub.broadcast_table(table_id, info)
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                self._lobby_locks.pop(table_id, None)
 
     async def lobby_presence_changed(self, table_id: str) -> None:
         """Tell a lobby's watchers who is connected (no-op once the game runs)."""

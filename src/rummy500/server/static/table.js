@@ -303,10 +303,15 @@ class TablePage {
   // ---------------------------------------------------------- waiting room
   renderWaiting() {
     const w = this.waiting;
-    clear(w);
+    // The join form survives a re-render (every table message re-renders the
+    // room): a name being typed, or a click on "Join", is never lost to one.
+    const keep = !this.me && !this.isStarted() && this.joinBox?.parentNode === w ? this.joinBox : null;
+    for (const child of [...w.childNodes]) if (child !== keep) child.remove();
+    const add = (...nodes) => { for (const node of nodes) w.insertBefore(node, keep); };
     w.hidden = false;
     this.board.hidden = true;
     if (this.isStarted()) {
+      this.joinBox = null;
       // The first state is on its way.
       w.append(h("p", {}, this.table?.status === "finished" ? "This game is over. Loading the final position\u2026" : "The game is on. Loading the table\u2026"));
       return;
@@ -334,18 +339,19 @@ class TablePage {
         document.execCommand?.("copy");
       }
     });
-    w.append(h("h2", {}, "Waiting for players"), list);
-    w.append(h("div", { class: "invite" }, [h("label", {}, "Invite link \u2014 send it to the people you want to play with"),
+    add(h("h2", {}, "Waiting for players"), list);
+    add(h("div", { class: "invite" }, [h("label", {}, "Invite link \u2014 send it to the people you want to play with"),
       h("div", { class: "row" }, [inviteInput, copy])]));
     if (this.me) {
+      this.joinBox = null;
       const startBtn = h("button", { type: "button", class: "primary", dataset: { testid: "start-game" } }, "Start the game");
       startBtn.addEventListener("click", () => this.startGame(startBtn));
       if (this.me.seat === 0) {
-        w.append(h("p", { class: "hint" }, "Open seats are filled with bots when you start."), startBtn);
+        add(h("p", { class: "hint" }, "Open seats are filled with bots when you start."), startBtn);
       } else {
-        w.append(h("p", { class: "hint" }, `You sit at seat ${this.me.seat + 1}. ${this.names()[0]} (who created the table) starts the game.`));
+        add(h("p", { class: "hint" }, `You sit at seat ${this.me.seat + 1}. ${this.names()[0]} (who created the table) starts the game.`));
       }
-    } else {
+    } else if (!keep) {
       const nameIn = h("input", { type: "text", maxlength: "24", value: storedName(), placeholder: "Your name", "aria-label": "Your name", dataset: { testid: "join-name" } });
       const joinBtn = h("button", { type: "submit", class: "primary", dataset: { testid: "join-table" } }, "Join this table");
       const form = h("form", { class: "join-form" }, [nameIn, joinBtn]);
@@ -353,7 +359,8 @@ class TablePage {
         e.preventDefault();
         this.join(nameIn.value.trim(), joinBtn);
       });
-      w.append(h("p", {}, "You are watching. Take a seat:"), form);
+      this.joinBox = h("div", { class: "join-box" }, [h("p", {}, "You are watching. Take a seat:"), form]);
+      w.append(this.joinBox);
     }
   }
 
