@@ -1,0 +1,114 @@
+"""Instructions per decision under ``valgrind --tool=callgrind``: a speed figure that load cannot move.
+
+Wall-clock and even CPU-time figures swing by tens of percent on a shared
+2-core machine. Callgrind counts the instructions the interpreter executes,
+which are the same on every run of the same code and input. This script plays
+the same seeded random rounds as ``benchmarks/speed.py`` (full enumeration of
+the legal actions at every decision) twice, at two lengths, and reports the
+difference per decision, so interpreter start-up and imports cancel out.
+With ``--baseline OTHER/src`` the other engine plays the same rounds in the
+same way; both must make the same number of decisions (the same game).
+
+Usage::
+
+    python benchmarks/instructions.py --baseline /path/to/before/src
+
+Needs ``valgrind`` (Debian: ``apt-get install valgrind``). Takes about a
+minute: callgrind runs Python some 50 times slower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+LINES = (("standard", 2, 10, 30), ("popular", 4, 5, 15))
+
+
+def play(preset: str, players: int, rounds: int, seed: int = 1) -> int:
+    """Play ``rounds`` seeded random rounds; return the number of decisions."""
+    from rummy500.rules import Rules
+    from rummy500.state import RoundState
+
+    rules = Rules.preset_rules(preset, players=players)
+    rng = random.Random(seed)
+    decisions = 0
+    for game in range(rounds):
+        state = RoundState.new(rules, game % players, rng)
+        while not state.is_over:
+            public = getattr(state, "public", None)
+            phase = state.phase if public is None or callable(public) else public.phase
+            if phase == "shuffle":
+                state.apply(state.chance_reshuffle(rng))
+                continue
+            if players > 2:
+                offers = [(s, state.legal_actions(s)) for s in state.actors()]
+                seat, acts = offers[0] if len(offers) == 1 else rng.choice(offers)
+                state.apply(rng.choice(acts), seat, check=False)
+            else:
+                state.apply(rng.choice(state.legal_actions()), check=False)
+            decisions += 1
+    return decisions
+
+
+def count(src: Path, preset: str, players: int, rounds: int) -> tuple[int, int]:
+    """(instructions, decisions) of one run under callgrind with ``src`` first on the path."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "PYTHONPATH": str(src)}
+        cmd = [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={tmp}/cg.out",
+            sys.executable,
+            __file__,
+            "--play",
+            preset,
+            str(players),
+            str(rounds),
+        ]
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    decisions = re.search(r"decisions (\d+)", done.stdout)
+    if not found or not decisions:
+        raise SystemExit(f"callgrind gave no count:\n{done.stderr[-2000:]}")
+    return int(found.group(1)), int(decisions.group(1))
+
+
+def per_decision(src: Path, preset: str, players: int, short: int, long: int) -> tuple[float, int]:
+    """Instructions per decision (the long run minus the short one) and the long run's decisions."""
+    i1, d1 = count(src, preset, players, short)
+    i2, d2 = count(src, preset, players, long)
+    return (i2 - i1) / (d2 - d1), d2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print instructions per decision for this engine (and a baseline's)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--baseline", type=Path, help="another engine's src folder, measured the same way")
+    parser.add_argument("--play", nargs=3, metavar=("PRESET", "PLAYERS", "ROUNDS"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.play:
+        print("decisions", play(args.play[0], int(args.play[1]), int(args.play[2])))
+        return 0
+    print(f"{'line':<22}{'instructions/decision':>24}{'baseline':>12}{'ratio':>8}")
+    for preset, players, short, long in LINES:
+        ours, decisions = per_decision(SRC, preset, players, short, long)
+        base_text = ratio = ""
+        if args.baseline:
+            base, base_decisions = per_decision(args.baseline, preset, players, short, long)
+            if base_decisions != decisions:
+                print(f"  note: the baseline made {base_decisions} decisions, this engine {decisions}")
+            base_text, ratio = f"{base:,.0f}", f"{ours / base:.3f}"
+        print(f"{preset + ' ' + str(players) + 'p':<22}{ours:>24,.0f}{base_text:>12}{ratio:>8}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
