@@ -33,29 +33,16 @@ LINES = (("standard", 2, 10, 30), ("popular", 4, 5, 15))
 
 
 def play(preset: str, players: int, rounds: int, seed: int = 1) -> int:
-    """Play ``rounds`` seeded random rounds; return the number of decisions."""
+    """Play ``rounds`` seeded random rounds as ``speed.py`` does; return the number of decisions."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from speed import play_round
+
     from rummy500.rules import Rules
     from rummy500.state import RoundState
 
     rules = Rules.preset_rules(preset, players=players)
     rng = random.Random(seed)
-    decisions = 0
-    for game in range(rounds):
-        state = RoundState.new(rules, game % players, rng)
-        while not state.is_over:
-            public = getattr(state, "public", None)
-            phase = state.phase if public is None or callable(public) else public.phase
-            if phase == "shuffle":
-                state.apply(state.chance_reshuffle(rng))
-                continue
-            if players > 2:
-                offers = [(s, state.legal_actions(s)) for s in state.actors()]
-                seat, acts = offers[0] if len(offers) == 1 else rng.choice(offers)
-                state.apply(rng.choice(acts), seat, check=False)
-            else:
-                state.apply(rng.choice(state.legal_actions()), check=False)
-            decisions += 1
-    return decisions
+    return sum(play_round(RoundState.new(rules, game % players, rng), rng, players > 2) for game in range(rounds))
 
 
 def count(src: Path, preset: str, players: int, rounds: int) -> tuple[int, int]:

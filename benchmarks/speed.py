@@ -51,6 +51,27 @@ phase_of = attrgetter("public.phase") if "public" in RoundState.__slots__ else a
 LINES = [("rummy500 standard 2p", "standard", 2), ("rummy500 popular 4p", "popular", 4)]
 
 
+def play_round(state: RoundState, rng: random.Random, everyone: bool) -> int:
+    """Play one round to its end at random, enumerating every legal action; return its decisions.
+
+    With ``everyone`` every actor is asked (a random one of them acts), else only the seat to move.
+    """
+    decisions = 0
+    while not state.is_over:
+        if phase_of(state) is Phase.SHUFFLE:
+            state.apply(state.chance_reshuffle(rng))
+            continue
+        if everyone:
+            offers = [(s, state.legal_actions(s)) for s in state.actors()]
+            seat, acts = offers[0] if len(offers) == 1 else rng.choice(offers)
+            state.apply(rng.choice(acts), seat, check=False)
+        else:
+            acts = state.legal_actions()
+            state.apply(rng.choice(acts), check=False)
+        decisions += 1
+    return decisions
+
+
 def measure_rummy500(seconds: float, seed: int, preset: str = "standard", players: int = 2) -> dict[str, Any]:
     """Random playouts of complete rounds for about ``seconds``.
 
@@ -65,19 +86,7 @@ def measure_rummy500(seconds: float, seed: int, preset: str = "standard", player
     start = clock()
     deadline = start + seconds
     while True:
-        state = RoundState.new(rules, games % players, rng)
-        while not state.is_over:
-            if phase_of(state) is Phase.SHUFFLE:
-                state.apply(state.chance_reshuffle(rng))
-                continue
-            if everyone:
-                offers = [(s, state.legal_actions(s)) for s in state.actors()]
-                seat, acts = offers[0] if len(offers) == 1 else rng.choice(offers)
-                state.apply(rng.choice(acts), seat, check=False)
-            else:
-                acts = state.legal_actions()
-                state.apply(rng.choice(acts), check=False)
-            decisions += 1
+        decisions += play_round(RoundState.new(rules, games % players, rng), rng, everyone)
         games += 1
         if clock() >= deadline:
             break
