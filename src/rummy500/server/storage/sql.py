@@ -15,11 +15,10 @@ every move).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -311,26 +310,6 @@ class SqlStorage(Storage):
             row = conn.execute(select(GAMES).where(GAMES.c.id == game_id)).one()
             return self._row(conn, row, with_record=False)
 
-    @contextlib.contextmanager
-    def _driver_cursor(self) -> Iterator[tuple[Any, Any]]:
-        """A pooled driver connection and a cursor on it, both closed afterwards (the hot paths skip SQLAlchemy).
-
-        Raises:
-            StorageError: No connection could be had from the pool.
-        """
-        try:
-            raw = self.engine.raw_connection()
-        except SQLAlchemyError as exc:
-            raise StorageError(str(exc)) from exc
-        try:
-            cur = raw.cursor()
-            try:
-                yield raw, cur
-            finally:
-                cur.close()
-        finally:
-            raw.close()
-
     def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
         """See :meth:`Storage.append_action`.
 
@@ -339,14 +318,23 @@ class SqlStorage(Storage):
         """
         params = (game_id, seq, seat, self._dump_action(action), self._dump_created(_now()), game_id)
         try:
-            with self._driver_cursor() as (raw, cur):
+            raw = self.engine.raw_connection()
+        except SQLAlchemyError as exc:
+            raise StorageError(str(exc)) from exc
+        try:
+            cur = raw.cursor()
+            try:
                 cur.execute(self._append_sql, params)
                 inserted = cur.rowcount
-                raw.commit()
+            finally:
+                cur.close()
+            raw.commit()
         except self._dbapi.IntegrityError as exc:
             raise ConflictError(f"action {seq} of game {game_id} is already stored") from exc
         except self._dbapi.Error as exc:
             raise StorageError(str(exc)) from exc
+        finally:
+            raw.close()
         if inserted != 1:
             raise ConflictError(f"game {game_id} is not running")
 
@@ -363,12 +351,21 @@ class SqlStorage(Storage):
     def actions_since(self, game_id: str, seq: int) -> list[StoredAction]:
         """See :meth:`Storage.actions_since` (one indexed range read of the key, on a driver connection)."""
         try:
-            with self._driver_cursor() as (raw, cur):
+            raw = self.engine.raw_connection()
+        except SQLAlchemyError as exc:
+            raise StorageError(str(exc)) from exc
+        try:
+            cur = raw.cursor()
+            try:
                 cur.execute(self._since_sql, (game_id, seq))
                 rows = cur.fetchall()
-                raw.rollback()
+            finally:
+                cur.close()
+            raw.rollback()
         except self._dbapi.Error as exc:
             raise StorageError(str(exc)) from exc
+        finally:
+            raw.close()
         return [
             StoredAction(seq=r[0], seat=r[1], action=dict(json.loads(r[2]) if isinstance(r[2], str | bytes) else r[2]))
             for r in rows
