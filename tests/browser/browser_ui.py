@@ -13,7 +13,7 @@ import re
 import time
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 MY_TURN_TITLE = "\u25b6 Your turn \u2014 rummy500"
@@ -178,12 +178,38 @@ def play_simple_turn(page: Page, meld: bool = False) -> str:
     card = card[0] if isinstance(card, list) else card
     click_card(page, card)
     btn = page.get_by_test_id("btn-discard")
-    expect(btn).to_be_enabled()
+    expect_enabled(page, btn, f"discard {card}")
     v0 = state(page)["version"]
     btn.click()
     wait_settled(page, v0)
     done.append(f"discard {card}")
     return "+".join(done)
+
+
+def table_snapshot(page: Page) -> str:
+    """What the page shows a player about their move, for a failure message."""
+    return page.evaluate(
+        """() => {
+          const r = window.rummy || {};
+          const v = r.view || {};
+          const pressed = [...document.querySelectorAll('[data-testid=hand] [aria-pressed=true]')]
+            .map((e) => e.dataset.testid);
+          const hint = document.querySelector('[data-testid=action-hint]');
+          return JSON.stringify({
+            version: r.version, pending: r.pending, waiting: r.waiting, phase: v.phase, to_move: v.to_move,
+            hand: v.hand, selected: pressed, hint: hint ? hint.textContent : null,
+            call_window: r.pace ? r.pace.call_window : null, legal: v.legal,
+          });
+        }"""
+    )
+
+
+def expect_enabled(page: Page, button: Locator, doing: str) -> None:
+    """Expect ``button`` to become enabled; on failure say what the table showed."""
+    try:
+        expect(button).to_be_enabled()
+    except AssertionError as e:
+        raise AssertionError(f"{doing}: the button stayed disabled; the table showed {table_snapshot(page)}") from e
 
 
 def _base(card: str) -> str:
@@ -215,7 +241,7 @@ def meld_first_legal(page: Page, limit: int = 3) -> list[str]:
             page.get_by_test_id("btn-clear").click()
             continue
         btn = page.get_by_test_id("btn-meld")
-        expect(btn).to_be_enabled()
+        expect_enabled(page, btn, "meld " + " ".join(target["meld"]))
         v0 = state(page)["version"]
         btn.click()
         same = [a for a in melds if sorted(_base(c) for c in a["meld"]) == sorted(cards)]

@@ -119,6 +119,35 @@ def test_the_hand_keeps_the_order_the_player_chose(scripted, size):  # noqa: F81
     expect(page.get_by_test_id("hand").locator(".fresh")).to_have_count(0)  # a new deal is not "just drawn"
 
 
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_a_tap_selects_the_card_pressed_even_when_the_hand_moves_under_it(scripted, size):  # noqa: F811
+    """A card sliding in or the layout shifting between the press and the release must not lose the tap:
+    the card pressed is selected (once), and Discard offers it."""
+    page, _script = scripted
+    _size(page, size)
+    card = page.get_by_test_id("card-2C")
+    box = card.bounding_box()
+    page.mouse.move(box["x"] + CARD_TAP["x"], box["y"] + CARD_TAP["y"])
+    page.mouse.down()
+    # The hand moves away from under the pointer before the release (the browser then clicks the hand itself).
+    page.get_by_test_id("hand").evaluate("(el, w) => { el.style.paddingLeft = `${w}px`; }", box["width"] * 3)
+    assert page.evaluate(
+        "([x, y]) => !document.elementFromPoint(x, y)?.closest('[data-testid=card-2C]')",
+        [box["x"] + CARD_TAP["x"], box["y"] + CARD_TAP["y"]],
+    ), "the card should have moved from under the pointer"
+    page.mouse.up()
+    expect(card).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("hand").locator("[aria-pressed=true]")).to_have_count(1)
+    expect(page.get_by_test_id("btn-discard")).to_be_enabled()
+    # An ordinary tap toggles once (its click is not counted a second time), and so does the keyboard.
+    card.click(position=CARD_TAP)
+    expect(card).to_have_attribute("aria-pressed", "false")
+    expect(page.get_by_test_id("btn-discard")).to_be_disabled()
+    card.focus()
+    page.keyboard.press("Space")
+    expect(card).to_have_attribute("aria-pressed", "true")
+
+
 # ------------------------------------------------------------ sound and motion
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
 def test_a_turn_chimes_unless_muted_and_cards_move_unless_motion_is_reduced(scripted, size):  # noqa: F811

@@ -3,8 +3,8 @@
 The handler only translates between frames and the session: it authenticates
 the seat once, registers the connection with the hub, and for each message
 runs the first links of the chain of checks (size, rate, well-formed, a seat,
-a running game) before handing the action to the session, which runs the rest
-(not stale, your turn, legal). Every refusal is an ``error`` message with a
+a started game) before handing the action to the session, which runs the rest
+(not stale, not over, your turn, legal). Every refusal is an ``error`` message with a
 stable code; the socket stays open and the game is unchanged. Only an unknown
 table (4404), a bad token (4401), a page from another site (4403) or a client
 holding too many sockets (4429) closes the socket, right after it opens.
@@ -261,15 +261,15 @@ async def _handle(
             except SessionError as exc:
                 conn.error(exc.code, exc.message)
         case ClientAction(version=version, action=record):
-            # The chain of checks: well-formed, a seat, a running game; then the
-            # session checks the version, the turn and legality under its lock.
+            # The chain of checks: well-formed, a seat, a started game; then the
+            # session checks the version, the end, the turn and legality under its lock.
             try:
                 parse_request(record)
                 seat_of(conn.seat, "spectators cannot act; join a seat to play")
             except SessionError as exc:
                 conn.error(exc.code, exc.message)
                 return
-            if session is None or session.finished:
+            if session is None:
                 conn.error("not_running", "the game is not being played")
                 return
             try:

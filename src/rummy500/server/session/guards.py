@@ -72,13 +72,16 @@ def check_move(game: LiveGame, seat: int, version: Any, action: Action) -> None:
         SessionError: ``not_running``, ``stale_version``, ``not_your_turn`` or
             ``illegal_action``.
     """
-    if game.is_over:
-        raise SessionError("not_running", "the game is over")
+    # A move chosen on an earlier position is stale even when the game has
+    # ended since (another seat's Rummy! call can end it out of turn): the
+    # client is told the game moved on, and is sent where it went.
     if version != game.version:
         raise SessionError(
             "stale_version",
             f"the game is at version {game.version}, your action was for {version}",
         )
+    if game.is_over:
+        raise SessionError("not_running", "the game is over")
     if seat not in game.actors():
         raise SessionError("not_your_turn", f"{game.names[game.to_move]} is to move")
     try:

@@ -361,7 +361,7 @@ class MatchSession:
     async def submit(self, seat: int | None, version: Any, record: Any) -> None:
         """Run the chain of checks on a person's action and, if it passes, play it.
 
-        The checks, in order: well-formed, a seat, the game running, not stale,
+        The checks, in order: well-formed, a seat, not stale, the game running,
         the seat may act now, legal. Each failure raises :class:`SessionError`
         with its code and leaves the game unchanged.
 

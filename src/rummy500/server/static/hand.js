@@ -8,6 +8,8 @@ import { cardEl, sortKey } from "./cards.js";
 import { h } from "./dom.js";
 
 const ORDER_KEY = "rummy500.sort";
+// How long after a tap's release its click may still arrive (touch sends it later).
+const TAP_CLICK_MS = 800;
 
 export class Hand {
   constructor(onChange) {
@@ -128,6 +130,10 @@ export class Hand {
             e.preventDefault();
             return;
           }
+          // A tap was already taken on its release (pointerUp): this is its click.
+          const tap = this.tap;
+          this.tap = null;
+          if (e.detail > 0 && tap && tap.key === key && performance.now() - tap.at < TAP_CLICK_MS) return;
           this.toggle(key);
         });
       }
@@ -219,7 +225,17 @@ export class Hand {
   pointerUp(e) {
     const d = this.drag;
     this.drag = null;
-    if (!d || !d.active) return;
+    if (!d) return;
+    if (!d.active) {
+      // A tap selects the card that was pressed, even when something moved
+      // under the pointer before the release (a card sliding in, the layout
+      // shifting): the browser would then send the click to the hand itself
+      // and the tap would be lost. The click that usually follows is skipped.
+      if (e.type === "pointercancel") return;
+      this.tap = { key: d.key, at: performance.now() };
+      if (this.order.includes(d.key)) this.toggle(d.key);
+      return;
+    }
     this.suppressClick = true;
     setTimeout(() => { this.suppressClick = false; }, 0);
     this.el.classList.remove("drag-on");
