@@ -454,8 +454,6 @@ def house_edge(
     """
     sa = shoe_analysis(rules.decks, rules.h17)
     if chart is not None:
-        from rummy500.casino.strategy import advise
-
         sa = sa.with_policy(chart)
     table = hand_table(rules, ups, progress, sa)
     d = rules.decks
@@ -496,7 +494,7 @@ def house_edge(
                     best = max(x for x in options if x is not None)
                 else:
                     allowed = [a for a, x in zip(ACTIONS, options, strict=True) if x is not None]
-                    best = options[ACTIONS.index(advise(chart, [c1, c2], cu.value, allowed, True))]  # type: ignore[assignment]
+                    best = options[ACTIONS.index(chart.advise([c1, c2], cu.value, allowed, True))]  # type: ignore[assignment]
                 ev += w * best
                 by_up[cu.value] += w * best
                 if best == hit:

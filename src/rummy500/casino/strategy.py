@@ -71,6 +71,10 @@ class Chart:
         """The house edge in percent (optimal play)."""
         return -100 * self.ev
 
+    def advise(self, cards: list[Card], up: int, allowed: list[str], original: bool) -> str:
+        """The action this chart plays (see :func:`advise`)."""
+        return advise(self, cards, up, allowed, original)
+
     @property
     def basic_edge(self) -> float | None:
         """The house edge in percent of playing this chart, when computed."""
