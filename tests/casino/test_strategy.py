@@ -45,3 +45,14 @@ def test_advice_follows_the_chart_and_what_is_allowed() -> None:
     assert advise(CHART, cards("TH 2S 4C"), 6, ["H", "S"], original=True) == "S"
     assert advise(CHART, cards("AH 2S 4C"), 6, ["H", "S"], original=True) == "H"
     assert row_of(1, 1) == "P1"
+
+
+def test_playing_the_chart_never_beats_optimal_play_against_a_ten() -> None:
+    """The exact expectation of the basic-strategy chart (played through ``Chart.advise``)
+    against a ten up-card is a little below optimal composition-dependent play, never above."""
+    from rummy500.casino.exact import house_edge
+    from rummy500.casino.rules import BENCHMARK
+
+    basic = house_edge(BENCHMARK, ups=(10,), chart=CHART).ev
+    optimal = house_edge(BENCHMARK, ups=(10,)).ev
+    assert optimal - 1e-3 < basic <= optimal + 1e-12
