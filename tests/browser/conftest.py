@@ -201,8 +201,8 @@ def new_page(browser, request):
     contexts = []
     problems: list[str] = []
 
-    def make(width: int = 1280, height: int = 800):
-        ctx = browser.new_context(viewport={"width": width, "height": height})
+    def make(width: int = 1280, height: int = 800, touch: bool = False):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
         ctx.set_default_timeout(15_000)
         contexts.append(ctx)
         page = ctx.new_page()

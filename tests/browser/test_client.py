@@ -100,6 +100,16 @@ class ScriptedTable:
 @pytest.fixture
 def scripted(server, new_page):
     """A page seated at a real table (seat 0) whose socket the test scripts."""
+    return _seated_scripted(server, new_page())
+
+
+@pytest.fixture
+def scripted_touch(server, new_page):
+    """The same on a phone with a touch screen (taps are touches, not mouse clicks)."""
+    return _seated_scripted(server, new_page(390, 844, touch=True))
+
+
+def _seated_scripted(server, page):
     res = _post(
         server, "/api/tables", {"name": "Ann", "seats": 2, "preset": "standard", "rules": {}, "bots": {"1": "random"}}
     )
@@ -120,7 +130,6 @@ def scripted(server, new_page):
             {"seat": 1, "name": "Bob", "kind": "human", "bot_level": None, "connected": True, "autoplay": False},
         ],
     }
-    page = new_page()
     script = ScriptedTable(page, table)
     page.goto(server + "/")
     page.evaluate(

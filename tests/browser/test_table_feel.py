@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from browser_ui import CARD_TAP, create_table, play_action
 from playwright.sync_api import expect
-from test_client import _view, scripted  # noqa: F401 - the fixture is used by name
+from test_client import _view, scripted, scripted_touch  # noqa: F401 - the fixtures are used by name
 from test_table_ux import VIEWPORTS
 from test_variants import _first_seed
 
@@ -146,6 +146,21 @@ def test_a_tap_selects_the_card_pressed_even_when_the_hand_moves_under_it(script
     card.focus()
     page.keyboard.press("Space")
     expect(card).to_have_attribute("aria-pressed", "true")
+
+
+def test_a_finger_tap_selects_a_card_once_and_a_second_tap_unselects_it(scripted_touch):  # noqa: F811
+    """On a touch screen the click of a tap comes after the release (which selected the card): it is not counted again."""
+    page, _script = scripted_touch
+    card = page.get_by_test_id("card-KD")
+    card.tap(position=CARD_TAP)
+    expect(card).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("btn-discard")).to_be_enabled()
+    card.tap(position=CARD_TAP)
+    expect(card).to_have_attribute("aria-pressed", "false")
+    for c in ("KS", "KD", "KC"):
+        page.get_by_test_id(f"card-{c}").tap(position=CARD_TAP)
+    expect(page.get_by_test_id("hand").locator("[aria-pressed=true]")).to_have_count(3)
+    expect(page.get_by_test_id("btn-meld")).to_be_enabled()
 
 
 # ------------------------------------------------------------ sound and motion

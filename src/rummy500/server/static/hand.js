@@ -8,8 +8,6 @@ import { cardEl, sortKey } from "./cards.js";
 import { h } from "./dom.js";
 
 const ORDER_KEY = "rummy500.sort";
-// How long after a tap's release its click may still arrive (touch sends it later).
-const TAP_CLICK_MS = 800;
 
 export class Hand {
   constructor(onChange) {
@@ -24,6 +22,7 @@ export class Hand {
       class: "hand", role: "group", "aria-label": "Your hand", dataset: { testid: "hand" },
     });
     this.drag = null;
+    this.tap = null;          // the card a pointer's release just toggled (its click is skipped)
     this.el.addEventListener("pointerdown", (e) => this.pointerDown(e));
     this.el.addEventListener("keydown", (e) => this.keyDown(e));
   }
@@ -130,10 +129,11 @@ export class Hand {
             e.preventDefault();
             return;
           }
-          // A tap was already taken on its release (pointerUp): this is its click.
+          // A tap was already taken on its release (pointerUp): this is its click
+          // (a pointer's click has a detail; the keyboard's has none).
           const tap = this.tap;
           this.tap = null;
-          if (e.detail > 0 && tap && tap.key === key && performance.now() - tap.at < TAP_CLICK_MS) return;
+          if (e.detail > 0 && tap === key) return;
           this.toggle(key);
         });
       }
@@ -191,6 +191,7 @@ export class Hand {
   pointerDown(e) {
     const card = e.target.closest?.(".card.in-hand");
     if (!card || e.button > 0) return;
+    this.tap = null; // a new press: a tap left without its click is forgotten
     this.drag = { key: card.dataset.key, card, x0: e.clientX, y0: e.clientY, active: false };
     const move = (ev) => this.pointerMove(ev);
     const up = (ev) => {
@@ -232,7 +233,7 @@ export class Hand {
       // shifting): the browser would then send the click to the hand itself
       // and the tap would be lost. The click that usually follows is skipped.
       if (e.type === "pointercancel") return;
-      this.tap = { key: d.key, at: performance.now() };
+      this.tap = d.key; // its click, if one follows (at once for a mouse, later for a finger), is skipped
       if (this.order.includes(d.key)) this.toggle(d.key);
       return;
     }
