@@ -230,7 +230,7 @@ class RoundState:
     # Everything every seat can see is one immutable value, ``public`` (a
     # rummy500.public.Public, declared once there), replaced by each apply();
     # the hands and the stock (bottom first) are the only private parts.
-    __slots__ = ("rules", "n", "hands", "stock", "public", "masters", "result", "_legal_cache")
+    __slots__ = ("rules", "n", "hands", "stock", "public", "masters", "result", "_legal_cache", "_idx")
 
     rules: Rules
     n: int
@@ -240,6 +240,9 @@ class RoundState:
     masters: int | None
     result: RoundResult | None
     _legal_cache: tuple[int, list[Action]] | None
+    # Per seat, the index (fastmeld.Hand) of its meld hand, or None until asked for.
+    # apply() drops the acting seat's; code that edits hands directly calls forget_caches().
+    _idx: list[fastmeld.Hand | None]
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -396,6 +399,7 @@ class RoundState:
         s.masters = masters
         s.result = None
         s._legal_cache = None
+        s._idx = [None] * n
         d = _open(public)
         d.players = n
         d.phase = Phase(public.phase)
@@ -420,11 +424,25 @@ class RoundState:
         c.masters = self.masters
         c.result = self.result
         c._legal_cache = None
+        c._idx = self._idx[:]
         return c
+
+    def forget_caches(self) -> None:
+        """Drop what the state remembers about its hands (call it after editing ``hands`` or ``stock`` directly)."""
+        self._legal_cache = None
+        self._idx = [None] * self.n
+
+    def _index(self, seat: int) -> fastmeld.Hand:
+        """The index of ``seat``'s meld hand (kept until the hand changes)."""
+        got = self._idx[seat]
+        if got is None:
+            got = self._idx[seat] = fastmeld.scan(self._meld_hand(seat))
+        return got
 
     def _scratch(self) -> tuple[RoundState, Draft]:
         """A copy to try a play on, and its public value as a draft (see :meth:`apply`)."""
         c = self.copy()
+        c._idx = [None] * c.n  # the trial edits its hands directly
         d = c.public = _open(c.public)
         return c, d
 
@@ -511,6 +529,21 @@ class RoundState:
         if seat is None:
             seat = self.public.to_move
         return list(self._legal_list(seat))
+
+    def legal_count(self, seat: int | None = None) -> int:
+        """How many actions ``seat`` (default: the seat to move) may take now: ``len(legal_actions(seat))`` without a copy."""
+        return len(self._legal_list(self.public.to_move if seat is None else seat))
+
+    def legal_action(self, i: int, seat: int | None = None) -> Action:
+        """Action ``i`` of ``legal_actions(seat)`` (same order), without copying the list.
+
+        Raises:
+            IndexError: ``i`` is not below :meth:`legal_count`.
+        """
+        acts = self._legal_list(self.public.to_move if seat is None else seat)
+        if not 0 <= i < len(acts):
+            raise IndexError(f"legal action {i} of {len(acts)}")
+        return acts[i]
 
     def _legal_list(self, seat: int) -> list[Action]:
         """The cached legal list of ``seat`` (do not mutate it)."""
@@ -714,7 +747,7 @@ class RoundState:
         if not hand:
             # floating / unplayable_discard: the hand is melded out; the turn ends by floating.
             return [_FLOAT]
-        index = fastmeld.scan(self._meld_hand(seat))  # one index for the melds and the lay-offs
+        index = self._index(seat)  # one index for the melds and the lay-offs
         acts: list[Action] = self._meld_actions(seat, in_turn=True, index=index)
         if p.melds:
             acts.extend(self._layoff_actions(seat, in_turn=True, index=index))
@@ -773,7 +806,7 @@ class RoundState:
         p = self.public
         hand = self.hands[seat]
         if index is None:
-            index = fastmeld.scan(self._meld_hand(seat))
+            index = self._index(seat)
         melds = fastmeld.all_melds(fastmeld.tables(self.rules), index, self._meld_extra(seat))
         if p.gambit == "double" and self._joker_for(seat):
             # Dealer's Gambit, double: a joker may be placed on a set as it is melded.
@@ -815,7 +848,7 @@ class RoundState:
         hand = self.hands[seat]
         rules = self.rules
         if index is None:
-            index = fastmeld.scan(self._meld_hand(seat))
+            index = self._index(seat)
         tables = fastmeld.tables(rules)
         jokers = index.jokers + self._meld_extra(seat)
         room = len(hand) - self._keep_min(seat, in_turn)
@@ -1134,6 +1167,11 @@ class RoundState:
         d = self.public = _open(public)
         try:
             event = effect(self, d, seat, action)
+            idx = self._idx
+            if d.gambit is not public.gambit:
+                self._idx = [None] * self.n  # jokers may have stopped being wild for everyone
+            elif idx[seat] is not None:
+                idx[seat] = None
             hands = self.hands
             # An action changes no hand but the acting seat's (a reshuffle: none).
             held = len(hands[seat])

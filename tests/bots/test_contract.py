@@ -150,7 +150,7 @@ def _poisoned(state: RoundState, seat: int, rng: random.Random) -> RoundState:
         other.hands[s] = keep[s] + hidden[pos : pos + need]
         pos += need
     other.stock = hidden[pos:]
-    other._legal_cache = None
+    other.forget_caches()
     return other
 
 

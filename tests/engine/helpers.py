@@ -81,7 +81,7 @@ def snapshot(state: RoundState) -> dict[str, Any]:
     """Every field of a state, deep-copied into plain values, for before/after comparisons."""
     out: dict[str, Any] = {}
     for name in RoundState.__slots__:
-        if name == "_legal_cache":
+        if name.startswith("_"):  # caches, not the position
             continue
         value = getattr(state, name)
         if isinstance(value, list):

@@ -161,6 +161,7 @@ def test_no_observation_holds_a_hidden_card(mapping: dict) -> None:
             a, b = rng.choice(hidden), rng.choice(stock)
             twin.hands[other][twin.hands[other].index(a)] = b
             twin.stock[twin.stock.index(b)] = a
+            twin.forget_caches()  # the hands were edited directly
             assert np.array_equal(obs, encode_view(twin.view(seat, table.match.totals)))
             # The same swap is visible to the seat that holds the card.
             assert not np.array_equal(
