@@ -1,13 +1,19 @@
 """Speed benchmark: random legal play of complete rounds, with enumeration of every legal action.
 
-Two lines for rummy500:
+Three lines for rummy500:
 
 * ``standard`` 2 players: at every decision the player to move chooses
   uniformly among ``legal_actions()``;
 * ``popular`` 4 players (jokers, calling Rummy on the pile): at every decision
   every seat with an action is asked for its legal actions (the out-of-turn
   Rummy calls included, as a table asks every seat), one of those seats is
-  picked at random and plays a random legal action.
+  picked at random and plays a random legal action;
+* ``std 2p lazy``: the standard line again, choosing with
+  ``legal_count()`` and ``legal_action(i)`` (no copy of the legal list), as a
+  search playout does. An engine without them (an older ``--baseline``) skips it.
+
+Each line is run once, untimed, before it is measured, so that the engine's
+memo tables (meld shapes, lay-offs) are warm, as in a long search.
 
 Enumeration is part of what is timed, as are the deal and ``apply``. Prints
 µs per decision (median of at least 5 repetitions). With the ``bench`` extra
@@ -47,14 +53,21 @@ from rummy500.state import Phase, RoundState  # noqa: E402
 # run may measure an older engine, with the phase an attribute of the round).
 phase_of = attrgetter("public.phase") if "public" in RoundState.__slots__ else attrgetter("phase")
 
-#: The rummy500 lines: (label, preset, players).
-LINES = [("rummy500 standard 2p", "standard", 2), ("rummy500 popular 4p", "popular", 4)]
+#: The rummy500 lines: (label, preset, players, lazy).
+LINES = [
+    ("rummy500 standard 2p", "standard", 2, False),
+    ("rummy500 popular 4p", "popular", 4, False),
+    ("rummy500 std 2p lazy", "standard", 2, True),
+]
+#: Seconds each line is played untimed first (memo tables warm).
+WARM_S = 0.5
 
 
-def play_round(state: RoundState, rng: random.Random, everyone: bool) -> int:
+def play_round(state: RoundState, rng: random.Random, everyone: bool, lazy: bool = False) -> int:
     """Play one round to its end at random, enumerating every legal action; return its decisions.
 
-    With ``everyone`` every actor is asked (a random one of them acts), else only the seat to move.
+    With ``everyone`` every actor is asked (a random one of them acts), else only the seat to move;
+    ``lazy``: the seat to move chooses by index (``legal_count`` / ``legal_action``).
     """
     decisions = 0
     while not state.is_over:
@@ -65,6 +78,8 @@ def play_round(state: RoundState, rng: random.Random, everyone: bool) -> int:
             offers = [(s, state.legal_actions(s)) for s in state.actors()]
             seat, acts = offers[0] if len(offers) == 1 else rng.choice(offers)
             state.apply(rng.choice(acts), seat, check=False)
+        elif lazy:
+            state.apply(state.legal_action(rng.randrange(state.legal_count())), check=False)
         else:
             acts = state.legal_actions()
             state.apply(rng.choice(acts), check=False)
@@ -72,7 +87,7 @@ def play_round(state: RoundState, rng: random.Random, everyone: bool) -> int:
     return decisions
 
 
-def measure_rummy500(seconds: float, seed: int, preset: str = "standard", players: int = 2) -> dict[str, Any]:
+def measure_rummy500(seconds: float, seed: int, preset: str = "standard", players: int = 2, lazy: bool = False) -> dict[str, Any]:
     """Random playouts of complete rounds for about ``seconds``.
 
     With 2 players only the seat to move is asked; with more, every actor is
@@ -86,18 +101,28 @@ def measure_rummy500(seconds: float, seed: int, preset: str = "standard", player
     start = clock()
     deadline = start + seconds
     while True:
-        decisions += play_round(RoundState.new(rules, games % players, rng), rng, everyone)
+        decisions += play_round(RoundState.new(rules, games % players, rng), rng, everyone, lazy)
         games += 1
         if clock() >= deadline:
             break
-    return _result(f"rummy500 ({preset} {players}p)", games, decisions, clock() - start)
+    return _result(f"rummy500 ({preset} {players}p{' lazy' if lazy else ''})", games, decisions, clock() - start)
 
 
-def _line(preset: str, players: int) -> Any:
+def _line(preset: str, players: int, lazy: bool = False) -> Any:
     def fn(seconds: float, seed: int) -> dict[str, Any]:
-        return measure_rummy500(seconds, seed, preset, players)
+        return measure_rummy500(seconds, seed, preset, players, lazy)
 
     return fn
+
+
+def _measured(lines: list[tuple[str, str, int, bool]]) -> list[tuple[str, str, int, bool]]:
+    """The lines this engine can run (an older engine has no ``legal_count``)."""
+    return [line for line in lines if not line[3] or hasattr(RoundState, "legal_count")]
+
+
+def _warm(preset: str, players: int, lazy: bool, seed: int) -> None:
+    """Play a line untimed for :data:`WARM_S` seconds (memo tables filled)."""
+    measure_rummy500(WARM_S, seed + 1000, preset, players, lazy)
 
 
 def _baseline(src: str, seconds: float, reps: int, seed: int, cpu: bool = False) -> dict[str, float]:
@@ -132,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         import cProfile
         import pstats
 
+        _warm("standard", 2, False, args.seed)
         prof = cProfile.Profile()
         prof.enable()
         res = measure_rummy500(args.seconds, args.seed)
@@ -140,10 +166,16 @@ def main(argv: list[str] | None = None) -> int:
         pstats.Stats(prof).sort_stats("tottime").print_stats(15)
         return 0
     if args.json:
-        found = {name: median_of(_line(p, n), args.reps, seconds=args.seconds, seed=args.seed) for name, p, n in LINES}
+        found = {}
+        for name, p, n, lazy in _measured(LINES):
+            _warm(p, n, lazy, args.seed)
+            found[name] = median_of(_line(p, n, lazy), args.reps, seconds=args.seconds, seed=args.seed)
         print(json.dumps({name: res["us_per_decision"] for name, res in found.items()}))
         return 0
-    rows: list[tuple[str, Any]] = [(name, _line(p, n)) for name, p, n in LINES]
+    rows: list[tuple[str, Any]] = []
+    for name, p, n, lazy in _measured(LINES):
+        _warm(p, n, lazy, args.seed)
+        rows.append((name, _line(p, n, lazy)))
     if not args.no_peers:
         rows += [("OpenSpiel gin_rummy", measure_openspiel), ("RLCard gin-rummy", measure_rlcard)]
     clock = "CPU time" if args.cpu else "wall time"
@@ -179,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
             ratio = ours["us_per_decision"] / res["us_per_decision"]
             print(f"rummy500 standard 2p / {name}: {ratio:.2f}x the time per decision")
     if before:
-        for name, _, _ in LINES:
+        for name, *_ in LINES:
             if name in results and name in before:
                 ratio = results[name]["us_per_decision"] / before[name]
                 print(f"{name} / baseline: {ratio:.2f}x the time per decision ({1 / ratio:.2f}x as fast)")
