@@ -239,7 +239,8 @@ class RoundState:
     public: Public
     masters: int | None
     result: RoundResult | None
-    _legal_cache: tuple[int, list[Action]] | None
+    # The legal lists of this position, by seat (None: none asked for yet).
+    _legal_cache: dict[int, list[Action]] | None
     # Per seat, the index (fastmeld.Hand) of its meld hand, or None until asked for.
     # apply() drops the acting seat's; code that edits hands directly calls forget_caches().
     _idx: list[fastmeld.Hand | None]
@@ -548,10 +549,13 @@ class RoundState:
     def _legal_list(self, seat: int) -> list[Action]:
         """The cached legal list of ``seat`` (do not mutate it)."""
         cached = self._legal_cache
-        if cached is not None and cached[0] == seat:
-            return cached[1]
-        acts = self._legal(seat)
-        self._legal_cache = (seat, acts)
+        if cached is None:
+            cached = self._legal_cache = {}
+        else:
+            acts = cached.get(seat)
+            if acts is not None:
+                return acts
+        acts = cached[seat] = self._legal(seat)
         return acts
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
@@ -614,7 +618,8 @@ class RoundState:
         out = [p.to_move]
         for i in range(1, self.n):
             s = (out[0] + i) % self.n
-            if self._out_of_turn(s):
+            # Out of turn a seat's list is empty exactly when it has no out-of-turn play.
+            if self._legal_list(s):
                 out.append(s)
         return out
 
@@ -1097,9 +1102,19 @@ class RoundState:
 
     def _callable_depths(self, seat: int, mode: CallingRummy) -> list[int]:
         p = self.public
-        depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(p.discard) + 1)
+        last = _PLAYABLE
+        if last[0] is p and last[1] is mode and last[2] is self.rules:
+            playable: list[int] = last[3]
+        else:
+            # The same for every seat (and every copy sharing this public value): worked out once.
+            depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(p.discard) + 1)
+            playable = fastmeld.playable_depths(fastmeld.tables(self.rules), p.melds, p.discard, depths)
+            if p.__class__ is Public:  # never a draft that apply() is still writing
+                last[:] = (p, mode, self.rules, playable)
+        if not playable:
+            return []
         out = []
-        for k in fastmeld.playable_depths(fastmeld.tables(self.rules), p.melds, p.discard, depths):
+        for k in playable:
             if self._can_use(seat, [*self.hands[seat], *p.discard[-k:]], p.discard[-k]):
                 out.append(k)
         return out
@@ -1587,6 +1602,9 @@ _EFFECTS: dict[type, Callable[[RoundState, Draft, int, Any], Event]] = {
 """What each kind of action does (apply() dispatches on the action's type)."""
 
 _TAKES = [Take(k) for k in range(120)]
+# The last public value asked for its playable pile depths: (public, mode, rules, depths).
+# The references are held, so identity is exact.
+_PLAYABLE: list[Any] = [None, None, None, []]
 _DRAW, _PASS, _FLOAT = Draw(), Pass(), Float()
 _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
 # Actions are immutable values: the ones enumerated are built once and shared.
