@@ -662,7 +662,7 @@ class RoundState:
             start = 2
         else:
             start = 1
-        have = fastmeld.scan(hand).mask if quick else 0
+        have = self._index(seat).mask if quick else 0  # no joker held: the meld hand is the hand
         joker_seen = False
         for k in range(1, depth + 1):
             c = pile[-k]
@@ -866,9 +866,13 @@ class RoundState:
             return []  # no card of the hand fits alone on any meld: nothing can be laid off
         ways = self._ways_to_use(seat, obligation, index)
         out: list[Action] = []
+        mask = index.mask
+        fits = fastmeld.fits
         for meld in p.melds:
             if not anyone and not self.may_extend(seat, meld):
                 continue
+            if not jokers and not fits(tables, meld) & mask:
+                continue  # no card of the hand fits alone on this meld: nothing goes on it
             found = fastmeld.layoffs_of(tables, meld, index, jokers)
             if not found:
                 continue
@@ -1185,7 +1189,7 @@ class RoundState:
             idx = self._idx
             if d.gambit is not public.gambit:
                 self._idx = [None] * self.n  # jokers may have stopped being wild for everyone
-            elif idx[seat] is not None:
+            elif idx[seat] is not None and effect not in _KEEPS_INDEX:
                 idx[seat] = None
             hands = self.hands
             # An action changes no hand but the acting seat's (a reshuffle: none).
@@ -1226,6 +1230,7 @@ class RoundState:
         count = min(self.rules.stock_draw_count, len(stock))
         for _ in range(count):
             hand.append(stock.pop())
+        self._index_moved(seat, hand[len(hand) - count :], 1)
         d.drawn = count
         d.taken_top = None
         d.phase = _PH_PLAY
@@ -1233,6 +1238,27 @@ class RoundState:
         if not stock and d.drew_last_card is None:
             d.drew_last_card = seat
         return Drew(seat, count, tuple(hand[len(hand) - count :]))
+
+    def _index_moved(self, seat: int, cards: Sequence[Card], sign: int) -> None:
+        """Keep ``seat``'s hand index up to date: ``cards`` entered (``sign`` 1) or left (-1) the hand.
+
+        Only a hand of distinct natural cards is updated in place (a joker, or a
+        card held twice, drops the index: it is scanned again when asked for).
+        """
+        old = self._idx[seat]
+        if old is None:
+            return
+        if old.dups is None:
+            mask = old.mask
+            for c in cards:
+                bit = 1 << c
+                if c >= 64 or (mask & bit) != (0 if sign > 0 else bit):
+                    break
+                mask ^= bit
+            else:
+                self._idx[seat] = fastmeld.Hand(mask, old.jokers, None)
+                return
+        self._idx[seat] = None
 
     def _on_take(self, d: Draft, seat: int, action: Take) -> Event:
         d.declined = _NOBODY
@@ -1283,6 +1309,7 @@ class RoundState:
         cards = action.cards
         hand = self.hands[seat]
         _remove(hand, cards)
+        self._index_moved(seat, cards, -1)
         if d.known[seat]:
             self._forget(d, seat, cards)
         d.discard = d.discard + tuple(cards)
@@ -1600,6 +1627,8 @@ _EFFECTS: dict[type, Callable[[RoundState, Draft, int, Any], Event]] = {
     Reshuffle: RoundState._on_reshuffle,
 }
 """What each kind of action does (apply() dispatches on the action's type)."""
+# The effects that keep the acting seat's hand index themselves (or change no hand).
+_KEEPS_INDEX = frozenset((RoundState._on_decline, RoundState._on_draw, RoundState._on_discard, RoundState._on_pass, RoundState._on_float))
 
 _TAKES = [Take(k) for k in range(120)]
 # The last public value asked for its playable pile depths: (public, mode, rules, depths).
