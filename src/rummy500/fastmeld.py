@@ -267,9 +267,31 @@ def melds_holding(t: Tables, h: Hand, jokers: int, c: Card) -> tuple[tuple[Card,
     return got
 
 
+def _no_three(mask: int) -> bool:
+    """Whether a hand of distinct natural cards ``mask`` has no three of a rank and no three in a row of a suit (ace high too).
+
+    Such a hand melds nothing without jokers (corner-wrapping runs aside): the
+    plain turn's quick answer.
+    """
+    a = mask & RANKS
+    b = (mask >> 16) & RANKS
+    c = (mask >> 32) & RANKS
+    d = (mask >> 48) & RANKS
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return False
+    for sm in (a, b, c, d):
+        if sm & 2:
+            sm |= 1 << 14
+        if sm & (sm >> 1) & (sm >> 2):
+            return False
+    return True
+
+
 def all_melds(t: Tables, h: Hand, extra_jokers: int = 0) -> list[tuple[Card, ...]]:
     """Every new meld of the indexed hand ``h``, sorted: ``find_melds(hand, rules, extra_jokers)``."""
     jokers = h.jokers + extra_jokers
+    if not jokers and h.dups is None and not t.wrap and _no_three(h.mask):
+        return []
     if t.wild:
         out = melds_of(t, h, jokers)
     else:
