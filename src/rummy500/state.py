@@ -663,6 +663,7 @@ class RoundState:
         else:
             start = 1
         have = self._index(seat).mask if quick else 0  # no joker held: the meld hand is the hand
+        near = _near_table(p.melds) if quick and depth >= start else 0
         joker_seen = False
         for k in range(1, depth + 1):
             c = pile[-k]
@@ -673,7 +674,7 @@ class RoundState:
                     have |= 1 << c
             if k < start:
                 continue
-            if quick and not joker_seen and not self._might_use(c, have):
+            if quick and not joker_seen and not self._might_use(c, have, near):
                 continue  # a cheap necessary condition already fails
             if self._take_ok(seat, k, split=False):
                 acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
@@ -690,8 +691,11 @@ class RoundState:
         return acts
 
 
-    def _might_use(self, c: Card, have: int) -> bool:
-        """Necessary condition (no jokers held) for natural card ``c`` to be melded or laid off from the cards of mask ``have``."""
+    def _might_use(self, c: Card, have: int, near: int = -1) -> bool:
+        """Necessary condition (no jokers held) for natural card ``c`` to be melded or laid off from the cards of mask ``have``.
+
+        ``near``: a mask of the cards a table meld might take (:func:`_near_table`; -1: any).
+        """
         r, base = c & 15, c & 48
         if (have >> r & 1) + (have >> (r + 16) & 1) + (have >> (r + 32) & 1) + (have >> (r + 48) & 1) >= 3:
             return True
@@ -703,6 +707,8 @@ class RoundState:
         for p in (1, 14) if r == 1 else (r,):
             if (w >> p) & 7 == 7 or (w >> (p + 1)) & 7 == 7 or (w >> (p + 2)) & 7 == 7:
                 return True
+        if not near >> c & 1:
+            return False
         suit = c >> 4
         for meld in self.public.melds:
             if meld.kind == SET and meld.rank == r:
@@ -856,14 +862,14 @@ class RoundState:
             index = self._index(seat)
         tables = fastmeld.tables(rules)
         jokers = index.jokers + self._meld_extra(seat)
+        if not jokers and not fastmeld.table_fits(tables, p.melds) & index.mask:
+            return []  # no card of the hand fits alone on any meld: nothing can be laid off
         room = len(hand) - self._keep_min(seat, in_turn)
         dealers = self._extra_jokers(seat)
         strand = in_turn and p.taken_top is not None and not rules.discard_back
         obligation = p.obligation if in_turn else None
         new_meld_only = rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD
         anyone = rules.layoff_onto is _LAYOFF_ONTO_ANY
-        if not jokers and anyone and not fastmeld.table_fits(tables, p.melds) & index.mask:
-            return []  # no card of the hand fits alone on any meld: nothing can be laid off
         ways = self._ways_to_use(seat, obligation, index)
         out: list[Action] = []
         mask = index.mask
@@ -1605,6 +1611,25 @@ class RoundState:
 
     def __repr__(self) -> str:
         return f"<RoundState {self.public.phase} to_move={self.public.to_move} stock={len(self.stock)} pile={len(self.public.discard)}>"
+
+
+def _near_table(melds: tuple[TableMeld, ...]) -> int:
+    """A card mask holding every natural card that could go on one of ``melds``: a run's suit, a set's rank (the last table asked is kept)."""
+    last = _NEAR
+    if last[0] is melds:
+        near: int = last[1]
+        return near
+    near = 0
+    for meld in melds:
+        if meld.kind == RUN:
+            near |= fastmeld.RANKS << (meld.suit << 4)
+        elif meld.kind == SET:
+            near |= 0x0001000100010001 << meld.rank
+    last[:] = (melds, near)
+    return near
+
+
+_NEAR: list[Any] = [None, 0]
 
 
 def _tuple(values: Sequence[int] | None) -> tuple[int, ...] | None:
