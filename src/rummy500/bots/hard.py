@@ -111,12 +111,15 @@ class HardBot(Bot):
         self.policy = _PlayoutPolicy(seed)
         self.last_reason = ""
         self.last_stats: dict[str, float] = {}
+        #: Whether the last decision's search stopped at :attr:`time_limit` before its full budget.
+        self.timed_out = False
 
     # ------------------------------------------------------------ decisions
     def choose(self, view: View, rng: random.Random) -> Action:
         guide = self.guide
         guide._observe(view)
         self.last_stats = {}
+        self.timed_out = False
         legal = list(view.legal)
         special = guide.special(view, legal, rng)
         if special is not None:
@@ -216,6 +219,7 @@ class HardBot(Bot):
         half_done = False
         while used < budget and alive:
             if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+                self.timed_out = True
                 break
             try:
                 world = determinize(view, r)
