@@ -134,6 +134,7 @@ def measure(
         "seconds": time.perf_counter() - start,
         "duplicate": per_deal,
         "deals": deal_outcomes(share, per_deal) if per_deal > 1 else None,
+        "outcomes": share,
     }
 
 
