@@ -96,9 +96,17 @@ def measure(
     start = time.perf_counter()
     done = [0]
 
-    def tick(_: GameResult) -> None:
+    won: dict[int, float] = {}
+
+    def tick(r: GameResult) -> None:
         done[0] += 1
-        print(f"  {level} vs {opponent} {table}: {done[0]}/{games} games, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+        won[r.index] = fair if not r.winners else float(r.entries[r.winners[0]] in mine)
+        print(
+            f"  {level} vs {opponent} {table}: {done[0]}/{games} games, {sum(won.values()):g} won, "
+            f"{time.perf_counter() - start:.0f} s; outcomes {''.join('W' if won.get(i) == 1 else 'L' if i in won else '.' for i in range(games))}",
+            file=sys.stderr,
+            flush=True,
+        )
 
     results = run_games(entries, rules, games, seed=seed, jobs=jobs, bot_options=options, on_result=tick, duplicate=per_deal)
     wins = 0.0
