@@ -97,12 +97,18 @@ def measure(
     done = [0]
 
     won: dict[int, float] = {}
+    so_far: list[float] = []
 
     def tick(r: GameResult) -> None:
         done[0] += 1
         won[r.index] = fair if not r.winners else float(r.entries[r.winners[0]] in mine)
+        for seat, e in enumerate(r.entries):
+            if e in mine and seat < len(r.decision_times):
+                so_far.extend(r.decision_times[seat])
+        median = statistics.median(so_far) * 1000 if so_far else 0.0
         print(
             f"  {level} vs {opponent} {table}: {done[0]}/{games} games, {sum(won.values()):g} won, "
+            f"median decision {median:.0f} ms ({len(so_far)}), "
             f"{time.perf_counter() - start:.0f} s; outcomes {''.join('W' if won.get(i) == 1 else 'L' if i in won else '.' for i in range(games))}",
             file=sys.stderr,
             flush=True,
