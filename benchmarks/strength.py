@@ -121,9 +121,9 @@ def measure(
     their_pts: list[float] = []
     times: list[float] = []
     for r in results:
-        won = fair if not r.winners else float(r.entries[r.winners[0]] in mine)
-        wins += won
-        share.append(won)
+        got = fair if not r.winners else float(r.entries[r.winners[0]] in mine)
+        wins += got
+        share.append(got)
         for seat, e in enumerate(r.entries):
             pts = [float(rs[seat]) for rs in r.round_scores]
             (my_pts if e in mine else their_pts).extend(pts)
