@@ -88,9 +88,11 @@ def _free_port() -> int:
 #: Runs ``rummy500 serve`` under cProfile (argv[1]: where to write the stats): the main thread only,
 #: which is the event loop's work (bot workers and the storage threads are not in it).
 PROFILED = """
-import cProfile, sys
+import cProfile, signal, sys
 from rummy500.cli.serve import serve_main
 out = sys.argv[1]
+# uvicorn raises the signal again after its graceful shutdown: end with the stats written.
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 prof = cProfile.Profile()
 prof.enable()
 try:
