@@ -24,7 +24,9 @@ turn and times how long until the other process plays it.
 Run: ``python benchmarks/load.py --tables 20 --seconds 20`` (add
 ``--postgres URL --redis URL`` for ``two``; scripts/test.sh's services are the
 defaults; the database server's own CPU is not counted; ``--baseline OTHER/src`` runs
-each setup on another checkout first, under the same load, for before/after figures). The load generator shares the machine with the servers: on a small
+each setup on another checkout first, under the same load, for before/after figures; ``--reps N``
+runs each setup (and its baseline, alternating) N times and prints the medians; ``--profile [N]``
+runs the servers under cProfile and prints the top N functions of their event loops). The load generator shares the machine with the servers: on a small
 machine it takes a good part of the CPU itself, so read the figures side by
 side, within one run.
 """
@@ -83,16 +85,43 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: Runs ``rummy500 serve`` under cProfile (argv[1]: where to write the stats): the main thread only,
+#: which is the event loop's work (bot workers and the storage threads are not in it).
+PROFILED = """
+import cProfile, signal, sys
+from rummy500.cli.serve import serve_main
+out = sys.argv[1]
+# uvicorn raises the signal again after its graceful shutdown: end with the stats written.
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+prof = cProfile.Profile()
+prof.enable()
+try:
+    serve_main(sys.argv[2:])
+finally:
+    prof.disable()
+    prof.dump_stats(out)
+"""
+
+
 @contextlib.contextmanager
-def servers(count: int, args: list[str], env: dict[str, str]) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
-    """Start ``count`` server processes; yield them with their base URLs."""
+def servers(
+    count: int, args: list[str], env: dict[str, str], profile: str | None = None
+) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
+    """Start ``count`` server processes; yield them with their base URLs.
+
+    With ``profile``, each runs under cProfile and writes its stats to ``profile`` + its index.
+    """
     procs: list[tuple[subprocess.Popen[bytes], str]] = []
     logs: list[Any] = []
     stack = contextlib.ExitStack()
     try:
         for _ in range(count):
             port = _free_port()
-            cmd = [sys.executable, "-m", "rummy500.server", "--port", str(port), "--log-level", "warning", *args]
+            serve = ["--port", str(port), "--log-level", "warning", *args]
+            if profile is None:
+                cmd = [sys.executable, "-m", "rummy500.server", *serve]
+            else:
+                cmd = [sys.executable, "-c", PROFILED, f"{profile}{len(procs)}", *serve]
             err = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 - closed by the stack
             proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
             procs.append((proc, f"127.0.0.1:{port}"))
@@ -273,7 +302,8 @@ def measure_setup(
     env = {**os.environ, "PYTHONPATH": str(src) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     env.pop("RUMMY500_DB_URL", None)
     env.pop("RUMMY500_REDIS_URL", None)
-    with servers(count, args, env) as procs:
+    profile = tempfile.mktemp(prefix="rummy500-load-prof-") if opts.profile else None  # noqa: S306
+    with servers(count, args, env, profile) as procs:
         pids = [p.pid for p, _ in procs]
         bases = [b for _, b in procs]
 
@@ -289,6 +319,8 @@ def measure_setup(
 
         stats, elapsed, c0, c1 = asyncio.run(go())
         memory = rss_mb(pids)
+    if profile is not None:
+        _print_profile(name, [f"{profile}{i}" for i in range(count)], opts.profile)
     lat = sorted(stats.latencies)
     actions = stats.actions
     total_actions = max(1, actions)
@@ -307,6 +339,35 @@ def measure_setup(
         "stale": stats.stale,
         "errors": len(stats.errors),
     }
+
+
+def _print_profile(name: str, paths: list[str], top: int) -> None:
+    """Print the functions where the servers' event loops spent most time (own time, then cumulative)."""
+    import pstats  # noqa: PLC0415 - only with --profile
+
+    found = [p for p in paths if os.path.exists(p)]
+    if not found:
+        print(f"--- {name}: no profile written (did the server exit cleanly?)")
+        return
+    stats = pstats.Stats(*found)
+    for p in found:
+        os.unlink(p)
+    print(f"--- {name}: event-loop profile, {len(found)} process(es), whole run including warm-up")
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+
+
+def _median_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One row of the medians of repeated rows of one setup (``samples``, ``errors``: summed)."""
+    out = dict(rows[0])
+    for key, value in rows[0].items():
+        if key in ("samples", "stale", "errors"):
+            out[key] = sum(r[key] for r in rows)
+        elif isinstance(value, float):
+            out[key] = statistics.median(r[key] for r in rows)
+    if len(rows) > 1:
+        out["setup"] = f"{rows[0]['setup']} x{len(rows)}"
+    return out
 
 
 def measure_failover(args: list[str], opts: argparse.Namespace) -> dict[str, Any]:
@@ -376,6 +437,20 @@ def main(argv: list[str] | None = None) -> int:
         help="the src/ folder of another checkout: each setup runs on it too, right before this one (same load)",
     )
     p.add_argument("--kills", type=int, default=3, help="kill -9 rounds of the 'failover' setup")
+    p.add_argument(
+        "--reps",
+        type=int,
+        default=1,
+        help="run each setup (and its baseline, alternating) this many times and print the medians",
+    )
+    p.add_argument(
+        "--profile",
+        type=int,
+        nargs="?",
+        const=25,
+        default=0,
+        help="run the servers under cProfile and print the top N functions of their event loops (default 25)",
+    )
     opts = p.parse_args(argv)
     common = ["--bot-delay", str(opts.bot_delay), "--grace", "3600", "--workers", str(opts.workers), *LIMITS]
     rows = []
@@ -385,13 +460,16 @@ def main(argv: list[str] | None = None) -> int:
             versions = [("", ROOT / "src")]
             if opts.baseline is not None and setup != "failover":
                 versions.insert(0, (" (baseline)", opts.baseline.resolve()))
-            for suffix, src in versions:
+            runs: dict[str, list[dict[str, Any]]] = {}
+            for suffix, src in [v for _ in range(opts.reps) for v in versions]:
                 if setup == "one":
                     args = [*common, "--data-dir", tempfile.mkdtemp(dir=tmp)]
-                    rows.append(measure_setup("one" + suffix, 1, args, opts, src=src))
+                    runs.setdefault(suffix, []).append(measure_setup("one" + suffix, 1, args, opts, src=src))
                 elif setup == "hard":
                     args = [*common, "--data-dir", tempfile.mkdtemp(dir=tmp)]
-                    rows.append(measure_setup("hard" + suffix, 1, args, opts, hard=opts.hard, src=src))
+                    runs.setdefault(suffix, []).append(
+                        measure_setup("hard" + suffix, 1, args, opts, hard=opts.hard, src=src)
+                    )
                 elif setup in ("pg", "two"):
                     schema = f"load_{secrets.token_hex(4)}"
                     db = _schema_url(opts.postgres, schema)
@@ -399,9 +477,12 @@ def main(argv: list[str] | None = None) -> int:
                     if setup == "two":
                         args += ["--redis", opts.redis, "--redis-prefix", f"load-{schema}:"]
                     try:
-                        rows.append(measure_setup(setup + suffix, 2 if setup == "two" else 1, args, opts, src=src))
+                        runs.setdefault(suffix, []).append(
+                            measure_setup(setup + suffix, 2 if setup == "two" else 1, args, opts, src=src)
+                        )
                     finally:
                         _drop_schema(opts.postgres, schema)
+            rows.extend(_median_rows(r) for r in runs.values())
             if setup == "failover":
                 schema = f"load_{secrets.token_hex(4)}"
                 db = _schema_url(opts.postgres, schema)

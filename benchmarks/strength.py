@@ -19,8 +19,19 @@ Run::
 
     python benchmarks/strength.py --quick                # a few games a cell
     python benchmarks/strength.py --games 400 --jobs 2 --out strength.json
+    python benchmarks/strength.py --duplicate --pairs hard:medium --tables 2p --games 200
 
-``--games`` is per cell. This is a measurement script, not a test: a full run
+``--duplicate`` deals every hand set once per seating: each deal is played
+twice with the seats swapped at 2 players (and once from every seat at 3 and
+4; twice, sides swapped, for partnerships), so the luck of the cards falls on
+both sides equally and the win rate's noise shrinks. The interval is still
+Wilson's over games, which treats a deal's games as independent: their
+outcomes are negatively correlated (the good hand goes to each side once), so
+the interval is, if anything, too wide. Per cell it also counts the deals the
+level won from every seat, the split deals, and the deals it lost from every
+seat.
+
+``--games`` is per cell (rounded up to whole deals with ``--duplicate``). This is a measurement script, not a test: a full run
 takes hours on two cores; ``--quick`` takes minutes and its intervals are wide.
 """
 
@@ -63,10 +74,21 @@ def seating(level: str, opponent: str, players: int, partnership: bool) -> list[
 
 
 def measure(
-    level: str, opponent: str, table: str, games: int, *, seed: int, jobs: int, options: dict[str, dict[str, Any]], target: int
+    level: str,
+    opponent: str,
+    table: str,
+    games: int,
+    *,
+    seed: int,
+    jobs: int,
+    options: dict[str, dict[str, Any]],
+    target: int,
+    duplicate: bool = False,
 ) -> dict[str, Any]:
     """Play ``games`` matches of ``level`` against ``opponent`` at ``table``; return the cell's numbers."""
     players, partnership = TABLES[table]
+    per_deal = seatings(players, partnership) if duplicate else 1
+    games = -(-games // per_deal) * per_deal
     rules = Rules.from_mapping({"players": players, "partnership": partnership, "target": target})
     entries = seating(level, opponent, players, partnership)
     mine = {e for e, name in enumerate(entries) if name == level and (partnership or e == 0)}
@@ -74,20 +96,34 @@ def measure(
     start = time.perf_counter()
     done = [0]
 
-    def tick(_: GameResult) -> None:
-        done[0] += 1
-        print(f"  {level} vs {opponent} {table}: {done[0]}/{games} games, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    won: dict[int, float] = {}
+    so_far: list[float] = []
 
-    results = run_games(entries, rules, games, seed=seed, jobs=jobs, bot_options=options, on_result=tick)
+    def tick(r: GameResult) -> None:
+        done[0] += 1
+        won[r.index] = fair if not r.winners else float(r.entries[r.winners[0]] in mine)
+        for seat, e in enumerate(r.entries):
+            if e in mine and seat < len(r.decision_times):
+                so_far.extend(r.decision_times[seat])
+        median = statistics.median(so_far) * 1000 if so_far else 0.0
+        print(
+            f"  {level} vs {opponent} {table}: {done[0]}/{games} games, {sum(won.values()):g} won, "
+            f"median decision {median:.0f} ms ({len(so_far)}), "
+            f"{time.perf_counter() - start:.0f} s; outcomes {''.join('W' if won.get(i) == 1 else 'L' if i in won else '.' for i in range(games))}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    results = run_games(entries, rules, games, seed=seed, jobs=jobs, bot_options=options, on_result=tick, duplicate=per_deal)
     wins = 0.0
+    share: list[float] = []
     my_pts: list[float] = []
     their_pts: list[float] = []
     times: list[float] = []
     for r in results:
-        if not r.winners:
-            wins += fair
-        elif r.entries[r.winners[0]] in mine:
-            wins += 1.0
+        got = fair if not r.winners else float(r.entries[r.winners[0]] in mine)
+        wins += got
+        share.append(got)
         for seat, e in enumerate(r.entries):
             pts = [float(rs[seat]) for rs in r.round_scores]
             (my_pts if e in mine else their_pts).extend(pts)
@@ -110,7 +146,24 @@ def measure(
         "median_decision_s": statistics.median(times) if times else 0.0,
         "decisions": len(times),
         "seconds": time.perf_counter() - start,
+        "duplicate": per_deal,
+        "deals": deal_outcomes(share, per_deal) if per_deal > 1 else None,
+        "outcomes": share,
     }
+
+
+def seatings(players: int, partnership: bool) -> int:
+    """How many times ``--duplicate`` plays a deal: once from each seat (each side, for partnerships)."""
+    return 2 if partnership else players
+
+
+def deal_outcomes(share: list[float], per_deal: int) -> dict[str, int]:
+    """Deals the level won from every seating, split, or lost from every seating (games in deal order)."""
+    out = {"all_won": 0, "split": 0, "all_lost": 0}
+    for i in range(0, len(share) - per_deal + 1, per_deal):
+        part = share[i : i + per_deal]
+        out["all_won" if all(x == 1.0 for x in part) else "all_lost" if all(x == 0.0 for x in part) else "split"] += 1
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tables", default=",".join(TABLES), help=f"table sizes (default {','.join(TABLES)})")
     p.add_argument("--hard-options", default=None, help='options for the hard bot as JSON, e.g. \'{"iterations": 24}\'')
     p.add_argument("--expert-options", default=None, help="options for the expert bot as JSON")
+    p.add_argument("--duplicate", action="store_true", help="play each deal once per seating (2 players: twice, seats swapped)")
     p.add_argument("--out", default=None, help="also write the numbers as JSON here")
     args = p.parse_args(argv)
     games = args.games if args.games is not None else (QUICK_GAMES if args.quick else 400)
@@ -142,27 +196,33 @@ def main(argv: list[str] | None = None) -> int:
         options["hard"] = json.loads(args.hard_options)
     if args.expert_options:
         options["expert"] = json.loads(args.expert_options)
-    print(f"strength: {games} games a cell, matches to {args.target}, seed {args.seed} (Python {sys.version.split()[0]})")
-    print("| level | opponent | table | games | wins | win rate | 95% interval | fair share | bar | pts/round (level / opp.) | median decision |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
+    dup = ", duplicate deals" if args.duplicate else ""
+    print(f"strength: {games} games a cell{dup}, matches to {args.target}, seed {args.seed} (Python {sys.version.split()[0]})")
+    print(
+        "| level | opponent | table | games | wins | win rate | 95% interval | fair share | bar | pts/round (level / opp.) "
+        "| median decision | deals won / split / lost |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     rows = []
     k = 0
     for level, opponent, bar in pairs:
         for table in tables:
-            r = measure(level, opponent, table, games, seed=args.seed + k, jobs=args.jobs, options=options, target=args.target)
+            r = measure(level, opponent, table, games, seed=args.seed + k, jobs=args.jobs, options=options, target=args.target, duplicate=args.duplicate)
             k += 1
             r["required"] = bar if table == "2p" else None
             rows.append(r)
             bar_text = f">= {bar:.0%}" if r["required"] is not None else f"> {r['fair']:.0%}"
+            deals = r["deals"]
+            deal_text = f"{deals['all_won']} / {deals['split']} / {deals['all_lost']}" if deals else "-"
             print(
                 f"| {r['level']} | {r['opponent']} | {r['table']} | {r['games']} | {r['wins']:g} | {r['win_rate']:.1%} "
                 f"| {r['ci95'][0]:.1%} - {r['ci95'][1]:.1%} | {r['fair']:.0%} | {bar_text} "
-                f"| {r['points_per_round']:+.1f} / {r['opponent_points_per_round']:+.1f} | {r['median_decision_s'] * 1000:.0f} ms |",
+                f"| {r['points_per_round']:+.1f} / {r['opponent_points_per_round']:+.1f} | {r['median_decision_s'] * 1000:.0f} ms | {deal_text} |",
                 flush=True,
             )
     if args.out:
         with open(args.out, "w") as f:
-            json.dump({"games_per_cell": games, "seed": args.seed, "target": args.target, "options": options, "cells": rows}, f, indent=1)
+            json.dump({"games_per_cell": games, "duplicate": args.duplicate, "seed": args.seed, "target": args.target, "options": options, "cells": rows}, f, indent=1)
     return 0
 
 

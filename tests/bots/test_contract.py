@@ -21,8 +21,15 @@ from .conftest import FAST
 BOTS_DIR = Path(bots_pkg.__file__).parent
 
 
-def _bot(level: str, seed: int = 1) -> Bot:
-    return make_bot(level, seed, **FAST.get(level, {}))
+def _bot(level: str, seed: int = 1, **extra: object) -> Bot:
+    return make_bot(level, seed, **{**FAST.get(level, {}), **extra})
+
+
+#: Every level, and the searching levels' options that change what they search.
+VARIANTS: list[tuple[str, dict[str, object]]] = [(level, {}) for level in BOT_LEVELS] + [
+    ("hard", {"hold_back": True}),
+    ("expert", {"hold_back": True}),
+]
 
 
 def test_registry_names_every_level() -> None:
@@ -154,8 +161,8 @@ def _poisoned(state: RoundState, seat: int, rng: random.Random) -> RoundState:
     return other
 
 
-@pytest.mark.parametrize("level", BOT_LEVELS)
-def test_poisoned_hidden_cards_change_nothing(level: str) -> None:
+@pytest.mark.parametrize(("level", "extra"), VARIANTS, ids=lambda v: v if isinstance(v, str) else ",".join(v) or "-")
+def test_poisoned_hidden_cards_change_nothing(level: str, extra: dict[str, object]) -> None:
     rules = Rules.from_mapping({"preset": "popular"})
     match = Match(rules, seed=21)
     movers = [make_bot("medium", 1), make_bot("medium", 2)]
@@ -171,8 +178,8 @@ def test_poisoned_hidden_cards_change_nothing(level: str) -> None:
             assert twin.hands != state.hands or twin.stock != state.stock
             twin_view = twin.view(seat, match.totals)
             assert twin_view == view
-            a = _bot(level, 9).act(view, random.Random(step))
-            b = _bot(level, 9).act(twin_view, random.Random(step))
+            a = _bot(level, 9, **extra).act(view, random.Random(step))
+            b = _bot(level, 9, **extra).act(twin_view, random.Random(step))
             assert a == b
             checked += 1
         match.apply(seat, movers[seat].act(view, rng))

@@ -35,3 +35,33 @@ def test_a_close_discard_with_a_bigger_hand_is_searched() -> None:
     action = bot.act(view, random.Random(2))
     assert action in view.legal
     assert bot.last_stats["playouts"] > 0  # type: ignore[attr-defined]
+
+
+def test_hold_back_searches_waiting_where_the_heuristics_would_lay_at_once() -> None:
+    """With ``hold_back`` a lay is searched against the best discard; without, it is played unsearched."""
+    from rummy500 import Match
+    from rummy500.actions import LayOff, Meld
+
+    match = Match(Rules.from_mapping({"preset": "popular"}), seed=4)
+    movers = [make_bot("medium", 1), make_bot("medium", 2)]
+    plain, waiting = make_bot("hard", 3), make_bot("hard", 3, hold_back=True)
+    rng = random.Random(6)
+    searched = 0
+    for _ in range(300):
+        if match.is_over:
+            break
+        seat = match.state.public.to_move
+        view = match.view(seat)
+        if view.phase != "draw" and any(isinstance(a, (Meld, LayOff)) for a in view.legal):
+            for bot in (plain, waiting):
+                bot.guide._observe(view)
+            an = plain.guide.analysis(view)
+            lay_only = plain._candidates(view, an, list(view.legal))
+            with_wait = waiting._candidates(view, waiting.guide.analysis(view), list(view.legal))
+            may_wait = any(isinstance(a, Discard) for a in view.legal)  # not before a taken card is melded
+            if len(lay_only) == 1 and isinstance(lay_only[0], (Meld, LayOff)) and len(view.hand) > 4 and may_wait:
+                assert with_wait[0] == lay_only[0]  # the lay stays the favourite
+                assert any(isinstance(a, Discard) for a in with_wait[1:])
+                searched += 1
+        match.apply(seat, movers[seat].act(view, rng))
+    assert searched >= 1

@@ -46,3 +46,13 @@ def test_levels_are_ordered() -> None:
     results = run_games(["medium", "random"], rules, 6, seed=5)
     medium_wins = sum(1 for r in results if r.entries[r.winners[0]] == 0)
     assert medium_wins >= 5
+
+
+def test_duplicate_deals_give_each_side_the_same_cards() -> None:
+    """``duplicate=2``: games 0 and 1 share a deal, the hands dealt to the other bot; game 2 is a new deal."""
+    rules = Rules.from_mapping({"target": 100})
+    results = run_games(["medium", "random"], rules, 3, seed=11, duplicate=2, keep_records=True)
+    first = [r.record["rounds"][0]["deal"] for r in results if r.record is not None]
+    assert [r.levels for r in results] == [["medium", "random"], ["random", "medium"], ["medium", "random"]]
+    assert first[0] == first[1]  # same seat, same cards: now the other level holds them
+    assert first[2] != first[0]

@@ -53,7 +53,16 @@ def test_notation_shortcuts_help_and_explained_refusals(tmp_path: Path) -> None:
 def test_hint_names_a_legal_move(tmp_path: Path) -> None:
     code, text = _run(["--opponents", "random", "--seed", "2", "--save", str(tmp_path / "h.json")], ["hint", "quit"])
     assert code == 0
-    assert "hint:" in text
+    assert "hint (" in text and " bot):" in text  # the hint names the level that chose it
+
+
+def test_a_hint_with_no_time_comes_from_the_quick_bot(tmp_path: Path) -> None:
+    code, text = _run(
+        ["--opponents", "random", "--seed", "2", "--hint-seconds", "0", "--save", str(tmp_path / "h.json")],
+        ["hint", "quit"],
+    )
+    assert code == 0
+    assert "hint (medium bot):" in text
 
 
 def test_end_of_input_saves_and_load_resumes(tmp_path: Path) -> None:

@@ -266,7 +266,7 @@ def test_hints_name_no_hidden_card(preset: str, players: int, seed: int) -> None
         hidden_of = snapshots.by_version[game.version][1]
         movers = [s for s in range(players) if game.legal(s)]
         for seat in movers if game.version % 3 == 0 else []:
-            hint = hint_for(game.view(seat), "medium", rng.getrandbits(32))
+            hint = hint_for(game.view(seat), rng.getrandbits(32), 0.0)  # no time: the medium bot answers
             hidden, visible = hidden_of[seat]
             leaked = {c for c in hint_cards(hint) if hidden[c] and not visible[c]}
             assert not leaked, f"a hint to seat {seat} named hidden cards {leaked} at version {game.version}: {hint}"
@@ -371,6 +371,7 @@ def test_a_hint_goes_to_the_asker_only(tmp_path) -> None:
             asker.send_json({"type": "hint"})
             hint = receive(asker, "hint")
             assert hint["version"] == first["version"] and hint["reason"]
+            assert hint["level"] in ("expert", "hard", "medium")  # the hint names the bot that chose it
             spectator.send_json({"type": "hint"})
             assert receive(spectator, "error")["code"] == "not_seated"
             # The asker then says something: everyone gets the chat; nobody else got the hint before it.

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -157,7 +162,11 @@ def test_the_searching_levels_think_through_the_workers_and_the_others_never_do(
             game_id="g",
             title="t",
             rules=rules.to_mapping(),
-            seats=[SeatInfo(0, "H", "bot", "hard"), SeatInfo(1, "R", "bot", "random"), SeatInfo(2, "M", "bot", "medium")],
+            seats=[
+                SeatInfo(0, "H", "bot", "hard"),
+                SeatInfo(1, "R", "bot", "random"),
+                SeatInfo(2, "M", "bot", "medium"),
+            ],
             game=LiveGame(rules, ["H", "R", "M"], 9),
             store=Store(),
             bot_delay=0.0,
@@ -178,3 +187,48 @@ def test_the_searching_levels_think_through_the_workers_and_the_others_never_do(
             await session.close()
 
     run_async(run())
+
+
+_SERVER = """
+import asyncio, os, sys
+from rummy500.server.workers import Workers
+
+async def main():
+    workers = Workers(2)
+    pids = set(await asyncio.gather(*(workers.call(os.getpid) for _ in range(4))))
+    print(" ".join(map(str, sorted(pids))), flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is gone for every purpose but its exit status.
+    with contextlib.suppress(OSError):
+        if Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z"):
+            return False
+    return True
+
+
+def test_workers_exit_when_the_server_process_is_killed() -> None:
+    # A server killed with SIGKILL cannot shut its pool down: its workers notice and exit.
+    server = subprocess.Popen([sys.executable, "-c", _SERVER], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        pids = [int(p) for p in server.stdout.readline().split()]
+        assert pids and server.pid not in pids
+        assert all(_alive(pid) for pid in pids)
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+        deadline = time.monotonic() + 30
+        while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in pids), "a worker outlived the server"
+    finally:
+        server.kill()
+        server.wait()

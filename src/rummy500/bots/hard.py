@@ -82,6 +82,9 @@ class HardBot(Bot):
             heuristic favourite in paired playouts to be chosen instead.
         time_limit: stop searching after this many seconds (None: no limit;
             a limit makes play depend on the machine's speed).
+        hold_back: also search holding a meld or lay-off back (the best
+            discard instead) where the heuristics would lay at once; the lay
+            stays the favourite unless the playouts clearly prefer waiting.
     """
 
     level = "hard"
@@ -99,24 +102,29 @@ class HardBot(Bot):
         margin: float = 10.0,
         confidence: float = 1.0,
         time_limit: float | None = None,
+        hold_back: bool = False,
     ) -> None:
         super().__init__(seed)
         self.iterations = max(0, int(iterations))
         self.candidates = max(1, int(candidates))
         self.horizon = horizon
         self.time_limit = time_limit
+        self.hold_back = bool(hold_back)
         self.margin = float(margin)
         self.confidence = float(confidence)
         self.guide = MediumBot(seed)
         self.policy = _PlayoutPolicy(seed)
         self.last_reason = ""
         self.last_stats: dict[str, float] = {}
+        #: Whether the last decision's search stopped at :attr:`time_limit` before its full budget.
+        self.timed_out = False
 
     # ------------------------------------------------------------ decisions
     def choose(self, view: View, rng: random.Random) -> Action:
         guide = self.guide
         guide._observe(view)
         self.last_stats = {}
+        self.timed_out = False
         legal = list(view.legal)
         special = guide.special(view, legal, rng)
         if special is not None:
@@ -188,6 +196,9 @@ class HardBot(Bot):
         discards = [a for a in legal if isinstance(a, Discard)]
         if lay is not None and v > 0:
             self.guide.last_reason = f"{lay} keeps {v:.0f} points layable"
+            if self.hold_back and discards and len(view.hand) > self.TRIVIAL_HAND + 2:
+                wait = max(discards, key=lambda d: -an.discard_score(d.cards))
+                return [(float(v), lay), (float(v) - self.margin / 2, wait)]
             return [(float(v), lay)]
         if discards:
             return [(-an.discard_score(d.cards), d) for d in discards]
@@ -216,6 +227,7 @@ class HardBot(Bot):
         half_done = False
         while used < budget and alive:
             if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+                self.timed_out = True
                 break
             try:
                 world = determinize(view, r)

@@ -6,7 +6,8 @@ their ids and owners, the scores after every round). Moves are typed in the
 record's text notation (``draw``, ``take 3``, ``meld 5H 6H JK=7H``,
 ``layoff 8H on 4``, ``discard KS``, ``pass``, ``rummy 2``...) or with
 shortcuts (``d``, ``t3``, ``x KS``, or the number of a move listed by
-``moves``). ``hint`` asks the ``hard`` bot, ``save FILE`` writes the game
+``moves``). ``hint`` asks the strongest bot that answers within the hint
+budget (``expert``, else ``hard``, else ``medium``; ``--hint-seconds``), ``save FILE`` writes the game
 record, ``--load FILE`` resumes one. It reads plain lines from standard input,
 so it works as well through a pipe; at the end of the input it saves and quits.
 """
@@ -22,6 +23,7 @@ from typing import IO
 
 from rummy500.actions import Action, ActionError, Decline, Draw, Pass, Take, parse_action
 from rummy500.bots import BOT_LEVELS, Bot, make_bot
+from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
 from rummy500.cards import Card
 from rummy500.cli.simulate import rules_from_args
 from rummy500.drive import Agent, AgentError, drive
@@ -47,7 +49,7 @@ Moves (the record notation):
   float, swap 7H on 2, nominate wild|double|split, block   (house rules)
 Commands:
   moves      list your legal moves, numbered; then type a number to play one
-  hint       what the hard bot would do, and why
+  hint       what the strongest bot that answers in time would do, and why
   sort       sort your hand by suit or by rank
   table      show the table again
   save FILE  save the game record       quit  save and stop
@@ -102,6 +104,8 @@ class Game:
         out: where the table is written (a ``rich`` console is built on it).
         seed: seeds the bots' decisions.
         save_path: where ``quit`` and the end of input save the game.
+        hint_seconds: the time budget of a ``hint`` (see
+            :func:`rummy500.bots.hinting.strongest_hint`).
     """
 
     def __init__(
@@ -114,6 +118,7 @@ class Game:
         out: IO[str] | None = None,
         seed: int | None = None,
         save_path: str | None = None,
+        hint_seconds: float = DEFAULT_HINT_BUDGET,
     ) -> None:
         from rich.console import Console
 
@@ -126,7 +131,7 @@ class Game:
         self.save_path = save_path
         self.by_rank = False
         self._rounds_shown = len([r for r in match.rounds if r.round_scores is not None])
-        self._hinter: Bot | None = None
+        self.hint_seconds = hint_seconds
 
     # ------------------------------------------------------------------ loop
     def run(self) -> int:
@@ -257,13 +262,12 @@ class Game:
             self.console.print(f"  [bold]{i:>3}[/]  {a}")
 
     def _hint(self, view: View) -> None:
-        if self._hinter is None:
-            self._hinter = make_bot("hard", self.rng.getrandbits(32), iterations=24)
-        act = self._hinter.act(view, random.Random(self.rng.getrandbits(32)))
+        hint = strongest_hint(view, self.rng.getrandbits(64), self.hint_seconds)
+        act = hint.action
         if act is None or isinstance(act, Decline):
-            self.console.print("hint: let it pass")
+            self.console.print(f"hint ({hint.level} bot): let it pass")
             return
-        self.console.print(f"hint: [cyan]{act}[/] - {self._hinter.explain() or 'the search likes it best'}")
+        self.console.print(f"hint ({hint.level} bot): [cyan]{act}[/] - {hint.reason or 'the search likes it best'}")
 
     # ------------------------------------------------------------------ display
     def name(self, seat: int) -> str:
@@ -424,7 +428,7 @@ def build(args: argparse.Namespace, *, inp: IO[str] | None = None, out: IO[str] 
         level = _level_of(match.players[s]) or levels[k % len(levels)]
         bots[s] = make_bot(level, bot_rng.getrandbits(32))
         k += 1
-    return Game(match, human, bots, inp=inp, out=out, seed=seed, save_path=args.save)
+    return Game(match, human, bots, inp=inp, out=out, seed=seed, save_path=args.save, hint_seconds=args.hint_seconds)
 
 
 def _level_of(name: str) -> str | None:
@@ -442,6 +446,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="seed the deal and the bots")
     p.add_argument("--load", metavar="FILE", default=None, help="resume a saved game record")
     p.add_argument("--save", metavar="FILE", default=None, help=f"save here on quit, at the end of input and at the end (default {DEFAULT_SAVE} on quit)")
+    p.add_argument("--hint-seconds", type=float, default=DEFAULT_HINT_BUDGET, help=f"time a hint may think: the strongest bot that answers within it is asked (default {DEFAULT_HINT_BUDGET})")
     return p
 
 

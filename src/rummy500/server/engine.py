@@ -74,7 +74,28 @@ class _Unknown(Exception):
     """A view field of a type :func:`view_json` does not know (it then uses ``View.to_dict``)."""
 
 
+#: Each card's text, built once (a card is an ``int``: looked up only for exact ``Card`` values).
+_CARD_TEXT: dict[int, str] = {}
+
+
+def _card_text(card: Card) -> str:
+    text = _CARD_TEXT.get(card)
+    if text is None:
+        text = _CARD_TEXT[card] = str(card)
+    return text
+
+
 def _json_value(value: Any) -> Any:
+    # Exact types first: the view is mostly cards, lists of cards and plain values.
+    kind = type(value)
+    if kind is Card:
+        return _card_text(value)
+    if kind is tuple or kind is list:
+        if value and all(type(v) is Card for v in value):
+            return [_card_text(v) for v in value]
+        return [_json_value(v) for v in value]
+    if value is None or kind is int or kind is str or kind is bool:
+        return value
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, tuple | list):

@@ -1,4 +1,8 @@
-"""Hints: a strong bot's move for a player's own view, and one line saying why.
+"""Hints: the strongest bot's move for a player's own view, and one line saying why.
+
+The move comes from the strongest level that answers within the table's hint
+budget (``expert``, else ``hard``, else ``medium``:
+:func:`rummy500.bots.hinting.strongest_hint`); the hint names that level.
 
 The bot sees exactly what the player sees (their :class:`~rummy500.views.View`),
 so a hint can never reveal another hand or the stock. The reason is built from
@@ -11,8 +15,9 @@ import random
 from typing import Any
 
 from rummy500.actions import Action, CallRummy, Discard, Draw, Float, LayOff, Meld, Pass, Swap, Take
+from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
 from rummy500.scoring import card_value
-from rummy500.server.bots import make_bot, settle_choice
+from rummy500.server.bots import settle_choice
 
 __all__ = ["card_words", "hint_for", "reason"]
 
@@ -67,23 +72,27 @@ def reason(view: Any, action: Action) -> str:  # noqa: PLR0911 - one sentence pe
     return f"The strongest bot would play: {action}."
 
 
-def hint_for(view: Any, level: str, seed: int) -> dict[str, Any]:
-    """The move a bot of ``level`` would make from ``view``, as ``action``, ``text`` and ``reason``.
+def hint_for(view: Any, seed: int, budget: float = DEFAULT_HINT_BUDGET) -> dict[str, Any]:
+    """The strongest bot's move from ``view``, as ``action``, ``text``, ``reason`` and ``level``.
 
-    Runs the bot (in a worker thread: strong bots think for a while); a bot
-    failure falls back to a legal move, as for bot seats.
+    ``level`` is the bot level that chose the move: the strongest that
+    answered within ``budget`` seconds. Runs the bots (in a worker thread:
+    strong bots think for a while); a bot failure falls back to a legal move,
+    as for bot seats.
     """
-    bot = make_bot(level, seed)
     rng = random.Random(seed)
     legal = list(view.legal)
+    level = "medium"
     try:
-        choice: Any = bot.act(view, rng)
+        found = strongest_hint(view, seed, budget)
+        choice: Any = found.action
+        level = found.level
     except Exception as exc:  # noqa: BLE001 - a bot's failure only costs the hint's quality
         choice = exc
     action = settle_choice(choice, legal, rng, lambda a: None if a in legal else _refuse(), may_decline=False)
     if action is None:
         action = legal[0]
-    return {"action": action.to_record(), "text": str(action), "reason": reason(view, action)}
+    return {"action": action.to_record(), "text": str(action), "reason": reason(view, action), "level": level}
 
 
 def _refuse() -> None:

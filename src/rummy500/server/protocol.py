@@ -344,6 +344,7 @@ class HintMessage(BaseModel):
     action: dict[str, Any]
     text: str
     reason: str
+    level: str = Field(description="the bot level that chose the move: the strongest that answered within the hint budget")
 
 
 class ChatHistoryMessage(BaseModel):

@@ -18,6 +18,8 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -81,10 +83,34 @@ def replay_steps(
     return steps
 
 
-def _yield_cpu() -> None:
-    """Run a worker at a lower priority: on a busy machine the event loop's process goes first."""
+#: How often (seconds) a worker checks that the server process is still there.
+PARENT_CHECK_S = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit this worker as soon as the process that started it is gone.
+
+    A server killed with SIGKILL cannot shut its pool down; its workers would
+    otherwise live on (orphans holding memory, a bot's search running on).
+    When the parent dies, the worker is re-parented and ``getppid`` changes.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="worker-parent-watch", daemon=True).start()
+
+
+def _init_worker(parent: int) -> None:
+    """Start a worker: at a lower priority, and watching the server process.
+
+    On a busy machine the event loop's process goes first; the worker ends with the server.
+    """
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
+    _watch_parent(parent)
 
 
 class Workers:
@@ -102,7 +128,10 @@ class Workers:
             # spawn: a fresh interpreter, never a fork of a process with an
             # event loop, threads and open sockets.
             self._pool = ProcessPoolExecutor(
-                self.processes, mp_context=multiprocessing.get_context("spawn"), initializer=_yield_cpu
+                self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init_worker,
+                initargs=(os.getpid(),),
             )
         return self._pool
 

@@ -201,6 +201,7 @@ def run_games(
     keep_records: bool = False,
     max_rounds: int = MAX_ROUNDS,
     on_result: Callable[[GameResult], None] | None = None,
+    duplicate: int = 1,
 ) -> list[GameResult]:
     """Play ``games`` matches between ``bots`` (levels), rotating seats each game.
 
@@ -217,16 +218,20 @@ def run_games(
         keep_records: keep every game's record.
         max_rounds: see :func:`play_game`.
         on_result: called with each result as it arrives (in any order).
+        duplicate: play each deal this many times in a row, the seats rotated
+            one further each time (duplicate deals: 2 in a 2-player game swaps
+            the hands). Game ``i`` is dealt from seed number ``i // duplicate``.
 
     Returns:
         The results, in game order.
     """
-    seeds = game_seeds(seed, games)
+    per_deal = max(1, int(duplicate))
+    seeds = game_seeds(seed, -(-games // per_deal))
     tasks = []
     for i in range(games):
         order = seat_order(len(bots), rules.players, i)
         levels = [bots[e] for e in order]
-        tasks.append((levels, rules, seeds[i], i, order, dict(bot_options or {}), keep_records, max_rounds))
+        tasks.append((levels, rules, seeds[i // per_deal], i, order, dict(bot_options or {}), keep_records, max_rounds))
     results: list[GameResult | None] = [None] * games
     for res in _results(tasks, jobs):
         results[res.index] = res

@@ -28,6 +28,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
+from rummy500.bots.hinting import hint_budget
 from rummy500.server.engine import Action, LiveGame, parse_action
 from rummy500.server.hints import hint_for
 from rummy500.server.pace import Pace, TableSettings
@@ -349,7 +350,7 @@ class MatchSession:
             raise SessionError("not_your_turn", "you have no move to make now")
         view = self.game.view(asker)
         version = self.version
-        found = await asyncio.to_thread(hint_for, view, self.default_bot_level, self._hint_rng.getrandbits(64))
+        found = await asyncio.to_thread(hint_for, view, self._hint_rng.getrandbits(64), hint_budget(self.settings.turn_clock))
         return {"type": "hint", "version": version, **found}
 
     def announce_state(self) -> None:

@@ -1149,7 +1149,7 @@ class TablePage {
     if (this.pendingAction) hint.textContent = "Sending\u2026";
     else if (this.windowWait) hint.textContent = "Wait a moment: the other players may call Rummy! first.";
     else if (this.hintShown) {
-      hint.append(h("b", {}, "Hint: "), `${describe(this.hintShown.action)}. `, h("span", { dataset: { testid: "hint-reason" } }, this.hintShown.reason));
+      hint.append(h("b", {}, "Hint: "), `${describe(this.hintShown.action)}. `, h("span", { dataset: { testid: "hint-reason" } }, this.hintShown.reason), this.hintShown.level ? ` (the ${this.hintShown.level} bot)` : "");
     }
     else if (this.gameOver()) hint.textContent = "The game is over.";
     else if (isOver(v)) hint.textContent = "The round is over.";

@@ -15,6 +15,7 @@ every move).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -156,6 +157,10 @@ class SqlStorage(Storage):
         self._since_sql = (
             f"SELECT seq, seat, action FROM {actions} WHERE game_id = {mark} AND seq >= {mark} ORDER BY seq"
         )
+        # Each thread's own driver connection for those statements (see _hot).
+        self._local = threading.local()
+        self._hot_lock = threading.Lock()
+        self._hot_all: list[Any] = []
         try:
             try:
                 metadata.create_all(engine)
@@ -317,10 +322,7 @@ class SqlStorage(Storage):
         (an insert guarded by the game's status, no separate read), committed.
         """
         params = (game_id, seq, seat, self._dump_action(action), self._dump_created(_now()), game_id)
-        try:
-            raw = self.engine.raw_connection()
-        except SQLAlchemyError as exc:
-            raise StorageError(str(exc)) from exc
+        raw = self._hot()
         try:
             cur = raw.cursor()
             try:
@@ -328,15 +330,56 @@ class SqlStorage(Storage):
                 inserted = cur.rowcount
             finally:
                 cur.close()
-            raw.commit()
         except self._dbapi.IntegrityError as exc:
             raise ConflictError(f"action {seq} of game {game_id} is already stored") from exc
         except self._dbapi.Error as exc:
+            self._drop_hot()
             raise StorageError(str(exc)) from exc
-        finally:
-            raw.close()
         if inserted != 1:
             raise ConflictError(f"game {game_id} is not running")
+
+    def _hot(self) -> Any:
+        """This thread's own driver connection for the hot statements, in autocommit mode.
+
+        Taken from the pool once and detached from it (kept, not checked out
+        and in again per move, and never pinged: a broken one is dropped on its
+        first error and the next call opens another). In autocommit each
+        statement is its own transaction: the append commits without a second
+        round trip, and a read holds no snapshot open.
+        """
+        raw = getattr(self._local, "conn", None)
+        if raw is not None:
+            return raw
+        try:
+            raw = self.engine.raw_connection()
+        except SQLAlchemyError as exc:
+            raise StorageError(str(exc)) from exc
+        try:
+            raw.rollback()  # out of any transaction a ping began
+            raw.detach()
+            driver = raw.dbapi_connection
+            if self.engine.dialect.name == "sqlite":
+                driver.isolation_level = None
+            else:
+                driver.autocommit = True
+        except self._dbapi.Error as exc:
+            with contextlib.suppress(Exception):
+                raw.close()
+            raise StorageError(str(exc)) from exc
+        with self._hot_lock:
+            self._hot_all.append(raw)
+        self._local.conn = raw
+        return raw
+
+    def _drop_hot(self) -> None:
+        """Close this thread's hot connection (after an error: it may be broken)."""
+        raw = self._local.__dict__.pop("conn", None)
+        if raw is None:
+            return
+        with self._hot_lock, contextlib.suppress(ValueError):
+            self._hot_all.remove(raw)
+        with contextlib.suppress(Exception):
+            raw.close()
 
     def actions(self, game_id: str) -> list[StoredAction]:
         """See :meth:`Storage.actions`."""
@@ -350,10 +393,7 @@ class SqlStorage(Storage):
 
     def actions_since(self, game_id: str, seq: int) -> list[StoredAction]:
         """See :meth:`Storage.actions_since` (one indexed range read of the key, on a driver connection)."""
-        try:
-            raw = self.engine.raw_connection()
-        except SQLAlchemyError as exc:
-            raise StorageError(str(exc)) from exc
+        raw = self._hot()
         try:
             cur = raw.cursor()
             try:
@@ -361,11 +401,9 @@ class SqlStorage(Storage):
                 rows = cur.fetchall()
             finally:
                 cur.close()
-            raw.rollback()
         except self._dbapi.Error as exc:
+            self._drop_hot()
             raise StorageError(str(exc)) from exc
-        finally:
-            raw.close()
         return [
             StoredAction(seq=r[0], seat=r[1], action=dict(json.loads(r[2]) if isinstance(r[2], str | bytes) else r[2]))
             for r in rows
@@ -400,9 +438,7 @@ class SqlStorage(Storage):
         query = select(GAMES.c.id).where(GAMES.c.status == "running").order_by(GAMES.c.started)
         if active_since is not None:
             played = (
-                select(ACTIONS.c.seq)
-                .where(ACTIONS.c.game_id == GAMES.c.id, ACTIONS.c.created >= active_since)
-                .exists()
+                select(ACTIONS.c.seq).where(ACTIONS.c.game_id == GAMES.c.id, ACTIONS.c.created >= active_since).exists()
             )
             query = query.where(or_(GAMES.c.started >= active_since, played))
         with self.engine.connect() as conn:
@@ -422,7 +458,12 @@ class SqlStorage(Storage):
             raise StorageError(str(exc)) from exc
 
     def close(self) -> None:
-        """Dispose of the connection pool."""
+        """Close the threads' hot connections and dispose of the connection pool."""
+        with self._hot_lock:
+            hot, self._hot_all = self._hot_all, []
+        for raw in hot:
+            with contextlib.suppress(Exception):
+                raw.close()
         self.engine.dispose()
 
 
