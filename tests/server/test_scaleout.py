@@ -558,6 +558,15 @@ def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
             assert [(n.kind, n.version, n.text) for n in heard[:2]] == [("version", 5, None), ("chat", None, "hi")]
             assert mine == []
             assert await two.versions(["T", "U"]) == {"T": 5}
+            # Several tables' versions in one go (the outbox's batch): each heard, in order, and kept.
+            await one.publish_versions([("T", 6), ("U", 1), ("T", 7)])
+            for _ in range(100):
+                if len(heard) >= 5:
+                    break
+                await asyncio.sleep(0.01)
+            assert [(n.table_id, n.version) for n in heard[2:5]] == [("T", 6), ("U", 1), ("T", 7)]
+            assert await two.versions(["T", "U"]) == {"T": 7, "U": 1}
+            heard[2:5] = []
             # Chat lines are kept for pages that connect to any process later (the last CHAT_KEEP).
             assert await two.chat_history("T") == [{"type": "chat", "seat": 0, "from": "Ann", "text": "hi"}]
             for i in range(CHAT_KEEP):

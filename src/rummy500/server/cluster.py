@@ -188,8 +188,33 @@ class Cluster:
 
     async def _send_loop(self) -> None:
         while not self._stopping:
-            item = await self._outbox.get()
-            await self._send(*item)
+            items = [await self._outbox.get()]
+            while not self._outbox.empty() and len(items) < 256:
+                items.append(self._outbox.get_nowait())
+            # In order; the version notices that follow one another go in one trip.
+            versions: list[tuple[str, int]] = []
+            for kind, table_id, data in items:
+                if kind == "version":
+                    versions.append((table_id, data))
+                    continue
+                if versions:
+                    await self._send_versions(versions)
+                    versions = []
+                await self._send(kind, table_id, data)
+            if versions:
+                await self._send_versions(versions)
+
+    async def _send_versions(self, versions: list[tuple[str, int]]) -> None:
+        if len(versions) == 1:
+            await self._send("version", *versions[0])
+            return
+        try:
+            await self.bus.publish_versions(versions)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the sweep repairs what a lost notice misses
+            _reraise_cancellation(exc)
+            log.warning("cluster: could not send %d version notices: %s", len(versions), exc)
 
     async def _send(self, kind: str, table_id: str, data: Any) -> None:
         # One sender, in order: chat lines keep their order, and presence is
@@ -447,11 +472,7 @@ class Cluster:
             # Our heartbeat had lapsed, so the others ignored our presence: rewrite it.
             for table_id in list(self.hub.rooms):
                 self.presence_changed(table_id)
-        waiting = {
-            t: s
-            for t, s in self.manager.sessions.items()
-            if not s.driving and not s.finished and not s.broken
-        }
+        waiting = {t: s for t, s in self.manager.sessions.items() if not s.driving and not s.finished and not s.broken}
         if not waiting:
             return
         holders = await self.bus.holders(waiting)

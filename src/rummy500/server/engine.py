@@ -331,14 +331,20 @@ class LiveGame:
         if state.public.phase.value != "draw" or state.public.last_discarder is None or state.public.rummy_due:
             return False
         pile = state.public.discard
-        depths = range(1, min(1, len(pile)) + 1) if self.rules.calling_rummy is CallingRummy.TOP_CARD else range(1, len(pile) + 1)
+        depths = (
+            range(1, min(1, len(pile)) + 1)
+            if self.rules.calling_rummy is CallingRummy.TOP_CARD
+            else range(1, len(pile) + 1)
+        )
         for k in depths:
             card = pile[-k]
             if any(find_layoffs(meld, [card], self.rules) for meld in state.public.melds):
                 return True
             # A joker of a found meld carries its declaration: compare bare cards.
             bare = JOKER if card >= JOKER else card
-            if k >= 3 and any(bare in [JOKER if c >= JOKER else c for c in cards] for cards in find_melds(pile[-k:], self.rules, 0)):
+            if k >= 3 and any(
+                bare in [JOKER if c >= JOKER else c for c in cards] for cards in find_melds(pile[-k:], self.rules, 0)
+            ):
                 return True
         return False
 

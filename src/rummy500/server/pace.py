@@ -223,7 +223,12 @@ class Pace:
         if clock_seat is not None:
             left = self.turn_left(now)
             if left is not None:
-                clock = {"seat": clock_seat, "left": round(max(0.0, left), 2), "seconds": self.settings.turn_clock, "kind": "turn"}
+                clock = {
+                    "seat": clock_seat,
+                    "left": round(max(0.0, left), 2),
+                    "seconds": self.settings.turn_clock,
+                    "kind": "turn",
+                }
         if away is not None:
             clock = {"seat": away[0], "left": round(max(0.0, away[1]), 2), "kind": "away"}
         out["clock"] = clock

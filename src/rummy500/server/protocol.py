@@ -76,7 +76,9 @@ class CreateTableRequest(_Strict):
     preset: str = Field(default="standard", max_length=40)
     rules: dict[str, Any] = Field(default_factory=dict, description="options over the preset")
     bots: dict[str, str] = Field(default_factory=dict, description='bot seats and their levels, e.g. {"1": "random"}')
-    turn_clock: Literal[0, 30, 60, 120] = Field(default=0, description="seconds per turn before the seat's bot plays it; 0: off")
+    turn_clock: Literal[0, 30, 60, 120] = Field(
+        default=0, description="seconds per turn before the seat's bot plays it; 0: off"
+    )
     hints: bool = Field(default=True, description="players may ask for a hint")
     public: bool = Field(default=False, description="list the finished game among the public replays")
 
@@ -180,7 +182,9 @@ class OptionInfo(BaseModel):
     values: str = Field(description="the values as RULES.md lists them (text)")
     description: str
     group: str | None = None
-    choices: list[ChoiceInfo] = Field(default_factory=list, description="every named value (words, true/false, listed numbers), in order")
+    choices: list[ChoiceInfo] = Field(
+        default_factory=list, description="every named value (words, true/false, listed numbers), in order"
+    )
     number: NumberInfo | None = Field(default=None, description="the free whole numbers accepted besides the choices")
 
 

@@ -154,7 +154,10 @@ class ReviewQueue:
             try:
                 if self._pool is None:
                     self._pool = ProcessPoolExecutor(
-                        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_watch_parent, initargs=(os.getpid(),)
+                        max_workers=1,
+                        mp_context=multiprocessing.get_context("spawn"),
+                        initializer=_watch_parent,
+                        initargs=(os.getpid(),),
                     )
                 job.review = await loop.run_in_executor(self._pool, compute_review, job.record, self.budget)
                 job.status = "done"
@@ -200,7 +203,9 @@ async def _player_record(game_id: str, token: str, manager: ManagerDep) -> dict[
     if row is None:
         raise HTTPException(404, detail={"code": "no_table", "message": "no such game"})
     if await manager.authenticate(game_id, token) is None:
-        raise HTTPException(403, detail={"code": "bad_token", "message": "only the players of this game may ask for its review"})
+        raise HTTPException(
+            403, detail={"code": "bad_token", "message": "only the players of this game may ask for its review"}
+        )
     assert row.record is not None
     return row.record
 

@@ -140,6 +140,11 @@ class Bus(ABC):
     async def publish(self, notice: Notice) -> None:
         """Tell the other processes; a ``version`` notice also records the table's version, a ``chat`` one the line."""
 
+    async def publish_versions(self, versions: list[tuple[str, int]]) -> None:
+        """Publish a ``version`` notice for each ``(table_id, version)``, in order (one trip where the bus can)."""
+        for table_id, version in versions:
+            await self.publish(Notice("version", table_id, version=version))
+
     @abstractmethod
     async def chat_history(self, table_id: str) -> list[dict[str, Any]]:
         """The last :data:`CHAT_KEEP` chat lines published at a table (by any process), oldest first.

@@ -200,6 +200,14 @@ class RedisBus(Bus):
         else:
             await self._redis.publish(channel, data)
 
+    async def publish_versions(self, versions: list[tuple[str, int]]) -> None:
+        """See :meth:`Bus.publish_versions`: every table's version and notice in one transaction."""
+        async with self._redis.pipeline(transaction=True) as pipe:
+            for table_id, version in versions:
+                pipe.set(self._k("v", table_id), version, px=_KEEP_MS)
+                pipe.publish(self._k("t", table_id), Notice("version", table_id, version=version).to_json(self.node))
+            await pipe.execute()
+
     async def chat_history(self, table_id: str) -> list[dict[str, Any]]:
         """See :meth:`Bus.chat_history`."""
         out: list[dict[str, Any]] = []
@@ -289,7 +297,9 @@ class RedisBus(Bus):
             return {}
         async with self._redis.pipeline(transaction=False) as pipe:
             for t in ids:
-                await self._hold(keys=[self._k("lease", t)], args=[self.node, self._ms, self._k("node", "")], client=pipe)
+                await self._hold(
+                    keys=[self._k("lease", t)], args=[self.node, self._ms, self._k("node", "")], client=pipe
+                )
             done = await pipe.execute()
         return {t: bool(d) for t, d in zip(ids, done, strict=True)}
 

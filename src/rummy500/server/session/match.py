@@ -169,7 +169,9 @@ class MatchSession:
         self._hint_rng = random.Random()  # hints only: the bots keep their own seeded randomness
         self.settings = settings or TableSettings()
         #: The table's timers: call window, turn clock, round-summary hold.
-        self.pace = Pace(self.settings, call_window=call_window, short_window=bot_delay, summary_seconds=summary_seconds)
+        self.pace = Pace(
+            self.settings, call_window=call_window, short_window=bot_delay, summary_seconds=summary_seconds
+        )
         self.pace.summary = game.last_summary
         self._chat: deque[dict[str, Any]] = deque(maxlen=max(chat_history, 1))
         #: ``ready`` heard from other processes for a version not applied here yet.
