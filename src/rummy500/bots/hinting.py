@@ -1,14 +1,18 @@
 """Hints: the strongest level that answers within a time budget.
 
 Both hint paths (the terminal client's ``hint`` and the web table's hint)
-ask :func:`strongest_hint`. It tries the levels of :data:`HINT_LEVELS`,
-strongest first, each with the time that is left of the budget as its
-search limit. A level *answers* when its search finished its full budget of
-playouts before the limit (a decision it does not search, such as a
-two-card hand, always answers); a search cut short by the clock does not
-count, and the next weaker level is asked with what time is left. The last
-level (``medium``, a few milliseconds) always answers, so a hint never waits
-much past the budget. The bot sees only the asking seat's view.
+ask :func:`strongest_hint`: the move of the strongest level of
+:data:`HINT_LEVELS` (``expert``, else ``hard``, else ``medium``) that answers
+within the budget. A level *answers* when its search finished its full
+budget of playouts before its time limit (a decision it does not search,
+such as a two-card hand, always answers); a search cut short by the clock
+does not count. The levels are asked weakest first, so a slow strong level
+can never starve a quicker one: ``medium`` (a few milliseconds, no limit)
+always answers; then ``hard`` with what is left of the budget as its limit;
+if it answered, ``expert`` with what is left after that. The first level
+that does not answer in time ends the climb, and the hint is the strongest
+answer so far. A hint waits at most the budget plus one round of playouts.
+The bots see only the asking seat's view.
 """
 
 from __future__ import annotations
@@ -70,25 +74,31 @@ def strongest_hint(
         seed: seeds the bots and their randomness (same seed, same hint
             when no level runs out of time).
         budget: seconds the hint may think in all.
-        levels: levels to try, strongest first; the last is asked without a
-            time limit and always answers.
+        levels: levels to choose from, strongest first; the last is asked
+            first, without a time limit, and always answers.
         options: per level, settings for its bot (e.g. a smaller ``iterations``).
     """
+    if not levels:
+        raise ValueError("no levels to ask for a hint")
     start = time.perf_counter()
     rng = random.Random(seed)
-    for i, level in enumerate(levels):
-        last = i == len(levels) - 1
-        left = budget - (time.perf_counter() - start)
-        if not last and left <= 0:
-            continue
+    best: Hint | None = None
+    for level in reversed(levels):
         settings = dict((options or {}).get(level, {}))
-        bot_seed = rng.getrandbits(32)
-        bot = make_bot(level, bot_seed, **settings) if last else _timed_bot(level, bot_seed, left, settings)
-        action = bot.act(view, random.Random(rng.getrandbits(64)))
-        if not last and getattr(bot, "timed_out", False):
-            continue
-        return Hint(action, level, bot.explain(), time.perf_counter() - start)
-    raise ValueError("no levels to ask for a hint")
+        bot_seed, act_seed = rng.getrandbits(32), rng.getrandbits(64)
+        if best is None:
+            bot = make_bot(level, bot_seed, **settings)
+        else:
+            left = budget - (time.perf_counter() - start)
+            if left <= 0:
+                break
+            bot = _timed_bot(level, bot_seed, left, settings)
+        action = bot.act(view, random.Random(act_seed))
+        if best is not None and getattr(bot, "timed_out", False):
+            break
+        best = Hint(action, level, bot.explain(), time.perf_counter() - start)
+    assert best is not None
+    return Hint(best.action, best.level, best.reason, time.perf_counter() - start)
 
 
 def _timed_bot(level: str, seed: int, limit: float, settings: dict[str, object]) -> Bot:
