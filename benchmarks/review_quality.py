@@ -78,6 +78,7 @@ def stability(games: int, first: int, rounds: int, budget: Budget, out: str | No
                 "loss": [x.loss, y.loss],
                 "stderr": [x.stderr, y.stderr],
                 "samples": [x.samples, y.samples],
+                "sure": [x.sure, y.sure],
             }
             for x, y in zip(a.decisions, b.decisions, strict=True)
         ]
@@ -85,17 +86,21 @@ def stability(games: int, first: int, rounds: int, budget: Budget, out: str | No
 
 
 def _stability_summary(games: list[dict[str, Any]]) -> dict[str, Any]:
-    a_marks = b_marks = both = either = same = n = samples = 0
+    a_marks = b_marks = both = either = same = n = samples = contradicted = unsure = 0
     cpu = 0.0
     for g in games:
         cpu += g["cpu_s_per_review"]
         for d in g["decisions"]:
             va, vb = d["verdicts"]
             ma, mb = va in SERIOUS, vb in SERIOUS
+            sa, sb = d.get("sure", [True, True])
             a_marks += ma
             b_marks += mb
             both += ma and mb
             either += ma or mb
+            # Marked by one review and cleared with confidence by the other (settled, not marked).
+            contradicted += (ma and sb and not mb) or (mb and sa and not ma)
+            unsure += (not sa) + (not sb)
             same += va == vb
             n += 1
             samples += sum(d["samples"])
@@ -108,6 +113,9 @@ def _stability_summary(games: list[dict[str, Any]]) -> dict[str, Any]:
         "marked_by_either": either,
         "stability": round(both / either, 3) if either else None,
         "share_of_marks_confirmed": round(2 * both / (a_marks + b_marks), 3) if a_marks + b_marks else None,
+        "contradicted": contradicted,
+        "uncontradicted": round(1 - contradicted / either, 3) if either else None,
+        "unsure_share": round(unsure / (2 * n), 3) if n else None,
         "same_verdict": round(same / n, 3) if n else None,
         "mean_samples": round(samples / (2 * n), 1) if n else None,
         "cpu_s_per_review": round(cpu / len(games), 1) if games else None,
@@ -224,6 +232,10 @@ def print_tables(summary: dict[str, Any]) -> None:
         print(f"stability: {s['games']} games, {s['decisions']} decisions, reviewed twice (seeds 1 and 2)")
         print(f"  marked mistake/blunder: A {s['marked_by_a']}, B {s['marked_by_b']}, both {s['marked_by_both']}, either {s['marked_by_either']}")
         print(f"  stability |A∩B|/|A∪B| = {s['stability']}; 2|A∩B|/(|A|+|B|) = {s['share_of_marks_confirmed']}; same verdict on {s['same_verdict']} of all decisions")
+        print(
+            f"  marked by one review and cleared with confidence by the other: {s['contradicted']}; "
+            f"uncontradicted 1 - that/|A∪B| = {s['uncontradicted']}; decisions left unsure (interval across the line at the cap) {s['unsure_share']}"
+        )
         print(f"  mean samples per decision {s['mean_samples']}; CPU s per review {s['cpu_s_per_review']}")
     r = summary.get("ranking")
     if r and "levels" in r:
@@ -261,6 +273,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=DEFAULT_BUDGET.samples, help="budget: determinizations per batch")
     parser.add_argument("--confirm", type=int, default=DEFAULT_BUDGET.confirm, help="budget: batches before a mistake is settled")
     parser.add_argument("--first-reach", type=float, default=DEFAULT_BUDGET.first_reach, help="budget: reach after the first batch")
+    parser.add_argument("--futile", type=float, default=DEFAULT_BUDGET.futile, help="budget: give up on a decision this near the line (projected)")
+    parser.add_argument("--reach", type=float, default=DEFAULT_BUDGET.reach, help="budget: reach after the later batches")
+    parser.add_argument("--prior-sd", type=float, default=DEFAULT_BUDGET.prior_sd, help="budget: the prior spread of a paired difference")
     parser.add_argument("--extend", type=int, default=DEFAULT_BUDGET.extend, help="budget: further batches while in doubt")
     parser.add_argument("--levels", default=",".join(LEVELS), help="ranking: the levels compared, weakest first")
     parser.add_argument("--only-differ", action="store_true", help="ranking: judge only the positions where the levels' moves differ")
@@ -268,7 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", action="append", default=None, help="append the JSON lines to this file (summarize: read them)")
     args = parser.parse_args(argv)
     horizon = None if args.horizon in ("end", "None") else int(args.horizon)
-    budget = replace(DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, confirm=args.confirm, horizon=horizon)
+    budget = replace(
+        DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, confirm=args.confirm, horizon=horizon,
+        reach=args.reach, prior_sd=args.prior_sd, futile=args.futile,
+    )
     out = args.out[0] if args.out else None
     if args.what == "summarize":
         summary = summarize(args.out or [])

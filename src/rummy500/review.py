@@ -123,6 +123,11 @@ class Budget:
             the likeliest to have missed the deals where a move costs most).
         confirm: a mistake is not settled before this many batches (a batch or
             two can miss the deals where the move costs nothing, or most).
+        futile: after ``confirm`` batches, a decision whose loss lies nearer
+            the mistake line than ``futile * confidence`` standard errors
+            *projected at the cap* (the current one times ``sqrt(n / cap)``)
+            is left unsure at once: even every batch left could not settle
+            it, and its playouts are worth more elsewhere (0: never).
         prior_sd: the spread (points) of a paired difference assumed before
             any is seen; it stands in for two samples in the standard error,
             so a handful of identical playouts cannot settle a verdict alone.
@@ -132,11 +137,12 @@ class Budget:
     candidates: int = 3
     horizon: int | None = 4
     confidence: float = 2.0
-    extend: int = 11
+    extend: int = 15
     prior_sd: float = 12.0
-    reach: float = 1.0
-    first_reach: float = 1.0
+    reach: float = 2.0
+    first_reach: float = 2.0
     confirm: int = 2
+    futile: float = 0.5
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
@@ -195,6 +201,12 @@ class Decision:
             minus the best other total, plus the move's expected round value.
         legal: how many legal moves there were.
         samples: determinizations the move played was played out in.
+        sure: whether the mistake line is settled either way with the review's
+            confidence: the move is marked (``mistake`` or ``blunder``, so
+            ``loss - confidence * stderr >= 8``), or no candidate may be 8
+            points better (``difference + confidence * stderr < 8`` against
+            every rival still played out). False: the guesses ran out (the cap
+            of ``1 + extend`` batches) with the interval still across the line.
         hindsight: with ``hindsight=True``, the played and best moves' values
             with the real hidden cards (never used for the verdict), else None.
     """
@@ -213,6 +225,7 @@ class Decision:
     standing: float
     legal: int
     samples: int = 0
+    sure: bool = True
     hindsight: dict[str, float] | None = None
 
 
@@ -390,7 +403,7 @@ def judge_moves(view: View, moves: list[Action], *, budget: Budget = DEFAULT_BUD
 
     Returns:
         ``{"best": action, "means": {action: mean}, "loss": {move: points lost},
-        "stderr": {move: standard error}, "verdict": {move: verdict}, "samples": n}``.
+        "stderr": {move: standard error}, "verdict": {move: verdict}, "samples": n, "sure": {move: settled}}``.
     """
     est = _Estimator(budget)
     seat = view.seat
@@ -407,6 +420,7 @@ def judge_moves(view: View, moves: list[Action], *, budget: Budget = DEFAULT_BUD
         "stderr": {m: se for m, (_, se) in losses.items()},
         "verdict": {m: verdict_for(x, se, budget.confidence) for m, (x, se) in losses.items()},
         "samples": len(seeds),
+        "sure": {m: _settled(vals, m, budget) for m in moves},
     }
 
 
@@ -478,10 +492,35 @@ def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> 
         reach = budget.first_reach if n <= max(2, budget.samples) else budget.reach
         lo, hi = diff - budget.confidence * se, diff + reach * se
         if lo < THRESHOLDS["mistake"] <= hi:
-            return True
+            cap = max(2, budget.samples) * (1 + max(0, budget.extend))
+            batches = n // max(2, budget.samples)
+            near = abs(diff - THRESHOLDS["mistake"]) < budget.futile * budget.confidence * se * math.sqrt(n / cap)
+            if not (batches >= budget.confirm and near):
+                return True
         if lo >= THRESHOLDS["mistake"] and n < budget.confirm * max(2, budget.samples):
             return True
     return False
+
+
+def _settled(vals: dict[Action, list[float]], move: Action, budget: Budget) -> bool:
+    """Whether the mistake line is settled for ``move`` with ``budget.confidence`` either way (see :attr:`Decision.sure`).
+
+    >>> _settled({"a": [20.0, 22.0, 21.0], "b": [0.0, 0.0, 0.0]}, "b", Budget(prior_sd=0.0))
+    True
+    >>> _settled({"a": [20.0, -4.0, 12.0], "b": [0.0, 0.0, 0.0]}, "b", Budget(prior_sd=0.0))
+    False
+    """
+    loss, se, _ = _loss(vals, move, budget)
+    if math.isfinite(se) and verdict_for(loss, se, budget.confidence) in ("mistake", "blunder"):
+        return True
+    n = len(vals[move])
+    for rival, v in vals.items():
+        if rival == move or len(v) != n:
+            continue
+        diff, se = _paired(v, vals[move], budget.prior_sd)
+        if not math.isfinite(se) or diff + budget.confidence * se >= THRESHOLDS["mistake"]:
+            return False
+    return True
 
 
 def _live(vals: dict[Action, list[float]], judged: list[Action], budget: Budget) -> list[Action]:
@@ -503,8 +542,8 @@ def _live(vals: dict[Action, list[float]], judged: list[Action], budget: Budget)
 
 def _evaluate(
     est: _Estimator, view: View, played: Action, seed: str, truth: RoundState | None
-) -> tuple[Action, dict[Action, float], float, float, float, dict[str, float] | None, int]:
-    """(best, means, loss, stderr, played mean, hindsight, samples) for one decision."""
+) -> tuple[Action, dict[Action, float], float, float, float, dict[str, float] | None, int, bool]:
+    """(best, means, loss, stderr, played mean, hindsight, samples, sure) for one decision."""
     budget = est.budget
     key = _view_key(view, played, budget, seed)
     hit = _CACHE.get(key)
@@ -522,7 +561,8 @@ def _evaluate(
         seeds = seeds[: max(2, budget.samples)]
         real = est.rollouts([truth] * len(seeds), seeds, seat, [played] + ([best] if best != played else []))
         hind = {"played": _mean(real[played]), "best": _mean(real[best])}
-    out = (best, dict(sorted(means.items(), key=lambda kv: -kv[1])), loss, se, means[played], hind, len(vals[played]))
+    sure = _settled(vals, played, budget)
+    out = (best, dict(sorted(means.items(), key=lambda kv: -kv[1])), loss, se, means[played], hind, len(vals[played]), sure)
     _CACHE[key] = out
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -635,7 +675,7 @@ def review_record(
     decisions: list[Decision] = []
     for k, p in enumerate(chosen):
         dseed = f"{seed}:{p.round}:{p.index}"
-        best, means, loss, se, mine, hind, n = _evaluate(est, p.view, p.action, dseed, p.state if hindsight else None)
+        best, means, loss, se, mine, hind, n, sure = _evaluate(est, p.view, p.action, dseed, p.state if hindsight else None)
         decisions.append(
             Decision(
                 round=p.round,
@@ -652,6 +692,7 @@ def review_record(
                 standing=round(_standing(rules, p.totals, p.seat, mine), 2),
                 legal=len(p.view.legal),
                 samples=n,
+                sure=sure,
                 hindsight={k2: round(v, 2) for k2, v in hind.items()} if hind else None,
             )
         )

@@ -20,7 +20,7 @@ def test_review_json_names_the_missed_layoff(tmp_path: Path, capsys) -> None:  #
     assert [p["name"] for p in out["players"]] == ["Ann"]
     (d,) = [d for d in out["decisions"] if d["step"] == 5]
     assert (d["played"], d["best"]) == ("discard KS", "layoff KS on 0")
-    assert d["verdict"] in ("mistake", "blunder")
+    assert d["verdict"] in ("mistake", "blunder") and d["sure"] is True
     assert set(d["hindsight"]) == {"played", "best"}
     assert out["budget"]["samples"] == 4
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -201,3 +202,43 @@ def _points(record):
     from rummy500.review import _walk
 
     return _walk(load_record(record))[0]
+
+
+def test_sampling_goes_on_until_the_mistake_line_is_settled_or_the_cap():
+    """Each decision either settles the mistake line with 2 standard errors (sure) or used every batch."""
+    budget = Budget(samples=3, candidates=3, horizon=2, extend=3, reach=2.0, first_reach=2.0, futile=0.0)
+    review = review_record(_short_game(7), budget=budget, seed=2, select=_first(12))
+    assert len(review.decisions) == 24
+    cap = budget.samples * (1 + budget.extend)
+    for d in review.decisions:
+        if d.verdict in ("mistake", "blunder"):
+            assert d.sure
+        if not d.sure:
+            assert d.samples == cap
+        assert d.samples % budget.samples == 0 and budget.samples <= d.samples <= cap
+    data = review.to_dict()
+    assert all(isinstance(d["sure"], bool) for d in data["decisions"])
+
+
+def test_a_mistake_is_sure_only_when_its_interval_clears_the_line():
+    from rummy500.review import _settled
+
+    budget = Budget(confidence=2.0, prior_sd=0.0)
+    assert _settled({"a": [30.0, 31.0, 29.0, 30.0], "b": [0.0, 0.0, 0.0, 0.0]}, "b", budget)  # 30 ± 0.4: a blunder
+    assert _settled({"a": [1.0, 0.0, 1.0, 0.0], "b": [0.0, 0.0, 0.0, 0.0]}, "b", budget)  # 0.5 ± 0.3: surely no mistake
+    assert not _settled({"a": [10.0, 0.0, 20.0, 0.0], "b": [0.0, 0.0, 0.0, 0.0]}, "b", budget)  # 7.5 ± 4.8: may be one
+    # Any rival that may be a mistake's margin better leaves it open, not only the best by its mean.
+    three = {"a": [2.0, 2.0, 2.0, 2.0], "b": [0.0, 0.0, 0.0, 0.0], "c": [30.0, -20.0, 25.0, -30.0]}
+    assert not _settled(three, "b", budget)
+
+
+def test_a_decision_too_near_the_line_to_settle_by_the_cap_is_left_unsure_early():
+    # b is 8.0 ± 1.9 points worse than a after two batches of 4: the line runs through the middle of
+    # the interval, and even 4 * 4 more guesses (se about 1.1) could not settle it by 2 standard errors.
+    near = {"a": [12.0, 4.0, 16.0, 0.0, 8.0, 12.0, 4.0, 8.0], "b": [0.0] * 8}
+    patient = Budget(samples=4, extend=5, confidence=2.0, prior_sd=0.0, reach=2.0, first_reach=2.0, futile=0.0)
+    assert _in_doubt(near, "b", patient)
+    assert not _in_doubt(near, "b", replace(patient, futile=0.5))
+    # Far enough from the line for the cap to settle it: the guesses go on.
+    far = {"a": [x + 2.0 for x in near["a"]], "b": [0.0] * 8}
+    assert _in_doubt(far, "b", replace(patient, futile=0.5))

@@ -100,7 +100,7 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
         if hind:
             t.add_column("hindsight played / best", justify="right")
         for d in rows:
-            cells = [str(d.round + 1), str(d.step), d.played, "" if d.best == d.played else d.best, f"{d.loss:.1f}", f"[{_STYLE[d.verdict]}]{d.verdict}[/]"]
+            cells = [str(d.round + 1), str(d.step), d.played, "" if d.best == d.played else d.best, f"{d.loss:.1f}", f"[{_STYLE[d.verdict]}]{d.verdict}{'' if d.sure else '?'}[/]"]
             if hind:
                 cells.append("" if d.hindsight is None else f"{d.hindsight['played']:+.0f} / {d.hindsight['best']:+.0f}")
             t.add_row(*cells)
@@ -120,5 +120,6 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
         f"Expected round points lost, judged from each player's own view ({b.samples} to {b.samples * (1 + b.extend)} "
         f"guesses of the hidden cards, more where the verdict is close; {b.candidates} moves compared per decision; "
         f"{th} points, each by a margin of {b.confidence:g} standard errors)."
+        + " A verdict marked ? is unsure: after the most guesses, the move may still be 8 points worse than the best, or not."
         + (" Hindsight columns use the real hidden cards and play no part in the verdicts." if hind else "")
     )
