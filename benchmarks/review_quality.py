@@ -122,38 +122,55 @@ def _stability_summary(games: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def ranking(games: int, first: int, per_game: int, budget: Budget, out: str | None, levels: tuple[str, ...] = LEVELS, only_differ: bool = False) -> None:
+def ranking(
+    games: int,
+    first: int,
+    per_game: int,
+    budget: Budget,
+    out: str | None,
+    levels: tuple[str, ...] = LEVELS,
+    only_differ: bool = False,
+    horizons: tuple[int | None, ...] = (),
+) -> None:
     """Every level decides the same sampled positions; the moves are judged on the same guesses.
 
     With ``only_differ``, positions where every level chose the same move are
     counted (``same``) but not judged: the paired differences are then over
-    the positions where the levels disagree.
+    the positions where the levels disagree. With ``horizons``, the same
+    positions and moves are judged once per horizon (one line per game and
+    horizon; ``summarize`` prints a table per horizon).
     """
     rules = _rules(1)
+    judges = [replace(budget, horizon=h) for h in horizons] or [budget]
     for g in range(first, first + games):
         pair = GAME_PAIRS[g % len(GAME_PAIRS)]
         record = play_game(list(pair), rules, g, keep_record=True).record
         points, _, _ = _walk(load_record(record))
         pick = random.Random(f"positions:{g}")
-        row: dict[str, Any] = {"game": g, "pair": pair, "budget": asdict(budget), "levels": list(levels), "same": 0, "positions": []}
+        rows = [
+            {"game": g, "pair": pair, "budget": asdict(b), "levels": list(levels), "same": 0, "positions": []} for b in judges
+        ]
         for p in pick.sample(points, min(per_game, len(points))):
             moves = {lv: make_bot(lv, pick.getrandbits(32)).act(p.view, random.Random(pick.getrandbits(32))) for lv in levels}
             if only_differ and len(set(moves.values())) == 1:
-                row["same"] += 1
+                for row in rows:
+                    row["same"] += 1
                 continue
-            judged = judge_moves(p.view, list(moves.values()), budget=budget, seed=f"{g}:{p.round}:{p.index}")
-            row["positions"].append(
-                {
-                    "step": p.step,
-                    "moves": {lv: str(m) for lv, m in moves.items()},
-                    "best": str(judged["best"]),
-                    "loss": {lv: round(judged["loss"][m], 2) for lv, m in moves.items()},
-                    "value": {lv: round(judged["means"][m], 2) for lv, m in moves.items()},
-                    "verdict": {lv: judged["verdict"][m] for lv, m in moves.items()},
-                    "samples": judged["samples"],
-                }
-            )
-        _emit(out, {"ranking": row})
+            for b, row in zip(judges, rows, strict=True):
+                judged = judge_moves(p.view, list(moves.values()), budget=b, seed=f"{g}:{p.round}:{p.index}")
+                row["positions"].append(
+                    {
+                        "step": p.step,
+                        "moves": {lv: str(m) for lv, m in moves.items()},
+                        "best": str(judged["best"]),
+                        "loss": {lv: round(judged["loss"][m], 2) for lv, m in moves.items()},
+                        "value": {lv: round(judged["means"][m], 2) for lv, m in moves.items()},
+                        "verdict": {lv: judged["verdict"][m] for lv, m in moves.items()},
+                        "samples": judged["samples"],
+                    }
+                )
+        for row in rows:
+            _emit(out, {"ranking": row})
 
 
 def _ci(xs: list[float]) -> tuple[float, float]:
@@ -222,6 +239,11 @@ def summarize(paths: list[str]) -> dict[str, Any]:
         out["stability"] = _stability_summary(stab)
     if rank:
         out["ranking"] = _ranking_summary(rank)
+        by: dict[str, list[dict[str, Any]]] = {}
+        for r in rank:
+            by.setdefault(str(r["budget"].get("horizon")), []).append(r)
+        if len(by) > 1:
+            out["ranking_by_horizon"] = {h: _ranking_summary(rs) for h, rs in by.items()}
     return out
 
 
@@ -237,8 +259,17 @@ def print_tables(summary: dict[str, Any]) -> None:
             f"uncontradicted 1 - that/|A∪B| = {s['uncontradicted']}; decisions left unsure (interval across the line at the cap) {s['unsure_share']}"
         )
         print(f"  mean samples per decision {s['mean_samples']}; CPU s per review {s['cpu_s_per_review']}")
-    r = summary.get("ranking")
-    if r and "levels" in r:
+    tables = summary.get("ranking_by_horizon") or {"": summary.get("ranking")}
+    for horizon, r in tables.items():
+        if not r or "levels" not in r:
+            continue
+        if horizon:
+            print(f"judged with horizon {horizon}:")
+        _print_ranking(r)
+
+
+def _print_ranking(r: dict[str, Any]) -> None:
+    if r:
         print(
             f"ranking: {r['games']} games, {r['positions']} positions judged (the levels' moves differ in {r['levels_differ']}; "
             f"{r['skipped_same']} positions where all chose the same move not judged)"
@@ -280,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", default=",".join(LEVELS), help="ranking: the levels compared, weakest first")
     parser.add_argument("--only-differ", action="store_true", help="ranking: judge only the positions where the levels' moves differ")
     parser.add_argument("--horizon", default=str(DEFAULT_BUDGET.horizon), help="budget: turns played out after the move, or 'end' (to the end of the round)")
+    parser.add_argument("--horizons", default="", help="ranking: judge the same positions once per horizon, e.g. 4,end")
     parser.add_argument("--out", action="append", default=None, help="append the JSON lines to this file (summarize: read them)")
     args = parser.parse_args(argv)
     horizon = None if args.horizon in ("end", "None") else int(args.horizon)
@@ -297,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "stability":
         stability(args.games, args.first, args.rounds, budget, out)
     else:
-        ranking(args.games, args.first, args.per_game, budget, out, tuple(args.levels.split(",")), args.only_differ)
+        horizons = tuple(None if h in ("end", "None") else int(h) for h in args.horizons.split(",") if h)
+        ranking(args.games, args.first, args.per_game, budget, out, tuple(args.levels.split(",")), args.only_differ, horizons)
     if out:
         print_tables(summarize([out]))
     return 0
