@@ -173,6 +173,45 @@ def ranking(
             _emit(out, {"ranking": row})
 
 
+def rejudge(paths: list[str], pair: tuple[str, str], budget: Budget, out: str | None) -> None:
+    """Judge again, with ``budget``, the positions of earlier ranking runs where the two levels of ``pair`` moved differently.
+
+    The games and positions are rebuilt from their seeds, the levels' moves
+    read back from the lines (so no bot decides again) and all of them judged
+    together with the same seed as before: only the budget (e.g. the horizon)
+    differs, position by position.
+    """
+    rules = _rules(1)
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            rows = [json.loads(line)["ranking"] for line in f if '"ranking"' in line]
+        for old in rows:
+            keep = [p for p in old["positions"] if p["moves"][pair[0]] != p["moves"][pair[1]]]
+            if not keep:
+                continue
+            g = old["game"]
+            record = play_game(list(old["pair"]), rules, g, keep_record=True).record
+            points = {p.step: p for p in _walk(load_record(record))[0]}
+            row: dict[str, Any] = {"game": g, "pair": old["pair"], "budget": asdict(budget), "levels": old["levels"], "same": 0, "positions": []}
+            for pos in keep:
+                p = points[pos["step"]]
+                legal = {str(a): a for a in p.view.legal}
+                moves = {lv: legal[m] for lv, m in pos["moves"].items()}
+                judged = judge_moves(p.view, list(moves.values()), budget=budget, seed=f"{g}:{p.round}:{p.index}")
+                row["positions"].append(
+                    {
+                        "step": p.step,
+                        "moves": pos["moves"],
+                        "best": str(judged["best"]),
+                        "loss": {lv: round(judged["loss"][m], 2) for lv, m in moves.items()},
+                        "value": {lv: round(judged["means"][m], 2) for lv, m in moves.items()},
+                        "verdict": {lv: judged["verdict"][m] for lv, m in moves.items()},
+                        "samples": judged["samples"],
+                    }
+                )
+            _emit(out, {"ranking": row})
+
+
 def _ci(xs: list[float]) -> tuple[float, float]:
     """Mean and 95% half-width (normal approximation)."""
     n = len(xs)
@@ -296,7 +335,7 @@ def _emit(out: str | None, obj: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("what", choices=("stability", "ranking", "summarize"))
+    parser.add_argument("what", choices=("stability", "ranking", "rejudge", "summarize"))
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--first", type=int, default=0, help="the first game's seed (split a run between processes)")
     parser.add_argument("--rounds", type=int, default=1, help="stability: rounds per game (0: a whole game to 500)")
@@ -311,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", default=",".join(LEVELS), help="ranking: the levels compared, weakest first")
     parser.add_argument("--only-differ", action="store_true", help="ranking: judge only the positions where the levels' moves differ")
     parser.add_argument("--horizon", default=str(DEFAULT_BUDGET.horizon), help="budget: turns played out after the move, or 'end' (to the end of the round)")
+    parser.add_argument("--from", dest="sources", action="append", default=[], help="rejudge: the ranking lines to judge again")
+    parser.add_argument("--pair", default="medium,hard", help="rejudge: judge again where these two levels' moves differ")
     parser.add_argument("--horizons", default="", help="ranking: judge the same positions once per horizon, e.g. 4,end")
     parser.add_argument("--out", action="append", default=None, help="append the JSON lines to this file (summarize: read them)")
     args = parser.parse_args(argv)
@@ -326,7 +367,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(summary))
         return 0
     print(f"budget: {budget}", file=sys.stderr)
-    if args.what == "stability":
+    if args.what == "rejudge":
+        a, b = args.pair.split(",")
+        rejudge(args.sources, (a, b), budget, out)
+    elif args.what == "stability":
         stability(args.games, args.first, args.rounds, budget, out)
     else:
         horizons = tuple(None if h in ("end", "None") else int(h) for h in args.horizons.split(",") if h)
