@@ -47,3 +47,15 @@ def test_review_refuses_bad_input_in_one_line(tmp_path: Path, capsys) -> None:  
     assert err.count("\n") == 1 and "round 0 action 0" in err
     assert main(["review", str(bad), "--budget", "1"]) == 2
     assert "--budget" in capsys.readouterr().err
+
+
+def test_review_can_judge_to_the_end_of_the_round(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(POSITION))
+    assert main(["review", str(game), "--json", "--budget", "2", "--seat", "0", "--horizon", "end"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["budget"]["horizon"] is None
+    (d,) = [d for d in out["decisions"] if d["step"] == 5]
+    assert d["best"] == "layoff KS on 0"
+    assert main(["review", str(game), "--horizon", "0"]) == 2
+    assert "--horizon" in capsys.readouterr().err

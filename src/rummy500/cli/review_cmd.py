@@ -39,12 +39,27 @@ def main(argv: list[str]) -> int:
             f"a close decision gets up to {DEFAULT_BUDGET.extend} more batches)"
         ),
     )
+    parser.add_argument(
+        "--horizon", default=str(DEFAULT_BUDGET.horizon), metavar="N|end",
+        help=(
+            f"turns played out after each move before the position is valued (default {DEFAULT_BUDGET.horizon}), "
+            "or end: to the end of the round (a less short-sighted judge, several times slower)"
+        ),
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the guesses and playouts (default 0)")
     parser.add_argument("--hindsight", action="store_true", help="also value the moves with the real hidden cards (kept apart)")
     parser.add_argument("--all", action="store_true", help="list every decision, not only those that lost points")
     args = parser.parse_args(argv)
     if args.budget < 2:
         print("rummy500 review: --budget must be at least 2 (a difference needs two samples to be judged)", file=sys.stderr)
+        return 2
+    horizon: int | None
+    if args.horizon == "end":
+        horizon = None
+    elif args.horizon.isdigit() and int(args.horizon) >= 1:
+        horizon = int(args.horizon)
+    else:
+        print("rummy500 review: --horizon must be a number of turns (at least 1) or end", file=sys.stderr)
         return 2
     try:
         record = _read(args.file)
@@ -63,7 +78,7 @@ def main(argv: list[str]) -> int:
     except ModuleNotFoundError:  # pragma: no cover - the cli extra brings rich
         print("rummy500 review: this command needs rich; install with: pip install -e '.[cli]'", file=sys.stderr)
         return 2
-    budget = replace(DEFAULT_BUDGET, samples=args.budget)
+    budget = replace(DEFAULT_BUDGET, samples=args.budget, horizon=horizon)
     err = Console(stderr=True)
     try:
         with Progress(console=err, transient=True, disable=not err.is_terminal) as bar:
