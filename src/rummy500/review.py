@@ -24,13 +24,15 @@ The estimator (see ``docs/review.md``):
   is unfinished). Every candidate sees the same determinizations and the
   same random numbers (common random numbers), so the differences between
   candidates are paired.
-* **More samples where the verdict is close.** While the verdict "mistake"
-  is unsettled against some live rival (``diff - confidence * stderr`` below
-  the threshold, but the threshold within :attr:`Budget.reach` standard
-  errors above ``diff``), or a mistake rests on a single batch, further
-  batches (at most :attr:`Budget.extend`) play the move played and the
-  rivals still in reach on new shared determinizations. A clear decision
-  costs one batch (a clear mistake two); a close one up to ``1 + extend``.
+* **A sequential test at the mistake line.** While, against some live
+  rival, neither "mistake" (``diff - confidence * stderr >= 8``) nor "not a
+  mistake" (``diff + reach * stderr < 8``; ``reach`` is ``confidence`` by
+  default) holds, or a mistake rests on fewer than :attr:`Budget.confirm`
+  batches, further batches (at most :attr:`Budget.extend`) play the move
+  played and the rivals still in reach on new shared determinizations. A
+  decision too near the line for the cap to settle stops early
+  (:attr:`Budget.futile`). Each decision ends *sure* either way or *unsure*
+  (:attr:`Decision.sure`).
 * **Loss and verdict.** The expected points lost is the best candidate's
   mean minus the move played's mean (paired), counted only when it exceeds
   ``confidence`` standard errors (else 0: nothing was clearly better). A
@@ -118,7 +120,10 @@ class Budget:
             while the verdict is in doubt (see ``reach``).
         reach: a decision stays in doubt only while the mistake threshold is
             within this many standard errors above its loss (a loss further
-            below the threshold cannot plausibly end up confidently above it).
+            below the threshold is "not a mistake", settled). The default,
+            equal to ``confidence``, makes the sampling a sequential test
+            that stops when the 2-standard-error interval clears the line
+            either way (or at the cap).
         first_reach: ``reach`` after the first batch only (a first batch is
             the likeliest to have missed the deals where a move costs most).
         confirm: a mistake is not settled before this many batches (a batch or
