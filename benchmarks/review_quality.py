@@ -28,9 +28,16 @@ run can be read before it ends, and several processes (different
 ``--first``) can share the work: ``summarize --out A --out B`` prints the
 tables of the lines so far. Run it niced::
 
-    nice -n 19 python benchmarks/review_quality.py stability --rounds 1 --games 4 --out stab.jsonl
-    nice -n 19 python benchmarks/review_quality.py ranking --games 200 --samples 4 --extend 3 --out rank.jsonl
+    nice -n 19 python benchmarks/review_quality.py stability --rounds 1 --games 16 --out stab.jsonl
+    nice -n 19 python benchmarks/review_quality.py ranking --games 800 --out rank.jsonl
+    nice -n 19 python benchmarks/review_quality.py rejudge --from rank.jsonl --pair medium,hard --horizon end --out end.jsonl
     python benchmarks/review_quality.py summarize --out stab.jsonl --out rank.jsonl
+
+The stability summary also counts *contradictions* (a decision one review
+marks and the other, sure of itself, clears: :attr:`rummy500.review.Decision.sure`)
+and the share of decisions left unsure. ``rejudge`` judges again, with
+another budget (e.g. ``--horizon end``), the positions of earlier ranking
+lines where two levels moved differently, with the same seeds and moves.
 """
 
 from __future__ import annotations
