@@ -53,19 +53,20 @@ def kind(action: object) -> str:
 def reachable(decision: Decision) -> dict[tuple[int, ...], object]:
     """Every complete token path the masks allow, with the action each commits."""
     out: dict[tuple[int, ...], object] = {}
-    stack: list[tuple[int, ...]] = [()]
+    stack: list[Decision] = [decision.copy()]
     while stack:
-        prefix = stack.pop()
-        for token in decision.children.get(prefix, ()):
-            probe = Decision([])
-            probe.actions, probe.children, probe.prefix = decision.actions, decision.children, prefix
+        at = stack.pop()
+        for token in at.next_tokens():
+            probe = at.copy()
             action = probe.push(token)
             if action is None:
                 assert token < ARGUMENT_END, token_name(token)
-                stack.append((*prefix, token))
+                assert probe.selected == (*at.selected, token)
+                stack.append(probe)
             else:
                 assert token >= ARGUMENT_END, token_name(token)
-                out[(*prefix, token)] = action
+                assert probe.selected == ()
+                out[(*at.selected, token)] = action
     return out
 
 

@@ -12,11 +12,13 @@ prints the table for the standard game. Card kinds are those of
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from rummy500.cards import Card
 from rummy500.env.encoding import (
     ARGUMENT_END,
     CARD_KINDS,
@@ -28,9 +30,10 @@ from rummy500.env.encoding import (
     card_index,
 )
 from rummy500.melds import TableMeld
+from rummy500.public import Public
 from rummy500.views import View
 
-__all__ = ["ObservationLayout", "add_selected", "encode_view", "layout"]
+__all__ = ["ObservationLayout", "SeatEncoder", "add_selected", "encode_view", "layout"]
 
 PHASES = ("nominate", "draw", "play", "round_over")
 GAMBITS = (None, "wild", "double", "split")
@@ -105,12 +108,15 @@ def layout(players: int) -> ObservationLayout:
     return out
 
 
-def _card_kinds() -> dict[int, int]:
+def _card_kinds() -> list[int]:
+    """Card kind by card value (-1: no card), a list indexed by the ``int`` of a card."""
     from rummy500.cards import JOKER, natural_cards
 
-    out = {int(c): card_index(c) for c in natural_cards()}
+    out = [-1] * 256
+    for c in natural_cards():
+        out[int(c)] = card_index(c)
+        out[128 + int(c)] = card_index(c.__class__(128 + int(c)))
     out[int(JOKER)] = card_index(JOKER)
-    out.update({128 + int(c): card_index(c.__class__(128 + int(c))) for c in natural_cards()})
     return out
 
 
@@ -125,89 +131,272 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
         selected: the argument tokens chosen so far in the current decision.
         offer: whether the decision is an out-of-turn offer.
     """
-    n = view.players
-    lay = layout(n)
-    off = _offsets(lay)
     seat = view.seat if view.seat is not None else 0
-    kind = _KIND
-    # rel[s]: seat s relative to the observer.
-    rel = [(s - seat) % n for s in range(n)]
-
-    # Every count and one-hot goes into ``idx`` (repeated for counts).
-    base = off["hand"]
-    idx: list[int] = [base + kind[c] for c in view.hand]
-    pile = view.discard
-    base = off["pile"]
-    depth = min(len(pile), MAX_PILE)
-    idx += [base + d * HAND_KINDS + kind[pile[-1 - d]] for d in range(depth)]
-    if view.melds:
-        memo = _MELD_INDEXES
-        for m in view.melds:
-            if m.id >= MAX_MELDS:
-                continue
-            # A table meld is an immutable value: its entries for one observer are worked out once.
-            hit = memo.get((id(m), seat, n))
-            if hit is None or hit[0] is not m:
-                if len(memo) > 100_000:
-                    memo.clear()
-                hit = memo[id(m), seat, n] = (m, _meld_indexes(m, off, rel, n))
-            idx += hit[1]
-    known = off["known"]
-    for s, cards in enumerate(view.known):
-        if cards:
-            kb = known + rel[s] * HAND_KINDS
-            idx += [kb + kind[c] for c in cards]
-    if view.removed:
-        removed = off["removed"]
-        idx += [removed + kind[c] for c in view.removed]
-    floating, opened, has_melded = view.floating, view.opened, view.has_melded
-    for s in range(n):
-        r = rel[s]
-        if floating and floating[s]:
-            idx.append(off["floating"] + r)
-        if opened and opened[s]:
-            idx.append(off["opened"] + r)
-        if has_melded and has_melded[s]:
-            idx.append(off["has_melded"] + r)
-    phase = _PHASE_INDEX.get(view.phase)
-    if phase is not None:
-        idx.append(off["phase"] + phase)
-    if offer:
-        idx.append(off["offer"])
-    idx.append(off["to_move"] + rel[view.to_move])
-    idx.append(off["dealer"] + rel[view.dealer])
-    if view.last_discarder is not None:
-        idx.append(off["last_discarder"] + rel[view.last_discarder])
-    if view.obligation is not None:
-        idx.append(off["obligation"] + kind[view.obligation])
-    if view.taken_top is not None:
-        idx.append(off["taken_top"] + kind[view.taken_top])
-    if view.claimed_card is not None:
-        idx.append(off["claimed_card"] + kind[view.claimed_card])
-    idx.append(off["gambit"] + GAMBITS.index(view.gambit))
-    idx.append(off["dealer_joker"] + DEALER_JOKER.index(view.dealer_joker))
-    obs = np.zeros(lay.size, dtype=np.float32)
-    obs[np.fromiter(idx, np.intp, len(idx))] = 1.0
-    if len(set(idx)) != len(idx):  # a card held or melded twice (two packs, two jokers)
-        for i, k in Counter(idx).items():
-            if k > 1:
-                obs[i] = k
-    # Scalars.
-    obs[off["pile_size"]] = len(pile) / MAX_PILE
-    obs[off["stock"]] = view.stock_count / MAX_PILE
     target = float(view.rules.target) or 1.0
-    hs, sc = off["hand_sizes"], off["scores"]
-    sizes, scores = view.hand_sizes, view.scores
-    for s in range(n):
-        r = rel[s]
-        obs[hs + r] = sizes[s] / 20.0
-        if scores is not None:
-            obs[sc + r] = scores[s] / target
-    t = off["turn"]
-    obs[t : t + 4] = (view.drawn / 2.0, view.turn_points / 100.0, view.turns / 100.0, float(view.rummy_due))
+    obs = SeatEncoder(view.players, seat, target).update(view, list(view.hand), view.scores, offer)
     if selected:
-        add_selected(obs, n, selected)
+        add_selected(obs, view.players, selected)
     return obs
+
+
+class SeatEncoder:
+    """One seat's observation, kept up to date from position to position.
+
+    :meth:`update` takes the round's public facts (a :class:`~rummy500.public.Public`
+    or the seat's :class:`~rummy500.views.View`), the seat's own hand and the
+    match totals -- nothing hidden from the seat -- and rewrites only the fields
+    whose source changed since the last call: a public value is immutable and
+    each action replaces the fields it changes, so an unchanged field is the
+    same object. Counts are added and taken away; the pile is shifted a row
+    when a card is discarded onto it or taken from it.
+
+    Args:
+        players: seats at the table.
+        seat: the observing seat.
+        target: the match target (scores are divided by it).
+    """
+
+    __slots__ = (
+        "_flags",
+        "_hand",
+        "_known",
+        "_known_entries",
+        "_meld_entries",
+        "_melds",
+        "_mv",
+        "_offer",
+        "_one",
+        "_pile",
+        "_pub",
+        "_removed",
+        "_scores",
+        "_sizes",
+        "n",
+        "obs",
+        "off",
+        "rel",
+        "seat",
+        "target",
+    )
+
+    def __init__(self, players: int, seat: int, target: float = 500.0) -> None:
+        lay = layout(players)
+        self.n = n = players
+        self.seat = seat
+        self.target = target
+        self.off = _offsets(lay)
+        self.rel = [(s - seat) % n for s in range(n)]
+        #: The observation (updated in place: copy it before handing it out).
+        self.obs = np.zeros(lay.size, dtype=np.float32)
+        # Entries are written through a memoryview: a float per item, much cheaper than numpy's scalar indexing.
+        self._mv: Any = self.obs.data
+        self._pub: object = None
+        self._hand: list[Card] = []
+        self._pile: tuple[Card, ...] = ()
+        self._melds: tuple[TableMeld, ...] = ()
+        self._meld_entries: list[tuple[int, ...]] = []
+        self._known: tuple[tuple[Card, ...], ...] = ((),) * n
+        self._known_entries: list[tuple[int, ...]] = [()] * n
+        self._removed: tuple[Card, ...] = ()
+        self._flags: list[object] = [None, None, None]
+        self._one = [-1] * 9
+        self._sizes: object = None
+        self._scores: list[int] | None = None
+        self._offer = False
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__ if name != "_mv"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self._mv = self.obs.data
+
+    def update(self, pub: Public, hand: list[Card], scores: Sequence[int] | None, offer: bool = False) -> np.ndarray:
+        """The observation for this position (the array :attr:`obs`, updated in place).
+
+        Args:
+            pub: the round's public facts (``state.public``, or the seat's view).
+            hand: the seat's own hand (any order).
+            scores: the match totals before this round, or None.
+            offer: whether the seat decides an out-of-turn offer now.
+        """
+        mv = self._mv
+        off = self.off
+        if pub is not self._pub:
+            self._pub = pub
+            if pub.discard is not self._pile:
+                self._update_pile(pub.discard)
+            if pub.melds is not self._melds:
+                self._update_melds(pub.melds)
+            if pub.known is not self._known:
+                self._update_known(pub.known)
+            if pub.removed is not self._removed:
+                base = off["removed"]
+                kind = _KIND
+                for c in self._removed:
+                    mv[base + kind[c]] -= 1.0
+                for c in pub.removed:
+                    mv[base + kind[c]] += 1.0
+                self._removed = pub.removed
+            self._update_flags(pub)
+            self._update_one_hots(pub)
+            n, rel = self.n, self.rel
+            sizes = pub.hand_sizes
+            if sizes is not self._sizes:
+                self._sizes = sizes
+                hs = off["hand_sizes"]
+                for s in range(n):
+                    mv[hs + rel[s]] = sizes[s] / 20.0
+            mv[off["stock"]] = pub.stock_count / MAX_PILE
+            t = off["turn"]
+            mv[t] = pub.drawn / 2.0
+            mv[t + 1] = pub.turn_points / 100.0
+            mv[t + 2] = pub.turns / 100.0
+            mv[t + 3] = float(pub.rummy_due)
+        if hand != self._hand:
+            base = off["hand"]
+            kind = _KIND
+            for c in self._hand:
+                mv[base + kind[c]] = 0.0
+            for c in hand:
+                mv[base + kind[c]] += 1.0
+            self._hand = list(hand)
+        if scores is None:
+            if self._scores is not None:
+                sc = off["scores"]
+                for s in range(self.n):
+                    mv[sc + s] = 0.0
+                self._scores = None
+        elif scores != self._scores:
+            sc, rel, target = off["scores"], self.rel, self.target
+            for s in range(self.n):
+                mv[sc + rel[s]] = scores[s] / target
+            self._scores = list(scores)
+        if offer != self._offer:
+            mv[off["offer"]] = 1.0 if offer else 0.0
+            self._offer = offer
+        return self.obs
+
+    def _update_pile(self, pile: tuple[Card, ...]) -> None:
+        """The pile, top first: one row of card kinds per depth."""
+        obs, mv, kind = self.obs, self._mv, _KIND
+        base = self.off["pile"]
+        old = self._pile
+        was, now = len(old), len(pile)
+        mv[self.off["pile_size"]] = now / MAX_PILE
+        row = HAND_KINDS
+        if was < MAX_PILE and now <= MAX_PILE and now == was + 1 and pile[:was] == old:
+            # a card put on top: every row one deeper
+            if was:
+                obs[base + row : base + now * row] = obs[base : base + was * row]
+                mv[base + kind[old[-1]]] = 0.0
+            mv[base + kind[pile[-1]]] = 1.0
+        elif now < was <= MAX_PILE and pile == old[:now]:
+            # cards taken from the top: every row that many shallower
+            k = was - now
+            if now:
+                obs[base : base + now * row] = obs[base + k * row : base + was * row]
+            obs[base + now * row : base + was * row] = 0.0
+        else:
+            obs[base : base + min(was, MAX_PILE) * row] = 0.0
+            top = now - 1
+            for d in range(min(now, MAX_PILE)):
+                mv[base + d * row + kind[pile[top - d]]] = 1.0
+        self._pile = pile
+
+    def _update_melds(self, melds: tuple[TableMeld, ...]) -> None:
+        """Take away the entries of every meld that changed and add its new ones."""
+        mv = self._mv
+        old, entries = self._melds, self._meld_entries
+        have = len(old)
+        for i, m in enumerate(melds):
+            if i < have:
+                if old[i] is m:
+                    continue
+                for j in entries[i]:
+                    mv[j] -= 1.0
+            e = self._entries_of(m)
+            for j in e:
+                mv[j] += 1.0
+            if i < have:
+                entries[i] = e
+            else:
+                entries.append(e)
+        for i in range(len(melds), have):
+            for j in entries[i]:
+                mv[j] -= 1.0
+        del entries[len(melds) :]
+        self._melds = melds
+
+    def _entries_of(self, m: TableMeld) -> tuple[int, ...]:
+        if m.id >= MAX_MELDS:
+            return ()
+        # A table meld is an immutable value: its entries for one observer are worked out once.
+        memo = _MELD_INDEXES
+        key = (id(m), self.seat, self.n)
+        hit = memo.get(key)
+        if hit is None or hit[0] is not m:
+            if len(memo) > 100_000:
+                memo.clear()
+            hit = memo[key] = (m, _meld_indexes(m, self.off, self.rel, self.n))
+        return hit[1]
+
+    def _update_known(self, known: tuple[tuple[Card, ...], ...]) -> None:
+        mv, kind = self._mv, _KIND
+        base = self.off["known"]
+        old = self._known
+        rel = self.rel
+        for s in range(self.n):
+            cards = known[s]
+            if cards is old[s]:
+                continue
+            kb = base + rel[s] * HAND_KINDS
+            for c in old[s]:
+                mv[kb + kind[c]] -= 1.0
+            for c in cards:
+                mv[kb + kind[c]] += 1.0
+        self._known = known
+
+    def _update_flags(self, pub: Public) -> None:
+        mv, off, rel, flags = self._mv, self.off, self.rel, self._flags
+        for i, (name, values) in enumerate(
+            (("floating", pub.floating), ("opened", pub.opened), ("has_melded", pub.has_melded))
+        ):
+            if values is flags[i]:
+                continue
+            flags[i] = values
+            base = off[name]
+            for s in range(self.n):
+                mv[base + rel[s]] = 1.0 if values and values[s] else 0.0
+
+    def _update_one_hots(self, pub: Public) -> None:
+        """The one-hot fields: clear the old entry and set the new one where they differ."""
+        off, rel, kind = self.off, self.rel, _KIND
+        phase = _PHASE_INDEX.get(pub.phase)
+        last = pub.last_discarder
+        obligation, taken_top, claimed = pub.obligation, pub.taken_top, pub.claimed_card
+        now = (
+            -1 if phase is None else off["phase"] + phase,
+            off["to_move"] + rel[pub.to_move],
+            off["dealer"] + rel[pub.dealer],
+            -1 if last is None else off["last_discarder"] + rel[last],
+            -1 if obligation is None else off["obligation"] + kind[obligation],
+            -1 if taken_top is None else off["taken_top"] + kind[taken_top],
+            -1 if claimed is None else off["claimed_card"] + kind[claimed],
+            off["gambit"] + GAMBITS.index(pub.gambit),
+            off["dealer_joker"] + DEALER_JOKER.index(pub.dealer_joker),
+        )
+        one, mv = self._one, self._mv
+        for i in range(9):
+            j = now[i]
+            k = one[i]
+            if j != k:
+                if k >= 0:
+                    mv[k] = 0.0
+                if j >= 0:
+                    mv[j] = 1.0
+                one[i] = j
 
 
 def _meld_indexes(m: TableMeld, off: dict[str, int], rel: list[int], n: int) -> tuple[int, ...]:

@@ -183,9 +183,7 @@ class _Core:
         out.dealing = list(self.dealing)
         out.decision = None
         if self.decision is not None:
-            d = Decision(())
-            d.actions, d.children, d.prefix = self.decision.actions, self.decision.children, self.decision.prefix
-            out.decision = d
+            out.decision = self.decision.copy()
         out.returns_ = list(self.returns_)
         out.rewards_ = list(self.rewards_)
         out.history = list(self.history)
