@@ -379,9 +379,22 @@ class Decision:
 
     def _root_level(self) -> dict[int, Action | None]:
         level: dict[int, Action | None] = {}
-        root = _root
+        kinds = _CARD_KIND
         for action in self.legal:
-            token, last = root(action)
+            # the commonest actions inline (as _root does), the others through it
+            kind = type(action)
+            a: Any = action
+            if kind is Discard and len(a.cards) == 1:
+                k = kinds.get(a.cards[0], HAND_KINDS)
+                if k < HAND_KINDS:
+                    level[DISCARD + k] = action
+                    continue
+            elif (kind is Meld or kind is LayOff) and a.cards:
+                k = kinds.get(a.cards[0], -1)
+                if k >= 0:
+                    level[SELECT + k] = None
+                    continue
+            token, last = _root(action)
             level[token] = action if last else None
         self._level = level
         return level

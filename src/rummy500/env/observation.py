@@ -157,10 +157,10 @@ class SeatEncoder:
     """
 
     __slots__ = (
+        "_at",
         "_flags",
         "_hand",
         "_known",
-        "_known_entries",
         "_meld_entries",
         "_melds",
         "_mv",
@@ -171,6 +171,7 @@ class SeatEncoder:
         "_removed",
         "_scores",
         "_sizes",
+        "_vals",
         "n",
         "obs",
         "off",
@@ -184,21 +185,24 @@ class SeatEncoder:
         self.n = n = players
         self.seat = seat
         self.target = target
-        self.off = _offsets(lay)
-        self.rel = [(s - seat) % n for s in range(n)]
+        self.off = off = _offsets(lay)
+        self.rel = rel = [(s - seat) % n for s in range(n)]
         #: The observation (updated in place: copy it before handing it out).
         self.obs = np.zeros(lay.size, dtype=np.float32)
         # Entries are written through a memoryview: a float per item, much cheaper than numpy's scalar indexing.
         self._mv: Any = self.obs.data
+        # Where each field's entries go: per absolute seat for the seat fields, by value for the others.
+        self._at = _Offsets(off, rel)
         self._pub: object = None
         self._hand: list[Card] = []
         self._pile: tuple[Card, ...] = ()
         self._melds: tuple[TableMeld, ...] = ()
         self._meld_entries: list[tuple[int, ...]] = []
         self._known: tuple[tuple[Card, ...], ...] = ((),) * n
-        self._known_entries: list[tuple[int, ...]] = [()] * n
         self._removed: tuple[Card, ...] = ()
         self._flags: list[object] = [None, None, None]
+        # The one-hot fields: the value last encoded and the entry set for it (-1: none).
+        self._vals: list[object] = [_UNSET] * 9
         self._one = [-1] * 9
         self._sizes: object = None
         self._scores: list[int] | None = None
@@ -222,7 +226,8 @@ class SeatEncoder:
             offer: whether the seat decides an out-of-turn offer now.
         """
         mv = self._mv
-        off = self.off
+        at = self._at
+        kind = _KIND
         if pub is not self._pub:
             self._pub = pub
             if pub.discard is not self._pile:
@@ -232,74 +237,109 @@ class SeatEncoder:
             if pub.known is not self._known:
                 self._update_known(pub.known)
             if pub.removed is not self._removed:
-                base = off["removed"]
-                kind = _KIND
+                base = at.removed
                 for c in self._removed:
                     mv[base + kind[c]] -= 1.0
                 for c in pub.removed:
                     mv[base + kind[c]] += 1.0
                 self._removed = pub.removed
-            self._update_flags(pub)
-            self._update_one_hots(pub)
-            n, rel = self.n, self.rel
+            flags = self._flags
+            if pub.floating is not flags[0]:
+                flags[0] = _write_flags(mv, at.floating, pub.floating)
+            if pub.opened is not flags[1]:
+                flags[1] = _write_flags(mv, at.opened, pub.opened)
+            if pub.has_melded is not flags[2]:
+                flags[2] = _write_flags(mv, at.has_melded, pub.has_melded)
+            # one-hot fields: where the value changed, clear the old entry and set the new one
+            vals, one = self._vals, self._one
+            v: Any = pub.phase
+            if v != vals[0]:
+                vals[0] = v
+                _move(mv, one, 0, at.phase.get(v, -1))
+            v = pub.to_move
+            if v != vals[1]:
+                vals[1] = v
+                _move(mv, one, 1, at.to_move[v])
+            v = pub.dealer
+            if v != vals[2]:
+                vals[2] = v
+                _move(mv, one, 2, at.dealer[v])
+            v = pub.last_discarder
+            if v != vals[3]:
+                vals[3] = v
+                _move(mv, one, 3, -1 if v is None else at.last_discarder[v])
+            v = pub.obligation
+            if v != vals[4]:
+                vals[4] = v
+                _move(mv, one, 4, -1 if v is None else at.obligation + kind[v])
+            v = pub.taken_top
+            if v != vals[5]:
+                vals[5] = v
+                _move(mv, one, 5, -1 if v is None else at.taken_top + kind[v])
+            v = pub.claimed_card
+            if v != vals[6]:
+                vals[6] = v
+                _move(mv, one, 6, -1 if v is None else at.claimed_card + kind[v])
+            v = pub.gambit
+            if v != vals[7]:
+                vals[7] = v
+                _move(mv, one, 7, at.gambit[v])
+            v = pub.dealer_joker
+            if v != vals[8]:
+                vals[8] = v
+                _move(mv, one, 8, at.dealer_joker[v])
             sizes = pub.hand_sizes
             if sizes is not self._sizes:
                 self._sizes = sizes
-                hs = off["hand_sizes"]
-                for s in range(n):
-                    mv[hs + rel[s]] = sizes[s] / 20.0
-            mv[off["stock"]] = pub.stock_count / MAX_PILE
-            t = off["turn"]
+                for i, k in zip(at.hand_sizes, sizes, strict=True):
+                    mv[i] = k / 20.0
+            mv[at.stock] = pub.stock_count / MAX_PILE
+            t = at.turn
             mv[t] = pub.drawn / 2.0
             mv[t + 1] = pub.turn_points / 100.0
             mv[t + 2] = pub.turns / 100.0
             mv[t + 3] = float(pub.rummy_due)
         if hand != self._hand:
-            base = off["hand"]
-            kind = _KIND
+            base = at.hand
             for c in self._hand:
                 mv[base + kind[c]] = 0.0
             for c in hand:
                 mv[base + kind[c]] += 1.0
             self._hand = list(hand)
-        if scores is None:
-            if self._scores is not None:
-                sc = off["scores"]
-                for s in range(self.n):
-                    mv[sc + s] = 0.0
-                self._scores = None
-        elif scores != self._scores:
-            sc, rel, target = off["scores"], self.rel, self.target
-            for s in range(self.n):
-                mv[sc + rel[s]] = scores[s] / target
-            self._scores = list(scores)
+        if scores != self._scores:
+            target = self.target
+            for i, k in zip(at.scores, scores or [0] * self.n, strict=True):
+                mv[i] = k / target
+            self._scores = None if scores is None else list(scores)
         if offer != self._offer:
-            mv[off["offer"]] = 1.0 if offer else 0.0
+            mv[at.offer] = 1.0 if offer else 0.0
             self._offer = offer
         return self.obs
 
     def _update_pile(self, pile: tuple[Card, ...]) -> None:
-        """The pile, top first: one row of card kinds per depth."""
-        obs, mv, kind = self.obs, self._mv, _KIND
-        base = self.off["pile"]
+        """The pile, top first: one row of card kinds per depth (rows moved with memoryview slices: a memmove)."""
+        mv, kind = self._mv, _KIND
+        at = self._at
+        base = at.pile
         old = self._pile
         was, now = len(old), len(pile)
-        mv[self.off["pile_size"]] = now / MAX_PILE
+        mv[at.pile_size] = now / MAX_PILE
         row = HAND_KINDS
-        if was < MAX_PILE and now <= MAX_PILE and now == was + 1 and pile[:was] == old:
+        if was < MAX_PILE and now == was + 1 and pile[:was] == old:
             # a card put on top: every row one deeper
             if was:
-                obs[base + row : base + now * row] = obs[base : base + was * row]
+                mv[base + row : base + now * row] = mv[base : base + was * row]
                 mv[base + kind[old[-1]]] = 0.0
             mv[base + kind[pile[-1]]] = 1.0
         elif now < was <= MAX_PILE and pile == old[:now]:
             # cards taken from the top: every row that many shallower
             k = was - now
             if now:
-                obs[base : base + now * row] = obs[base + k * row : base + was * row]
-            obs[base + now * row : base + was * row] = 0.0
+                mv[base : base + now * row] = mv[base + k * row : base + was * row]
+            mv[base + now * row : base + was * row] = _ZEROS[: k * row]
         else:
-            obs[base : base + min(was, MAX_PILE) * row] = 0.0
+            was = min(was, MAX_PILE)
+            mv[base : base + was * row] = _ZEROS[: was * row]
             top = now - 1
             for d in range(min(now, MAX_PILE)):
                 mv[base + d * row + kind[pile[top - d]]] = 1.0
@@ -358,45 +398,70 @@ class SeatEncoder:
                 mv[kb + kind[c]] += 1.0
         self._known = known
 
-    def _update_flags(self, pub: Public) -> None:
-        mv, off, rel, flags = self._mv, self.off, self.rel, self._flags
-        for i, (name, values) in enumerate(
-            (("floating", pub.floating), ("opened", pub.opened), ("has_melded", pub.has_melded))
-        ):
-            if values is flags[i]:
-                continue
-            flags[i] = values
-            base = off[name]
-            for s in range(self.n):
-                mv[base + rel[s]] = 1.0 if values and values[s] else 0.0
 
-    def _update_one_hots(self, pub: Public) -> None:
-        """The one-hot fields: clear the old entry and set the new one where they differ."""
-        off, rel, kind = self.off, self.rel, _KIND
-        phase = _PHASE_INDEX.get(pub.phase)
-        last = pub.last_discarder
-        obligation, taken_top, claimed = pub.obligation, pub.taken_top, pub.claimed_card
-        now = (
-            -1 if phase is None else off["phase"] + phase,
-            off["to_move"] + rel[pub.to_move],
-            off["dealer"] + rel[pub.dealer],
-            -1 if last is None else off["last_discarder"] + rel[last],
-            -1 if obligation is None else off["obligation"] + kind[obligation],
-            -1 if taken_top is None else off["taken_top"] + kind[taken_top],
-            -1 if claimed is None else off["claimed_card"] + kind[claimed],
-            off["gambit"] + GAMBITS.index(pub.gambit),
-            off["dealer_joker"] + DEALER_JOKER.index(pub.dealer_joker),
-        )
-        one, mv = self._one, self._mv
-        for i in range(9):
-            j = now[i]
-            k = one[i]
-            if j != k:
-                if k >= 0:
-                    mv[k] = 0.0
-                if j >= 0:
-                    mv[j] = 1.0
-                one[i] = j
+
+_UNSET = object()
+#: Zeros to clear pile rows with.
+_ZEROS_ARRAY = np.zeros(MAX_PILE * HAND_KINDS, dtype=np.float32)
+_ZEROS_ARRAY.flags.writeable = False
+_ZEROS: Any = _ZEROS_ARRAY.data
+
+
+def _move(mv: Any, one: list[int], i: int, j: int) -> None:
+    """Move one-hot field ``i`` from its entry to entry ``j`` (-1: none)."""
+    k = one[i]
+    if k >= 0:
+        mv[k] = 0.0
+    if j >= 0:
+        mv[j] = 1.0
+    one[i] = j
+
+
+def _write_flags(mv: Any, entries: list[int], values: tuple[bool, ...] | None) -> tuple[bool, ...] | None:
+    """Write a per-seat flag field (``entries[s]``: where seat ``s``'s flag goes); return ``values``."""
+    for s, i in enumerate(entries):
+        mv[i] = 1.0 if values and values[s] else 0.0
+    return values
+
+
+class _Offsets:
+    """Where the entries of one observer go: offsets, per absolute seat lists, per value dicts."""
+
+    __slots__ = (
+        "claimed_card",
+        "dealer",
+        "dealer_joker",
+        "floating",
+        "gambit",
+        "hand",
+        "hand_sizes",
+        "has_melded",
+        "known",
+        "last_discarder",
+        "obligation",
+        "offer",
+        "opened",
+        "phase",
+        "pile",
+        "pile_size",
+        "removed",
+        "scores",
+        "stock",
+        "taken_top",
+        "to_move",
+        "turn",
+    )
+
+    def __init__(self, off: dict[str, int], rel: list[int]) -> None:
+        for name in ("hand", "pile", "pile_size", "known", "removed", "stock", "turn", "offer"):
+            setattr(self, name, off[name])
+        for name in ("obligation", "taken_top", "claimed_card"):
+            setattr(self, name, off[name])
+        for name in ("hand_sizes", "scores", "to_move", "dealer", "last_discarder", "floating", "opened", "has_melded"):
+            setattr(self, name, [off[name] + r for r in rel])
+        self.phase = {p: off["phase"] + i for i, p in enumerate(PHASES)}
+        self.gambit = {g: off["gambit"] + i for i, g in enumerate(GAMBITS)}
+        self.dealer_joker = {d: off["dealer_joker"] + i for i, d in enumerate(DEALER_JOKER)}
 
 
 def _meld_indexes(m: TableMeld, off: dict[str, int], rel: list[int], n: int) -> tuple[int, ...]:

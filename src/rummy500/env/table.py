@@ -23,6 +23,8 @@ from rummy500.views import View
 
 __all__ = ["Table", "Turn"]
 
+_CHANCE, _OFFER = DecisionKind.CHANCE, DecisionKind.OFFER
+
 
 class Turn(NamedTuple):
     """One decision: the seat, whether it is an out-of-turn offer, and its legal actions."""
@@ -91,11 +93,11 @@ class Table:
         # over, truncated (a round past max_rounds, or the last one finished) or between rounds
         if match.winner is not None or state is None or state.is_over or len(match.rounds) > self.max_rounds:
             return None
-        decision = match.decision()
-        if decision is None or decision.kind is DecisionKind.CHANCE or decision.seat is None:
+        decision = state.decision()  # what match.decision() gives once the checks above passed
+        if decision is None or decision.kind is _CHANCE or decision.seat is None:
             return None
-        self._turn = Turn(decision.seat, decision.kind is DecisionKind.OFFER, decision.legal)
-        return self._turn
+        self._turn = turn = Turn(decision.seat, decision.kind is _OFFER, decision.legal)
+        return turn
 
     def play(self, action: Action) -> list[list[int]]:
         """Play the current decider's action; return the scores of rounds it finished.
