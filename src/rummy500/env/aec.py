@@ -18,6 +18,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from rummy500.env.encoding import N_ACTIONS, Decision, EncodingError, token_name
 from rummy500.env.observation import SeatEncoder, add_selected, layout
@@ -242,8 +243,77 @@ def _mask(decision: Decision) -> np.ndarray:
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """:class:`raw_env` wrapped in PettingZoo's order-enforcing and assertion wrappers."""
+    """:class:`raw_env` wrapped in PettingZoo's assertion and order-enforcing wrappers.
+
+    They are PettingZoo's ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``
+    with the same checks, made cheaper per step: ``last``, ``step`` and
+    ``agent_iter`` reach the environment directly instead of through two
+    ``__getattr__`` forwards for every attribute.
+    """
     e: AECEnv = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
+    e = _AssertOutOfBounds(e)
+    e = _OrderEnforcing(e)
     return e
+
+
+class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's check that a step's action is in the action space (or None for a finished agent)."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+    def step(self, action: Any) -> None:
+        raw = self._raw
+        agent = raw.agent_selection
+        # Discrete(N_ACTIONS).contains, an int first (the common case) without numpy
+        ok = (action is None and (raw.terminations[agent] or raw.truncations[agent])) or (
+            0 <= action < N_ACTIONS if type(action) is int else raw.action_space(agent).contains(action)
+        )
+        assert ok, "action is not in action space"
+        raw.step(action)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order enforcing (reset first, step in an ``agent_iter`` loop), with a direct path per step."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # PettingZoo's errors
+        return self._raw.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self._raw.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # PettingZoo's error
+        return _AgentIterable(self, max_iter)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the agents from the environment directly."""
+
+    def __next__(self) -> str:
+        env = self.env
+        raw = env._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        agent: str = raw.agent_selection
+        return agent

@@ -453,12 +453,16 @@ class _Offsets:
     )
 
     def __init__(self, off: dict[str, int], rel: list[int]) -> None:
-        for name in ("hand", "pile", "pile_size", "known", "removed", "stock", "turn", "offer"):
-            setattr(self, name, off[name])
-        for name in ("obligation", "taken_top", "claimed_card"):
-            setattr(self, name, off[name])
-        for name in ("hand_sizes", "scores", "to_move", "dealer", "last_discarder", "floating", "opened", "has_melded"):
-            setattr(self, name, [off[name] + r for r in rel])
+        self.hand, self.pile, self.pile_size, self.known = off["hand"], off["pile"], off["pile_size"], off["known"]
+        self.removed, self.stock, self.turn, self.offer = off["removed"], off["stock"], off["turn"], off["offer"]
+        self.obligation, self.taken_top, self.claimed_card = off["obligation"], off["taken_top"], off["claimed_card"]
+
+        def per_seat(name: str) -> list[int]:
+            return [off[name] + r for r in rel]
+
+        self.hand_sizes, self.scores = per_seat("hand_sizes"), per_seat("scores")
+        self.to_move, self.dealer, self.last_discarder = per_seat("to_move"), per_seat("dealer"), per_seat("last_discarder")
+        self.floating, self.opened, self.has_melded = per_seat("floating"), per_seat("opened"), per_seat("has_melded")
         self.phase = {p: off["phase"] + i for i, p in enumerate(PHASES)}
         self.gambit = {g: off["gambit"] + i for i, g in enumerate(GAMBITS)}
         self.dealer_joker = {d: off["dealer_joker"] + i for i, d in enumerate(DEALER_JOKER)}
