@@ -105,3 +105,51 @@ def test_a_copied_environment_plays_on_alike() -> None:
         token = int(np.flatnonzero(a["action_mask"])[-1])
         e.step(token)
         twin.step(token)
+
+
+@pytest.mark.parametrize("params", [{"max_rounds": 2}, {"preset": "popular", "players": 3, "max_rounds": 1}])
+def test_openspiel_observation_tensor_matches_the_reference(params: dict) -> None:
+    import pyspiel
+
+    import rummy500.env.openspiel  # noqa: F401 - registers the game
+
+    game = pyspiel.load_game("python_rummy500", params)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    compared = 0
+    while not state.is_terminal() and compared < 1500:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            continue
+        turn = state.c.table.turn()
+        for player in range(game.num_players()):
+            deciding = player == turn.seat
+            want = reference_observation(
+                state.view_of(player), state.c.decision.selected if deciding else (), deciding and turn.offer
+            )
+            np.testing.assert_array_equal(np.asarray(state.observation_tensor(player)), want)
+            compared += 1
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert compared >= 400
+
+
+def test_single_agent_observation_matches_the_reference() -> None:
+    from rummy500.env.single import SingleAgentEnv
+
+    e = SingleAgentEnv(rules={"preset": "standard"}, opponents="easy")
+    obs, _ = e.reset(seed=2)
+    rng = random.Random(2)
+    for _ in range(600):
+        turn = e.table.turn()
+        offer = turn is not None and turn.offer
+        want = reference_observation(e.table.view(e.seat), e.decision.selected if e.decision else (), offer)
+        np.testing.assert_array_equal(obs["observation"], want)
+        if e.decision is None:
+            break
+        mask = ReferenceDecision(turn.legal)
+        mask.prefix = e.decision.selected
+        np.testing.assert_array_equal(obs["action_mask"], mask.mask())
+        obs, _, terminated, truncated, _ = e.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+        if terminated or truncated:
+            break

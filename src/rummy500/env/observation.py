@@ -12,6 +12,7 @@ prints the table for the standard game. Card kinds are those of
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +34,7 @@ from rummy500.melds import TableMeld
 from rummy500.public import Public
 from rummy500.views import View
 
-__all__ = ["ObservationLayout", "SeatEncoder", "add_selected", "encode_view", "layout"]
+__all__ = ["ObservationLayout", "SeatEncoder", "add_selected", "encode_public", "encode_view", "layout"]
 
 PHASES = ("nominate", "draw", "play", "round_over")
 GAMBITS = (None, "wild", "double", "split")
@@ -124,7 +125,7 @@ _KIND = _card_kinds()
 
 
 def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False) -> np.ndarray:
-    """The observation of ``view.seat`` (see :func:`layout`).
+    """The observation of ``view.seat`` (see :func:`layout`): a new array.
 
     Args:
         view: the seat's view (its own hand, public facts, nothing hidden).
@@ -132,11 +133,44 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
         offer: whether the decision is an out-of-turn offer.
     """
     seat = view.seat if view.seat is not None else 0
-    target = float(view.rules.target) or 1.0
-    obs = SeatEncoder(view.players, seat, target).update(view, list(view.hand), view.scores, offer)
+    return encode_public(view, seat, view.hand, view.scores, float(view.rules.target) or 1.0, selected, offer)
+
+
+def encode_public(
+    pub: Public,
+    seat: int,
+    hand: Sequence[Card],
+    scores: Sequence[int] | None,
+    target: float,
+    selected: tuple[int, ...] = (),
+    offer: bool = False,
+) -> np.ndarray:
+    """The observation of ``seat`` from the round's public facts and its own hand (what its view holds): a new array.
+
+    Args:
+        pub: the round's public facts (``state.public``, or the seat's view).
+        seat: the observing seat.
+        hand: the seat's own hand.
+        scores: the match totals before this round, or None.
+        target: the match target (``float(rules.target) or 1.0``).
+        selected: the argument tokens chosen so far in the current decision.
+        offer: whether the decision is an out-of-turn offer.
+    """
+    # One encoder per seat and thread, brought up to date from whatever it encoded last.
+    encoders: dict[tuple[int, int, float], SeatEncoder] | None = getattr(_LOCAL, "encoders", None)
+    if encoders is None:
+        encoders = _LOCAL.encoders = {}
+    key = (pub.players, seat, target)
+    encoder = encoders.get(key)
+    if encoder is None:
+        encoder = encoders[key] = SeatEncoder(pub.players, seat, target)
+    obs = encoder.update(pub, list(hand), scores, offer).copy()
     if selected:
-        add_selected(obs, view.players, selected)
+        add_selected(obs, pub.players, selected)
     return obs
+
+
+_LOCAL = threading.local()
 
 
 class SeatEncoder:
