@@ -335,8 +335,7 @@ class SeatEncoder:
             mv[t + 3] = float(pub.rummy_due)
         if hand != self._hand:
             base = at.hand
-            for c in self._hand:
-                mv[base + kind[c]] = 0.0
+            mv[base : base + HAND_KINDS] = _ZEROS[:HAND_KINDS]
             for c in hand:
                 mv[base + kind[c]] += 1.0
             self._hand = list(hand)
@@ -404,17 +403,10 @@ class SeatEncoder:
         self._melds = melds
 
     def _entries_of(self, m: TableMeld) -> tuple[int, ...]:
+        # Worked out once per meld value and observer: the encoder keeps them until the meld changes.
         if m.id >= MAX_MELDS:
             return ()
-        # A table meld is an immutable value: its entries for one observer are worked out once.
-        memo = _MELD_INDEXES
-        key = (id(m), self.seat, self.n)
-        hit = memo.get(key)
-        if hit is None or hit[0] is not m:
-            if len(memo) > 100_000:
-                memo.clear()
-            hit = memo[key] = (m, _meld_indexes(m, self.off, self.rel, self.n))
-        return hit[1]
+        return _meld_indexes(m, self.off, self.rel, self.n)
 
     def _update_known(self, known: tuple[tuple[Card, ...], ...]) -> None:
         mv, kind = self._mv, _KIND
@@ -528,8 +520,6 @@ def _meld_indexes(m: TableMeld, off: dict[str, int], rel: list[int], n: int) -> 
     return tuple(out)
 
 
-#: (id of a table meld, observer, players) -> (the meld, its observation entries).
-_MELD_INDEXES: dict[tuple[int, int, int], tuple[TableMeld, tuple[int, ...]]] = {}
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _MELD_KIND_INDEX = {k: i for i, k in enumerate(MELD_KINDS)}
 
