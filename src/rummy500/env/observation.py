@@ -1,9 +1,14 @@
 """The observation tensor: what one seat may see, as a flat ``float32`` vector.
 
-It is built from the seat's :class:`~rummy500.views.View` only -- the engine's
-one boundary for hidden information -- plus the tokens the seat has selected
-so far in the current decision. Seats are *relative*: index 0 is the observing
-seat, 1 the next seat in play order, and so on.
+It is built only from what the seat's :class:`~rummy500.views.View` holds --
+the view is the engine's one boundary for hidden information -- that is the
+round's public facts (:class:`~rummy500.public.Public`) and the seat's own
+hand, plus the tokens the seat has selected so far in the current decision:
+:func:`encode_view` takes a view, :func:`encode_public` the public facts and
+the hand (the environments, which need no view), and :class:`SeatEncoder`
+keeps one seat's tensor up to date from position to position. Seats are
+*relative*: index 0 is the observing seat, 1 the next seat in play order, and
+so on.
 
 :func:`layout` lists the fields with their offsets and sizes; ``docs/research.md``
 prints the table for the standard game. Card kinds are those of
