@@ -114,13 +114,15 @@ def layout(players: int) -> ObservationLayout:
     return out
 
 
-def _card_kinds() -> dict[int, int]:
-    """Card kind by card value (a dict: looking a :class:`Card` up in it beats indexing a list with it)."""
+def _card_kinds() -> list[Any]:
+    """Card kind by card value, a list indexed by the ``int`` of a card (None for a value that is no card)."""
     from rummy500.cards import JOKER, natural_cards
 
-    out = {int(c): card_index(c) for c in natural_cards()}
+    out: list[Any] = [None] * 256
+    for c in natural_cards():
+        out[int(c)] = card_index(c)
+        out[128 + int(c)] = card_index(c.__class__(128 + int(c)))
     out[int(JOKER)] = card_index(JOKER)
-    out.update({128 + int(c): card_index(c.__class__(128 + int(c))) for c in natural_cards()})
     return out
 
 
