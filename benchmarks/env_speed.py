@@ -1,31 +1,46 @@
 """Environment steps per second: rummy500's PettingZoo env against gin-rummy environments.
 
-Every environment is driven the way a learner drives it: read the current
-observation and action mask, pick a random legal action, step. Measured in
-the same run, one after the other:
+Every environment is driven the way its users drive it, picking a random
+legal action at each step:
 
-* ``rummy500`` -- ``rummy500.env.raw_env`` (standard game), one step per
-  token; the line below it counts engine decisions instead (a multi-card
-  action is several tokens);
-* ``pettingzoo gin_rummy_v4`` -- PettingZoo's classic gin rummy (RLCard inside);
-* ``rlcard gin-rummy`` -- RLCard's gin-rummy environment (``rlcard.make``), its
-  own ``step`` with the state dict it returns.
+* PettingZoo environments (ours and ``gin_rummy_v4``): ``for agent in
+  env.agent_iter()``, ``env.last()`` (which builds the observation with its
+  ``action_mask``), a random action among the mask's ones, ``env.step``;
+* ``rlcard gin-rummy`` -- RLCard's gin-rummy environment (``rlcard.make``):
+  ``env.step`` and the state dict it returns (its ``legal_actions``).
+
+A *step* is one call of ``step`` that plays an action. Ours is
+``rummy500.env.raw_env`` (the standard game, one round per episode); a
+multi-card action takes several token steps, so the line below it divides the
+same time by engine decisions instead; ``env()`` is the same environment
+inside PettingZoo's order-enforcing and assertion wrappers. PettingZoo's
+``gin_rummy_v4`` is its ``raw_env`` too.
+
+The environments take turns, one run of about ``seconds`` each, ``reps``
+times, so a load that comes and goes weighs on all of them alike; the median
+of the runs is printed. ``--baseline DIR`` adds another rummy500 (a checkout
+or its ``src/``, e.g. ``git archive`` of an older commit), timed in a child
+process in the same rotation.
 
 Peers need ``pip install -e '.[bench]'``. Run::
 
-    nice python benchmarks/env_speed.py --seconds 2 --reps 5 [--cpu]
+    nice python benchmarks/env_speed.py --cpu --seconds 1 --reps 5 [--baseline /tmp/base/src]
 
-(``--cpu``: CPU seconds of the process instead of wall time) and it prints the median µs per step of ``reps`` runs of about ``seconds``
-each, with our speed-up over each peer.
+(``--cpu``: CPU seconds of the process instead of wall time).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -36,33 +51,43 @@ CLOCK: list[Callable[[], float]] = [time.perf_counter]
 
 
 def _run_aec(env, seconds: float, seed: int) -> Result:
-    """Random legal play through a PettingZoo AEC environment; decisions counted when it has ``decision``."""
+    """Random legal play through a PettingZoo AEC environment, as its users write it.
+
+    Engine decisions are counted when the environment has ``decision`` (ours:
+    a committed action opens a new one); for a peer a step is a decision.
+    """
     rng = random.Random(seed)
+    base = env.unwrapped
     steps = decisions = 0
-    start = CLOCK[0]()
+    clock = CLOCK[0]
+    start = clock()
     game = 0
-    while CLOCK[0]() - start < seconds:
+    while clock() - start < seconds:
         env.reset(seed=seed + game)
         game += 1
-        while env.agents:
-            agent = env.agent_selection
-            if env.terminations[agent] or env.truncations[agent]:
+        for _agent in env.agent_iter():
+            obs, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
                 env.step(None)
                 continue
-            obs = env.observe(agent)
             legal = np.flatnonzero(obs["action_mask"])
-            before = getattr(env, "decision", None)
+            before = getattr(base, "decision", None)
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
-            # ours: a committed action opens a new decision; a peer's step is one decision
-            decisions += before is None or env.decision is not before
-    return steps, CLOCK[0]() - start, decisions
+            decisions += before is None or base.decision is not before
+    return steps, clock() - start, decisions
 
 
 def run_ours(seconds: float, seed: int) -> Result:
     from rummy500.env import raw_env
 
     return _run_aec(raw_env(rules={"preset": "standard", "rounds": 1}), seconds, seed)
+
+
+def run_ours_wrapped(seconds: float, seed: int) -> Result:
+    from rummy500.env import env
+
+    return _run_aec(env(rules={"preset": "standard", "rounds": 1}), seconds, seed)
 
 
 def run_pettingzoo_gin(seconds: float, seed: int) -> Result:
@@ -77,24 +102,33 @@ def run_rlcard_gin(seconds: float, seed: int) -> Result:
     env = rlcard.make("gin-rummy", config={"seed": seed})
     rng = random.Random(seed)
     steps = 0
-    start = CLOCK[0]()
-    while CLOCK[0]() - start < seconds:
+    clock = CLOCK[0]
+    start = clock()
+    while clock() - start < seconds:
         state, _ = env.reset()
         while not env.is_over():
             legal = list(state["legal_actions"])
             state, _ = env.step(legal[rng.randrange(len(legal))])
             steps += 1
-    return steps, CLOCK[0]() - start, steps
+    return steps, clock() - start, steps
 
 
-def measure(fn: Callable[[float, int], Result], seconds: float, reps: int) -> tuple[float, float]:
-    """Median µs per step and per engine decision over ``reps`` runs."""
-    per_step, per_decision = [], []
-    for rep in range(reps):
-        steps, secs, decisions = fn(seconds, 1000 * rep + 1)
-        per_step.append(secs / steps * 1e6)
-        per_decision.append(secs / max(decisions, 1) * 1e6)
-    return statistics.median(per_step), statistics.median(per_decision)
+def baseline_runner(src: str, cpu: bool) -> Callable[[float, int], Result]:
+    """A run of another rummy500's ``raw_env`` (``src``: a checkout or its ``src/``) in a child process."""
+    path = Path(src)
+    if (path / "src" / "rummy500").is_dir():
+        path = path / "src"
+    if not (path / "rummy500").is_dir():
+        raise SystemExit(f"--baseline {src}: no rummy500 package there")
+
+    def run(seconds: float, seed: int) -> Result:
+        cmd = [sys.executable, __file__, "--worker", "--seconds", str(seconds), "--seed", str(seed)]
+        env = {**os.environ, "PYTHONPATH": str(path)}
+        out = subprocess.run([*cmd, *(["--cpu"] if cpu else [])], env=env, capture_output=True, text=True, check=True)
+        steps, secs, decisions = json.loads(out.stdout.strip().splitlines()[-1])
+        return steps, secs, decisions
+
+    return run
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -102,27 +136,49 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one run")
     parser.add_argument("--reps", type=int, default=5, help="runs per environment (the median is printed)")
     parser.add_argument("--cpu", action="store_true", help="time CPU seconds of the process, not wall time")
+    parser.add_argument("--baseline", metavar="DIR", help="also time the rummy500 in DIR (a checkout or its src/)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.cpu:
         CLOCK[0] = time.process_time
-    ours_step, ours_decision = measure(run_ours, args.seconds, args.reps)
-    rows = [("rummy500 raw_env (per token step)", ours_step), ("rummy500 raw_env (per engine decision)", ours_decision)]
-    peers = []
-    for name, fn in (("pettingzoo gin_rummy_v4", run_pettingzoo_gin), ("rlcard gin-rummy env", run_rlcard_gin)):
-        try:
-            step, _ = measure(fn, args.seconds, args.reps)
-        except ModuleNotFoundError as exc:
-            print(f"{name}: not measured ({exc}); pip install -e '.[bench]'")
-            continue
-        rows.append((name, step))
-        peers.append((name, step))
+    if args.worker:  # one run of the rummy500 on PYTHONPATH, for --baseline
+        print(json.dumps(run_ours(args.seconds, args.seed)))
+        return
+    envs: list[tuple[str, Callable[[float, int], Result]]] = [
+        ("rummy500 raw_env", run_ours),
+        ("rummy500 env() (PettingZoo wrappers)", run_ours_wrapped),
+    ]
+    if args.baseline:
+        envs.append((f"baseline raw_env ({args.baseline})", baseline_runner(args.baseline, args.cpu)))
+    envs += [("pettingzoo gin_rummy_v4", run_pettingzoo_gin), ("rlcard gin-rummy env", run_rlcard_gin)]
+    per_step: dict[str, list[float]] = {}
+    per_decision: dict[str, list[float]] = {}
+    for rep in range(args.reps):
+        for name, fn in envs:
+            if name in per_step and not per_step[name]:
+                continue  # not installed
+            try:
+                steps, secs, decisions = fn(args.seconds, 1000 * rep + 1)
+            except ModuleNotFoundError as exc:
+                print(f"{name}: not measured ({exc}); pip install -e '.[bench]'")
+                per_step[name] = []
+                continue
+            per_step.setdefault(name, []).append(secs / steps * 1e6)
+            per_decision.setdefault(name, []).append(secs / max(decisions, 1) * 1e6)
+    median = {name: statistics.median(v) for name, v in per_step.items() if v}
     clock = "CPU time" if args.cpu else "wall time"
-    print(f"median of {args.reps} runs of {args.seconds:g} s of {clock}, random legal actions")
-    print(f"{'environment':42s} {'µs/step':>9s} {'steps/s':>9s}")
-    for name, us in rows:
-        print(f"{name:42s} {us:9.1f} {1e6 / us:9.0f}")
-    for name, us in peers:
-        print(f"rummy500 per step is {us / ours_step:.2f}x faster than {name}")
+    print(f"median of {args.reps} runs of {args.seconds:g} s of {clock} each (taking turns), random legal actions")
+    print(f"{'environment':58s} {'µs/step':>9s} {'steps/s':>9s}")
+    for name, us in median.items():
+        print(f"{name:58s} {us:9.1f} {1e6 / us:9.0f}")
+        if name.startswith(("rummy500 raw_env", "baseline")):
+            d = statistics.median(per_decision[name])
+            print(f"{'  same, per engine decision':58s} {d:9.1f} {1e6 / d:9.0f}")
+    ours = median["rummy500 raw_env"]
+    for name, us in median.items():
+        if name != "rummy500 raw_env" and not name.startswith("rummy500 env()"):
+            print(f"rummy500 raw_env per step is {us / ours:.2f}x as fast as {name}")
 
 
 if __name__ == "__main__":

@@ -53,19 +53,20 @@ def kind(action: object) -> str:
 def reachable(decision: Decision) -> dict[tuple[int, ...], object]:
     """Every complete token path the masks allow, with the action each commits."""
     out: dict[tuple[int, ...], object] = {}
-    stack: list[tuple[int, ...]] = [()]
+    stack: list[Decision] = [decision.copy()]
     while stack:
-        prefix = stack.pop()
-        for token in decision.children.get(prefix, ()):
-            probe = Decision([])
-            probe.actions, probe.children, probe.prefix = decision.actions, decision.children, prefix
+        at = stack.pop()
+        for token in at.next_tokens():
+            probe = at.copy()
             action = probe.push(token)
             if action is None:
                 assert token < ARGUMENT_END, token_name(token)
-                stack.append((*prefix, token))
+                assert probe.selected == (*at.selected, token)
+                stack.append(probe)
             else:
                 assert token >= ARGUMENT_END, token_name(token)
-                out[(*prefix, token)] = action
+                assert probe.selected == ()
+                out[(*at.selected, token)] = action
     return out
 
 
@@ -148,3 +149,21 @@ def test_simple_actions_are_one_token() -> None:
     for action in (Pass(), Float(), Block(), Decline(), Nominate("split"), Take(5), Take(2, split=True), CallRummy(3)):
         assert len(encode(action)) == 1
         assert decode(encode(action)) == action
+
+
+def test_a_decision_walked_by_copies_and_by_setting_its_prefix() -> None:
+    cards = sorted(Table(Rules(), 1).match.state.hands[0][:3])
+    meld, layoff = Meld(tuple(cards)), LayOff((cards[0],), 2)
+    d = Decision([meld, layoff, Discard((cards[1],))])
+    first = encode(meld)[0]
+    assert d.next_tokens() == {first, encode(Discard((cards[1],)))[0]}
+    twin = d.copy()
+    assert twin.push(first) is None and twin.selected == (first,)
+    assert d.selected == () and first in d.next_tokens()  # the original did not move
+    assert twin.next_tokens() == {encode(meld)[1], encode(layoff)[1]}
+    d.prefix = encode(meld)[:-1]  # as OpenSpiel's resampling sets it
+    assert d.next_tokens() == {encode(meld)[-1]} and d.push(encode(meld)[-1]) == meld
+    d.prefix = (DRAW,)  # no legal action begins so: nothing can follow
+    assert d.selected == (DRAW,) and d.next_tokens() == set()
+    d.prefix = ()
+    assert d.push(encode(layoff)[0]) is None and d.push(encode(layoff)[1]) == layoff

@@ -203,3 +203,25 @@ def test_observation_counts_cards_held_twice() -> None:
         twice += int(hand.max() >= 2)
         table.play(rng.choice(turn.legal))
     assert twice > 0
+
+
+def test_wrapped_env_keeps_pettingzoo_checks() -> None:
+    e = env(rules="standard")
+    with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+        _ = e.agent_selection
+    with pytest.raises(AssertionError, match="reset"):
+        e.step(0)
+    with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+        e.last()
+    e.reset(seed=1)
+    for bad in (N_ACTIONS, -1, "DRAW", 1.5):
+        with pytest.raises(AssertionError, match="not in action space"):
+            e.step(bad)
+    it = iter(e.agent_iter())
+    agent = next(it)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(it)
+    obs, *_ = e.last()
+    e.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))  # numpy integers are actions too
+    assert next(it) == e.agent_selection
+    assert agent in e.possible_agents

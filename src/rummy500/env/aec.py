@@ -18,9 +18,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from rummy500.env.encoding import N_ACTIONS, Decision, EncodingError, token_name
-from rummy500.env.observation import add_selected, encode_view, layout
+from rummy500.env.observation import SeatEncoder, add_selected, layout
 from rummy500.env.table import Table, Turn
 from rummy500.rules import Rules
 
@@ -95,7 +96,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.table: Table | None = None
         self.decision: Decision | None = None
         self.turn_info: Turn | None = None
-        self._obs_cache: dict[int, np.ndarray] = {}
+        # Each seat's observation, updated from position to position (only what changed is rewritten).
+        target = float(self.rules.target) or 1.0
+        self._encoders = [SeatEncoder(n, s, target) for s in range(n)]
+        self._zero_rewards = False
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -111,6 +115,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.table = Table(self.rules, self._seed_rng.getrandbits(63), self.max_rounds)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._zero_rewards = True  # every reward is 0 (the dict is renewed only once one is not)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -121,7 +126,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         assert self.table is not None
         turn = self.table.turn()
         self.turn_info = turn
-        self._obs_cache.clear()
         if turn is None:
             self.decision = None
             return
@@ -130,29 +134,31 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The observation and action mask of ``agent`` (its mask is all 0 unless it decides now)."""
-        assert self.table is not None
+        table = self.table
+        assert table is not None
         seat = self.agent_name_mapping[agent]
-        deciding = self.decision is not None and self.turn_info is not None and self.turn_info.seat == seat
-        selected = self.decision.selected if deciding else ()  # type: ignore[union-attr]
-        offer = bool(deciding and self.turn_info.offer)  # type: ignore[union-attr]
-        # The position only changes when an engine action is played: cache the view's part.
-        base = self._obs_cache.get(seat)
-        if base is None:
-            base = self._obs_cache[seat] = encode_view(self.table.view(seat), (), offer)
-        obs = base.copy()
-        if selected:
-            add_selected(obs, self.rules.players, selected)
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        turn = self.turn_info
+        deciding = turn is not None and turn.seat == seat
+        match = table.match
+        state = match.state
+        assert state is not None
+        # The seat's encoder rewrites only the fields this position changed; hand out a copy.
+        obs = self._encoders[seat].update(state.public, state.hands[seat], match.totals, deciding and turn.offer).copy()  # type: ignore[union-attr]
         if deciding:
-            mask[list(self.decision.next_tokens())] = 1  # type: ignore[union-attr]
+            decision = self.decision
+            assert decision is not None
+            if decision.selected:
+                add_selected(obs, self.rules.players, decision.selected)
+            mask = _mask(decision)
+        else:
+            mask = np.zeros(N_ACTIONS, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def action_mask(self) -> np.ndarray:
         """The action mask of the agent to act (cheaper than a full observation)."""
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        if self.decision is not None:
-            mask[list(self.decision.next_tokens())] = 1
-        return mask
+        if self.decision is None:
+            return np.zeros(N_ACTIONS, dtype=np.int8)
+        return _mask(self.decision)
 
     def step(self, action: int | None) -> None:
         """Play one token of the acting agent (None for an agent that is done).
@@ -160,30 +166,38 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         Raises:
             ValueError: the token is not allowed by the action mask; nothing changes.
         """
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.table is not None and self.decision is not None
+        table, decision = self.table, self.decision
+        assert table is not None and decision is not None
         try:
-            engine_action = self.decision.push(int(action))  # type: ignore[arg-type]
+            engine_action = decision.push(int(action))  # type: ignore[arg-type]
         except (EncodingError, TypeError, ValueError) as exc:
             raise ValueError(str(exc)) from None
-        agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if not self._zero_rewards:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._zero_rewards = True
         if engine_action is not None:
-            finished = self.table.play(engine_action)
-            for scores in finished:
-                for i, r in enumerate(round_rewards(self.rules, scores)):
-                    self.rewards[self.possible_agents[i]] += r
+            finished = table.play(engine_action)
+            if finished:
+                rewards = self.rewards = dict.fromkeys(self.agents, 0.0)
+                for scores in finished:
+                    for i, r in enumerate(round_rewards(self.rules, scores)):
+                        rewards[self.possible_agents[i]] += r
+                self._zero_rewards = False
             self._next_decision()
-            if self.table.over or self.table.truncated:
-                done = self.table.over
+            # the match ends only with a round (or, without a decision, nothing is left to play)
+            if (finished or self.decision is None) and (table.over or table.truncated):
+                done = table.over
                 for a in self.agents:
                     self.terminations[a] = done
                     self.truncations[a] = not done
-                    self.infos[a] = {"totals": list(self.table.match.totals), "winner": self.table.match.winner}
-        self._accumulate_rewards()
+                    self.infos[a] = {"totals": list(table.match.totals), "winner": table.match.winner}
+        if not self._zero_rewards:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -220,9 +234,86 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         """Nothing to release."""
 
 
+def _mask(decision: Decision) -> np.ndarray:
+    """The action mask of a decision at its current prefix."""
+    mask = bytearray(N_ACTIONS)
+    for token in decision.level():
+        mask[token] = 1
+    return np.frombuffer(mask, dtype=np.int8)
+
+
 def env(**kwargs: Any) -> AECEnv:
-    """:class:`raw_env` wrapped in PettingZoo's order-enforcing and assertion wrappers."""
+    """:class:`raw_env` wrapped in PettingZoo's assertion and order-enforcing wrappers.
+
+    They are PettingZoo's ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``
+    with the same checks, made cheaper per step: ``last``, ``step`` and
+    ``agent_iter`` reach the environment directly instead of through two
+    ``__getattr__`` forwards for every attribute.
+    """
     e: AECEnv = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
+    e = _AssertOutOfBounds(e)
+    e = _OrderEnforcing(e)
     return e
+
+
+class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's check that a step's action is in the action space (or None for a finished agent)."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+    def step(self, action: Any) -> None:
+        raw = self._raw
+        agent = raw.agent_selection
+        # Discrete(N_ACTIONS).contains, an int first (the common case) without numpy
+        ok = (action is None and (raw.terminations[agent] or raw.truncations[agent])) or (
+            0 <= action < N_ACTIONS if type(action) is int else raw.action_space(agent).contains(action)
+        )
+        assert ok, "action is not in action space"
+        raw.step(action)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order enforcing (reset first, step in an ``agent_iter`` loop), with a direct path per step."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # PettingZoo's errors
+        return self._raw.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self._raw.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # PettingZoo's error
+        return _AgentIterable(self, max_iter)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the agents from the environment directly."""
+
+    def __next__(self) -> str:
+        env = self.env
+        raw = env._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        agent: str = raw.agent_selection
+        return agent

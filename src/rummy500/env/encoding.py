@@ -35,7 +35,7 @@ engine action                          tokens
 =====================================  ==========================================
 
 :class:`Decision` holds the legal actions of one decision as a trie of token
-sequences: :meth:`Decision.mask` gives the tokens that continue the current
+sequences: :meth:`Decision.next_tokens` gives the tokens that continue the current
 prefix towards at least one legal action, so every legal action is reachable
 and nothing else is. :func:`decode` turns a complete sequence back into the
 action without looking at the position.
@@ -52,6 +52,7 @@ Meld(cards=(5H, 6H, JK=7H))
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rummy500.actions import (
     Action,
@@ -321,11 +322,42 @@ def decode(tokens: Sequence[int]) -> Action:
     raise EncodingError(f"{name} needs other arguments")
 
 
+def _root(action: Action) -> tuple[int, bool]:
+    """The first token of ``action``'s sequence and whether it is the last (``encode(action)[0]``, cheaper)."""
+    kind = type(action)
+    a: Any = action  # the type is checked by hand: faster than a match on every legal action
+    if kind is Discard:
+        if len(a.cards) == 1:
+            k = _CARD_KIND.get(int(a.cards[0]), HAND_KINDS)
+            if k < HAND_KINDS:
+                return DISCARD + k, True
+    elif kind is Meld or kind is LayOff:
+        k = _CARD_KIND.get(int(a.cards[0]), -1) if a.cards else -1
+        if k >= 0:
+            return SELECT + k, False
+    elif kind is Take:
+        if 1 <= a.n <= MAX_PILE:
+            return (TAKE_SPLIT if a.split else TAKE) + a.n - 1, True
+    else:
+        simple = _SIMPLE.get(kind)
+        if simple is not None:
+            return simple, True
+    seq = encode(action)
+    return seq[0], len(seq) == 1
+
+
+_SIMPLE: dict[type, int] = {Draw: DRAW, Pass: PASS, Float: FLOAT, Block: BLOCK, Decline: DECLINE}
+
+
 class Decision:
-    """The legal actions of one decision, as a trie of token sequences.
+    """The legal actions of one decision, as a trie of token sequences built as it is walked.
 
     Args:
         legal: the engine's legal actions for the deciding seat.
+
+    Only the level of the trie under the current prefix is worked out: at the
+    start, the first token of each legal action; after an argument token, the
+    next tokens of the actions that begin with the prefix.
 
     >>> from rummy500.actions import Draw, Take
     >>> d = Decision([Draw(), Take(1)])
@@ -335,21 +367,51 @@ class Decision:
     Take(n=1, split=False)
     """
 
-    __slots__ = ("actions", "children", "prefix")
+    __slots__ = ("_level", "_matching", "_prefix", "legal")
 
     def __init__(self, legal: Iterable[Action]) -> None:
-        self.actions: dict[tuple[int, ...], Action] = {}
-        self.children: dict[tuple[int, ...], set[int]] = {}
-        for action in legal:
-            seq = encode(action)
-            self.actions[seq] = action
-            for i in range(len(seq)):
-                self.children.setdefault(seq[:i], set()).add(seq[i])
-        self.prefix: tuple[int, ...] = ()
+        self.legal: tuple[Action, ...] = legal if isinstance(legal, tuple) else tuple(legal)
+        self._prefix: tuple[int, ...] = ()
+        # token -> the action it commits (a verb token) or None (an argument token: more to come)
+        self._level: dict[int, Action | None] | None = None
+        # (sequence, action) of the legal actions that begin with the prefix (once it is not empty)
+        self._matching: list[tuple[tuple[int, ...], Action]] = []
+
+    def _root_level(self) -> dict[int, Action | None]:
+        level: dict[int, Action | None] = {}
+        kinds = _CARD_KIND
+        for action in self.legal:
+            # the commonest actions inline (as _root does), the others through it
+            kind = type(action)
+            a: Any = action
+            if kind is Discard and len(a.cards) == 1:
+                k = kinds.get(a.cards[0], HAND_KINDS)
+                if k < HAND_KINDS:
+                    level[DISCARD + k] = action
+                    continue
+            elif (kind is Meld or kind is LayOff) and a.cards:
+                k = kinds.get(a.cards[0], -1)
+                if k >= 0:
+                    level[SELECT + k] = None
+                    continue
+            token, last = _root(action)
+            level[token] = action if last else None
+        self._level = level
+        return level
+
+    def level(self) -> dict[int, Action | None]:
+        """The tokens that continue the current prefix: each to the action it commits, or None if more follow.
+
+        Do not change the dict.
+        """
+        level = self._level
+        if level is None:
+            level = self._root_level() if not self._prefix else self._walk(self._prefix)
+        return level
 
     def next_tokens(self) -> set[int]:
         """The tokens that continue the current prefix towards a legal action."""
-        return self.children.get(self.prefix, set())
+        return set(self.level())
 
     def push(self, token: int) -> Action | None:
         """Add a token; return the action once the sequence is complete (None while building).
@@ -357,20 +419,69 @@ class Decision:
         Raises:
             EncodingError: the token leads to no legal action; nothing changes.
         """
-        if token not in self.children.get(self.prefix, ()):
+        level = self._level
+        if level is None:
+            level = self.level()
+        try:
+            action = level[token]
+        except (KeyError, TypeError):
             raise EncodingError(
-                f"action {token} ({token_name(token) if 0 <= token < N_ACTIONS else 'out of range'}) "
+                f"action {token} ({token_name(token) if isinstance(token, int) and 0 <= token < N_ACTIONS else 'out of range'}) "
                 "is not legal now: its action_mask entry is 0"
-            )
-        seq = (*self.prefix, token)
-        action = self.actions.get(seq)
+            ) from None
         if action is not None:
-            self.prefix = ()
+            self._prefix = ()
+            self._level = None
+            self._matching = []
             return action
-        self.prefix = seq
+        self._descend(token)
         return None
+
+    def _descend(self, token: int) -> None:
+        """Go one argument token further down the trie."""
+        depth = len(self._prefix)
+        if depth == 0:
+            matching = []
+            for a in self.legal:
+                seq = encode(a)
+                if seq[0] == token:
+                    matching.append((seq, a))
+        else:
+            matching = [(seq, a) for seq, a in self._matching if seq[depth] == token]
+        self._prefix = (*self._prefix, token)
+        self._matching = matching
+        depth += 1
+        level: dict[int, Action | None] = {}
+        for seq, a in matching:
+            level[seq[depth]] = a if len(seq) == depth + 1 else None
+        self._level = level
+
+    def _walk(self, prefix: tuple[int, ...]) -> dict[int, Action | None]:
+        """Set the prefix to ``prefix`` from the start (an empty level if no legal action begins so)."""
+        self._prefix, self._level, self._matching = (), None, []
+        for token in prefix:
+            if self.level().get(token, 0) is not None:  # not an argument token that leads on
+                self._prefix, self._level, self._matching = prefix, {}, []
+                return self._level
+            self._descend(token)
+        return self.level()
+
+    @property
+    def prefix(self) -> tuple[int, ...]:
+        """The argument tokens chosen so far (setting it walks the trie from the start)."""
+        return self._prefix
+
+    @prefix.setter
+    def prefix(self, value: tuple[int, ...]) -> None:
+        self._walk(tuple(value))
 
     @property
     def selected(self) -> tuple[int, ...]:
         """The argument tokens chosen so far in this decision."""
-        return self.prefix
+        return self._prefix
+
+    def copy(self) -> Decision:
+        """A decision at the same point that can be walked on its own."""
+        out = Decision.__new__(Decision)
+        out.legal, out._prefix, out._level, out._matching = self.legal, self._prefix, self._level, self._matching
+        return out

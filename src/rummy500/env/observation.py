@@ -1,9 +1,14 @@
 """The observation tensor: what one seat may see, as a flat ``float32`` vector.
 
-It is built from the seat's :class:`~rummy500.views.View` only -- the engine's
-one boundary for hidden information -- plus the tokens the seat has selected
-so far in the current decision. Seats are *relative*: index 0 is the observing
-seat, 1 the next seat in play order, and so on.
+It is built only from what the seat's :class:`~rummy500.views.View` holds --
+the view is the engine's one boundary for hidden information -- that is the
+round's public facts (:class:`~rummy500.public.Public`) and the seat's own
+hand, plus the tokens the seat has selected so far in the current decision:
+:func:`encode_view` takes a view, :func:`encode_public` the public facts and
+the hand (the environments, which need no view), and :class:`SeatEncoder`
+keeps one seat's tensor up to date from position to position. Seats are
+*relative*: index 0 is the observing seat, 1 the next seat in play order, and
+so on.
 
 :func:`layout` lists the fields with their offsets and sizes; ``docs/research.md``
 prints the table for the standard game. Card kinds are those of
@@ -12,11 +17,14 @@ prints the table for the standard game. Card kinds are those of
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from rummy500.cards import Card
 from rummy500.env.encoding import (
     ARGUMENT_END,
     CARD_KINDS,
@@ -28,9 +36,10 @@ from rummy500.env.encoding import (
     card_index,
 )
 from rummy500.melds import TableMeld
+from rummy500.public import Public
 from rummy500.views import View
 
-__all__ = ["ObservationLayout", "add_selected", "encode_view", "layout"]
+__all__ = ["ObservationLayout", "SeatEncoder", "add_selected", "encode_public", "encode_view", "layout"]
 
 PHASES = ("nominate", "draw", "play", "round_over")
 GAMBITS = (None, "wild", "double", "split")
@@ -105,12 +114,15 @@ def layout(players: int) -> ObservationLayout:
     return out
 
 
-def _card_kinds() -> dict[int, int]:
+def _card_kinds() -> list[Any]:
+    """Card kind by card value, a list indexed by the ``int`` of a card (None for a value that is no card)."""
     from rummy500.cards import JOKER, natural_cards
 
-    out = {int(c): card_index(c) for c in natural_cards()}
+    out: list[Any] = [None] * 256
+    for c in natural_cards():
+        out[int(c)] = card_index(c)
+        out[128 + int(c)] = card_index(c.__class__(128 + int(c)))
     out[int(JOKER)] = card_index(JOKER)
-    out.update({128 + int(c): card_index(c.__class__(128 + int(c))) for c in natural_cards()})
     return out
 
 
@@ -118,96 +130,373 @@ _KIND = _card_kinds()
 
 
 def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False) -> np.ndarray:
-    """The observation of ``view.seat`` (see :func:`layout`).
+    """The observation of ``view.seat`` (see :func:`layout`): a new array.
 
     Args:
         view: the seat's view (its own hand, public facts, nothing hidden).
         selected: the argument tokens chosen so far in the current decision.
         offer: whether the decision is an out-of-turn offer.
     """
-    n = view.players
-    lay = layout(n)
-    off = _offsets(lay)
     seat = view.seat if view.seat is not None else 0
-    kind = _KIND
-    # rel[s]: seat s relative to the observer.
-    rel = [(s - seat) % n for s in range(n)]
+    return encode_public(view, seat, view.hand, view.scores, float(view.rules.target) or 1.0, selected, offer)
 
-    # Every count and one-hot goes into ``idx`` (repeated for counts).
-    base = off["hand"]
-    idx: list[int] = [base + kind[c] for c in view.hand]
-    pile = view.discard
-    base = off["pile"]
-    depth = min(len(pile), MAX_PILE)
-    idx += [base + d * HAND_KINDS + kind[pile[-1 - d]] for d in range(depth)]
-    if view.melds:
-        memo = _MELD_INDEXES
-        for m in view.melds:
-            if m.id >= MAX_MELDS:
-                continue
-            # A table meld is an immutable value: its entries for one observer are worked out once.
-            hit = memo.get((id(m), seat, n))
-            if hit is None or hit[0] is not m:
-                if len(memo) > 100_000:
-                    memo.clear()
-                hit = memo[id(m), seat, n] = (m, _meld_indexes(m, off, rel, n))
-            idx += hit[1]
-    known = off["known"]
-    for s, cards in enumerate(view.known):
-        if cards:
-            kb = known + rel[s] * HAND_KINDS
-            idx += [kb + kind[c] for c in cards]
-    if view.removed:
-        removed = off["removed"]
-        idx += [removed + kind[c] for c in view.removed]
-    floating, opened, has_melded = view.floating, view.opened, view.has_melded
-    for s in range(n):
-        r = rel[s]
-        if floating and floating[s]:
-            idx.append(off["floating"] + r)
-        if opened and opened[s]:
-            idx.append(off["opened"] + r)
-        if has_melded and has_melded[s]:
-            idx.append(off["has_melded"] + r)
-    phase = _PHASE_INDEX.get(view.phase)
-    if phase is not None:
-        idx.append(off["phase"] + phase)
-    if offer:
-        idx.append(off["offer"])
-    idx.append(off["to_move"] + rel[view.to_move])
-    idx.append(off["dealer"] + rel[view.dealer])
-    if view.last_discarder is not None:
-        idx.append(off["last_discarder"] + rel[view.last_discarder])
-    if view.obligation is not None:
-        idx.append(off["obligation"] + kind[view.obligation])
-    if view.taken_top is not None:
-        idx.append(off["taken_top"] + kind[view.taken_top])
-    if view.claimed_card is not None:
-        idx.append(off["claimed_card"] + kind[view.claimed_card])
-    idx.append(off["gambit"] + GAMBITS.index(view.gambit))
-    idx.append(off["dealer_joker"] + DEALER_JOKER.index(view.dealer_joker))
-    obs = np.zeros(lay.size, dtype=np.float32)
-    obs[np.fromiter(idx, np.intp, len(idx))] = 1.0
-    if len(set(idx)) != len(idx):  # a card held or melded twice (two packs, two jokers)
-        for i, k in Counter(idx).items():
-            if k > 1:
-                obs[i] = k
-    # Scalars.
-    obs[off["pile_size"]] = len(pile) / MAX_PILE
-    obs[off["stock"]] = view.stock_count / MAX_PILE
-    target = float(view.rules.target) or 1.0
-    hs, sc = off["hand_sizes"], off["scores"]
-    sizes, scores = view.hand_sizes, view.scores
-    for s in range(n):
-        r = rel[s]
-        obs[hs + r] = sizes[s] / 20.0
-        if scores is not None:
-            obs[sc + r] = scores[s] / target
-    t = off["turn"]
-    obs[t : t + 4] = (view.drawn / 2.0, view.turn_points / 100.0, view.turns / 100.0, float(view.rummy_due))
+
+def encode_public(
+    pub: Public,
+    seat: int,
+    hand: Sequence[Card],
+    scores: Sequence[int] | None,
+    target: float,
+    selected: tuple[int, ...] = (),
+    offer: bool = False,
+) -> np.ndarray:
+    """The observation of ``seat`` from the round's public facts and its own hand (what its view holds): a new array.
+
+    Args:
+        pub: the round's public facts (``state.public``, or the seat's view).
+        seat: the observing seat.
+        hand: the seat's own hand.
+        scores: the match totals before this round, or None.
+        target: the match target (``float(rules.target) or 1.0``).
+        selected: the argument tokens chosen so far in the current decision.
+        offer: whether the decision is an out-of-turn offer.
+    """
+    # One encoder per seat and thread, brought up to date from whatever it encoded last.
+    encoders: dict[tuple[int, int, float], SeatEncoder] | None = getattr(_LOCAL, "encoders", None)
+    if encoders is None:
+        encoders = _LOCAL.encoders = {}
+    key = (pub.players, seat, target)
+    encoder = encoders.get(key)
+    if encoder is None:
+        encoder = encoders[key] = SeatEncoder(pub.players, seat, target)
+    obs = encoder.update(pub, list(hand), scores, offer).copy()
     if selected:
-        add_selected(obs, n, selected)
+        add_selected(obs, pub.players, selected)
     return obs
+
+
+_LOCAL = threading.local()
+
+
+class SeatEncoder:
+    """One seat's observation, kept up to date from position to position.
+
+    :meth:`update` takes the round's public facts (a :class:`~rummy500.public.Public`
+    or the seat's :class:`~rummy500.views.View`), the seat's own hand and the
+    match totals -- nothing hidden from the seat -- and rewrites only the fields
+    whose source changed since the last call: a public value is immutable and
+    each action replaces the fields it changes, so an unchanged field is the
+    same object. Counts are added and taken away; the pile is shifted a row
+    when a card is discarded onto it or taken from it.
+
+    Args:
+        players: seats at the table.
+        seat: the observing seat.
+        target: the match target (scores are divided by it).
+    """
+
+    __slots__ = (
+        "_at",
+        "_flags",
+        "_hand",
+        "_known",
+        "_meld_entries",
+        "_melds",
+        "_mv",
+        "_offer",
+        "_one",
+        "_pile",
+        "_pub",
+        "_removed",
+        "_scores",
+        "_sizes",
+        "_vals",
+        "n",
+        "obs",
+        "off",
+        "rel",
+        "seat",
+        "target",
+    )
+
+    def __init__(self, players: int, seat: int, target: float = 500.0) -> None:
+        lay = layout(players)
+        self.n = n = players
+        self.seat = seat
+        self.target = target
+        self.off = off = _offsets(lay)
+        self.rel = rel = [(s - seat) % n for s in range(n)]
+        #: The observation (updated in place: copy it before handing it out).
+        self.obs = np.zeros(lay.size, dtype=np.float32)
+        # Entries are written through a memoryview: a float per item, much cheaper than numpy's scalar indexing.
+        self._mv: Any = self.obs.data
+        # Where each field's entries go: per absolute seat for the seat fields, by value for the others.
+        self._at = _Offsets(off, rel)
+        self._pub: object = None
+        self._hand: list[Card] = []
+        self._pile: tuple[Card, ...] = ()
+        self._melds: tuple[TableMeld, ...] = ()
+        self._meld_entries: list[tuple[int, ...]] = []
+        self._known: tuple[tuple[Card, ...], ...] = ((),) * n
+        self._removed: tuple[Card, ...] = ()
+        self._flags: list[object] = [None, None, None]
+        # The one-hot fields: the value last encoded and the entry set for it (-1: none).
+        self._vals: list[object] = [_UNSET] * 9
+        self._one = [-1] * 9
+        self._sizes: object = None
+        self._scores: list[int] | None = None
+        self._offer = False
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__ if name != "_mv"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self._mv = self.obs.data
+
+    def update(self, pub: Public, hand: list[Card], scores: Sequence[int] | None, offer: bool = False) -> np.ndarray:
+        """The observation for this position (the array :attr:`obs`, updated in place).
+
+        Args:
+            pub: the round's public facts (``state.public``, or the seat's view).
+            hand: the seat's own hand (any order).
+            scores: the match totals before this round, or None.
+            offer: whether the seat decides an out-of-turn offer now.
+        """
+        mv = self._mv
+        at = self._at
+        kind = _KIND
+        if pub is not self._pub:
+            self._pub = pub
+            if pub.discard is not self._pile:
+                self._update_pile(pub.discard)
+            if pub.melds is not self._melds:
+                self._update_melds(pub.melds)
+            if pub.known is not self._known:
+                self._update_known(pub.known)
+            if pub.removed is not self._removed:
+                base = at.removed
+                for c in self._removed:
+                    mv[base + kind[c]] -= 1.0
+                for c in pub.removed:
+                    mv[base + kind[c]] += 1.0
+                self._removed = pub.removed
+            flags = self._flags
+            if pub.floating is not flags[0]:
+                flags[0] = _write_flags(mv, at.floating, pub.floating)
+            if pub.opened is not flags[1]:
+                flags[1] = _write_flags(mv, at.opened, pub.opened)
+            if pub.has_melded is not flags[2]:
+                flags[2] = _write_flags(mv, at.has_melded, pub.has_melded)
+            # one-hot fields: where the value changed, clear the old entry and set the new one
+            vals, one = self._vals, self._one
+            v: Any = pub.phase
+            if v != vals[0]:
+                vals[0] = v
+                _move(mv, one, 0, at.phase.get(v, -1))
+            v = pub.to_move
+            if v != vals[1]:
+                vals[1] = v
+                _move(mv, one, 1, at.to_move[v])
+            v = pub.dealer
+            if v != vals[2]:
+                vals[2] = v
+                _move(mv, one, 2, at.dealer[v])
+            v = pub.last_discarder
+            if v != vals[3]:
+                vals[3] = v
+                _move(mv, one, 3, -1 if v is None else at.last_discarder[v])
+            v = pub.obligation
+            if v != vals[4]:
+                vals[4] = v
+                _move(mv, one, 4, -1 if v is None else at.obligation + kind[v])
+            v = pub.taken_top
+            if v != vals[5]:
+                vals[5] = v
+                _move(mv, one, 5, -1 if v is None else at.taken_top + kind[v])
+            v = pub.claimed_card
+            if v != vals[6]:
+                vals[6] = v
+                _move(mv, one, 6, -1 if v is None else at.claimed_card + kind[v])
+            v = pub.gambit
+            if v != vals[7]:
+                vals[7] = v
+                _move(mv, one, 7, at.gambit[v])
+            v = pub.dealer_joker
+            if v != vals[8]:
+                vals[8] = v
+                _move(mv, one, 8, at.dealer_joker[v])
+            sizes = pub.hand_sizes
+            if sizes is not self._sizes:
+                self._sizes = sizes
+                for i, k in zip(at.hand_sizes, sizes, strict=True):
+                    mv[i] = k / 20.0
+            mv[at.stock] = pub.stock_count / MAX_PILE
+            t = at.turn
+            mv[t] = pub.drawn / 2.0
+            mv[t + 1] = pub.turn_points / 100.0
+            mv[t + 2] = pub.turns / 100.0
+            mv[t + 3] = float(pub.rummy_due)
+        if hand != self._hand:
+            base = at.hand
+            mv[base : base + HAND_KINDS] = _ZEROS[:HAND_KINDS]
+            for c in hand:
+                mv[base + kind[c]] += 1.0
+            self._hand = list(hand)
+        if scores != self._scores:
+            target = self.target
+            for i, k in zip(at.scores, scores or [0] * self.n, strict=True):
+                mv[i] = k / target
+            self._scores = None if scores is None else list(scores)
+        if offer != self._offer:
+            mv[at.offer] = 1.0 if offer else 0.0
+            self._offer = offer
+        return self.obs
+
+    def _update_pile(self, pile: tuple[Card, ...]) -> None:
+        """The pile, top first: one row of card kinds per depth (rows moved with memoryview slices: a memmove)."""
+        mv, kind = self._mv, _KIND
+        at = self._at
+        base = at.pile
+        old = self._pile
+        was, now = len(old), len(pile)
+        mv[at.pile_size] = now / MAX_PILE
+        row = HAND_KINDS
+        if was < MAX_PILE and now == was + 1 and pile[:was] == old:
+            # a card put on top: every row one deeper
+            if was:
+                mv[base + row : base + now * row] = mv[base : base + was * row]
+                mv[base + kind[old[-1]]] = 0.0
+            mv[base + kind[pile[-1]]] = 1.0
+        elif now < was <= MAX_PILE and pile == old[:now]:
+            # cards taken from the top: every row that many shallower
+            k = was - now
+            if now:
+                mv[base : base + now * row] = mv[base + k * row : base + was * row]
+            mv[base + now * row : base + was * row] = _ZEROS[: k * row]
+        else:
+            was = min(was, MAX_PILE)
+            mv[base : base + was * row] = _ZEROS[: was * row]
+            top = now - 1
+            for d in range(min(now, MAX_PILE)):
+                mv[base + d * row + kind[pile[top - d]]] = 1.0
+        self._pile = pile
+
+    def _update_melds(self, melds: tuple[TableMeld, ...]) -> None:
+        """Take away the entries of every meld that changed and add its new ones."""
+        mv = self._mv
+        old, entries = self._melds, self._meld_entries
+        have = len(old)
+        for i, m in enumerate(melds):
+            if i < have:
+                if old[i] is m:
+                    continue
+                for j in entries[i]:
+                    mv[j] -= 1.0
+            e = self._entries_of(m)
+            for j in e:
+                mv[j] += 1.0
+            if i < have:
+                entries[i] = e
+            else:
+                entries.append(e)
+        for i in range(len(melds), have):
+            for j in entries[i]:
+                mv[j] -= 1.0
+        del entries[len(melds) :]
+        self._melds = melds
+
+    def _entries_of(self, m: TableMeld) -> tuple[int, ...]:
+        # Worked out once per meld value and observer: the encoder keeps them until the meld changes.
+        if m.id >= MAX_MELDS:
+            return ()
+        return _meld_indexes(m, self.off, self.rel, self.n)
+
+    def _update_known(self, known: tuple[tuple[Card, ...], ...]) -> None:
+        mv, kind = self._mv, _KIND
+        base = self.off["known"]
+        old = self._known
+        rel = self.rel
+        for s in range(self.n):
+            cards = known[s]
+            if cards is old[s]:
+                continue
+            kb = base + rel[s] * HAND_KINDS
+            for c in old[s]:
+                mv[kb + kind[c]] -= 1.0
+            for c in cards:
+                mv[kb + kind[c]] += 1.0
+        self._known = known
+
+
+
+_UNSET = object()
+#: Zeros to clear pile rows with.
+_ZEROS_ARRAY = np.zeros(MAX_PILE * HAND_KINDS, dtype=np.float32)
+_ZEROS_ARRAY.flags.writeable = False
+_ZEROS: Any = _ZEROS_ARRAY.data
+
+
+def _move(mv: Any, one: list[int], i: int, j: int) -> None:
+    """Move one-hot field ``i`` from its entry to entry ``j`` (-1: none)."""
+    k = one[i]
+    if k >= 0:
+        mv[k] = 0.0
+    if j >= 0:
+        mv[j] = 1.0
+    one[i] = j
+
+
+def _write_flags(mv: Any, entries: list[int], values: tuple[bool, ...] | None) -> tuple[bool, ...] | None:
+    """Write a per-seat flag field (``entries[s]``: where seat ``s``'s flag goes); return ``values``."""
+    for s, i in enumerate(entries):
+        mv[i] = 1.0 if values and values[s] else 0.0
+    return values
+
+
+class _Offsets:
+    """Where the entries of one observer go: offsets, per absolute seat lists, per value dicts."""
+
+    __slots__ = (
+        "claimed_card",
+        "dealer",
+        "dealer_joker",
+        "floating",
+        "gambit",
+        "hand",
+        "hand_sizes",
+        "has_melded",
+        "known",
+        "last_discarder",
+        "obligation",
+        "offer",
+        "opened",
+        "phase",
+        "pile",
+        "pile_size",
+        "removed",
+        "scores",
+        "stock",
+        "taken_top",
+        "to_move",
+        "turn",
+    )
+
+    def __init__(self, off: dict[str, int], rel: list[int]) -> None:
+        self.hand, self.pile, self.pile_size, self.known = off["hand"], off["pile"], off["pile_size"], off["known"]
+        self.removed, self.stock, self.turn, self.offer = off["removed"], off["stock"], off["turn"], off["offer"]
+        self.obligation, self.taken_top, self.claimed_card = off["obligation"], off["taken_top"], off["claimed_card"]
+
+        def per_seat(name: str) -> list[int]:
+            return [off[name] + r for r in rel]
+
+        self.hand_sizes, self.scores = per_seat("hand_sizes"), per_seat("scores")
+        self.to_move, self.dealer, self.last_discarder = per_seat("to_move"), per_seat("dealer"), per_seat("last_discarder")
+        self.floating, self.opened, self.has_melded = per_seat("floating"), per_seat("opened"), per_seat("has_melded")
+        self.phase = {p: off["phase"] + i for i, p in enumerate(PHASES)}
+        self.gambit = {g: off["gambit"] + i for i, g in enumerate(GAMBITS)}
+        self.dealer_joker = {d: off["dealer_joker"] + i for i, d in enumerate(DEALER_JOKER)}
 
 
 def _meld_indexes(m: TableMeld, off: dict[str, int], rel: list[int], n: int) -> tuple[int, ...]:
@@ -236,8 +525,6 @@ def _meld_indexes(m: TableMeld, off: dict[str, int], rel: list[int], n: int) -> 
     return tuple(out)
 
 
-#: (id of a table meld, observer, players) -> (the meld, its observation entries).
-_MELD_INDEXES: dict[tuple[int, int, int], tuple[TableMeld, tuple[int, ...]]] = {}
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _MELD_KIND_INDEX = {k: i for i, k in enumerate(MELD_KINDS)}
 

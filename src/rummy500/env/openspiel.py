@@ -24,7 +24,8 @@
   multi-card action over several of its own moves.
 * **Rewards**: each finished round gives every seat its round reward
   (:func:`~rummy500.env.aec.round_rewards`); returns are their sum (zero-sum).
-* **Observation tensor**: :func:`~rummy500.env.observation.encode_view`. The
+* **Observation tensor**: :func:`~rummy500.env.observation.encode_view` (of
+  the public facts and the player's hand, as its view holds them). The
   **information-state tensor** appends, per relative seat, the cards that seat
   discarded this round; the **information-state string** is the seat's
   perfect-recall history (its dealt hand, then the engine's events as that
@@ -48,7 +49,7 @@ from rummy500.actions import Discard, Reshuffle
 from rummy500.cards import JOKER, Card, natural_cards
 from rummy500.env.aec import round_rewards
 from rummy500.env.encoding import HAND_KINDS, N_ACTIONS, Decision, card_index, token_name
-from rummy500.env.observation import encode_view, layout
+from rummy500.env.observation import encode_public, layout
 from rummy500.env.table import Table
 from rummy500.events import Event
 from rummy500.match import Match
@@ -147,7 +148,7 @@ class Rummy500Game(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         """An observer: information state when ``iig_obs_type.perfect_recall``, else the observation."""
         perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return _Observer(self.rules.players, perfect)
+        return _Observer(self.rules, perfect)
 
 
 class _Core:
@@ -183,9 +184,7 @@ class _Core:
         out.dealing = list(self.dealing)
         out.decision = None
         if self.decision is not None:
-            d = Decision(())
-            d.actions, d.children, d.prefix = self.decision.actions, self.decision.children, self.decision.prefix
-            out.decision = d
+            out.decision = self.decision.copy()
         out.returns_ = list(self.returns_)
         out.rewards_ = list(self.rewards_)
         out.history = list(self.history)
@@ -371,8 +370,9 @@ def _history_line(item: Event | _Deal, player: int) -> str:
 class _Observer:
     """OpenSpiel observer: the observation tensor, or the information state."""
 
-    def __init__(self, players: int, perfect_recall: bool) -> None:
-        self.players = players
+    def __init__(self, rules: Rules, perfect_recall: bool) -> None:
+        self.rules = rules
+        self.players = players = rules.players
         self.perfect_recall = perfect_recall
         size = layout(players).size + (players * HAND_KINDS if perfect_recall else 0)
         self.tensor = np.zeros(size, np.float32)
@@ -385,7 +385,11 @@ class _Observer:
         turn = state.c.table.turn()
         deciding = turn is not None and turn.seat == player and state.c.decision is not None
         selected = state.c.decision.selected if deciding else ()  # type: ignore[union-attr]
-        obs = encode_view(state.view_of(player), selected, bool(deciding and turn.offer))  # type: ignore[union-attr]
+        match = state.c.table.match
+        rs = match.state
+        target = float(self.rules.target) or 1.0
+        # what the player's view holds: the public facts and its own hand
+        obs = encode_public(rs.public, player, rs.hands[player], match.totals, target, selected, bool(deciding and turn.offer))  # type: ignore[union-attr]
         self.tensor[: obs.size] = obs
         if self.perfect_recall:
             n = self.players

@@ -28,7 +28,7 @@ from rummy500.actions import Decline
 from rummy500.bots import Bot, make_bot
 from rummy500.env.aec import make_rules, round_rewards
 from rummy500.env.encoding import N_ACTIONS, Decision, EncodingError
-from rummy500.env.observation import encode_view, layout
+from rummy500.env.observation import encode_public, layout
 from rummy500.env.table import Table
 from rummy500.rules import Rules
 
@@ -114,7 +114,12 @@ class SingleAgentEnv(gymnasium.Env):
         assert self.table is not None
         turn = self.table.turn()
         selected = self.decision.selected if self.decision is not None else ()
-        obs = encode_view(self.table.view(self.seat), selected, turn is not None and turn.offer)
+        match = self.table.match
+        state = match.state
+        assert state is not None
+        # what the learner's view holds: the public facts and its own hand
+        target = float(self.rules.target) or 1.0
+        obs = encode_public(state.public, self.seat, state.hands[self.seat], match.totals, target, selected, turn is not None and turn.offer)
         return {"observation": obs, "action_mask": self.action_masks()}
 
     def action_masks(self) -> np.ndarray:

@@ -12,7 +12,7 @@ the caller resolves :attr:`Table.chance` (the OpenSpiel game does).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rummy500.actions import Action
 from rummy500.events import Event
@@ -23,9 +23,10 @@ from rummy500.views import View
 
 __all__ = ["Table", "Turn"]
 
+_CHANCE, _OFFER = DecisionKind.CHANCE, DecisionKind.OFFER
 
-@dataclass(frozen=True)
-class Turn:
+
+class Turn(NamedTuple):
     """One decision: the seat, whether it is an out-of-turn offer, and its legal actions."""
 
     seat: int
@@ -87,13 +88,16 @@ class Table:
         """The current decision (None once the match is over or truncated, or while chance is due)."""
         if self._turn is not None:
             return self._turn
-        if self.over or self.truncated or self._round_over():
+        match = self.match
+        state = match.state
+        # over, truncated (a round past max_rounds, or the last one finished) or between rounds
+        if match.winner is not None or state is None or state.is_over or len(match.rounds) > self.max_rounds:
             return None
-        decision = self.match.decision()
-        if decision is None or decision.kind is DecisionKind.CHANCE or decision.seat is None:
+        decision = state.decision()  # what match.decision() gives once the checks above passed
+        if decision is None or decision.kind is _CHANCE or decision.seat is None:
             return None
-        self._turn = Turn(decision.seat, decision.kind is DecisionKind.OFFER, decision.legal)
-        return self._turn
+        self._turn = turn = Turn(decision.seat, decision.kind is _OFFER, decision.legal)
+        return turn
 
     def play(self, action: Action) -> list[list[int]]:
         """Play the current decider's action; return the scores of rounds it finished.
