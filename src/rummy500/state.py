@@ -662,7 +662,11 @@ class RoundState:
             start = 2
         else:
             start = 1
-        have = self._index(seat).mask if quick else 0  # no joker held: the meld hand is the hand
+        index = self._index(seat) if quick else None  # no joker held: the meld hand is the hand
+        have = index.mask if index is not None else 0
+        # The hand with the cards taken is indexed by ``have`` alone while it holds no joker and
+        # no card twice (then _take_ok's answer is worked out on the mask: _can_use_mask).
+        plain = index is not None and index.dups is None and p.opened[seat]
         near = _near_table(p.melds) if quick and depth >= start else 0
         joker_seen = False
         for k in range(1, depth + 1):
@@ -671,11 +675,20 @@ class RoundState:
                 if c == JOKER:
                     joker_seen = True
                 else:
+                    if have >> c & 1:
+                        plain = False  # a card held twice (two packs)
                     have |= 1 << c
             if k < start:
                 continue
-            if quick and not joker_seen and not self._might_use(c, have, near):
-                continue  # a cheap necessary condition already fails
+            if quick and not joker_seen:
+                if not self._might_use(c, have, near):
+                    continue  # a cheap necessary condition already fails
+                if plain:
+                    # What _take_ok answers for this hand without jokers or duplicates.
+                    if (k > 1 or must_use or not (rules.discard_back or hand)) and not self._can_use_mask(seat, have, len(hand) + k, c):
+                        continue
+                    acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
+                    continue
             if self._take_ok(seat, k, split=False):
                 acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
         if p.gambit == "split" and self._joker_for(seat):
@@ -1089,6 +1102,26 @@ class RoundState:
             return False
         return fastmeld.lays_off(tables, r, p.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
 
+    def _can_use_mask(self, seat: int, have: int, size: int, chosen: Card) -> bool:
+        """:meth:`_can_use` for an opened hand of ``size`` cards with no joker and no card twice: the card mask ``have``.
+
+        The seat has no dealer's joker either (the draw phase's quick case).
+        """
+        rules = self.rules
+        keep = 1 if rules.going_out is _GOING_OUT_DISCARD_REQUIRED else 0
+        tables = fastmeld.tables(rules)
+        index = fastmeld.Hand(have, 0, None)
+        for cards in fastmeld.melds_using(tables, index, 0, chosen):
+            if size - len(cards) >= keep:
+                return True
+        if rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD:
+            return False
+        p = self.public
+        if rules.layoff_needs_own_meld and not p.has_melded[seat]:
+            held = self.hands[seat]
+            return self._can_use(seat, [*held, *p.discard[len(held) - size :]], chosen)
+        return fastmeld.lays_off(tables, rules, p.melds, seat, index, 0, chosen, size - keep)
+
     def _layoff_uses(self, seat: int, hand: Sequence[Card], chosen: Card, keep: int, extra: int) -> bool:
         index = fastmeld.scan(self._meld_hand(seat, hand))
         tables = fastmeld.tables(self.rules)
@@ -1176,10 +1209,22 @@ class RoundState:
         Raises:
             IllegalAction: the action breaks a rule; the state is unchanged.
         """
-        effect = _EFFECTS.get(type(action))
+        kind = type(action)
+        public = self.public
+        fast = _FAST.get(kind)
+        if fast is not None:
+            # The commonest actions (discard, draw, take) have a short path for the common case.
+            if seat is None:
+                seat = public.to_move
+            if check and not self.is_legal(action, seat):
+                raise IllegalAction(self.explain(action, seat))
+            events = fast(self, public, seat, action)
+            if events is not None:
+                return events
+            check = False  # checked already: the general path below does the rest
+        effect = _EFFECTS.get(kind)
         if effect is None:
             raise IllegalAction(f"{action!r} is not an action")
-        public = self.public
         if isinstance(action, Reshuffle):
             self._check_reshuffle(action, seat, check)
             seat = public.to_move
@@ -1212,6 +1257,106 @@ class RoundState:
             return [event, RoundOver(d.went_out, scores, tuple(tuple(h) for h in hands))]
         finally:
             d.__class__ = Public  # sealed: immutable from now on (see _seal)
+
+    # -- short paths for the commonest actions: each applies ``action`` and returns its events
+    # when the position is the common case, or returns None having changed nothing (the
+    # general path then applies it). ``public`` is self.public; the action is legal.
+    def _fast_discard(self, public: Public, seat: int, action: Discard) -> list[Event] | None:
+        cards = action.cards
+        hand = self.hands[seat]
+        # One card, the hand not emptied, the stock not out, the turn limit not reached:
+        # the turn simply passes (see _on_discard, _end_turn and _begin_turn).
+        if (
+            len(cards) != 1
+            or len(hand) < 2
+            or not self.stock
+            or public.turns + 1 >= MAX_TURNS
+            or public.drew_last_card is not None
+            and self.rules.stock_out is _STOCK_OUT_IMMEDIATE
+        ):
+            return None
+        c = cards[0]
+        hand.remove(c)
+        self._legal_cache = None
+        idx = self._idx
+        old = idx[seat]
+        if old is not None:
+            # The index is kept for a hand of distinct natural cards (see _index_moved).
+            idx[seat] = fastmeld.Hand(old.mask ^ (1 << c), old.jokers, None) if c < 64 and old.dups is None and old.mask >> c & 1 else None
+        d = _open(public)
+        d.declined = _NOBODY
+        if public.known[seat]:
+            self._forget(d, seat, cards)
+        d.discard = public.discard + cards
+        d.turns = public.turns + 1
+        d.to_move = (seat + self.rules.step) % self.n
+        d.last_discarder = seat
+        d.phase = _PH_DRAW
+        d.obligation = None
+        d.taken_top = None
+        d.drawn = 0
+        d.turn_points = 0
+        d.turn_long_run = False
+        d.claimed_card = None
+        sizes = public.hand_sizes
+        d.hand_sizes = (*sizes[:seat], len(hand), *sizes[seat + 1 :])
+        d.__class__ = Public  # sealed (see _seal)
+        self.public = d
+        return [Discarded(seat, cards)]
+
+    def _fast_draw(self, public: Public, seat: int, action: Draw) -> list[Event] | None:
+        stock = self.stock
+        # One card drawn and the stock not emptied by it (see _on_draw).
+        if len(stock) < 2 or self.rules.stock_draw_count != 1:
+            return None
+        c = stock.pop()
+        hand = self.hands[seat]
+        hand.append(c)
+        self._legal_cache = None
+        idx = self._idx
+        old = idx[seat]
+        if old is not None:
+            idx[seat] = fastmeld.Hand(old.mask | (1 << c), old.jokers, None) if c < 64 and old.dups is None and not old.mask >> c & 1 else None
+        d = _open(public)
+        d.declined = _NOBODY
+        d.drawn = 1
+        d.taken_top = None
+        d.phase = _PH_PLAY
+        d.last_discarder = None
+        sizes = public.hand_sizes
+        d.hand_sizes = (*sizes[:seat], len(hand), *sizes[seat + 1 :])
+        d.stock_count = len(stock)
+        d.__class__ = Public  # sealed (see _seal)
+        self.public = d
+        return [Drew(seat, 1, (c,))]
+
+    def _fast_take(self, public: Public, seat: int, action: Take) -> list[Event] | None:
+        if action.split:
+            return None
+        k = action.n
+        pile = public.discard
+        chosen = pile[-k]
+        taken = pile[-k:]
+        hand = self.hands[seat]
+        hand.extend(taken)
+        self._legal_cache = None
+        idx = self._idx
+        if idx[seat] is not None:
+            self._index_moved(seat, taken, 1)
+        d = _open(public)
+        d.declined = _NOBODY
+        d.discard = pile[:-k]
+        d.known = _with(public.known, seat, tuple(sorted(public.known[seat] + taken)))
+        d.drawn = k
+        d.obligation = chosen if k > 1 or self.rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS else None
+        d.taken_top = chosen if k == 1 else None
+        d.phase = _PH_PLAY
+        d.last_discarder = None
+        sizes = public.hand_sizes
+        d.hand_sizes = (*sizes[:seat], len(hand), *sizes[seat + 1 :])
+        d.__class__ = Public  # sealed (see _seal)
+        self.public = d
+        return [Took(seat, taken)]
 
     # -- effects (no validation), one per kind of action; each writes into the draft ``d`` (also self.public)
     def _on_decline(self, d: Draft, seat: int, action: Decline) -> Event:
@@ -1653,6 +1798,12 @@ _EFFECTS: dict[type, Callable[[RoundState, Draft, int, Any], Event]] = {
 }
 """What each kind of action does (apply() dispatches on the action's type)."""
 # The effects that keep the acting seat's hand index themselves (or change no hand).
+_FAST: dict[type, Callable[[RoundState, Public, int, Any], list[Event] | None]] = {
+    Discard: RoundState._fast_discard,
+    Draw: RoundState._fast_draw,
+    Take: RoundState._fast_take,
+}
+"""The short paths of apply() for the commonest actions (see RoundState._fast_discard)."""
 _KEEPS_INDEX = frozenset((RoundState._on_decline, RoundState._on_draw, RoundState._on_discard, RoundState._on_pass, RoundState._on_float))
 
 _TAKES = [Take(k) for k in range(120)]
