@@ -759,16 +759,34 @@ def table_fits(t: Tables, melds: Sequence[TableMeld]) -> int:
     if prev is not None and last[2] is t and (prev is melds or len(prev) == len(melds) and all(map(is_, prev, melds))):
         known: int = last[1]
         return known
+    each = [fits(t, meld) for meld in melds]
     mask = 0
-    for meld in melds:
-        mask |= fits(t, meld)
+    for m in each:
+        mask |= m
     last[0] = tuple(melds)
     last[1] = mask
     last[2] = t
+    last[3] = each
     return mask
 
 
-_LAST_TABLE: list[Any] = [None, 0, None]
+def each_fits(t: Tables, melds: Sequence[TableMeld]) -> list[int]:
+    """:func:`fits` of each of ``melds``, in order (kept with the last table :func:`table_fits` was asked about)."""
+    table_fits(t, melds)
+    each: list[int] = _LAST_TABLE[3]
+    return each
+
+
+def table_fits_each(t: Tables, melds: Sequence[TableMeld]) -> tuple[int, list[int]]:
+    """(:func:`table_fits`, :func:`each_fits`) of ``melds`` in one call."""
+    last = _LAST_TABLE
+    if last[0] is melds and last[2] is t:
+        return last[1], last[3]
+    union = table_fits(t, melds)
+    return union, last[3]
+
+
+_LAST_TABLE: list[Any] = [None, 0, None, []]
 
 
 def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card], depths: Iterable[int]) -> list[int]:
@@ -777,6 +795,9 @@ def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card],
     for meld in melds:
         table |= fits(t, meld)
     out = []
+    # The top ``done`` pile cards as a hand (kept as the depths grow: a scan each only with duplicates).
+    done = mask = jokers = 0
+    dup = False
     for k in depths:
         if k > len(pile):
             continue
@@ -790,7 +811,20 @@ def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card],
             out.append(k)
             continue
         if k >= 3:
-            h = scan(pile[-k:])
+            if done <= k:
+                while done < k:
+                    done += 1
+                    c = pile[-done]
+                    if c == 64:
+                        jokers += 1
+                    else:
+                        b = 1 << c
+                        if mask & b:
+                            dup = True
+                        mask |= b
+                h = scan(pile[-k:]) if dup else Hand(mask, jokers, None)
+            else:
+                h = scan(pile[-k:])
             if melds_using(t, h, h.jokers, chosen):
                 out.append(k)
     return out

@@ -616,6 +616,8 @@ class RoundState:
         if p.phase in (_PH_OVER, _PH_SHUFFLE):
             return []
         out = [p.to_move]
+        if p.phase is not _PH_DRAW and not self.rules.meld_out_of_turn:
+            return out  # out of turn only Rummy calls (draw phase) or melds out of turn are played
         for i in range(1, self.n):
             s = (out[0] + i) % self.n
             # Out of turn a seat's list is empty exactly when it has no out-of-turn play.
@@ -653,7 +655,7 @@ class RoundState:
         quick = (
             not rules.around_the_corner
             and rules.set_suits is _SET_SUITS_DISTINCT
-            and self._extra_jokers(seat) == 0
+            and not (seat == p.dealer and p.dealer_joker == "available")  # no dealer's joker
             and JOKER not in hand
         )
         must_use = rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS
@@ -662,7 +664,7 @@ class RoundState:
             start = 2
         else:
             start = 1
-        index = self._index(seat) if quick else None  # no joker held: the meld hand is the hand
+        index = (self._idx[seat] or self._index(seat)) if quick else None  # no joker held: the meld hand is the hand
         have = index.mask if index is not None else 0
         # The hand with the cards taken is indexed by ``have`` alone while it holds no joker and
         # no card twice (then _take_ok's answer is worked out on the mask: _can_use_mask).
@@ -699,8 +701,10 @@ class RoundState:
             takes = any(isinstance(a, Take) for a in acts)
             if rules.stock_out is not _STOCK_OUT_PLAY_ON or not takes:
                 acts.append(_PASS)
-        acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
-        acts.extend(self._block_actions(seat))
+        if rules.calling_rummy is not _CALLING_RUMMY_OFF:
+            acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
+        if p.dealer_joker == "available":
+            acts.extend(self._block_actions(seat))
         return acts
 
 
@@ -722,19 +726,24 @@ class RoundState:
                 return True
         if not near >> c & 1:
             return False
+        melds = self.public.melds
+        if fastmeld.table_fits(fastmeld.tables(self.rules), melds) >> c & 1:
+            return True  # c alone goes on some meld
+        # Else c goes on no set (nor with other cards: a set takes one card per suit), and on a
+        # run only with every card between the run's end and c (positions 2..13: ranks).
         suit = c >> 4
-        for meld in self.public.melds:
-            if meld.kind == SET and meld.rank == r:
-                if len(meld.cards) < 4 and all(m.suit != suit for m in meld.cards):
-                    return True
-            elif meld.kind == RUN and meld.suit == suit:
+        for meld in melds:
+            if meld.suit == suit and meld.kind == RUN:
                 lo, hi = meld.positions[0], meld.positions[-1]
                 for p in (1, 14) if r == 1 else (r,):
-                    # Every card between the run's end and c must be laid off with it.
-                    if p < lo and all(have >> (base + (q - 1) % 13 + 1) & 1 for q in range(p + 1, lo)):
-                        return True
-                    if p > hi and all(have >> (base + (q - 1) % 13 + 1) & 1 for q in range(hi + 1, p)):
-                        return True
+                    if p < lo:
+                        need = ((1 << lo) - 1) ^ ((2 << p) - 1)  # positions p + 1 .. lo - 1
+                        if sm & need == need:
+                            return True
+                    elif p > hi:
+                        need = ((1 << p) - 1) ^ ((2 << hi) - 1)  # positions hi + 1 .. p - 1
+                        if sm & need == need:
+                            return True
         return False
 
     def _block_actions(self, seat: int) -> list[Action]:
@@ -771,12 +780,25 @@ class RoundState:
         if not hand:
             # floating / unplayable_discard: the hand is melded out; the turn ends by floating.
             return [_FLOAT]
-        index = self._index(seat)  # one index for the melds and the lay-offs
-        acts: list[Action] = self._meld_actions(seat, in_turn=True, index=index)
-        if p.melds:
-            acts.extend(self._layoff_actions(seat, in_turn=True, index=index))
-            if rules.joker_swap:
-                acts.extend(self._swap_actions(seat))
+        index = self._idx[seat]  # one index for the melds and the lay-offs
+        if index is None:
+            index = self._index(seat)
+        acts: list[Action]
+        if (
+            index.jokers == 0
+            and index.dups is None
+            and p.obligation is None
+            and p.gambit is None
+            and p.opened[seat]
+            and not (seat == p.dealer and p.dealer_joker == "available")
+        ):
+            acts = self._plain_plays(seat, index, hand)
+        else:
+            acts = self._meld_actions(seat, in_turn=True, index=index)
+            if p.melds:
+                acts.extend(self._layoff_actions(seat, in_turn=True, index=index))
+        if p.melds and rules.joker_swap:
+            acts.extend(self._swap_actions(seat))
         if p.dealer_joker == "available":
             acts.extend(self._block_actions(seat))
         if p.obligation is None and self._opening_done(seat):
@@ -796,6 +818,49 @@ class RoundState:
                     acts.append(Discard(combo))
         return acts
 
+
+    def _plain_plays(self, seat: int, index: fastmeld.Hand, hand: list[Card]) -> list[Action]:
+        """The melds and lay-offs of the seat to move when its hand is plain (the common case).
+
+        Plain: an opened hand of distinct natural cards, no joker (nor the dealer's), no
+        Dealer's Gambit, no card taken from the pile to use. Then only the number of cards
+        left and a stranded top card can rule a play out: what :meth:`_meld_actions` and
+        :meth:`_layoff_actions` return, in the same order, without their general checks.
+        """
+        p = self.public
+        rules = self.rules
+        t = fastmeld.tables(rules)
+        room = len(hand) - (1 if rules.going_out is _GOING_OUT_DISCARD_REQUIRED else 0)
+        strand = p.taken_top is not None and not rules.discard_back
+        last = len(hand) - 1  # a play of this many cards leaves one
+        acts: list[Action] = []
+        for cards in fastmeld.all_melds(t, index, 0):
+            used = len(cards)
+            if used > room or strand and used == last and self._strands_taken_card(seat, cards, used, None):
+                continue
+            act = _MELD_ACTIONS.get(cards)
+            acts.append(act if act is not None else _meld_action(cards))
+        melds = p.melds
+        if not melds or rules.layoff_needs_own_meld and not p.has_melded[seat]:
+            return acts
+        mask = index.mask
+        union, each = fastmeld.table_fits_each(t, melds)
+        if not union & mask:
+            return acts  # no card of the hand fits alone on any meld: nothing can be laid off
+        anyone = rules.layoff_onto is _LAYOFF_ONTO_ANY
+        layoffs_of = fastmeld.layoffs_of
+        cache = _LAYOFF_ACTIONS
+        for meld, fit in zip(melds, each, strict=True):
+            if not fit & mask or not anyone and not rules.may_lay_off_on(seat, meld.owner):
+                continue
+            on = meld.id
+            for cards in layoffs_of(t, meld, index, 0):
+                used = len(cards)
+                if used > room or strand and used == last and self._strands_taken_card(seat, cards, used, on):
+                    continue
+                act = cache.get((cards, on))
+                acts.append(act if act is not None else _layoff_action(cards, on))
+        return acts
 
     def _opening_done(self, seat: int) -> bool:
         """first_meld_min: a turn that began melding must reach the minimum before it ends."""
@@ -875,24 +940,28 @@ class RoundState:
             index = self._index(seat)
         tables = fastmeld.tables(rules)
         jokers = index.jokers + self._meld_extra(seat)
-        if not jokers and not fastmeld.table_fits(tables, p.melds) & index.mask:
-            return []  # no card of the hand fits alone on any meld: nothing can be laid off
+        mask = index.mask
+        melds: Iterable[TableMeld]
+        if jokers:
+            melds = p.melds
+        else:
+            if not fastmeld.table_fits(tables, p.melds) & mask:
+                return []  # no card of the hand fits alone on any meld: nothing can be laid off
+            # Only the melds some card of the hand fits alone on (nothing else goes on the others).
+            melds = [m for m, f in zip(p.melds, fastmeld.each_fits(tables, p.melds), strict=True) if f & mask]
         room = len(hand) - self._keep_min(seat, in_turn)
         dealers = self._extra_jokers(seat)
         strand = in_turn and p.taken_top is not None and not rules.discard_back
         obligation = p.obligation if in_turn else None
         new_meld_only = rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD
         anyone = rules.layoff_onto is _LAYOFF_ONTO_ANY
-        ways = self._ways_to_use(seat, obligation, index)
+        ways = self._ways_to_use(seat, obligation, index) if obligation is not None else None
         out: list[Action] = []
-        mask = index.mask
-        fits = fastmeld.fits
-        for meld in p.melds:
+        layoffs_of = fastmeld.layoffs_of
+        for meld in melds:
             if not anyone and not self.may_extend(seat, meld):
                 continue
-            if not jokers and not fits(tables, meld) & mask:
-                continue  # no card of the hand fits alone on this meld: nothing goes on it
-            found = fastmeld.layoffs_of(tables, meld, index, jokers)
+            found = layoffs_of(tables, meld, index, jokers)
             if not found:
                 continue
             on = meld.id
@@ -1157,8 +1226,26 @@ class RoundState:
         if not playable:
             return []
         out = []
+        hand = self.hands[seat]
+        pile = p.discard
+        # An opened hand without jokers, duplicates or the dealer's joker: each answer on the card mask.
+        base = -1
+        if JOKER not in hand and p.opened[seat] and not self._extra_jokers(seat):
+            index = self._index(seat)
+            if index.dups is None:
+                base = index.mask
         for k in playable:
-            if self._can_use(seat, [*self.hands[seat], *p.discard[-k:]], p.discard[-k]):
+            if base >= 0:
+                have = base
+                for c in pile[-k:]:
+                    if c == JOKER or have >> c & 1:
+                        break
+                    have |= 1 << c
+                else:
+                    if self._can_use_mask(seat, have, len(hand) + k, pile[-k]):
+                        out.append(k)
+                    continue
+            if self._can_use(seat, [*hand, *pile[-k:]], pile[-k]):
                 out.append(k)
         return out
 
@@ -1563,6 +1650,7 @@ class RoundState:
         for _ in range(extra):
             hand_cards.remove(JOKER)
         _remove(self.hands[seat], hand_cards)
+        self._index_moved(seat, hand_cards, -1)
         if d.known[seat]:
             self._forget(d, seat, hand_cards)
         if d.obligation is not None and d.obligation in bare and seat == d.to_move:
@@ -1804,7 +1892,17 @@ _FAST: dict[type, Callable[[RoundState, Public, int, Any], list[Event] | None]] 
     Take: RoundState._fast_take,
 }
 """The short paths of apply() for the commonest actions (see RoundState._fast_discard)."""
-_KEEPS_INDEX = frozenset((RoundState._on_decline, RoundState._on_draw, RoundState._on_discard, RoundState._on_pass, RoundState._on_float))
+_KEEPS_INDEX = frozenset(
+    (
+        RoundState._on_decline,
+        RoundState._on_draw,
+        RoundState._on_discard,
+        RoundState._on_pass,
+        RoundState._on_float,
+        RoundState._on_meld,
+        RoundState._on_lay_off,
+    )
+)
 
 _TAKES = [Take(k) for k in range(120)]
 # The last public value asked for its playable pile depths: (public, mode, rules, depths).
