@@ -858,8 +858,8 @@ class RoundState:
                 used = len(cards)
                 if used > room or strand and used == last and self._strands_taken_card(seat, cards, used, on):
                     continue
-                act = cache.get((cards, on))
-                acts.append(act if act is not None else _layoff_action(cards, on))
+                lay = cache.get((cards, on))
+                acts.append(lay if lay is not None else _layoff_action(cards, on))
         return acts
 
     def _opening_done(self, seat: int) -> bool:
