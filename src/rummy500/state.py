@@ -81,7 +81,7 @@ from rummy500.rules import (
     TakenCardUse,
 )
 from rummy500.scoring import RoundResult, new_meld_points, score_round
-from rummy500.views import View
+from rummy500.views import View, build_view
 
 __all__ = [
     "Decision",
@@ -1813,20 +1813,26 @@ class RoundState:
         rules = self.rules
         if seat is None:
             return View.of(pub, rules=rules, seat=None, hand=(), scores=_tuple(scores), final_hands=final)
-        return View.of(
+        melds = pub.melds
+        if rules.layoff_onto is _LAYOFF_ONTO_ANY:
+            onto = tuple([m.id for m in melds])
+        else:
+            onto = tuple([m.id for m in melds if rules.may_lay_off_on(seat, m.owner)])
+        # View.of with every own field, in the order View declares them (views.build_view).
+        return build_view(
             pub,
-            rules=rules,
-            seat=seat,
-            hand=tuple(sorted(self.hands[seat])),
-            legal=tuple(self._legal_list(seat)),
-            scores=_tuple(scores),
-            final_hands=final,
-            jokers_wild=self._jokers_wild(),
-            extra_jokers=self._meld_extra(seat),
-            may_lay_off_now=self._may_layoff_now(seat),
-            lay_off_onto=tuple(m.id for m in pub.melds if self.may_extend(seat, m)),
-            must_use_top_card=rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS,
-            calls_steal=rules.calling_rummy is _CALLING_RUMMY_STEAL,
+            rules,
+            seat,
+            tuple(sorted(self.hands[seat])),
+            tuple(self._legal_list(seat)),
+            None if scores is None else tuple(scores),
+            final,
+            self._jokers_wild(),
+            self._meld_extra(seat),
+            self._may_layoff_now(seat),
+            onto,
+            rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS,
+            rules.calling_rummy is _CALLING_RUMMY_STEAL,
         )
 
     # -------------------------------------------------------------- positions
