@@ -168,8 +168,29 @@ def _pair_ranks(mask: int) -> int:
     return (a & (b | c | d)) | (b & (c | d)) | (c & d)
 
 
+def run_ranks(sm: int, jokers: int) -> int:
+    """The ranks of rank mask ``sm`` that some run with ``jokers`` jokers can hold (runs that do not wrap).
+
+    A held card is in a run only with another held card at most ``jokers + 1``
+    positions away (without jokers: three in a row); the others can be dropped
+    from ``sm`` without changing its runs, so one memo entry serves them all.
+    """
+    m = sm | (sm & 2) << 13  # the ace high too (bit 14)
+    if jokers == 0:
+        t3 = m & (m >> 1) & (m >> 2)
+        rel = t3 | t3 << 1 | t3 << 2
+    else:
+        near = 0
+        for d in range(1, jokers + 2):
+            near |= m << d | m >> d
+        rel = m & near
+    return (rel & RANKS) | (rel >> 13 & 2)
+
+
 def _runs_of(t: Tables, suit: int, sm: int, jokers: int) -> tuple[tuple[Card, ...], ...]:
     """The runs of ``suit`` from rank mask ``sm`` and ``jokers`` jokers (memoised)."""
+    if not t.wrap:
+        sm = run_ranks(sm, jokers)
     key = ((jokers << 16) | sm) << 2 | suit
     got = t.runs.get(key)
     if got is None:
@@ -259,6 +280,8 @@ def melds_holding(t: Tables, h: Hand, jokers: int, c: Card) -> tuple[tuple[Card,
     mask = h.mask
     rank = c & 15
     sm = (mask >> (c & 48)) & RANKS
+    if not t.wrap:
+        sm = run_ranks(sm, jokers)  # the same runs
     col = _column(mask, rank)
     key = (((jokers << 14 | sm) << 4 | col) << 6) | c
     got = t.holding.get(key)
@@ -441,6 +464,8 @@ def layoffs_of(t: Tables, meld: TableMeld, h: Hand, jokers: int) -> tuple[tuple[
             rhi = hi % 13 + 1
             if not (sm >> rlo & 1 or sm >> rhi & 1):
                 return ()
+        if not t.wrap:
+            sm = _end_ranks(sm, lo, hi, jokers)  # only the held cards a lay-off can reach matter
         key = (suit, lo, hi, len(meld.cards), sm, jokers)
         got = t.lay_run.get(key)
         if got is None:
@@ -473,6 +498,38 @@ def layoffs_of(t: Tables, meld: TableMeld, h: Hand, jokers: int) -> tuple[tuple[
     # A set of jokers (Persian): only bare jokers, up to four.
     room = 4 - len(meld.cards)
     return tuple((JOKER,) * n for n in range(1, min(room, jokers) + 1))
+
+
+def _end_ranks(sm: int, lo: int, hi: int, jokers: int) -> int:
+    """The ranks of rank mask ``sm`` a lay-off on a run (positions ``lo``..``hi``, no wrap) can reach with ``jokers`` jokers.
+
+    A card goes on with every position between it and the run's end, each held
+    or a joker; the cards farther out never take part (see :func:`_run_layoffs`),
+    so they can be dropped from the memo key.
+    """
+    m = sm | (sm & 2) << 13  # the ace high too (bit 14)
+    out = 0
+    p = lo - 1
+    gaps = jokers
+    while p >= 1:
+        if m >> p & 1:
+            out |= 1 << p
+        elif gaps:
+            gaps -= 1
+        else:
+            break
+        p -= 1
+    p = hi + 1
+    gaps = jokers
+    while p <= 14:
+        if m >> p & 1:
+            out |= 1 << p
+        elif gaps:
+            gaps -= 1
+        else:
+            break
+        p += 1
+    return (out & RANKS) | (out >> 13 & 2)
 
 
 def hand_layoffs(t: Tables, meld: TableMeld, h: Hand) -> tuple[tuple[Card, ...], ...]:
@@ -679,6 +736,8 @@ def melds_using(t: Tables, h: Hand, jokers: int, c: Card) -> Sequence[tuple[Card
     mask = h.mask
     rank = c & 15
     sm = (mask >> (c & 48)) & RANKS
+    if not t.wrap:
+        sm = run_ranks(sm, jokers)  # the same runs
     col = _column(mask, rank)
     memo = t.using
     rkey = ((jokers << 14 | sm) << 6) | c
