@@ -850,9 +850,7 @@ _LAST_TABLE: list[Any] = [None, 0, None, []]
 
 def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card], depths: Iterable[int]) -> list[int]:
     """The depths ``k`` whose card could be laid off on ``melds``, or melds with the pile cards above it."""
-    table = 0
-    for meld in melds:
-        table |= fits(t, meld)
+    table = table_fits(t, melds)
     out = []
     # The top ``done`` pile cards as a hand (kept as the depths grow: a scan each only with duplicates).
     done = mask = jokers = 0
@@ -881,12 +879,28 @@ def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card],
                         if mask & b:
                             dup = True
                         mask |= b
-                h = scan(pile[-k:]) if dup else Hand(mask, jokers, None)
+                if dup:
+                    h = scan(pile[-k:])
+                else:
+                    if (not jokers or not t.wild) and not t.wrap and chosen != JOKER and not _in_three(mask, chosen):
+                        continue  # no natural meld through the chosen card: no three of its rank, none in a row
+                    h = Hand(mask, jokers, None)
             else:
                 h = scan(pile[-k:])
             if melds_using(t, h, h.jokers, chosen):
                 out.append(k)
     return out
+
+
+def _in_three(mask: int, c: int) -> bool:
+    """Whether the cards of ``mask`` hold three of ``c``'s rank, or three in a row of its suit through ``c`` (ace high too)."""
+    r = c & 15
+    if (mask >> r & 1) + (mask >> (r + 16) & 1) + (mask >> (r + 32) & 1) + (mask >> (r + 48) & 1) >= 3:
+        return True
+    sm = (mask >> (c & 48)) & RANKS
+    w = (sm | (sm & 2) << 13) << 2  # position q (the ace at 1 and 14) at bit q + 2
+    t3 = w & w >> 1 & w >> 2  # bit b: positions b - 2 .. b held
+    return bool((t3 >> 1 | t3 >> 14) & 7 if r == 1 else t3 >> r & 7)
 
 
 def ways_to_use(t: Tables, h: Hand, jokers: int, c: Card) -> list[tuple[int, int, int]]:

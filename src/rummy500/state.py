@@ -56,6 +56,7 @@ from rummy500.events import (
     Took,
 )
 from rummy500.explain import explain
+from rummy500.fastmeld import RANKS
 from rummy500.melds import (
     RUN,
     SET,
@@ -683,8 +684,17 @@ class RoundState:
             if k < start:
                 continue
             if quick and not joker_seen:
-                if not self._might_use(c, have, near):
-                    continue  # a cheap necessary condition already fails
+                # A cheap necessary condition (what _might_use tests, its first two tests inline):
+                # three of c's rank, three in a row through c, or c near a table meld.
+                r = c & 15
+                if (have >> r & 1) + (have >> (r + 16) & 1) + (have >> (r + 32) & 1) + (have >> (r + 48) & 1) < 3:
+                    sm = (have >> (c & 48)) & RANKS
+                    w = (sm | (sm & 2) << 13) << 2  # position q (the ace at 1 and 14) at bit q + 2
+                    t3 = w & w >> 1 & w >> 2  # bit b: positions b - 2 .. b held
+                    if not ((t3 >> 1 | t3 >> 14) & 7 if r == 1 else t3 >> r & 7) and (
+                        not near >> c & 1 or not self._might_lay_off(c, sm | (sm & 2) << 13)
+                    ):
+                        continue
                 if plain:
                     # What _take_ok answers for this hand without jokers or duplicates.
                     if (k > 1 or must_use or not (rules.discard_back or hand)) and not self._can_use_mask(seat, have, len(hand) + k, c):
@@ -726,6 +736,11 @@ class RoundState:
                 return True
         if not near >> c & 1:
             return False
+        return self._might_lay_off(c, sm)
+
+    def _might_lay_off(self, c: Card, sm: int) -> bool:
+        """The table part of :meth:`_might_use`: natural ``c`` could go on a table meld, with held cards of rank mask ``sm`` (the ace at bits 1 and 14)."""
+        r = c & 15
         melds = self.public.melds
         if fastmeld.table_fits(fastmeld.tables(self.rules), melds) >> c & 1:
             return True  # c alone goes on some meld
