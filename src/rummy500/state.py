@@ -213,6 +213,41 @@ def _make_open() -> Callable[[Public], Draft]:
 _open = _make_open()
 
 
+def _make_open_but(name: str, written: tuple[str, ...]) -> Callable[[Public], Draft]:
+    """Generate a draft copy of a public value without the fields ``written`` (the caller writes them all at once)."""
+    lines = [f"def {name}(p):", "    d = _new(_Draft)"]
+    lines += [f"    d.{field} = p.{field}" for field in _Draft.__slots__ if field not in written]
+    lines.append("    return d")
+    namespace: dict[str, Any] = {"_new": _new, "_Draft": _Draft}
+    exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names
+    fn: Callable[[Public], Draft] = namespace[name]
+    fn.__doc__ = f"A draft copy of ``public`` without {', '.join(written)} (the caller writes those)."
+    return fn
+
+
+# What the short paths of apply() write (each writes every one of these fields).
+_DISCARD_WRITES = (
+    "declined",
+    "discard",
+    "turns",
+    "to_move",
+    "last_discarder",
+    "phase",
+    "obligation",
+    "taken_top",
+    "drawn",
+    "turn_points",
+    "turn_long_run",
+    "claimed_card",
+    "hand_sizes",
+)
+_DRAW_WRITES = ("declined", "drawn", "taken_top", "phase", "last_discarder", "hand_sizes", "stock_count")
+_TAKE_WRITES = ("declined", "discard", "known", "drawn", "obligation", "taken_top", "phase", "last_discarder", "hand_sizes")
+_open_discard = _make_open_but("_open_discard", _DISCARD_WRITES)
+_open_draw = _make_open_but("_open_draw", _DRAW_WRITES)
+_open_take = _make_open_but("_open_take", _TAKE_WRITES)
+
+
 def _seal(draft: Draft) -> Public:
     """The draft made a Public in place: immutable from now on."""
     draft.__class__ = Public
@@ -551,13 +586,13 @@ class RoundState:
         """The cached legal list of ``seat`` (do not mutate it)."""
         cached = self._legal_cache
         if cached is None:
-            cached = self._legal_cache = {}
-        else:
-            acts = cached.get(seat)
-            if acts is not None:
-                return acts
-        acts = cached[seat] = self._legal(seat)
-        return acts
+            acts = self._legal(seat)
+            self._legal_cache = {seat: acts}
+            return acts
+        got = cached.get(seat)
+        if got is None:
+            got = cached[seat] = self._legal(seat)
+        return got
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """Whether ``seat`` (default: the seat to move) may play ``action`` now (cached per position)."""
@@ -601,7 +636,8 @@ class RoundState:
             return None
         if phase is _PH_SHUFFLE:
             return Decision(_CHANCE, None, ())
-        if phase is not _PH_NOMINATE:
+        # Out of turn only Rummy calls (draw phase) or melds out of turn are played (see actors()).
+        if phase is _PH_DRAW or phase is _PH_PLAY and self.rules.meld_out_of_turn:
             declined = p.declined.union(skip) if skip else p.declined
             for s in self.offer_order():
                 if s in declined:
@@ -628,6 +664,12 @@ class RoundState:
 
     def _legal(self, seat: int) -> list[Action]:
         p = self.public
+        if seat == p.to_move:  # the seat to move in its turn: the common case first
+            phase = p.phase
+            if phase is _PH_PLAY:
+                return self._play_actions(seat)
+            if phase is _PH_DRAW:
+                return self._draw_actions(seat)
         if not 0 <= seat < self.n or p.phase in (_PH_OVER, _PH_SHUFFLE):
             return []
         if p.phase is _PH_NOMINATE:
@@ -1385,7 +1427,7 @@ class RoundState:
         if old is not None:
             # The index is kept for a hand of distinct natural cards (see _index_moved).
             idx[seat] = fastmeld.Hand(old.mask ^ (1 << c), old.jokers, None) if c < 64 and old.dups is None and old.mask >> c & 1 else None
-        d = _open(public)
+        d = _open_discard(public)
         d.declined = _NOBODY
         if public.known[seat]:
             self._forget(d, seat, cards)
@@ -1419,7 +1461,7 @@ class RoundState:
         old = idx[seat]
         if old is not None:
             idx[seat] = fastmeld.Hand(old.mask | (1 << c), old.jokers, None) if c < 64 and old.dups is None and not old.mask >> c & 1 else None
-        d = _open(public)
+        d = _open_draw(public)
         d.declined = _NOBODY
         d.drawn = 1
         d.taken_top = None
@@ -1445,7 +1487,7 @@ class RoundState:
         idx = self._idx
         if idx[seat] is not None:
             self._index_moved(seat, taken, 1)
-        d = _open(public)
+        d = _open_take(public)
         d.declined = _NOBODY
         d.discard = pile[:-k]
         d.known = _with(public.known, seat, tuple(sorted(public.known[seat] + taken)))
