@@ -978,7 +978,9 @@ class RoundState:
                 obligation is not None
                 and not fastmeld.holds(cards, obligation)
                 and not (ways and fastmeld.spared(ways, cards, index.jokers, room - used))
-                and not self._still_usable(seat, cards, None)
+                and not (
+                    self._lays_off_after(seat, cards, None, index) if ways is not None else self._still_usable(seat, cards, None)
+                )
             ):
                 continue
             if not opened and not self._opening_ok(seat, cards, in_turn):
@@ -1033,8 +1035,12 @@ class RoundState:
                     if new_meld_only and holds:
                         continue
                     spared = ways and fastmeld.spared(ways, cards, index.jokers, room - used)
-                    if not holds and not spared and not self._still_usable(seat, cards, on):
-                        continue
+                    if not holds and not spared:
+                        if ways is not None:
+                            if not self._lays_off_after(seat, cards, on, index):
+                                continue
+                        elif not self._still_usable(seat, cards, on):
+                            continue
                 out.append(_layoff_action(cards, on))
         return out
 
@@ -1092,6 +1098,56 @@ class RoundState:
         if obligation is None or p.gambit is not None or not p.opened[seat] or self._extra_jokers(seat) or index.dups is not None:
             return None
         return fastmeld.ways_to_use(fastmeld.tables(self.rules), index, index.jokers, obligation)
+
+    def _lays_off_after(self, seat: int, cards: Sequence[Card], onto: int | None, index: fastmeld.Hand) -> bool:
+        """:meth:`_still_usable` where :meth:`_ways_to_use` gave the melds through the taken card and none is spared.
+
+        Then no new meld can use the card after the play (those would be spared ways), so
+        it stays usable only by a lay-off onto the table as the play leaves it. The new or
+        extended meld is built only when the card could go on it.
+        """
+        p = self.public
+        rules = self.rules
+        c = p.obligation
+        assert c is not None
+        if rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD:
+            return False
+        if rules.layoff_needs_own_meld and onto is not None and not p.has_melded[seat]:
+            return self._still_usable(seat, cards, onto)
+        mask = 0
+        jk = 0
+        suits = 0
+        ranks = 0
+        for x in cards:
+            code = int(x)
+            if code >= 64:
+                jk += 1
+                if code < 128:
+                    continue  # a bare joker stands for no card
+                code -= 128  # the card a declared joker stands for
+            else:
+                mask |= 1 << code
+            suits |= 1 << (code >> 4)
+            ranks |= 1 << (code & 15)
+        rest = fastmeld.Hand(index.mask & ~mask, index.jokers - jk, None)
+        room = len(self.hands[seat]) - len(cards) - self._keep_min(seat, True)
+        melds = p.melds
+        if c == JOKER:
+            near = True
+        elif onto is None:
+            # The new meld: a set of one rank, or a run of one suit.
+            near = ranks == 1 << (c & 15) if ranks & (ranks - 1) == 0 else suits == 1 << (c >> 4)
+        else:
+            old = melds[onto]
+            near = old.kind != RUN or old.suit == c >> 4
+        if near:
+            trial = list(melds)
+            if onto is None:
+                trial.append(self._build_meld(seat, cards, len(trial)))
+            else:
+                trial[onto] = extend_meld(trial[onto], cards, rules, seat)
+            melds = tuple(trial)
+        return fastmeld.lays_off(fastmeld.tables(rules), rules, melds, seat, rest, rest.jokers, c, room)
 
     def _still_usable(self, seat: int, cards: Sequence[Card], onto: int | None) -> bool:
         if self.public.gambit is not None or not self.public.opened[seat] or self._extra_jokers(seat):
