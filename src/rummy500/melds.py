@@ -85,6 +85,10 @@ def make_meld(cards: Sequence[Card], rules: Rules, meld_id: int, seat: int, *, d
     Raises:
         MeldError: with the reason, in words.
     """
+    if not doubling_joker and rules.jokers_wild and not rules.short_pack:
+        plain = _plain_meld(cards, rules, meld_id, seat)
+        if plain is not None:
+            return plain
     cards = list(cards)
     if doubling_joker:
         if cards.count(JOKER) != 1:
@@ -155,6 +159,54 @@ def make_meld(cards: Sequence[Card], rules: Rules, meld_id: int, seat: int, *, d
     if n < rules.min_run:
         raise MeldError(f"a new run needs at least {rules.min_run} cards")
     by_rank = {c.rank: c for c in cards}
+    ordered = tuple(by_rank[rank_of_pos(p)] for p in positions)
+    return TableMeld(
+        meld_id, RUN, ordered, (seat,) * n, positions=tuple(positions), suit=suits[0], initial=n, owner=seat, claimed=(False,) * n
+    )
+
+
+def _set_order(c: Card) -> tuple[bool, Card]:
+    return (c >= 64, c)
+
+
+def _plain_meld(cards: Sequence[Card], rules: Rules, meld_id: int, seat: int) -> TableMeld | None:
+    """:func:`make_meld` for a valid set or run of natural cards and declared jokers (wild jokers, full pack); None otherwise.
+
+    It builds exactly what the general path builds; anything else (a bare joker, a
+    meld that breaks a rule) goes the general way, which says what is wrong.
+    """
+    n = len(cards)
+    if n < 3:
+        return None
+    ranks = []
+    suits = []
+    naturals = 0
+    for c in cards:
+        code = int(c)
+        if code >= 64:
+            if code < 128:
+                return None  # a bare joker
+            code -= 128
+        else:
+            naturals += 1
+        ranks.append(code & 15)
+        suits.append(code >> 4)
+    if naturals < 2:
+        return None
+    if ranks.count(ranks[0]) == n:
+        if rules.set_suits is _SET_SUITS_DISTINCT:
+            if n > 4 or len(set(suits)) != n:
+                return None
+        elif n > rules.n_decks * 4 + rules.n_jokers:
+            return None
+        order = tuple(sorted(cards, key=_set_order))
+        return TableMeld(meld_id, SET, order, (seat,) * n, rank=ranks[0], initial=n, owner=seat, claimed=(False,) * n)
+    if suits.count(suits[0]) != n or n < rules.min_run:
+        return None
+    positions = _run_positions(ranks, rules)
+    if positions is None:
+        return None
+    by_rank = dict(zip(ranks, cards, strict=True))
     ordered = tuple(by_rank[rank_of_pos(p)] for p in positions)
     return TableMeld(
         meld_id, RUN, ordered, (seat,) * n, positions=tuple(positions), suit=suits[0], initial=n, owner=seat, claimed=(False,) * n
