@@ -862,11 +862,18 @@ class RoundState:
             need = max(1, p.drawn) if rules.discard_count is _DISCARD_COUNT_MATCH_DRAWN else 1
             count = min(need, len(hand))
             if count == 1:
-                held = set(hand)
                 top = p.taken_top
-                if top is not None and not rules.discard_back and hand.count(top) == 1:
-                    held.discard(top)
-                acts.extend([_DISCARDS[c] for c in sorted(held)])
+                if index.dups is None and index.jokers == 0 and p.gambit is None:
+                    # Distinct natural cards: each once, ascending, bar the top card just taken.
+                    held: Iterable[Card] = sorted(hand)
+                    if top is not None and not rules.discard_back:
+                        held = [c for c in held if c != top]
+                else:
+                    held_set = set(hand)
+                    if top is not None and not rules.discard_back and hand.count(top) == 1:
+                        held_set.discard(top)
+                    held = sorted(held_set)
+                acts.extend(map(_DISCARD_OF, held))
             else:
                 counts = Counter(hand)
                 if p.taken_top is not None and not rules.discard_back:
@@ -1558,6 +1565,55 @@ class RoundState:
         self.public = d
         return [Took(seat, taken)]
 
+    def _fast_lay(self, public: Public, seat: int, action: Meld | LayOff) -> list[Event] | None:
+        cards = action.cards
+        hand = self.hands[seat]
+        # The seat to move lays cards of its own (no dealer's joker), opened, not going out,
+        # no Rummy claim to honour, no Dealer's Gambit: see _do_lay for the general case.
+        if (
+            seat != public.to_move
+            or len(hand) <= len(cards)
+            or public.claimed_card is not None
+            or public.gambit is not None
+            or not public.opened[seat]
+            or seat == public.dealer
+            and public.dealer_joker == "available"
+        ):
+            return None
+        melds = public.melds
+        rules = self.rules
+        if action.__class__ is Meld:
+            meld = make_meld(cards, rules, len(melds), seat)
+            table = (*melds, meld)
+            event: Event = Melded(seat, cards, len(melds))
+        else:
+            on = action.on  # type: ignore[union-attr]
+            meld = extend_meld(melds[on], cards, rules, seat)
+            table = (*melds[:on], meld, *melds[on + 1 :])
+            event = LaidOff(seat, cards, on)
+        bare = [JOKER if c >= 64 else c for c in cards]
+        _remove(hand, bare)
+        self._legal_cache = None
+        if self._idx[seat] is not None:
+            self._index_moved(seat, bare, -1)
+        d = _open(public)
+        d.declined = _NOBODY
+        d.melds = table
+        if action.__class__ is Meld:
+            if not public.has_melded[seat]:
+                d.has_melded = _with(public.has_melded, seat, True)
+            if meld.kind == RUN and len(meld.cards) >= 7:
+                d.turn_long_run = True
+        if public.known[seat]:
+            self._forget(d, seat, bare)
+        if public.obligation is not None and public.obligation in bare:
+            d.obligation = None
+        sizes = public.hand_sizes
+        d.hand_sizes = (*sizes[:seat], len(hand), *sizes[seat + 1 :])
+        d.__class__ = Public  # sealed (see _seal)
+        self.public = d
+        return [event]
+
     # -- effects (no validation), one per kind of action; each writes into the draft ``d`` (also self.public)
     def _on_decline(self, d: Draft, seat: int, action: Decline) -> Event:
         d.declined = d.declined | {seat}
@@ -2009,6 +2065,8 @@ _FAST: dict[type, Callable[[RoundState, Public, int, Any], list[Event] | None]] 
     Discard: RoundState._fast_discard,
     Draw: RoundState._fast_draw,
     Take: RoundState._fast_take,
+    Meld: RoundState._fast_lay,
+    LayOff: RoundState._fast_lay,
 }
 """The short paths of apply() for the commonest actions (see RoundState._fast_discard)."""
 _KEEPS_INDEX = frozenset(
@@ -2029,6 +2087,7 @@ _TAKES = [Take(k) for k in range(120)]
 _PLAYABLE: list[Any] = [None, None, None, []]
 _DRAW, _PASS, _FLOAT = Draw(), Pass(), Float()
 _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
+_DISCARD_OF = _DISCARDS.__getitem__
 # Actions are immutable values: the ones enumerated are built once and shared.
 _MELD_ACTIONS: dict[tuple[Card, ...], Meld] = {}
 _LAYOFF_ACTIONS: dict[tuple[tuple[Card, ...], int], LayOff] = {}
