@@ -882,25 +882,22 @@ def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card],
                 if dup:
                     h = scan(pile[-k:])
                 else:
-                    if (not jokers or not t.wild) and not t.wrap and chosen != JOKER and not _in_three(mask, chosen):
-                        continue  # no natural meld through the chosen card: no three of its rank, none in a row
+                    if (not jokers or not t.wild) and not t.wrap and chosen != JOKER:
+                        # No natural meld through the chosen card without three of its rank or
+                        # three in a row of its suit through it (the ace high too).
+                        r = chosen & 15
+                        if (mask >> r & 1) + (mask >> (r + 16) & 1) + (mask >> (r + 32) & 1) + (mask >> (r + 48) & 1) < 3:
+                            sm = (mask >> (chosen & 48)) & RANKS
+                            w = (sm | (sm & 2) << 13) << 2
+                            t3 = w & w >> 1 & w >> 2
+                            if not ((t3 >> 1 | t3 >> 14) & 7 if r == 1 else t3 >> r & 7):
+                                continue
                     h = Hand(mask, jokers, None)
             else:
                 h = scan(pile[-k:])
             if melds_using(t, h, h.jokers, chosen):
                 out.append(k)
     return out
-
-
-def _in_three(mask: int, c: int) -> bool:
-    """Whether the cards of ``mask`` hold three of ``c``'s rank, or three in a row of its suit through ``c`` (ace high too)."""
-    r = c & 15
-    if (mask >> r & 1) + (mask >> (r + 16) & 1) + (mask >> (r + 32) & 1) + (mask >> (r + 48) & 1) >= 3:
-        return True
-    sm = (mask >> (c & 48)) & RANKS
-    w = (sm | (sm & 2) << 13) << 2  # position q (the ace at 1 and 14) at bit q + 2
-    t3 = w & w >> 1 & w >> 2  # bit b: positions b - 2 .. b held
-    return bool((t3 >> 1 | t3 >> 14) & 7 if r == 1 else t3 >> r & 7)
 
 
 def ways_to_use(t: Tables, h: Hand, jokers: int, c: Card) -> list[tuple[int, int, int]]:

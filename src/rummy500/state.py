@@ -637,7 +637,7 @@ class RoundState:
         if phase is _PH_SHUFFLE:
             return Decision(_CHANCE, None, ())
         # Out of turn only Rummy calls (draw phase) or melds out of turn are played (see actors()).
-        if phase is _PH_DRAW or phase is _PH_PLAY and self.rules.meld_out_of_turn:
+        if self.rules.meld_out_of_turn or not self._nobody_calls():
             declined = p.declined.union(skip) if skip else p.declined
             for s in self.offer_order():
                 if s in declined:
@@ -653,7 +653,7 @@ class RoundState:
         if p.phase in (_PH_OVER, _PH_SHUFFLE):
             return []
         out = [p.to_move]
-        if p.phase is not _PH_DRAW and not self.rules.meld_out_of_turn:
+        if not self.rules.meld_out_of_turn and self._nobody_calls():
             return out  # out of turn only Rummy calls (draw phase) or melds out of turn are played
         for i in range(1, self.n):
             s = (out[0] + i) % self.n
@@ -1332,17 +1332,31 @@ class RoundState:
             return self._steal_actions(seat)
         return [CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy)]
 
-    def _callable_depths(self, seat: int, mode: CallingRummy) -> list[int]:
+    def _playable(self, mode: CallingRummy) -> list[int]:
+        """The pile depths whose card is playable on the table or with the pile above it (``mode``: pile or top card)."""
         p = self.public
         last = _PLAYABLE
         if last[0] is p and last[1] is mode and last[2] is self.rules:
-            playable: list[int] = last[3]
-        else:
-            # The same for every seat (and every copy sharing this public value): worked out once.
-            depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(p.discard) + 1)
-            playable = fastmeld.playable_depths(fastmeld.tables(self.rules), p.melds, p.discard, depths)
-            if p.__class__ is Public:  # never a draft that apply() is still writing
-                last[:] = (p, mode, self.rules, playable)
+            known: list[int] = last[3]
+            return known
+        # The same for every seat (and every copy sharing this public value): worked out once.
+        depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(p.discard) + 1)
+        playable = fastmeld.playable_depths(fastmeld.tables(self.rules), p.melds, p.discard, depths)
+        if p.__class__ is Public:  # never a draft that apply() is still writing
+            last[:] = (p, mode, self.rules, playable)
+        return playable
+
+    def _nobody_calls(self) -> bool:
+        """Whether no seat but the one to move can call Rummy now (the cheap reasons first; see :meth:`_call_actions`)."""
+        p = self.public
+        mode = self.rules.calling_rummy
+        if mode is _CALLING_RUMMY_OFF or p.phase is not _PH_DRAW or p.last_discarder is None or p.rummy_due:
+            return True
+        return mode is not _CALLING_RUMMY_STEAL and not self._playable(mode)
+
+    def _callable_depths(self, seat: int, mode: CallingRummy) -> list[int]:
+        p = self.public
+        playable = self._playable(mode)
         if not playable:
             return []
         out = []
