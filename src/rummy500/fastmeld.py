@@ -41,6 +41,8 @@ _SHORT_RANKS = frozenset((1, 7, 8, 9, 10, 11, 12, 13))
 _ALL_RANKS = frozenset(range(1, 14))
 #: Bits 1..13 of a suit's rank mask.
 RANKS = 0x3FFE
+#: The four aces' bits in a card mask.
+_ACES = 0x0002000200020002
 #: Tables grow with the shapes seen; past this many entries a table starts afresh.
 _MAX_ENTRIES = 200_000
 
@@ -217,10 +219,18 @@ def melds_of(t: Tables, h: Hand, jokers: int) -> list[tuple[Card, ...]]:
     """Every new meld of hand ``h`` with ``jokers`` wild jokers, unsorted (runs by suit, then sets by rank)."""
     out: list[tuple[Card, ...]] = []
     mask = h.mask
-    for suit in range(4):
-        sm = (mask >> (suit << 4)) & RANKS
-        if sm & (sm - 1):  # at least two ranks
-            out += _runs_of(t, suit, sm, jokers)
+    if jokers or t.wrap:
+        for suit in range(4):
+            sm = (mask >> (suit << 4)) & RANKS
+            if sm & (sm - 1):  # at least two ranks
+                out += _runs_of(t, suit, sm, jokers)
+    else:
+        # Without jokers only a suit with three in a row has runs (the others add nothing).
+        m = mask | (mask & _ACES) << 13
+        t3 = m & m >> 1 & m >> 2
+        for suit in range(4):
+            if t3 >> (suit << 4) & 0xFFFF:
+                out += _runs_of(t, suit, (mask >> (suit << 4)) & RANKS, 0)
     sets = t.sets
     if h.dups is not None and not t.distinct:
         by_rank: dict[int, list[Card]] = {}
@@ -236,7 +246,7 @@ def melds_of(t: Tables, h: Hand, jokers: int) -> list[tuple[Card, ...]]:
             if got:
                 out += got
         return out
-    pairs = _pair_ranks(mask)
+    pairs = _pair_ranks(mask) if jokers else _three_ranks(mask)  # a set without jokers needs three cards
     while pairs:
         low = pairs & -pairs
         pairs ^= low
@@ -296,18 +306,20 @@ def _no_three(mask: int) -> bool:
     Such a hand melds nothing without jokers (corner-wrapping runs aside): the
     plain turn's quick answer.
     """
+    if _three_ranks(mask):
+        return False
+    # Every suit at once: bits 0 and 15 of a suit are never held, so no three cross suits.
+    m = mask | (mask & _ACES) << 13  # each ace high too (bit 14 of its suit)
+    return not m & m >> 1 & m >> 2
+
+
+def _three_ranks(mask: int) -> int:
+    """Rank bits held in at least three suits."""
     a = mask & RANKS
     b = (mask >> 16) & RANKS
     c = (mask >> 32) & RANKS
     d = (mask >> 48) & RANKS
-    if (a & b & (c | d)) | (c & d & (a | b)):
-        return False
-    for sm in (a, b, c, d):
-        if sm & 2:
-            sm |= 1 << 14
-        if sm & (sm >> 1) & (sm >> 2):
-            return False
-    return True
+    return (a & b & (c | d)) | (c & d & (a | b))
 
 
 def all_melds(t: Tables, h: Hand, extra_jokers: int = 0) -> list[tuple[Card, ...]]:
