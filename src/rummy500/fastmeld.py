@@ -306,8 +306,12 @@ def _no_three(mask: int) -> bool:
     Such a hand melds nothing without jokers (corner-wrapping runs aside): the
     plain turn's quick answer.
     """
-    if _three_ranks(mask):
-        return False
+    a = mask & RANKS
+    b = (mask >> 16) & RANKS
+    c = (mask >> 32) & RANKS
+    d = (mask >> 48) & RANKS
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return False  # three of a rank
     # Every suit at once: bits 0 and 15 of a suit are never held, so no three cross suits.
     m = mask | (mask & _ACES) << 13  # each ace high too (bit 14 of its suit)
     return not m & m >> 1 & m >> 2

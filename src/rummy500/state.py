@@ -841,14 +841,15 @@ class RoundState:
         if index is None:
             index = self._index(seat)
         acts: list[Action]
-        if (
+        plain = (
             index.jokers == 0
             and index.dups is None
             and p.obligation is None
             and p.gambit is None
             and p.opened[seat]
             and not (seat == p.dealer and p.dealer_joker == "available")
-        ):
+        )
+        if plain:
             acts = self._plain_plays(seat, index, hand)
         else:
             acts = self._meld_actions(seat, in_turn=True, index=index)
@@ -858,12 +859,12 @@ class RoundState:
             acts.extend(self._swap_actions(seat))
         if p.dealer_joker == "available":
             acts.extend(self._block_actions(seat))
-        if p.obligation is None and self._opening_done(seat):
+        if plain or p.obligation is None and self._opening_done(seat):
             need = max(1, p.drawn) if rules.discard_count is _DISCARD_COUNT_MATCH_DRAWN else 1
             count = min(need, len(hand))
             if count == 1:
                 top = p.taken_top
-                if index.dups is None and index.jokers == 0 and p.gambit is None:
+                if plain or index.dups is None and index.jokers == 0 and p.gambit is None:
                     # Distinct natural cards: each once, ascending, bar the top card just taken.
                     held: Iterable[Card] = sorted(hand)
                     if top is not None and not rules.discard_back:
