@@ -17,7 +17,7 @@ from dataclasses import replace
 from rummy500 import fastmeld as _fast
 from rummy500.cards import JOKER, Card
 from rummy500.rules import Rules, SetSuits
-from rummy500.tablemeld import TableMeld
+from rummy500.tablemeld import TableMeld, new_meld
 
 __all__ = ["JOKER_SET", "RUN", "SET", "MeldError", "TableMeld", "find_layoffs", "find_melds", "make_meld"]
 
@@ -200,7 +200,7 @@ def _plain_meld(cards: Sequence[Card], rules: Rules, meld_id: int, seat: int) ->
         elif n > rules.n_decks * 4 + rules.n_jokers:
             return None
         order = tuple(sorted(cards, key=_set_order))
-        return TableMeld(meld_id, SET, order, (seat,) * n, rank=ranks[0], initial=n, owner=seat, claimed=(False,) * n)
+        return new_meld(meld_id, SET, order, (seat,) * n, (), -1, ranks[0], n, seat, (False,) * n, False, False)
     if suits.count(suits[0]) != n or n < rules.min_run:
         return None
     positions = _run_positions(ranks, rules)
@@ -208,9 +208,7 @@ def _plain_meld(cards: Sequence[Card], rules: Rules, meld_id: int, seat: int) ->
         return None
     by_rank = dict(zip(ranks, cards, strict=True))
     ordered = tuple(by_rank[rank_of_pos(p)] for p in positions)
-    return TableMeld(
-        meld_id, RUN, ordered, (seat,) * n, positions=tuple(positions), suit=suits[0], initial=n, owner=seat, claimed=(False,) * n
-    )
+    return new_meld(meld_id, RUN, ordered, (seat,) * n, tuple(positions), suits[0], 0, n, seat, (False,) * n, False, False)
 
 
 def extend_meld(meld: TableMeld, new: Sequence[Card], rules: Rules, seat: int, claimed: bool = False) -> TableMeld:
@@ -302,7 +300,7 @@ def _rebuilt(
     meld: TableMeld, cards: tuple[Card, ...], positions: tuple[int, ...], laid_by: tuple[int, ...], claimed: tuple[bool, ...]
 ) -> TableMeld:
     """``meld`` with new cards (what ``dataclasses.replace`` builds, without its overhead)."""
-    return TableMeld(
+    return new_meld(
         meld.id, meld.kind, cards, laid_by, positions, meld.suit, meld.rank, meld.initial, meld.owner, claimed, meld.sealed, meld.doubled
     )
 
