@@ -713,19 +713,25 @@ class RoundState:
         # no card twice (then _take_ok's answer is worked out on the mask: _can_use_mask).
         plain = index is not None and index.dups is None and p.opened[seat]
         near = _near_table(p.melds) if quick and depth >= start else 0
-        joker_seen = False
-        for k in range(1, depth + 1):
-            c = pile[-k]
-            if quick:
+        if not quick:
+            for k in range(start, depth + 1):
+                if self._take_ok(seat, k, split=False):
+                    acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
+        else:
+            for k in range(1, depth + 1):
+                c = pile[-k]
                 if c == JOKER:
-                    joker_seen = True
-                else:
-                    if have >> c & 1:
-                        plain = False  # a card held twice (two packs)
-                    have |= 1 << c
-            if k < start:
-                continue
-            if quick and not joker_seen:
+                    # From here down the cards taken hold a joker: the full test at every depth.
+                    for deeper in range(max(k, start), depth + 1):
+                        if self._take_ok(seat, deeper, split=False):
+                            acts.append(_TAKES[deeper] if deeper < len(_TAKES) else Take(deeper))
+                    break
+                b = 1 << c
+                if have & b:
+                    plain = False  # a card held twice (two packs)
+                have |= b
+                if k < start:
+                    continue
                 # A cheap necessary condition (what _might_use tests, its first two tests inline):
                 # three of c's rank, three in a row through c, or c near a table meld.
                 r = c & 15
@@ -742,9 +748,8 @@ class RoundState:
                     if (k > 1 or must_use or not (rules.discard_back or hand)) and not self._can_use_mask(seat, have, len(hand) + k, c):
                         continue
                     acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
-                    continue
-            if self._take_ok(seat, k, split=False):
-                acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
+                elif self._take_ok(seat, k, split=False):
+                    acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
         if p.gambit == "split" and self._joker_for(seat):
             for k in range(2, len(pile) + 1):
                 if rules.discard_draw is _DISCARD_DRAW_ANY_DEPTH and self._take_ok(seat, k, split=True):
