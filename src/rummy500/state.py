@@ -599,8 +599,12 @@ class RoundState:
         p = self.public
         if isinstance(action, Reshuffle):
             return p.phase is _PH_SHUFFLE and Counter(action.cards) == Counter(p.discard[:-1])
+        acts = self._legal_list(p.to_move if seat is None else seat)
+        for listed in acts:
+            if listed is action:
+                return True  # the action itself, taken from the list (the common case: no equality tests)
         # A discard of several cards may name them in any order (the list has them ascending).
-        return _listed(action) in self._legal_list(p.to_move if seat is None else seat)
+        return _listed(action) in acts
 
     def offer_order(self) -> list[int]:
         """The seats other than the one to move, in the order out-of-turn offers go to them.
