@@ -43,6 +43,8 @@ _ALL_RANKS = frozenset(range(1, 14))
 RANKS = 0x3FFE
 #: The four aces' bits in a card mask.
 _ACES = 0x0002000200020002
+#: One bit per suit: shifted left by a rank, the four cards of that rank.
+RANK_COLUMN = 0x0001000100010001
 #: Tables grow with the shapes seen; past this many entries a table starts afresh.
 _MAX_ENTRIES = 200_000
 
@@ -902,7 +904,7 @@ def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card],
                         # No natural meld through the chosen card without three of its rank or
                         # three in a row of its suit through it (the ace high too).
                         r = chosen & 15
-                        if (mask >> r & 1) + (mask >> (r + 16) & 1) + (mask >> (r + 32) & 1) + (mask >> (r + 48) & 1) < 3:
+                        if (mask >> r & RANK_COLUMN).bit_count() < 3:
                             sm = (mask >> (chosen & 48)) & RANKS
                             w = (sm | (sm & 2) << 13) << 2
                             t3 = w & w >> 1 & w >> 2

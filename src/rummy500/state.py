@@ -56,7 +56,7 @@ from rummy500.events import (
     Took,
 )
 from rummy500.explain import explain
-from rummy500.fastmeld import RANKS
+from rummy500.fastmeld import RANK_COLUMN, RANKS
 from rummy500.melds import (
     RUN,
     SET,
@@ -736,10 +736,10 @@ class RoundState:
                 have |= b
                 if k < start:
                     continue
-                # A cheap necessary condition (what _might_use tests, its first two tests inline):
+                # A cheap necessary condition (no joker held) for c to be melded or laid off:
                 # three of c's rank, three in a row through c, or c near a table meld.
                 r = c & 15
-                if (have >> r & 1) + (have >> (r + 16) & 1) + (have >> (r + 32) & 1) + (have >> (r + 48) & 1) < 3:
+                if (have >> r & RANK_COLUMN).bit_count() < 3:  # fewer than three of c's rank
                     sm = (have >> (c & 48)) & RANKS
                     w = (sm | (sm & 2) << 13) << 2  # position q (the ace at 1 and 14) at bit q + 2
                     t3 = w & w >> 1 & w >> 2  # bit b: positions b - 2 .. b held
@@ -769,28 +769,12 @@ class RoundState:
         return acts
 
 
-    def _might_use(self, c: Card, have: int, near: int = -1) -> bool:
-        """Necessary condition (no jokers held) for natural card ``c`` to be melded or laid off from the cards of mask ``have``.
-
-        ``near``: a mask of the cards a table meld might take (:func:`_near_table`; -1: any).
-        """
-        r, base = c & 15, c & 48
-        if (have >> r & 1) + (have >> (r + 16) & 1) + (have >> (r + 32) & 1) + (have >> (r + 48) & 1) >= 3:
-            return True
-        sm = (have >> base) & fastmeld.RANKS
-        if sm & 2:
-            sm |= 1 << 14  # the ace is high too
-        # Three positions in a row through c (position q at bit q + 2; positions 0 and 15 are never held).
-        w = sm << 2
-        for p in (1, 14) if r == 1 else (r,):
-            if (w >> p) & 7 == 7 or (w >> (p + 1)) & 7 == 7 or (w >> (p + 2)) & 7 == 7:
-                return True
-        if not near >> c & 1:
-            return False
-        return self._might_lay_off(c, sm)
-
     def _might_lay_off(self, c: Card, sm: int) -> bool:
-        """The table part of :meth:`_might_use`: natural ``c`` could go on a table meld, with held cards of rank mask ``sm`` (the ace at bits 1 and 14)."""
+        """Necessary condition: natural ``c`` could go on a table meld, with held cards of rank mask ``sm`` (the ace at bits 1 and 14).
+
+        The draw phase's cheap test of a pile card, when the hand and the cards
+        above it make no meld through it.
+        """
         r = c & 15
         melds = self.public.melds
         if fastmeld.table_fits(fastmeld.tables(self.rules), melds) >> c & 1:
