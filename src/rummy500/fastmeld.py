@@ -869,6 +869,8 @@ _LAST_TABLE: list[Any] = [None, 0, None, []]
 def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card], depths: Iterable[int]) -> list[int]:
     """The depths ``k`` whose card could be laid off on ``melds``, or melds with the pile cards above it."""
     table = table_fits(t, melds)
+    if isinstance(depths, range) and depths.start == 1 and depths.step == 1 and depths.stop == len(pile) + 1:
+        return _every_playable_depth(t, melds, pile, table)
     out = []
     # The top ``done`` pile cards as a hand (kept as the depths grow: a scan each only with duplicates).
     done = mask = jokers = 0
@@ -915,6 +917,53 @@ def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card],
                 h = scan(pile[-k:])
             if melds_using(t, h, h.jokers, chosen):
                 out.append(k)
+    return out
+
+
+_ONE_JOKER = Hand(0, 1, None)
+
+
+def _every_playable_depth(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card], table: int) -> list[int]:
+    """:func:`playable_depths` at every depth of the pile, top first (``table``: :func:`table_fits` of ``melds``)."""
+    out = []
+    mask = jokers = 0  # the cards from the top down to the chosen one (jokers counted apart)
+    dup = False
+    quick = not t.wrap
+    wild = t.wild
+    k = 0
+    for chosen in reversed(pile):
+        k += 1
+        if chosen == 64:
+            jokers += 1
+            if any(layoffs_of(t, meld, _ONE_JOKER, 1) for meld in melds):
+                out.append(k)
+                continue
+        else:
+            b = 1 << chosen
+            if mask & b:
+                dup = True
+            mask |= b
+            if table >> chosen & 1:
+                out.append(k)
+                continue
+        if k < 3:
+            continue
+        if dup:
+            h = scan(pile[-k:])
+        else:
+            if quick and (not jokers or not wild) and chosen != 64:
+                # No natural meld through the chosen card without three of its rank or
+                # three in a row of its suit through it (the ace high too).
+                r = chosen & 15
+                if (mask >> r & RANK_COLUMN).bit_count() < 3:
+                    sm = (mask >> (chosen & 48)) & RANKS
+                    w = (sm | (sm & 2) << 13) << 2
+                    t3 = w & w >> 1 & w >> 2
+                    if not ((t3 >> 1 | t3 >> 14) & 7 if r == 1 else t3 >> r & 7):
+                        continue
+            h = Hand(mask, jokers, None)
+        if melds_using(t, h, h.jokers, chosen):
+            out.append(k)
     return out
 
 
