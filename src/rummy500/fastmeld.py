@@ -41,6 +41,10 @@ _SHORT_RANKS = frozenset((1, 7, 8, 9, 10, 11, 12, 13))
 _ALL_RANKS = frozenset(range(1, 14))
 #: Bits 1..13 of a suit's rank mask.
 RANKS = 0x3FFE
+#: The four aces' bits in a card mask.
+_ACES = 0x0002000200020002
+#: One bit per suit: shifted left by a rank, the four cards of that rank.
+RANK_COLUMN = 0x0001000100010001
 #: Tables grow with the shapes seen; past this many entries a table starts afresh.
 _MAX_ENTRIES = 200_000
 
@@ -168,8 +172,29 @@ def _pair_ranks(mask: int) -> int:
     return (a & (b | c | d)) | (b & (c | d)) | (c & d)
 
 
+def run_ranks(sm: int, jokers: int) -> int:
+    """The ranks of rank mask ``sm`` that some run with ``jokers`` jokers can hold (runs that do not wrap).
+
+    A held card is in a run only with another held card at most ``jokers + 1``
+    positions away (without jokers: three in a row); the others can be dropped
+    from ``sm`` without changing its runs, so one memo entry serves them all.
+    """
+    m = sm | (sm & 2) << 13  # the ace high too (bit 14)
+    if jokers == 0:
+        t3 = m & (m >> 1) & (m >> 2)
+        rel = t3 | t3 << 1 | t3 << 2
+    else:
+        near = 0
+        for d in range(1, jokers + 2):
+            near |= m << d | m >> d
+        rel = m & near
+    return (rel & RANKS) | (rel >> 13 & 2)
+
+
 def _runs_of(t: Tables, suit: int, sm: int, jokers: int) -> tuple[tuple[Card, ...], ...]:
     """The runs of ``suit`` from rank mask ``sm`` and ``jokers`` jokers (memoised)."""
+    if not t.wrap:
+        sm = run_ranks(sm, jokers)
     key = ((jokers << 16) | sm) << 2 | suit
     got = t.runs.get(key)
     if got is None:
@@ -196,10 +221,18 @@ def melds_of(t: Tables, h: Hand, jokers: int) -> list[tuple[Card, ...]]:
     """Every new meld of hand ``h`` with ``jokers`` wild jokers, unsorted (runs by suit, then sets by rank)."""
     out: list[tuple[Card, ...]] = []
     mask = h.mask
-    for suit in range(4):
-        sm = (mask >> (suit << 4)) & RANKS
-        if sm & (sm - 1):  # at least two ranks
-            out += _runs_of(t, suit, sm, jokers)
+    if jokers or t.wrap:
+        for suit in range(4):
+            sm = (mask >> (suit << 4)) & RANKS
+            if sm & (sm - 1):  # at least two ranks
+                out += _runs_of(t, suit, sm, jokers)
+    else:
+        # Without jokers only a suit with three in a row has runs (the others add nothing).
+        m = mask | (mask & _ACES) << 13
+        t3 = m & m >> 1 & m >> 2
+        for suit in range(4):
+            if t3 >> (suit << 4) & 0xFFFF:
+                out += _runs_of(t, suit, (mask >> (suit << 4)) & RANKS, 0)
     sets = t.sets
     if h.dups is not None and not t.distinct:
         by_rank: dict[int, list[Card]] = {}
@@ -215,7 +248,7 @@ def melds_of(t: Tables, h: Hand, jokers: int) -> list[tuple[Card, ...]]:
             if got:
                 out += got
         return out
-    pairs = _pair_ranks(mask)
+    pairs = _pair_ranks(mask) if jokers else _three_ranks(mask)  # a set without jokers needs three cards
     while pairs:
         low = pairs & -pairs
         pairs ^= low
@@ -259,6 +292,8 @@ def melds_holding(t: Tables, h: Hand, jokers: int, c: Card) -> tuple[tuple[Card,
     mask = h.mask
     rank = c & 15
     sm = (mask >> (c & 48)) & RANKS
+    if not t.wrap:
+        sm = run_ranks(sm, jokers)  # the same runs
     col = _column(mask, rank)
     key = (((jokers << 14 | sm) << 4 | col) << 6) | c
     got = t.holding.get(key)
@@ -278,13 +313,19 @@ def _no_three(mask: int) -> bool:
     c = (mask >> 32) & RANKS
     d = (mask >> 48) & RANKS
     if (a & b & (c | d)) | (c & d & (a | b)):
-        return False
-    for sm in (a, b, c, d):
-        if sm & 2:
-            sm |= 1 << 14
-        if sm & (sm >> 1) & (sm >> 2):
-            return False
-    return True
+        return False  # three of a rank
+    # Every suit at once: bits 0 and 15 of a suit are never held, so no three cross suits.
+    m = mask | (mask & _ACES) << 13  # each ace high too (bit 14 of its suit)
+    return not m & m >> 1 & m >> 2
+
+
+def _three_ranks(mask: int) -> int:
+    """Rank bits held in at least three suits."""
+    a = mask & RANKS
+    b = (mask >> 16) & RANKS
+    c = (mask >> 32) & RANKS
+    d = (mask >> 48) & RANKS
+    return (a & b & (c | d)) | (c & d & (a | b))
 
 
 def all_melds(t: Tables, h: Hand, extra_jokers: int = 0) -> list[tuple[Card, ...]]:
@@ -441,6 +482,8 @@ def layoffs_of(t: Tables, meld: TableMeld, h: Hand, jokers: int) -> tuple[tuple[
             rhi = hi % 13 + 1
             if not (sm >> rlo & 1 or sm >> rhi & 1):
                 return ()
+        if not t.wrap:
+            sm = _end_ranks(sm, lo, hi, jokers)  # only the held cards a lay-off can reach matter
         key = (suit, lo, hi, len(meld.cards), sm, jokers)
         got = t.lay_run.get(key)
         if got is None:
@@ -473,6 +516,38 @@ def layoffs_of(t: Tables, meld: TableMeld, h: Hand, jokers: int) -> tuple[tuple[
     # A set of jokers (Persian): only bare jokers, up to four.
     room = 4 - len(meld.cards)
     return tuple((JOKER,) * n for n in range(1, min(room, jokers) + 1))
+
+
+def _end_ranks(sm: int, lo: int, hi: int, jokers: int) -> int:
+    """The ranks of rank mask ``sm`` a lay-off on a run (positions ``lo``..``hi``, no wrap) can reach with ``jokers`` jokers.
+
+    A card goes on with every position between it and the run's end, each held
+    or a joker; the cards farther out never take part (see :func:`_run_layoffs`),
+    so they can be dropped from the memo key.
+    """
+    m = sm | (sm & 2) << 13  # the ace high too (bit 14)
+    out = 0
+    p = lo - 1
+    gaps = jokers
+    while p >= 1:
+        if m >> p & 1:
+            out |= 1 << p
+        elif gaps:
+            gaps -= 1
+        else:
+            break
+        p -= 1
+    p = hi + 1
+    gaps = jokers
+    while p <= 14:
+        if m >> p & 1:
+            out |= 1 << p
+        elif gaps:
+            gaps -= 1
+        else:
+            break
+        p += 1
+    return (out & RANKS) | (out >> 13 & 2)
 
 
 def hand_layoffs(t: Tables, meld: TableMeld, h: Hand) -> tuple[tuple[Card, ...], ...]:
@@ -679,6 +754,8 @@ def melds_using(t: Tables, h: Hand, jokers: int, c: Card) -> Sequence[tuple[Card
     mask = h.mask
     rank = c & 15
     sm = (mask >> (c & 48)) & RANKS
+    if not t.wrap:
+        sm = run_ranks(sm, jokers)  # the same runs
     col = _column(mask, rank)
     memo = t.using
     rkey = ((jokers << 14 | sm) << 6) | c
@@ -759,24 +836,45 @@ def table_fits(t: Tables, melds: Sequence[TableMeld]) -> int:
     if prev is not None and last[2] is t and (prev is melds or len(prev) == len(melds) and all(map(is_, prev, melds))):
         known: int = last[1]
         return known
+    each = [fits(t, meld) for meld in melds]
     mask = 0
-    for meld in melds:
-        mask |= fits(t, meld)
+    for m in each:
+        mask |= m
     last[0] = tuple(melds)
     last[1] = mask
     last[2] = t
+    last[3] = each
     return mask
 
 
-_LAST_TABLE: list[Any] = [None, 0, None]
+def each_fits(t: Tables, melds: Sequence[TableMeld]) -> list[int]:
+    """:func:`fits` of each of ``melds``, in order (kept with the last table :func:`table_fits` was asked about)."""
+    table_fits(t, melds)
+    each: list[int] = _LAST_TABLE[3]
+    return each
+
+
+def table_fits_each(t: Tables, melds: Sequence[TableMeld]) -> tuple[int, list[int]]:
+    """(:func:`table_fits`, :func:`each_fits`) of ``melds`` in one call."""
+    last = _LAST_TABLE
+    if last[0] is melds and last[2] is t:
+        return last[1], last[3]
+    union = table_fits(t, melds)
+    return union, last[3]
+
+
+_LAST_TABLE: list[Any] = [None, 0, None, []]
 
 
 def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card], depths: Iterable[int]) -> list[int]:
     """The depths ``k`` whose card could be laid off on ``melds``, or melds with the pile cards above it."""
-    table = 0
-    for meld in melds:
-        table |= fits(t, meld)
+    table = table_fits(t, melds)
+    if isinstance(depths, range) and depths.start == 1 and depths.step == 1 and depths.stop == len(pile) + 1:
+        return _every_playable_depth(t, melds, pile, table)
     out = []
+    # The top ``done`` pile cards as a hand (kept as the depths grow: a scan each only with duplicates).
+    done = mask = jokers = 0
+    dup = False
     for k in depths:
         if k > len(pile):
             continue
@@ -790,9 +888,82 @@ def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card],
             out.append(k)
             continue
         if k >= 3:
-            h = scan(pile[-k:])
+            if done <= k:
+                while done < k:
+                    done += 1
+                    c = pile[-done]
+                    if c == 64:
+                        jokers += 1
+                    else:
+                        b = 1 << c
+                        if mask & b:
+                            dup = True
+                        mask |= b
+                if dup:
+                    h = scan(pile[-k:])
+                else:
+                    if (not jokers or not t.wild) and not t.wrap and chosen != JOKER:
+                        # No natural meld through the chosen card without three of its rank or
+                        # three in a row of its suit through it (the ace high too).
+                        r = chosen & 15
+                        if (mask >> r & RANK_COLUMN).bit_count() < 3:
+                            sm = (mask >> (chosen & 48)) & RANKS
+                            w = (sm | (sm & 2) << 13) << 2
+                            t3 = w & w >> 1 & w >> 2
+                            if not ((t3 >> 1 | t3 >> 14) & 7 if r == 1 else t3 >> r & 7):
+                                continue
+                    h = Hand(mask, jokers, None)
+            else:
+                h = scan(pile[-k:])
             if melds_using(t, h, h.jokers, chosen):
                 out.append(k)
+    return out
+
+
+_ONE_JOKER = Hand(0, 1, None)
+
+
+def _every_playable_depth(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card], table: int) -> list[int]:
+    """:func:`playable_depths` at every depth of the pile, top first (``table``: :func:`table_fits` of ``melds``)."""
+    out = []
+    mask = jokers = 0  # the cards from the top down to the chosen one (jokers counted apart)
+    dup = False
+    quick = not t.wrap
+    wild = t.wild
+    k = 0
+    for chosen in reversed(pile):
+        k += 1
+        if chosen == 64:
+            jokers += 1
+            if any(layoffs_of(t, meld, _ONE_JOKER, 1) for meld in melds):
+                out.append(k)
+                continue
+        else:
+            b = 1 << chosen
+            if mask & b:
+                dup = True
+            mask |= b
+            if table >> chosen & 1:
+                out.append(k)
+                continue
+        if k < 3:
+            continue
+        if dup:
+            h = scan(pile[-k:])
+        else:
+            if quick and (not jokers or not wild) and chosen != 64:
+                # No natural meld through the chosen card without three of its rank or
+                # three in a row of its suit through it (the ace high too).
+                r = chosen & 15
+                if (mask >> r & RANK_COLUMN).bit_count() < 3:
+                    sm = (mask >> (chosen & 48)) & RANKS
+                    w = (sm | (sm & 2) << 13) << 2
+                    t3 = w & w >> 1 & w >> 2
+                    if not ((t3 >> 1 | t3 >> 14) & 7 if r == 1 else t3 >> r & 7):
+                        continue
+            h = Hand(mask, jokers, None)
+        if melds_using(t, h, h.jokers, chosen):
+            out.append(k)
     return out
 
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from rummy500 import fastmeld as _fast
 from rummy500.cards import JOKER, Card
 from rummy500.rules import Rules, SetSuits
-from rummy500.tablemeld import TableMeld
+from rummy500.tablemeld import TableMeld, new_meld
 
 __all__ = ["JOKER_SET", "RUN", "SET", "MeldError", "TableMeld", "find_layoffs", "find_melds", "make_meld"]
 
@@ -85,6 +85,10 @@ def make_meld(cards: Sequence[Card], rules: Rules, meld_id: int, seat: int, *, d
     Raises:
         MeldError: with the reason, in words.
     """
+    if not doubling_joker and rules.jokers_wild and not rules.short_pack:
+        plain = _plain_meld(cards, rules, meld_id, seat)
+        if plain is not None:
+            return plain
     cards = list(cards)
     if doubling_joker:
         if cards.count(JOKER) != 1:
@@ -159,6 +163,52 @@ def make_meld(cards: Sequence[Card], rules: Rules, meld_id: int, seat: int, *, d
     return TableMeld(
         meld_id, RUN, ordered, (seat,) * n, positions=tuple(positions), suit=suits[0], initial=n, owner=seat, claimed=(False,) * n
     )
+
+
+def _set_order(c: Card) -> tuple[bool, Card]:
+    return (c >= 64, c)
+
+
+def _plain_meld(cards: Sequence[Card], rules: Rules, meld_id: int, seat: int) -> TableMeld | None:
+    """:func:`make_meld` for a valid set or run of natural cards and declared jokers (wild jokers, full pack); None otherwise.
+
+    It builds exactly what the general path builds; anything else (a bare joker, a
+    meld that breaks a rule) goes the general way, which says what is wrong.
+    """
+    n = len(cards)
+    if n < 3:
+        return None
+    ranks = []
+    suits = []
+    naturals = 0
+    for c in cards:
+        code = int(c)
+        if code >= 64:
+            if code < 128:
+                return None  # a bare joker
+            code -= 128
+        else:
+            naturals += 1
+        ranks.append(code & 15)
+        suits.append(code >> 4)
+    if naturals < 2:
+        return None
+    if ranks.count(ranks[0]) == n:
+        if rules.set_suits is _SET_SUITS_DISTINCT:
+            if n > 4 or len(set(suits)) != n:
+                return None
+        elif n > rules.n_decks * 4 + rules.n_jokers:
+            return None
+        order = tuple(sorted(cards, key=_set_order))
+        return new_meld(meld_id, SET, order, (seat,) * n, (), -1, ranks[0], n, seat, (False,) * n, False, False)
+    if suits.count(suits[0]) != n or n < rules.min_run:
+        return None
+    positions = _run_positions(ranks, rules)
+    if positions is None:
+        return None
+    by_rank = dict(zip(ranks, cards, strict=True))
+    ordered = tuple(by_rank[rank_of_pos(p)] for p in positions)
+    return new_meld(meld_id, RUN, ordered, (seat,) * n, tuple(positions), suits[0], 0, n, seat, (False,) * n, False, False)
 
 
 def extend_meld(meld: TableMeld, new: Sequence[Card], rules: Rules, seat: int, claimed: bool = False) -> TableMeld:
@@ -250,7 +300,7 @@ def _rebuilt(
     meld: TableMeld, cards: tuple[Card, ...], positions: tuple[int, ...], laid_by: tuple[int, ...], claimed: tuple[bool, ...]
 ) -> TableMeld:
     """``meld`` with new cards (what ``dataclasses.replace`` builds, without its overhead)."""
-    return TableMeld(
+    return new_meld(
         meld.id, meld.kind, cards, laid_by, positions, meld.suit, meld.rank, meld.initial, meld.owner, claimed, meld.sealed, meld.doubled
     )
 

@@ -56,6 +56,7 @@ from rummy500.events import (
     Took,
 )
 from rummy500.explain import explain
+from rummy500.fastmeld import RANK_COLUMN, RANKS
 from rummy500.melds import (
     RUN,
     SET,
@@ -81,7 +82,7 @@ from rummy500.rules import (
     TakenCardUse,
 )
 from rummy500.scoring import RoundResult, new_meld_points, score_round
-from rummy500.views import View
+from rummy500.views import View, build_view
 
 __all__ = [
     "Decision",
@@ -210,6 +211,41 @@ def _make_open() -> Callable[[Public], Draft]:
 
 
 _open = _make_open()
+
+
+def _make_open_but(name: str, written: tuple[str, ...]) -> Callable[[Public], Draft]:
+    """Generate a draft copy of a public value without the fields ``written`` (the caller writes them all at once)."""
+    lines = [f"def {name}(p):", "    d = _new(_Draft)"]
+    lines += [f"    d.{field} = p.{field}" for field in _Draft.__slots__ if field not in written]
+    lines.append("    return d")
+    namespace: dict[str, Any] = {"_new": _new, "_Draft": _Draft}
+    exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names
+    fn: Callable[[Public], Draft] = namespace[name]
+    fn.__doc__ = f"A draft copy of ``public`` without {', '.join(written)} (the caller writes those)."
+    return fn
+
+
+# What the short paths of apply() write (each writes every one of these fields).
+_DISCARD_WRITES = (
+    "declined",
+    "discard",
+    "turns",
+    "to_move",
+    "last_discarder",
+    "phase",
+    "obligation",
+    "taken_top",
+    "drawn",
+    "turn_points",
+    "turn_long_run",
+    "claimed_card",
+    "hand_sizes",
+)
+_DRAW_WRITES = ("declined", "drawn", "taken_top", "phase", "last_discarder", "hand_sizes", "stock_count")
+_TAKE_WRITES = ("declined", "discard", "known", "drawn", "obligation", "taken_top", "phase", "last_discarder", "hand_sizes")
+_open_discard = _make_open_but("_open_discard", _DISCARD_WRITES)
+_open_draw = _make_open_but("_open_draw", _DRAW_WRITES)
+_open_take = _make_open_but("_open_take", _TAKE_WRITES)
 
 
 def _seal(draft: Draft) -> Public:
@@ -550,21 +586,25 @@ class RoundState:
         """The cached legal list of ``seat`` (do not mutate it)."""
         cached = self._legal_cache
         if cached is None:
-            cached = self._legal_cache = {}
-        else:
-            acts = cached.get(seat)
-            if acts is not None:
-                return acts
-        acts = cached[seat] = self._legal(seat)
-        return acts
+            acts = self._legal(seat)
+            self._legal_cache = {seat: acts}
+            return acts
+        got = cached.get(seat)
+        if got is None:
+            got = cached[seat] = self._legal(seat)
+        return got
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         """Whether ``seat`` (default: the seat to move) may play ``action`` now (cached per position)."""
         p = self.public
         if isinstance(action, Reshuffle):
             return p.phase is _PH_SHUFFLE and Counter(action.cards) == Counter(p.discard[:-1])
+        acts = self._legal_list(p.to_move if seat is None else seat)
+        for listed in acts:
+            if listed is action:
+                return True  # the action itself, taken from the list (the common case: no equality tests)
         # A discard of several cards may name them in any order (the list has them ascending).
-        return _listed(action) in self._legal_list(p.to_move if seat is None else seat)
+        return _listed(action) in acts
 
     def offer_order(self) -> list[int]:
         """The seats other than the one to move, in the order out-of-turn offers go to them.
@@ -600,7 +640,8 @@ class RoundState:
             return None
         if phase is _PH_SHUFFLE:
             return Decision(_CHANCE, None, ())
-        if phase is not _PH_NOMINATE:
+        # Out of turn only Rummy calls (draw phase) or melds out of turn are played (see actors()).
+        if self.rules.meld_out_of_turn or not self._nobody_calls():
             declined = p.declined.union(skip) if skip else p.declined
             for s in self.offer_order():
                 if s in declined:
@@ -616,6 +657,8 @@ class RoundState:
         if p.phase in (_PH_OVER, _PH_SHUFFLE):
             return []
         out = [p.to_move]
+        if not self.rules.meld_out_of_turn and self._nobody_calls():
+            return out  # out of turn only Rummy calls (draw phase) or melds out of turn are played
         for i in range(1, self.n):
             s = (out[0] + i) % self.n
             # Out of turn a seat's list is empty exactly when it has no out-of-turn play.
@@ -625,6 +668,12 @@ class RoundState:
 
     def _legal(self, seat: int) -> list[Action]:
         p = self.public
+        if seat == p.to_move:  # the seat to move in its turn: the common case first
+            phase = p.phase
+            if phase is _PH_PLAY:
+                return self._play_actions(seat)
+            if phase is _PH_DRAW:
+                return self._draw_actions(seat)
         if not 0 <= seat < self.n or p.phase in (_PH_OVER, _PH_SHUFFLE):
             return []
         if p.phase is _PH_NOMINATE:
@@ -653,7 +702,7 @@ class RoundState:
         quick = (
             not rules.around_the_corner
             and rules.set_suits is _SET_SUITS_DISTINCT
-            and self._extra_jokers(seat) == 0
+            and not (seat == p.dealer and p.dealer_joker == "available")  # no dealer's joker
             and JOKER not in hand
         )
         must_use = rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS
@@ -662,22 +711,49 @@ class RoundState:
             start = 2
         else:
             start = 1
-        have = self._index(seat).mask if quick else 0  # no joker held: the meld hand is the hand
+        index = (self._idx[seat] or self._index(seat)) if quick else None  # no joker held: the meld hand is the hand
+        have = index.mask if index is not None else 0
+        # The hand with the cards taken is indexed by ``have`` alone while it holds no joker and
+        # no card twice (then _take_ok's answer is worked out on the mask: _can_use_mask).
+        plain = index is not None and index.dups is None and p.opened[seat]
         near = _near_table(p.melds) if quick and depth >= start else 0
-        joker_seen = False
-        for k in range(1, depth + 1):
-            c = pile[-k]
-            if quick:
+        if not quick:
+            for k in range(start, depth + 1):
+                if self._take_ok(seat, k, split=False):
+                    acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
+        else:
+            for k in range(1, depth + 1):
+                c = pile[-k]
                 if c == JOKER:
-                    joker_seen = True
-                else:
-                    have |= 1 << c
-            if k < start:
-                continue
-            if quick and not joker_seen and not self._might_use(c, have, near):
-                continue  # a cheap necessary condition already fails
-            if self._take_ok(seat, k, split=False):
-                acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
+                    # From here down the cards taken hold a joker: the full test at every depth.
+                    for deeper in range(max(k, start), depth + 1):
+                        if self._take_ok(seat, deeper, split=False):
+                            acts.append(_TAKES[deeper] if deeper < len(_TAKES) else Take(deeper))
+                    break
+                b = 1 << c
+                if have & b:
+                    plain = False  # a card held twice (two packs)
+                have |= b
+                if k < start:
+                    continue
+                # A cheap necessary condition (no joker held) for c to be melded or laid off:
+                # three of c's rank, three in a row through c, or c near a table meld.
+                r = c & 15
+                if (have >> r & RANK_COLUMN).bit_count() < 3:  # fewer than three of c's rank
+                    sm = (have >> (c & 48)) & RANKS
+                    w = (sm | (sm & 2) << 13) << 2  # position q (the ace at 1 and 14) at bit q + 2
+                    t3 = w & w >> 1 & w >> 2  # bit b: positions b - 2 .. b held
+                    if not ((t3 >> 1 | t3 >> 14) & 7 if r == 1 else t3 >> r & 7) and (
+                        not near >> c & 1 or not self._might_lay_off(c, sm | (sm & 2) << 13)
+                    ):
+                        continue
+                if plain:
+                    # What _take_ok answers for this hand without jokers or duplicates.
+                    if (k > 1 or must_use or not (rules.discard_back or hand)) and not self._can_use_mask(seat, have, len(hand) + k, c):
+                        continue
+                    acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
+                elif self._take_ok(seat, k, split=False):
+                    acts.append(_TAKES[k] if k < len(_TAKES) else Take(k))
         if p.gambit == "split" and self._joker_for(seat):
             for k in range(2, len(pile) + 1):
                 if rules.discard_draw is _DISCARD_DRAW_ANY_DEPTH and self._take_ok(seat, k, split=True):
@@ -686,42 +762,38 @@ class RoundState:
             takes = any(isinstance(a, Take) for a in acts)
             if rules.stock_out is not _STOCK_OUT_PLAY_ON or not takes:
                 acts.append(_PASS)
-        acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
-        acts.extend(self._block_actions(seat))
+        if rules.calling_rummy is not _CALLING_RUMMY_OFF:
+            acts.extend(self._call_actions(seat))  # the player about to draw may call Rummy too
+        if p.dealer_joker == "available":
+            acts.extend(self._block_actions(seat))
         return acts
 
 
-    def _might_use(self, c: Card, have: int, near: int = -1) -> bool:
-        """Necessary condition (no jokers held) for natural card ``c`` to be melded or laid off from the cards of mask ``have``.
+    def _might_lay_off(self, c: Card, sm: int) -> bool:
+        """Necessary condition: natural ``c`` could go on a table meld, with held cards of rank mask ``sm`` (the ace at bits 1 and 14).
 
-        ``near``: a mask of the cards a table meld might take (:func:`_near_table`; -1: any).
+        The draw phase's cheap test of a pile card, when the hand and the cards
+        above it make no meld through it.
         """
-        r, base = c & 15, c & 48
-        if (have >> r & 1) + (have >> (r + 16) & 1) + (have >> (r + 32) & 1) + (have >> (r + 48) & 1) >= 3:
-            return True
-        sm = (have >> base) & fastmeld.RANKS
-        if sm & 2:
-            sm |= 1 << 14  # the ace is high too
-        # Three positions in a row through c (position q at bit q + 2; positions 0 and 15 are never held).
-        w = sm << 2
-        for p in (1, 14) if r == 1 else (r,):
-            if (w >> p) & 7 == 7 or (w >> (p + 1)) & 7 == 7 or (w >> (p + 2)) & 7 == 7:
-                return True
-        if not near >> c & 1:
-            return False
+        r = c & 15
+        melds = self.public.melds
+        if fastmeld.table_fits(fastmeld.tables(self.rules), melds) >> c & 1:
+            return True  # c alone goes on some meld
+        # Else c goes on no set (nor with other cards: a set takes one card per suit), and on a
+        # run only with every card between the run's end and c (positions 2..13: ranks).
         suit = c >> 4
-        for meld in self.public.melds:
-            if meld.kind == SET and meld.rank == r:
-                if len(meld.cards) < 4 and all(m.suit != suit for m in meld.cards):
-                    return True
-            elif meld.kind == RUN and meld.suit == suit:
+        for meld in melds:
+            if meld.suit == suit and meld.kind == RUN:
                 lo, hi = meld.positions[0], meld.positions[-1]
                 for p in (1, 14) if r == 1 else (r,):
-                    # Every card between the run's end and c must be laid off with it.
-                    if p < lo and all(have >> (base + (q - 1) % 13 + 1) & 1 for q in range(p + 1, lo)):
-                        return True
-                    if p > hi and all(have >> (base + (q - 1) % 13 + 1) & 1 for q in range(hi + 1, p)):
-                        return True
+                    if p < lo:
+                        need = ((1 << lo) - 1) ^ ((2 << p) - 1)  # positions p + 1 .. lo - 1
+                        if sm & need == need:
+                            return True
+                    elif p > hi:
+                        need = ((1 << p) - 1) ^ ((2 << hi) - 1)  # positions hi + 1 .. p - 1
+                        if sm & need == need:
+                            return True
         return False
 
     def _block_actions(self, seat: int) -> list[Action]:
@@ -758,23 +830,44 @@ class RoundState:
         if not hand:
             # floating / unplayable_discard: the hand is melded out; the turn ends by floating.
             return [_FLOAT]
-        index = self._index(seat)  # one index for the melds and the lay-offs
-        acts: list[Action] = self._meld_actions(seat, in_turn=True, index=index)
-        if p.melds:
-            acts.extend(self._layoff_actions(seat, in_turn=True, index=index))
-            if rules.joker_swap:
-                acts.extend(self._swap_actions(seat))
+        index = self._idx[seat]  # one index for the melds and the lay-offs
+        if index is None:
+            index = self._index(seat)
+        acts: list[Action]
+        plain = (
+            index.jokers == 0
+            and index.dups is None
+            and p.obligation is None
+            and p.gambit is None
+            and p.opened[seat]
+            and not (seat == p.dealer and p.dealer_joker == "available")
+        )
+        if plain:
+            acts = self._plain_plays(seat, index, hand)
+        else:
+            acts = self._meld_actions(seat, in_turn=True, index=index)
+            if p.melds:
+                acts.extend(self._layoff_actions(seat, in_turn=True, index=index))
+        if p.melds and rules.joker_swap:
+            acts.extend(self._swap_actions(seat))
         if p.dealer_joker == "available":
             acts.extend(self._block_actions(seat))
-        if p.obligation is None and self._opening_done(seat):
+        if plain or p.obligation is None and self._opening_done(seat):
             need = max(1, p.drawn) if rules.discard_count is _DISCARD_COUNT_MATCH_DRAWN else 1
             count = min(need, len(hand))
             if count == 1:
-                held = set(hand)
                 top = p.taken_top
-                if top is not None and not rules.discard_back and hand.count(top) == 1:
-                    held.discard(top)
-                acts.extend([_DISCARDS[c] for c in sorted(held)])
+                if plain or index.dups is None and index.jokers == 0 and p.gambit is None:
+                    # Distinct natural cards: each once, ascending, bar the top card just taken.
+                    held: Iterable[Card] = sorted(hand)
+                    if top is not None and not rules.discard_back:
+                        held = [c for c in held if c != top]
+                else:
+                    held_set = set(hand)
+                    if top is not None and not rules.discard_back and hand.count(top) == 1:
+                        held_set.discard(top)
+                    held = sorted(held_set)
+                acts.extend(map(_DISCARD_OF, held))
             else:
                 counts = Counter(hand)
                 if p.taken_top is not None and not rules.discard_back:
@@ -783,6 +876,49 @@ class RoundState:
                     acts.append(Discard(combo))
         return acts
 
+
+    def _plain_plays(self, seat: int, index: fastmeld.Hand, hand: list[Card]) -> list[Action]:
+        """The melds and lay-offs of the seat to move when its hand is plain (the common case).
+
+        Plain: an opened hand of distinct natural cards, no joker (nor the dealer's), no
+        Dealer's Gambit, no card taken from the pile to use. Then only the number of cards
+        left and a stranded top card can rule a play out: what :meth:`_meld_actions` and
+        :meth:`_layoff_actions` return, in the same order, without their general checks.
+        """
+        p = self.public
+        rules = self.rules
+        t = fastmeld.tables(rules)
+        room = len(hand) - (1 if rules.going_out is _GOING_OUT_DISCARD_REQUIRED else 0)
+        strand = p.taken_top is not None and not rules.discard_back
+        last = len(hand) - 1  # a play of this many cards leaves one
+        acts: list[Action] = []
+        for cards in fastmeld.all_melds(t, index, 0):
+            used = len(cards)
+            if used > room or strand and used == last and self._strands_taken_card(seat, cards, used, None):
+                continue
+            act = _MELD_ACTIONS.get(cards)
+            acts.append(act if act is not None else _meld_action(cards))
+        melds = p.melds
+        if not melds or rules.layoff_needs_own_meld and not p.has_melded[seat]:
+            return acts
+        mask = index.mask
+        union, each = fastmeld.table_fits_each(t, melds)
+        if not union & mask:
+            return acts  # no card of the hand fits alone on any meld: nothing can be laid off
+        anyone = rules.layoff_onto is _LAYOFF_ONTO_ANY
+        layoffs_of = fastmeld.layoffs_of
+        cache = _LAYOFF_ACTIONS
+        for meld, fit in zip(melds, each, strict=True):
+            if not fit & mask or not anyone and not rules.may_lay_off_on(seat, meld.owner):
+                continue
+            on = meld.id
+            for cards in layoffs_of(t, meld, index, 0):
+                used = len(cards)
+                if used > room or strand and used == last and self._strands_taken_card(seat, cards, used, on):
+                    continue
+                lay = cache.get((cards, on))
+                acts.append(lay if lay is not None else _layoff_action(cards, on))
+        return acts
 
     def _opening_done(self, seat: int) -> bool:
         """first_meld_min: a turn that began melding must reach the minimum before it ends."""
@@ -843,7 +979,9 @@ class RoundState:
                 obligation is not None
                 and not fastmeld.holds(cards, obligation)
                 and not (ways and fastmeld.spared(ways, cards, index.jokers, room - used))
-                and not self._still_usable(seat, cards, None)
+                and not (
+                    self._lays_off_after(seat, cards, None, index) if ways is not None else self._still_usable(seat, cards, None)
+                )
             ):
                 continue
             if not opened and not self._opening_ok(seat, cards, in_turn):
@@ -862,24 +1000,28 @@ class RoundState:
             index = self._index(seat)
         tables = fastmeld.tables(rules)
         jokers = index.jokers + self._meld_extra(seat)
-        if not jokers and not fastmeld.table_fits(tables, p.melds) & index.mask:
-            return []  # no card of the hand fits alone on any meld: nothing can be laid off
+        mask = index.mask
+        melds: Iterable[TableMeld]
+        if jokers:
+            melds = p.melds
+        else:
+            if not fastmeld.table_fits(tables, p.melds) & mask:
+                return []  # no card of the hand fits alone on any meld: nothing can be laid off
+            # Only the melds some card of the hand fits alone on (nothing else goes on the others).
+            melds = [m for m, f in zip(p.melds, fastmeld.each_fits(tables, p.melds), strict=True) if f & mask]
         room = len(hand) - self._keep_min(seat, in_turn)
         dealers = self._extra_jokers(seat)
         strand = in_turn and p.taken_top is not None and not rules.discard_back
         obligation = p.obligation if in_turn else None
         new_meld_only = rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD
         anyone = rules.layoff_onto is _LAYOFF_ONTO_ANY
-        ways = self._ways_to_use(seat, obligation, index)
+        ways = self._ways_to_use(seat, obligation, index) if obligation is not None else None
         out: list[Action] = []
-        mask = index.mask
-        fits = fastmeld.fits
-        for meld in p.melds:
+        layoffs_of = fastmeld.layoffs_of
+        for meld in melds:
             if not anyone and not self.may_extend(seat, meld):
                 continue
-            if not jokers and not fits(tables, meld) & mask:
-                continue  # no card of the hand fits alone on this meld: nothing goes on it
-            found = fastmeld.layoffs_of(tables, meld, index, jokers)
+            found = layoffs_of(tables, meld, index, jokers)
             if not found:
                 continue
             on = meld.id
@@ -894,8 +1036,12 @@ class RoundState:
                     if new_meld_only and holds:
                         continue
                     spared = ways and fastmeld.spared(ways, cards, index.jokers, room - used)
-                    if not holds and not spared and not self._still_usable(seat, cards, on):
-                        continue
+                    if not holds and not spared:
+                        if ways is not None:
+                            if not self._lays_off_after(seat, cards, on, index):
+                                continue
+                        elif not self._still_usable(seat, cards, on):
+                            continue
                 out.append(_layoff_action(cards, on))
         return out
 
@@ -953,6 +1099,56 @@ class RoundState:
         if obligation is None or p.gambit is not None or not p.opened[seat] or self._extra_jokers(seat) or index.dups is not None:
             return None
         return fastmeld.ways_to_use(fastmeld.tables(self.rules), index, index.jokers, obligation)
+
+    def _lays_off_after(self, seat: int, cards: Sequence[Card], onto: int | None, index: fastmeld.Hand) -> bool:
+        """:meth:`_still_usable` where :meth:`_ways_to_use` gave the melds through the taken card and none is spared.
+
+        Then no new meld can use the card after the play (those would be spared ways), so
+        it stays usable only by a lay-off onto the table as the play leaves it. The new or
+        extended meld is built only when the card could go on it.
+        """
+        p = self.public
+        rules = self.rules
+        c = p.obligation
+        assert c is not None
+        if rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD:
+            return False
+        if rules.layoff_needs_own_meld and onto is not None and not p.has_melded[seat]:
+            return self._still_usable(seat, cards, onto)
+        mask = 0
+        jk = 0
+        suits = 0
+        ranks = 0
+        for x in cards:
+            code = int(x)
+            if code >= 64:
+                jk += 1
+                if code < 128:
+                    continue  # a bare joker stands for no card
+                code -= 128  # the card a declared joker stands for
+            else:
+                mask |= 1 << code
+            suits |= 1 << (code >> 4)
+            ranks |= 1 << (code & 15)
+        rest = fastmeld.Hand(index.mask & ~mask, index.jokers - jk, None)
+        room = len(self.hands[seat]) - len(cards) - self._keep_min(seat, True)
+        melds = p.melds
+        if c == JOKER:
+            near = True
+        elif onto is None:
+            # The new meld: a set of one rank, or a run of one suit.
+            near = ranks == 1 << (c & 15) if ranks & (ranks - 1) == 0 else suits == 1 << (c >> 4)
+        else:
+            old = melds[onto]
+            near = old.kind != RUN or old.suit == c >> 4
+        if near:
+            trial = list(melds)
+            if onto is None:
+                trial.append(self._build_meld(seat, cards, len(trial)))
+            else:
+                trial[onto] = extend_meld(trial[onto], cards, rules, seat)
+            melds = tuple(trial)
+        return fastmeld.lays_off(fastmeld.tables(rules), rules, melds, seat, rest, rest.jokers, c, room)
 
     def _still_usable(self, seat: int, cards: Sequence[Card], onto: int | None) -> bool:
         if self.public.gambit is not None or not self.public.opened[seat] or self._extra_jokers(seat):
@@ -1089,6 +1285,26 @@ class RoundState:
             return False
         return fastmeld.lays_off(tables, r, p.melds, seat, index, index.jokers + extra, chosen, len(hand) - keep)
 
+    def _can_use_mask(self, seat: int, have: int, size: int, chosen: Card) -> bool:
+        """:meth:`_can_use` for an opened hand of ``size`` cards with no joker and no card twice: the card mask ``have``.
+
+        The seat has no dealer's joker either (the draw phase's quick case).
+        """
+        rules = self.rules
+        keep = 1 if rules.going_out is _GOING_OUT_DISCARD_REQUIRED else 0
+        tables = fastmeld.tables(rules)
+        index = fastmeld.Hand(have, 0, None)
+        for cards in fastmeld.melds_using(tables, index, 0, chosen):
+            if size - len(cards) >= keep:
+                return True
+        if rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD:
+            return False
+        p = self.public
+        if rules.layoff_needs_own_meld and not p.has_melded[seat]:
+            held = self.hands[seat]
+            return self._can_use(seat, [*held, *p.discard[len(held) - size :]], chosen)
+        return fastmeld.lays_off(tables, rules, p.melds, seat, index, 0, chosen, size - keep)
+
     def _layoff_uses(self, seat: int, hand: Sequence[Card], chosen: Card, keep: int, extra: int) -> bool:
         index = fastmeld.scan(self._meld_hand(seat, hand))
         tables = fastmeld.tables(self.rules)
@@ -1110,22 +1326,54 @@ class RoundState:
             return self._steal_actions(seat)
         return [CallRummy(k) for k in self._callable_depths(seat, self.rules.calling_rummy)]
 
-    def _callable_depths(self, seat: int, mode: CallingRummy) -> list[int]:
+    def _playable(self, mode: CallingRummy) -> list[int]:
+        """The pile depths whose card is playable on the table or with the pile above it (``mode``: pile or top card)."""
         p = self.public
         last = _PLAYABLE
         if last[0] is p and last[1] is mode and last[2] is self.rules:
-            playable: list[int] = last[3]
-        else:
-            # The same for every seat (and every copy sharing this public value): worked out once.
-            depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(p.discard) + 1)
-            playable = fastmeld.playable_depths(fastmeld.tables(self.rules), p.melds, p.discard, depths)
-            if p.__class__ is Public:  # never a draft that apply() is still writing
-                last[:] = (p, mode, self.rules, playable)
+            known: list[int] = last[3]
+            return known
+        # The same for every seat (and every copy sharing this public value): worked out once.
+        depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(p.discard) + 1)
+        playable = fastmeld.playable_depths(fastmeld.tables(self.rules), p.melds, p.discard, depths)
+        if p.__class__ is Public:  # never a draft that apply() is still writing
+            last[:] = (p, mode, self.rules, playable)
+        return playable
+
+    def _nobody_calls(self) -> bool:
+        """Whether no seat but the one to move can call Rummy now (the cheap reasons first; see :meth:`_call_actions`)."""
+        p = self.public
+        mode = self.rules.calling_rummy
+        if mode is _CALLING_RUMMY_OFF or p.phase is not _PH_DRAW or p.last_discarder is None or p.rummy_due:
+            return True
+        return mode is not _CALLING_RUMMY_STEAL and not self._playable(mode)
+
+    def _callable_depths(self, seat: int, mode: CallingRummy) -> list[int]:
+        p = self.public
+        playable = self._playable(mode)
         if not playable:
             return []
         out = []
+        hand = self.hands[seat]
+        pile = p.discard
+        # An opened hand without jokers, duplicates or the dealer's joker: each answer on the card mask.
+        base = -1
+        if JOKER not in hand and p.opened[seat] and not self._extra_jokers(seat):
+            index = self._index(seat)
+            if index.dups is None:
+                base = index.mask
         for k in playable:
-            if self._can_use(seat, [*self.hands[seat], *p.discard[-k:]], p.discard[-k]):
+            if base >= 0:
+                have = base
+                for c in pile[-k:]:
+                    if c == JOKER or have >> c & 1:
+                        break
+                    have |= 1 << c
+                else:
+                    if self._can_use_mask(seat, have, len(hand) + k, pile[-k]):
+                        out.append(k)
+                    continue
+            if self._can_use(seat, [*hand, *pile[-k:]], pile[-k]):
                 out.append(k)
         return out
 
@@ -1176,10 +1424,22 @@ class RoundState:
         Raises:
             IllegalAction: the action breaks a rule; the state is unchanged.
         """
-        effect = _EFFECTS.get(type(action))
+        kind = type(action)
+        public = self.public
+        fast = _FAST.get(kind)
+        if fast is not None:
+            # The commonest actions (discard, draw, take) have a short path for the common case.
+            if seat is None:
+                seat = public.to_move
+            if check and not self.is_legal(action, seat):
+                raise IllegalAction(self.explain(action, seat))
+            events = fast(self, public, seat, action)
+            if events is not None:
+                return events
+            check = False  # checked already: the general path below does the rest
+        effect = _EFFECTS.get(kind)
         if effect is None:
             raise IllegalAction(f"{action!r} is not an action")
-        public = self.public
         if isinstance(action, Reshuffle):
             self._check_reshuffle(action, seat, check)
             seat = public.to_move
@@ -1212,6 +1472,155 @@ class RoundState:
             return [event, RoundOver(d.went_out, scores, tuple(tuple(h) for h in hands))]
         finally:
             d.__class__ = Public  # sealed: immutable from now on (see _seal)
+
+    # -- short paths for the commonest actions: each applies ``action`` and returns its events
+    # when the position is the common case, or returns None having changed nothing (the
+    # general path then applies it). ``public`` is self.public; the action is legal.
+    def _fast_discard(self, public: Public, seat: int, action: Discard) -> list[Event] | None:
+        cards = action.cards
+        hand = self.hands[seat]
+        # One card, the hand not emptied, the stock not out, the turn limit not reached:
+        # the turn simply passes (see _on_discard, _end_turn and _begin_turn).
+        if (
+            len(cards) != 1
+            or len(hand) < 2
+            or not self.stock
+            or public.turns + 1 >= MAX_TURNS
+            or public.drew_last_card is not None
+            and self.rules.stock_out is _STOCK_OUT_IMMEDIATE
+        ):
+            return None
+        c = cards[0]
+        hand.remove(c)
+        self._legal_cache = None
+        idx = self._idx
+        old = idx[seat]
+        if old is not None:
+            # The index is kept for a hand of distinct natural cards (see _index_moved).
+            idx[seat] = fastmeld.Hand(old.mask ^ (1 << c), old.jokers, None) if c < 64 and old.dups is None and old.mask >> c & 1 else None
+        d = _open_discard(public)
+        d.declined = _NOBODY
+        if public.known[seat]:
+            self._forget(d, seat, cards)
+        d.discard = public.discard + cards
+        d.turns = public.turns + 1
+        d.to_move = (seat + self.rules.step) % self.n
+        d.last_discarder = seat
+        d.phase = _PH_DRAW
+        d.obligation = None
+        d.taken_top = None
+        d.drawn = 0
+        d.turn_points = 0
+        d.turn_long_run = False
+        d.claimed_card = None
+        sizes = public.hand_sizes
+        d.hand_sizes = (*sizes[:seat], len(hand), *sizes[seat + 1 :])
+        d.__class__ = Public  # sealed (see _seal)
+        self.public = d
+        return [Discarded(seat, cards)]
+
+    def _fast_draw(self, public: Public, seat: int, action: Draw) -> list[Event] | None:
+        stock = self.stock
+        # One card drawn and the stock not emptied by it (see _on_draw).
+        if len(stock) < 2 or self.rules.stock_draw_count != 1:
+            return None
+        c = stock.pop()
+        hand = self.hands[seat]
+        hand.append(c)
+        self._legal_cache = None
+        idx = self._idx
+        old = idx[seat]
+        if old is not None:
+            idx[seat] = fastmeld.Hand(old.mask | (1 << c), old.jokers, None) if c < 64 and old.dups is None and not old.mask >> c & 1 else None
+        d = _open_draw(public)
+        d.declined = _NOBODY
+        d.drawn = 1
+        d.taken_top = None
+        d.phase = _PH_PLAY
+        d.last_discarder = None
+        sizes = public.hand_sizes
+        d.hand_sizes = (*sizes[:seat], len(hand), *sizes[seat + 1 :])
+        d.stock_count = len(stock)
+        d.__class__ = Public  # sealed (see _seal)
+        self.public = d
+        return [Drew(seat, 1, (c,))]
+
+    def _fast_take(self, public: Public, seat: int, action: Take) -> list[Event] | None:
+        if action.split:
+            return None
+        k = action.n
+        pile = public.discard
+        chosen = pile[-k]
+        taken = pile[-k:]
+        hand = self.hands[seat]
+        hand.extend(taken)
+        self._legal_cache = None
+        idx = self._idx
+        if idx[seat] is not None:
+            self._index_moved(seat, taken, 1)
+        d = _open_take(public)
+        d.declined = _NOBODY
+        d.discard = pile[:-k]
+        d.known = _with(public.known, seat, tuple(sorted(public.known[seat] + taken)))
+        d.drawn = k
+        d.obligation = chosen if k > 1 or self.rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS else None
+        d.taken_top = chosen if k == 1 else None
+        d.phase = _PH_PLAY
+        d.last_discarder = None
+        sizes = public.hand_sizes
+        d.hand_sizes = (*sizes[:seat], len(hand), *sizes[seat + 1 :])
+        d.__class__ = Public  # sealed (see _seal)
+        self.public = d
+        return [Took(seat, taken)]
+
+    def _fast_lay(self, public: Public, seat: int, action: Meld | LayOff) -> list[Event] | None:
+        cards = action.cards
+        hand = self.hands[seat]
+        # The seat to move lays cards of its own (no dealer's joker), opened, not going out,
+        # no Rummy claim to honour, no Dealer's Gambit: see _do_lay for the general case.
+        if (
+            seat != public.to_move
+            or len(hand) <= len(cards)
+            or public.claimed_card is not None
+            or public.gambit is not None
+            or not public.opened[seat]
+            or seat == public.dealer
+            and public.dealer_joker == "available"
+        ):
+            return None
+        melds = public.melds
+        rules = self.rules
+        if action.__class__ is Meld:
+            meld = make_meld(cards, rules, len(melds), seat)
+            table = (*melds, meld)
+            event: Event = Melded(seat, cards, len(melds))
+        else:
+            on = action.on  # type: ignore[union-attr]
+            meld = extend_meld(melds[on], cards, rules, seat)
+            table = (*melds[:on], meld, *melds[on + 1 :])
+            event = LaidOff(seat, cards, on)
+        bare = [JOKER if c >= 64 else c for c in cards]
+        _remove(hand, bare)
+        self._legal_cache = None
+        if self._idx[seat] is not None:
+            self._index_moved(seat, bare, -1)
+        d = _open(public)
+        d.declined = _NOBODY
+        d.melds = table
+        if action.__class__ is Meld:
+            if not public.has_melded[seat]:
+                d.has_melded = _with(public.has_melded, seat, True)
+            if meld.kind == RUN and len(meld.cards) >= 7:
+                d.turn_long_run = True
+        if public.known[seat]:
+            self._forget(d, seat, bare)
+        if public.obligation is not None and public.obligation in bare:
+            d.obligation = None
+        sizes = public.hand_sizes
+        d.hand_sizes = (*sizes[:seat], len(hand), *sizes[seat + 1 :])
+        d.__class__ = Public  # sealed (see _seal)
+        self.public = d
+        return [event]
 
     # -- effects (no validation), one per kind of action; each writes into the draft ``d`` (also self.public)
     def _on_decline(self, d: Draft, seat: int, action: Decline) -> Event:
@@ -1418,6 +1827,7 @@ class RoundState:
         for _ in range(extra):
             hand_cards.remove(JOKER)
         _remove(self.hands[seat], hand_cards)
+        self._index_moved(seat, hand_cards, -1)
         if d.known[seat]:
             self._forget(d, seat, hand_cards)
         if d.obligation is not None and d.obligation in bare and seat == d.to_move:
@@ -1580,20 +1990,26 @@ class RoundState:
         rules = self.rules
         if seat is None:
             return View.of(pub, rules=rules, seat=None, hand=(), scores=_tuple(scores), final_hands=final)
-        return View.of(
+        melds = pub.melds
+        if rules.layoff_onto is _LAYOFF_ONTO_ANY:
+            onto = tuple([m.id for m in melds])
+        else:
+            onto = tuple([m.id for m in melds if rules.may_lay_off_on(seat, m.owner)])
+        # View.of with every own field, in the order View declares them (views.build_view).
+        return build_view(
             pub,
-            rules=rules,
-            seat=seat,
-            hand=tuple(sorted(self.hands[seat])),
-            legal=tuple(self._legal_list(seat)),
-            scores=_tuple(scores),
-            final_hands=final,
-            jokers_wild=self._jokers_wild(),
-            extra_jokers=self._meld_extra(seat),
-            may_lay_off_now=self._may_layoff_now(seat),
-            lay_off_onto=tuple(m.id for m in pub.melds if self.may_extend(seat, m)),
-            must_use_top_card=rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS,
-            calls_steal=rules.calling_rummy is _CALLING_RUMMY_STEAL,
+            rules,
+            seat,
+            tuple(sorted(self.hands[seat])),
+            tuple(self._legal_list(seat)),
+            None if scores is None else tuple(scores),
+            final,
+            self._jokers_wild(),
+            self._meld_extra(seat),
+            self._may_layoff_now(seat),
+            onto,
+            rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS,
+            rules.calling_rummy is _CALLING_RUMMY_STEAL,
         )
 
     # -------------------------------------------------------------- positions
@@ -1653,7 +2069,25 @@ _EFFECTS: dict[type, Callable[[RoundState, Draft, int, Any], Event]] = {
 }
 """What each kind of action does (apply() dispatches on the action's type)."""
 # The effects that keep the acting seat's hand index themselves (or change no hand).
-_KEEPS_INDEX = frozenset((RoundState._on_decline, RoundState._on_draw, RoundState._on_discard, RoundState._on_pass, RoundState._on_float))
+_FAST: dict[type, Callable[[RoundState, Public, int, Any], list[Event] | None]] = {
+    Discard: RoundState._fast_discard,
+    Draw: RoundState._fast_draw,
+    Take: RoundState._fast_take,
+    Meld: RoundState._fast_lay,
+    LayOff: RoundState._fast_lay,
+}
+"""The short paths of apply() for the commonest actions (see RoundState._fast_discard)."""
+_KEEPS_INDEX = frozenset(
+    (
+        RoundState._on_decline,
+        RoundState._on_draw,
+        RoundState._on_discard,
+        RoundState._on_pass,
+        RoundState._on_float,
+        RoundState._on_meld,
+        RoundState._on_lay_off,
+    )
+)
 
 _TAKES = [Take(k) for k in range(120)]
 # The last public value asked for its playable pile depths: (public, mode, rules, depths).
@@ -1661,6 +2095,7 @@ _TAKES = [Take(k) for k in range(120)]
 _PLAYABLE: list[Any] = [None, None, None, []]
 _DRAW, _PASS, _FLOAT = Draw(), Pass(), Float()
 _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
+_DISCARD_OF = _DISCARDS.__getitem__
 # Actions are immutable values: the ones enumerated are built once and shared.
 _MELD_ACTIONS: dict[tuple[Card, ...], Meld] = {}
 _LAYOFF_ACTIONS: dict[tuple[tuple[Card, ...], int], LayOff] = {}

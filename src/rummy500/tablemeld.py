@@ -8,10 +8,11 @@ uses) can both name it without importing each other.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rummy500.cards import Card
 
-__all__ = ["TableMeld"]
+__all__ = ["TableMeld", "new_meld"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,3 +61,48 @@ class TableMeld:
         if self.doubled:
             out["doubled"] = True
         return out
+
+
+class _Draft:
+    """A TableMeld being built: the same slots, written as plain attributes, then made a TableMeld in place."""
+
+    __slots__ = TableMeld.__slots__
+
+
+_new = object.__new__
+
+
+def new_meld(
+    id: int,  # noqa: A002 - the field's name
+    kind: str,
+    cards: tuple[Card, ...],
+    laid_by: tuple[int, ...],
+    positions: tuple[int, ...],
+    suit: int,
+    rank: int,
+    initial: int,
+    owner: int,
+    claimed: tuple[bool, ...],
+    sealed: bool,
+    doubled: bool,
+) -> TableMeld:
+    """``TableMeld(...)`` with every field given in order, without the frozen dataclass's per-field ``object.__setattr__``.
+
+    For the meld rules (:mod:`rummy500.melds`), which build melds constantly.
+    """
+    m: Any = _new(_Draft)
+    m.id = id
+    m.kind = kind
+    m.cards = cards
+    m.laid_by = laid_by
+    m.positions = positions
+    m.suit = suit
+    m.rank = rank
+    m.initial = initial
+    m.owner = owner
+    m.claimed = claimed
+    m.sealed = sealed
+    m.doubled = doubled
+    m.__class__ = TableMeld  # immutable from now on
+    built: TableMeld = m
+    return built
