@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -86,14 +87,15 @@ def _free_port() -> int:
 
 
 #: Runs ``rummy500 serve`` under cProfile (argv[1]: where to write the stats): the main thread only,
-#: which is the event loop's work (bot workers and the storage threads are not in it).
+#: which is the event loop's work (bot workers and the storage threads are not in it). It counts the thread's
+#: CPU time, not wall time: on a shared machine, waiting for a core would otherwise land on whatever ran.
 PROFILED = """
-import cProfile, signal, sys
+import cProfile, signal, sys, time
 from rummy500.cli.serve import serve_main
 out = sys.argv[1]
 # uvicorn raises the signal again after its graceful shutdown: end with the stats written.
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-prof = cProfile.Profile()
+prof = cProfile.Profile(time.thread_time)
 prof.enable()
 try:
     serve_main(sys.argv[2:])
@@ -220,6 +222,7 @@ async def person(
         state: dict[str, Any] | None = None
         sent_at: float | None = None
         sent_version = -1
+        ready_sent = -1
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=0.25)
@@ -246,9 +249,20 @@ async def person(
             if state is None or sent_at is not None or state["table"]["status"] != "running":
                 continue
             view = state["view"]
+            summary = (state.get("pace") or {}).get("summary")
+            if summary is not None:  # a round summary holds the table: read it, say so (once per summary)
+                if view.get("seat") in summary.get("waiting", ()) and ready_sent != state["version"]:
+                    ready_sent = state["version"]
+                    await asyncio.sleep(rng.uniform(0.5, 1.5) * pace)
+                    await ws.send('{"type": "ready"}')
+                continue
             if not view["legal"]:  # not this seat's turn
                 continue
-            await asyncio.sleep(rng.uniform(0.5, 1.5) * pace)
+            pause = rng.uniform(0.5, 1.5) * pace
+            window = (state.get("pace") or {}).get("call_window")
+            if window is not None:  # the Rummy-call window: nobody may draw before it closes
+                pause = max(pause, window["left"] + 0.05)
+            await asyncio.sleep(pause)
             if stop.is_set():
                 break
             action = rng.choice(view["legal"])
@@ -307,14 +321,14 @@ def measure_setup(
         pids = [p.pid for p, _ in procs]
         bases = [b for _, b in procs]
 
-        async def go() -> tuple[Stats, float, float, float]:
+        async def go() -> tuple[Stats, float, list[float], list[float]]:
             task = asyncio.create_task(
                 run_load(bases, opts.tables, hard, opts.seconds, opts.warmup, opts.pace, opts.level, opts.seed)
             )
             await asyncio.sleep(opts.warmup)
-            c0 = cpu_seconds(pids)
+            c0 = [cpu_seconds([pid]) for pid in pids]
             stats, elapsed = await task
-            c1 = cpu_seconds(pids)
+            c1 = [cpu_seconds([pid]) for pid in pids]
             return stats, elapsed, c0, c1
 
         stats, elapsed, c0, c1 = asyncio.run(go())
@@ -334,10 +348,13 @@ def measure_setup(
         "actions_per_s": actions / elapsed,
         # CPU of all servers over the window, per action at the measured tables
         # (``hard`` also spends CPU on its hard tables: see its own line).
-        "cpu_ms_per_action": 1000 * (c1 - c0) / total_actions,
+        "cpu_ms_per_action": 1000 * (sum(c1) - sum(c0)) / total_actions,
+        # Each process's share (with its bot workers), in the order of ``bases`` (tables alternate).
+        "cpu_split": [round(1000 * (b - a) / total_actions, 2) for a, b in zip(c0, c1, strict=True)],
         "rss_mb": memory,
         "stale": stats.stale,
         "errors": len(stats.errors),
+        "error_codes": dict(collections.Counter(stats.errors).most_common(5)),
     }
 
 
@@ -350,6 +367,9 @@ def _print_profile(name: str, paths: list[str], top: int) -> None:
         print(f"--- {name}: no profile written (did the server exit cleanly?)")
         return
     stats = pstats.Stats(*found)
+    keep = os.environ.get("LOAD_KEEP_PROFILE")
+    if keep:  # for a closer look: python -m pstats FILE
+        stats.dump_stats(keep)
     for p in found:
         os.unlink(p)
     print(f"--- {name}: event-loop profile, {len(found)} process(es), whole run including warm-up")
@@ -363,6 +383,8 @@ def _median_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
     for key, value in rows[0].items():
         if key in ("samples", "stale", "errors"):
             out[key] = sum(r[key] for r in rows)
+        elif key == "error_codes":
+            out[key] = dict(sum((collections.Counter(r[key]) for r in rows), collections.Counter()))
         elif isinstance(value, float):
             out[key] = statistics.median(r[key] for r in rows)
     if len(rows) > 1:
@@ -518,6 +540,11 @@ def main(argv: list[str] | None = None) -> int:
         print(" | ".join(f"{c:>17}" for c in cols))
     for row in rows:
         print(" | ".join(f"{row[c]:>17.2f}" if isinstance(row[c], float) else f"{row[c]!s:>17}" for c in cols))
+    for row in rows:
+        if row["processes"] > 1:
+            print(f"{row['setup']}: CPU ms/action by process {row['cpu_split']}")
+        if row["errors"]:
+            print(f"{row['setup']}: errors {row['error_codes']}")
     if failover is not None:
         print(
             f"failover: after kill -9 of the driving process, the bot moved on the other in "
