@@ -437,6 +437,63 @@ async def _next_state(ws: Any, after: int) -> dict[str, Any]:
             return msg
 
 
+#: The measurements docs/deploy.md quotes, each bounded in time (about how long on a quiet machine).
+SCENARIOS: dict[str, dict[str, Any]] = {
+    # One process (SQLite), 500 tables of a person (pausing 2.5-7.5 s) and a medium bot: ~2 min.
+    "human500": {
+        "setups": "one",
+        "tables": 500,
+        "seconds": 60.0,
+        "warmup": 20.0,
+        "pace": 5.0,
+        "bot_delay": 0.8,
+        "level": "medium",
+    },
+    # One process on SQLite, one on PostgreSQL, two on PostgreSQL + Redis, same load, twice each: ~6 min.
+    "scaleout": {
+        "setups": "one,pg,two",
+        "tables": 100,
+        "seconds": 30.0,
+        "warmup": 8.0,
+        "pace": 0.5,
+        "bot_delay": 0.2,
+        "level": "medium",
+        "reps": 2,
+    },
+    # 100 tables alone, then beside 10 tables of the hard bot, twice each: ~5 min.
+    "hardbots": {
+        "setups": "one,hard",
+        "tables": 100,
+        "hard": 10,
+        "seconds": 40.0,
+        "warmup": 10.0,
+        "pace": 2.0,
+        "bot_delay": 0.8,
+        "level": "medium",
+        "reps": 2,
+    },
+}
+
+
+def _comparisons(rows: list[dict[str, Any]]) -> list[str]:
+    """Lines comparing setups of one run: two processes' CPU per action against one's; p99 beside hard bots."""
+    by = {str(r["setup"]).split(" x")[0]: r for r in rows}
+    out = []
+    two = by.get("two")
+    for base in ("pg", "one"):
+        if two is not None and base in by and by[base]["cpu_ms_per_action"] > 0:
+            out.append(
+                f"two processes / {base}: CPU per action x{two['cpu_ms_per_action'] / by[base]['cpu_ms_per_action']:.2f}"
+                f", actions/s x{two['actions_per_s'] / max(by[base]['actions_per_s'], 1e-9):.2f}"
+            )
+    if "hard" in by and "one" in by:
+        out.append(
+            f"beside {by['hard']['tables'] - by['one']['tables']} hard-bot tables: p50 {by['one']['p50_ms']:.1f} -> "
+            f"{by['hard']['p50_ms']:.1f} ms, p99 {by['one']['p99_ms']:.1f} -> {by['hard']['p99_ms']:.1f} ms"
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, default=20, help="measured tables (person + bot) per setup")
@@ -473,8 +530,17 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="run the servers under cProfile and print the top N functions of their event loops (default 25)",
     )
+    p.add_argument(
+        "--scenario",
+        choices=sorted(SCENARIOS),
+        help="a ready-made measurement of docs/deploy.md (its settings; flags given as well override them)",
+    )
+    first, _ = p.parse_known_args(argv)
+    if first.scenario is not None:
+        p.set_defaults(**SCENARIOS[first.scenario])
     opts = p.parse_args(argv)
     common = ["--bot-delay", str(opts.bot_delay), "--grace", "3600", "--workers", str(opts.workers), *LIMITS]
+    print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     rows = []
     failover: dict[str, Any] | None = None
     with tempfile.TemporaryDirectory() as tmp:
@@ -545,6 +611,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{row['setup']}: CPU ms/action by process {row['cpu_split']}")
         if row["errors"]:
             print(f"{row['setup']}: errors {row['error_codes']}")
+    for line in _comparisons(rows):
+        print(line)
+    print(f"load average during the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     if failover is not None:
         print(
             f"failover: after kill -9 of the driving process, the bot moved on the other in "
