@@ -224,10 +224,10 @@ async def person(
         sent_version = -1
         ready_sent = -1
         while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.25)
-            except TimeoutError:
-                raw = None
+            # No polling timeout: 500 people each waking 4 times a second would
+            # load the generator (and its lag would read as the server's). The
+            # run ends by cancelling these tasks.
+            raw = await ws.recv()
             if raw is not None:
                 msg = json.loads(raw)
                 stats = counters()
@@ -272,9 +272,20 @@ async def person(
 
 
 async def run_load(
-    bases: list[str], tables: int, hard: int, seconds: float, warmup: float, pace: float, level: str, seed: int
+    bases: list[str],
+    tables: int,
+    hard: int,
+    seconds: float,
+    warmup: float,
+    pace: float,
+    level: str,
+    seed: int,
+    mark: Callable[[], None] = lambda: None,
 ) -> tuple[Stats, float]:
-    """Open the tables, play, and return what the measured tables saw (and the measured seconds)."""
+    """Open the tables, play, and return what the measured tables saw (and the measured seconds).
+
+    ``mark`` is called as the measured window opens and as it closes (to read the servers' CPU then).
+    """
     rng = random.Random(seed)
     stats = Stats()
     stop = asyncio.Event()
@@ -294,13 +305,18 @@ async def run_load(
         for n, (base, table_id, token, measured) in enumerate(opened)
     ]
     await asyncio.sleep(warmup)
+    mark()
     measuring = True
     start = time.perf_counter()
     await asyncio.sleep(seconds)
-    stop.set()
+    measuring = False
     elapsed = time.perf_counter() - start
+    mark()
+    stop.set()
+    for task in tasks:
+        task.cancel()
     for outcome in await asyncio.gather(*tasks, return_exceptions=True):
-        if isinstance(outcome, BaseException):
+        if isinstance(outcome, BaseException) and not isinstance(outcome, asyncio.CancelledError):
             stats.errors.append(type(outcome).__name__)
     return stats, elapsed
 
@@ -322,14 +338,15 @@ def measure_setup(
         bases = [b for _, b in procs]
 
         async def go() -> tuple[Stats, float, list[float], list[float]]:
-            task = asyncio.create_task(
-                run_load(bases, opts.tables, hard, opts.seconds, opts.warmup, opts.pace, opts.level, opts.seed)
+            marks: list[list[float]] = []
+
+            def mark() -> None:  # the CPU of each server, as the measured window opens and closes
+                marks.append([cpu_seconds([pid]) for pid in pids])
+
+            stats, elapsed = await run_load(
+                bases, opts.tables, hard, opts.seconds, opts.warmup, opts.pace, opts.level, opts.seed, mark
             )
-            await asyncio.sleep(opts.warmup)
-            c0 = [cpu_seconds([pid]) for pid in pids]
-            stats, elapsed = await task
-            c1 = [cpu_seconds([pid]) for pid in pids]
-            return stats, elapsed, c0, c1
+            return stats, elapsed, marks[0], marks[1]
 
         stats, elapsed, c0, c1 = asyncio.run(go())
         memory = rss_mb(pids)
