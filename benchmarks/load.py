@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -86,14 +87,15 @@ def _free_port() -> int:
 
 
 #: Runs ``rummy500 serve`` under cProfile (argv[1]: where to write the stats): the main thread only,
-#: which is the event loop's work (bot workers and the storage threads are not in it).
+#: which is the event loop's work (bot workers and the storage threads are not in it). It counts the thread's
+#: CPU time, not wall time: on a shared machine, waiting for a core would otherwise land on whatever ran.
 PROFILED = """
-import cProfile, signal, sys
+import cProfile, signal, sys, time
 from rummy500.cli.serve import serve_main
 out = sys.argv[1]
 # uvicorn raises the signal again after its graceful shutdown: end with the stats written.
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-prof = cProfile.Profile()
+prof = cProfile.Profile(time.thread_time)
 prof.enable()
 try:
     serve_main(sys.argv[2:])
@@ -220,11 +222,12 @@ async def person(
         state: dict[str, Any] | None = None
         sent_at: float | None = None
         sent_version = -1
+        ready_sent = -1
         while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.25)
-            except TimeoutError:
-                raw = None
+            # No polling timeout: 500 people each waking 4 times a second would
+            # load the generator (and its lag would read as the server's). The
+            # run ends by cancelling these tasks.
+            raw = await ws.recv()
             if raw is not None:
                 msg = json.loads(raw)
                 stats = counters()
@@ -246,9 +249,20 @@ async def person(
             if state is None or sent_at is not None or state["table"]["status"] != "running":
                 continue
             view = state["view"]
+            summary = (state.get("pace") or {}).get("summary")
+            if summary is not None:  # a round summary holds the table: read it, say so (once per summary)
+                if view.get("seat") in summary.get("waiting", ()) and ready_sent != state["version"]:
+                    ready_sent = state["version"]
+                    await asyncio.sleep(rng.uniform(0.5, 1.5) * pace)
+                    await ws.send('{"type": "ready"}')
+                continue
             if not view["legal"]:  # not this seat's turn
                 continue
-            await asyncio.sleep(rng.uniform(0.5, 1.5) * pace)
+            pause = rng.uniform(0.5, 1.5) * pace
+            window = (state.get("pace") or {}).get("call_window")
+            if window is not None:  # the Rummy-call window: nobody may draw before it closes
+                pause = max(pause, window["left"] + 0.05)
+            await asyncio.sleep(pause)
             if stop.is_set():
                 break
             action = rng.choice(view["legal"])
@@ -258,9 +272,20 @@ async def person(
 
 
 async def run_load(
-    bases: list[str], tables: int, hard: int, seconds: float, warmup: float, pace: float, level: str, seed: int
+    bases: list[str],
+    tables: int,
+    hard: int,
+    seconds: float,
+    warmup: float,
+    pace: float,
+    level: str,
+    seed: int,
+    mark: Callable[[], None] = lambda: None,
 ) -> tuple[Stats, float]:
-    """Open the tables, play, and return what the measured tables saw (and the measured seconds)."""
+    """Open the tables, play, and return what the measured tables saw (and the measured seconds).
+
+    ``mark`` is called as the measured window opens and as it closes (to read the servers' CPU then).
+    """
     rng = random.Random(seed)
     stats = Stats()
     stop = asyncio.Event()
@@ -280,13 +305,18 @@ async def run_load(
         for n, (base, table_id, token, measured) in enumerate(opened)
     ]
     await asyncio.sleep(warmup)
+    mark()
     measuring = True
     start = time.perf_counter()
     await asyncio.sleep(seconds)
-    stop.set()
+    measuring = False
     elapsed = time.perf_counter() - start
+    mark()
+    stop.set()
+    for task in tasks:
+        task.cancel()
     for outcome in await asyncio.gather(*tasks, return_exceptions=True):
-        if isinstance(outcome, BaseException):
+        if isinstance(outcome, BaseException) and not isinstance(outcome, asyncio.CancelledError):
             stats.errors.append(type(outcome).__name__)
     return stats, elapsed
 
@@ -307,15 +337,16 @@ def measure_setup(
         pids = [p.pid for p, _ in procs]
         bases = [b for _, b in procs]
 
-        async def go() -> tuple[Stats, float, float, float]:
-            task = asyncio.create_task(
-                run_load(bases, opts.tables, hard, opts.seconds, opts.warmup, opts.pace, opts.level, opts.seed)
+        async def go() -> tuple[Stats, float, list[float], list[float]]:
+            marks: list[list[float]] = []
+
+            def mark() -> None:  # the CPU of each server, as the measured window opens and closes
+                marks.append([cpu_seconds([pid]) for pid in pids])
+
+            stats, elapsed = await run_load(
+                bases, opts.tables, hard, opts.seconds, opts.warmup, opts.pace, opts.level, opts.seed, mark
             )
-            await asyncio.sleep(opts.warmup)
-            c0 = cpu_seconds(pids)
-            stats, elapsed = await task
-            c1 = cpu_seconds(pids)
-            return stats, elapsed, c0, c1
+            return stats, elapsed, marks[0], marks[1]
 
         stats, elapsed, c0, c1 = asyncio.run(go())
         memory = rss_mb(pids)
@@ -334,10 +365,13 @@ def measure_setup(
         "actions_per_s": actions / elapsed,
         # CPU of all servers over the window, per action at the measured tables
         # (``hard`` also spends CPU on its hard tables: see its own line).
-        "cpu_ms_per_action": 1000 * (c1 - c0) / total_actions,
+        "cpu_ms_per_action": 1000 * (sum(c1) - sum(c0)) / total_actions,
+        # Each process's share (with its bot workers), in the order of ``bases`` (tables alternate).
+        "cpu_split": [round(1000 * (b - a) / total_actions, 2) for a, b in zip(c0, c1, strict=True)],
         "rss_mb": memory,
         "stale": stats.stale,
         "errors": len(stats.errors),
+        "error_codes": dict(collections.Counter(stats.errors).most_common(5)),
     }
 
 
@@ -350,6 +384,9 @@ def _print_profile(name: str, paths: list[str], top: int) -> None:
         print(f"--- {name}: no profile written (did the server exit cleanly?)")
         return
     stats = pstats.Stats(*found)
+    keep = os.environ.get("LOAD_KEEP_PROFILE")
+    if keep:  # for a closer look: python -m pstats FILE
+        stats.dump_stats(keep)
     for p in found:
         os.unlink(p)
     print(f"--- {name}: event-loop profile, {len(found)} process(es), whole run including warm-up")
@@ -363,6 +400,8 @@ def _median_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
     for key, value in rows[0].items():
         if key in ("samples", "stale", "errors"):
             out[key] = sum(r[key] for r in rows)
+        elif key == "error_codes":
+            out[key] = dict(sum((collections.Counter(r[key]) for r in rows), collections.Counter()))
         elif isinstance(value, float):
             out[key] = statistics.median(r[key] for r in rows)
     if len(rows) > 1:
@@ -415,6 +454,63 @@ async def _next_state(ws: Any, after: int) -> dict[str, Any]:
             return msg
 
 
+#: The measurements docs/deploy.md quotes, each bounded in time (about how long on a quiet machine).
+SCENARIOS: dict[str, dict[str, Any]] = {
+    # One process (SQLite), 500 tables of a person (pausing 2.5-7.5 s) and a medium bot: ~2 min.
+    "human500": {
+        "setups": "one",
+        "tables": 500,
+        "seconds": 60.0,
+        "warmup": 20.0,
+        "pace": 5.0,
+        "bot_delay": 0.8,
+        "level": "medium",
+    },
+    # One process on SQLite, one on PostgreSQL, two on PostgreSQL + Redis, same load, twice each: ~6 min.
+    "scaleout": {
+        "setups": "one,pg,two",
+        "tables": 100,
+        "seconds": 30.0,
+        "warmup": 8.0,
+        "pace": 0.5,
+        "bot_delay": 0.2,
+        "level": "medium",
+        "reps": 2,
+    },
+    # 100 tables alone, then beside 10 tables of the hard bot, twice each: ~5 min.
+    "hardbots": {
+        "setups": "one,hard",
+        "tables": 100,
+        "hard": 10,
+        "seconds": 40.0,
+        "warmup": 10.0,
+        "pace": 2.0,
+        "bot_delay": 0.8,
+        "level": "medium",
+        "reps": 2,
+    },
+}
+
+
+def _comparisons(rows: list[dict[str, Any]]) -> list[str]:
+    """Lines comparing setups of one run: two processes' CPU per action against one's; p99 beside hard bots."""
+    by = {str(r["setup"]).split(" x")[0]: r for r in rows}
+    out = []
+    two = by.get("two")
+    for base in ("pg", "one"):
+        if two is not None and base in by and by[base]["cpu_ms_per_action"] > 0:
+            out.append(
+                f"two processes / {base}: CPU per action x{two['cpu_ms_per_action'] / by[base]['cpu_ms_per_action']:.2f}"
+                f", actions/s x{two['actions_per_s'] / max(by[base]['actions_per_s'], 1e-9):.2f}"
+            )
+    if "hard" in by and "one" in by:
+        out.append(
+            f"beside {by['hard']['tables'] - by['one']['tables']} hard-bot tables: p50 {by['one']['p50_ms']:.1f} -> "
+            f"{by['hard']['p50_ms']:.1f} ms, p99 {by['one']['p99_ms']:.1f} -> {by['hard']['p99_ms']:.1f} ms"
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, default=20, help="measured tables (person + bot) per setup")
@@ -451,8 +547,17 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="run the servers under cProfile and print the top N functions of their event loops (default 25)",
     )
+    p.add_argument(
+        "--scenario",
+        choices=sorted(SCENARIOS),
+        help="a ready-made measurement of docs/deploy.md (its settings; flags given as well override them)",
+    )
+    first, _ = p.parse_known_args(argv)
+    if first.scenario is not None:
+        p.set_defaults(**SCENARIOS[first.scenario])
     opts = p.parse_args(argv)
     common = ["--bot-delay", str(opts.bot_delay), "--grace", "3600", "--workers", str(opts.workers), *LIMITS]
+    print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     rows = []
     failover: dict[str, Any] | None = None
     with tempfile.TemporaryDirectory() as tmp:
@@ -518,6 +623,14 @@ def main(argv: list[str] | None = None) -> int:
         print(" | ".join(f"{c:>17}" for c in cols))
     for row in rows:
         print(" | ".join(f"{row[c]:>17.2f}" if isinstance(row[c], float) else f"{row[c]!s:>17}" for c in cols))
+    for row in rows:
+        if row["processes"] > 1:
+            print(f"{row['setup']}: CPU ms/action by process {row['cpu_split']}")
+        if row["errors"]:
+            print(f"{row['setup']}: errors {row['error_codes']}")
+    for line in _comparisons(rows):
+        print(line)
+    print(f"load average during the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     if failover is not None:
         print(
             f"failover: after kill -9 of the driving process, the bot moved on the other in "

@@ -225,3 +225,26 @@ def test_settings_refuse_nonsense_limits() -> None:
         Settings(sockets_per_client=0)
     with pytest.raises(ValueError):
         Settings(max_body_bytes=10)
+
+
+def test_a_serving_process_keeps_full_collections_rare(tmp_path: Path) -> None:
+    """Once started, the app freezes what start-up made and raises the collector's thresholds.
+
+    A full collection stops the event loop for as long as it scans every live
+    object (hundreds of ms with hundreds of games): at CPython's defaults it
+    set the p99 of every table in the process (docs/deploy.md, Performance).
+    """
+    import gc  # noqa: PLC0415
+
+    from rummy500.server.app import GC_THRESHOLDS  # noqa: PLC0415
+
+    before = gc.get_threshold()
+    try:
+        with TestClient(create_app(make_settings(tmp_path))) as c:
+            assert c.get("/api/rules").status_code == 200
+            assert gc.get_threshold() == GC_THRESHOLDS
+            assert gc.get_freeze_count() > 0
+            assert GC_THRESHOLDS[0] > 700 and GC_THRESHOLDS[2] > 10  # rarer than CPython's (700, 10, 10)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from typing import Any
 
 import pytest
 
 from rummy500.server.engine import LiveGame, parse_rules
-from rummy500.server.hub import CLOSE_TOO_SLOW, Connection
+from rummy500.server.hub import CLOSE_TOO_SLOW, Connection, encode
 from rummy500.server.session import MatchSession, SeatInfo, SessionError
 from rummy500.server.storage import ConflictError, StorageError
 
@@ -144,5 +145,27 @@ def test_a_connection_that_falls_behind_is_closed() -> None:
             await asyncio.sleep(0)
         assert closed == [CLOSE_TOO_SLOW]
         await conn.stop()
+
+    run_async(run())
+
+
+def test_the_state_text_a_socket_gets_is_the_state_message_encoded() -> None:
+    """The broadcast's spliced JSON text is the state message itself, for every seat, all game long."""
+
+    async def run() -> None:
+        session = _session(Store())
+        rng = random.Random(3)
+        seen_round_over = False
+        while not session.finished and session.version < 600:
+            for seat in (0, 1, None):
+                sent = session.state_text(seat, session.shared_json())
+                assert json.loads(sent) == session.state_message(seat)
+                assert sent == encode(session.state_message(seat))  # key order and spacing too
+            seat = session.game.to_move
+            await session.submit(seat, session.version, rng.choice(session.game.view_dict(seat)["legal"]))
+            seen_round_over = seen_round_over or any(e["kind"] == "round_over" for e in session.log())
+        assert seen_round_over
+        assert json.loads(session.state_text(0)) == session.state_message(0)
+        await session.close()
 
     run_async(run())

@@ -17,10 +17,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import orjson
-
 from rummy500.server.protocol import ChatMessage, ErrorMessage, TableInfo, TableMessage
 from rummy500.server.session import MatchSession
+from rummy500.server.session.events import dumps
 
 __all__ = ["Connection", "Hub", "encode"]
 
@@ -36,7 +35,7 @@ def encode(message: dict[str, Any]) -> str:
     >>> encode({"type": "chat", "seat": 0, "text": "salut à tous"})
     '{"type":"chat","seat":0,"text":"salut à tous"}'
     """
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    return dumps(message).decode()
 
 
 class Connection:
@@ -153,12 +152,12 @@ class Hub:
         conns = self.rooms.get(session.game_id)
         if not conns:
             return
-        shared = session.shared_state()
+        shared = session.shared_json()
         by_seat: dict[int | None, str] = {}
         for conn in list(conns):
             text = by_seat.get(conn.seat)
             if text is None:
-                text = by_seat[conn.seat] = encode(session.state_message(conn.seat, shared))
+                text = by_seat[conn.seat] = session.state_text(conn.seat, shared)
             conn.push(text)
 
     def table_changed(self, session: MatchSession) -> None:

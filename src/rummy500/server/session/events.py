@@ -6,7 +6,21 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["EventLog", "label_actions"]
+import orjson
+
+__all__ = ["EventLog", "dumps", "label_actions"]
+
+
+def dumps(value: Any) -> bytes:
+    """Compact JSON bytes of ``value``, as sent on a socket (a dict with non-``str`` keys is allowed).
+
+    >>> dumps({"seat": 1, "scores": {0: 5}})
+    b'{"seat":1,"scores":{"0":5}}'
+    """
+    try:
+        return orjson.dumps(value)
+    except TypeError:  # a key that is not a string: orjson's slower mode that allows them
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 def label_actions(events: Iterable[dict[str, Any]], names: list[str], auto: Callable[[int], bool]) -> None:
@@ -31,6 +45,8 @@ class EventLog:
         """An empty log keeping ``length`` events (0: none shown), filled with ``events``."""
         self.length = length
         self._log: deque[dict[str, Any]] = deque(maxlen=max(length, 1))
+        #: Each kept event's JSON, encoded once when it is added (events never change after).
+        self._json: deque[bytes] = deque(maxlen=max(length, 1))
         for event in events:
             self.add(event)
 
@@ -39,11 +55,18 @@ class EventLog:
         if event["kind"] == "action" and self._log and self._log[-1]["kind"] == "round_over":
             # A new round's first action: the log starts afresh, keeping only
             # the last round's result, so it stays about the current deal.
-            last = self._log[-1]
+            last, last_json = self._log[-1], self._json[-1]
             self._log.clear()
+            self._json.clear()
             self._log.append(last)
+            self._json.append(last_json)
         self._log.append(event)
+        self._json.append(dumps(event))
 
     def recent(self) -> list[dict[str, Any]]:
         """The events shown with a state."""
         return list(self._log) if self.length else []
+
+    def recent_json(self) -> bytes:
+        """:meth:`recent` as JSON (each event's text kept from when it was added)."""
+        return b"[" + b",".join(self._json) + b"]" if self.length else b"[]"

@@ -33,7 +33,7 @@ from rummy500.server.engine import Action, LiveGame, parse_action
 from rummy500.server.hints import hint_for
 from rummy500.server.pace import Pace, TableSettings
 from rummy500.server.session.driver import BotDriver, Thinker, think_in_thread
-from rummy500.server.session.events import EventLog, label_actions
+from rummy500.server.session.events import EventLog, dumps, label_actions
 from rummy500.server.session.guards import SessionError, chat_text, check_move, parse_request, seat_of
 from rummy500.server.session.presence import Presence, SeatInfo
 from rummy500.server.storage import ConflictError, StorageError, StoredAction
@@ -234,6 +234,34 @@ class MatchSession:
         if shared is None:
             shared = self.shared_state()
         return {"type": "state", "version": self.version, "view": self.game.view_dict(seat), **shared}
+
+    def state_text(self, seat: int | None, shared: bytes | None = None) -> str:
+        """:meth:`state_message` as the JSON text sent on a socket (the same text ``hub.encode`` makes of it).
+
+        Built from pieces: the log's events are encoded once each when they
+        happen, and the parts every seat shares once per broadcast.
+
+        Args:
+            seat: The seat whose view is sent.
+            shared: :meth:`shared_json` of this version (built once for several seats).
+        """
+        if shared is None:
+            shared = self.shared_json()
+        head = b'{"type":"state","version":%d,"view":' % self.version
+        return (head + dumps(self.game.view_dict(seat)) + b"," + shared[1:]).decode()
+
+    def shared_json(self) -> bytes:
+        """:meth:`shared_state` as JSON text (bytes), the log spliced in from its kept pieces."""
+        table = dumps({"table": self.table_info()})
+        rest = dumps(
+            {
+                "rounds": self.game.score_sheet(),
+                "table_points": self.game.table_points() if not self.finished else None,
+                "pace": self.pace_info(),
+                "last_round": self.pace.summary,
+            }
+        )
+        return table[:-1] + b',"log":' + self.events.recent_json() + b"," + rest[1:]
 
     def shared_state(self) -> dict[str, Any]:
         """The parts of a ``state`` message that every seat is sent alike (all public)."""
