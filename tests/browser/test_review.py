@@ -52,7 +52,26 @@ def test_review_marks_the_moves_and_charts_the_standing(server, new_page, artifa
     assert items.count() >= 2
     first = items.first
     step = int(first.get_attribute("data-step"))
-    expect(first.locator(".verdict")).to_have_text(re.compile("good|inaccuracy|mistake|blunder"))
+    expect(first.locator(".verdict")).to_have_text(re.compile(r"^(good|inaccuracy|mistake|blunder)\??$"))
+    # A verdict the guesses left unsettled (the JSON's "sure": false) reads with a "?" and says why.
+    review = page.evaluate(
+        """async (id) => {
+            const { seatFor } = await import("/static/api.js");
+            const res = await fetch(`/api/games/${encodeURIComponent(id)}/review`,
+                { headers: { Authorization: `Bearer ${seatFor(id).token}` } });
+            return res.json();
+        }""",
+        table_id,
+    )
+    assert review["status"] == "done"
+    unsure = {d["step"] for d in review["review"]["decisions"] if d["sure"] is False}
+    marked = page.get_by_test_id("review-moves").get_by_test_id("review-unsure")
+    assert marked.count() == len(unsure)
+    for i in range(marked.count()):
+        expect(marked.nth(i)).to_have_text(re.compile(r"\?$"))
+        expect(marked.nth(i)).to_have_attribute("title", re.compile("^Not settled"))
+    shown = {int(s) for s in page.locator(".review-moves li[data-step]:has([data-testid=review-unsure])").evaluate_all("els => els.map(e => e.dataset.step)")}
+    assert shown == unsure
     lost = page.locator(".review-moves li[data-step]:not(.verdict-good)")
     if lost.count():
         expect(lost.first.locator(".best")).to_contain_text("best:")

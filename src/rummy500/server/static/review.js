@@ -12,6 +12,11 @@ const SVG = "http://www.w3.org/2000/svg";
 // Seat colours live in review.css (.seat-N): the page's CSP allows no inline styles.
 const seatClass = (seat) => `seat-${seat % 8}`;
 const WORDS = { good: "good", inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder" };
+// An unsure verdict (the review's guesses left the mistake line unsettled) reads "mistake?".
+const UNSURE = "Not settled: after the most guesses the review allows, this move may or may not lose 8 points or more.";
+const verdict = (d) => h("span", d.sure === false
+  ? { class: `verdict ${d.verdict} unsure`, title: UNSURE, dataset: { testid: "review-unsure" } }
+  : { class: `verdict ${d.verdict}` }, d.sure === false ? `${WORDS[d.verdict]}?` : WORDS[d.verdict]);
 
 function ensureStyles() {
   if (document.querySelector("link[data-review-css]")) return;
@@ -174,7 +179,7 @@ export function reviewPanel(gameId, hooks) {
           h("span", { class: "played" }, d.played),
           d.best !== d.played ? h("span", { class: "best" }, ["best: ", h("b", {}, d.best)]) : null,
           d.loss > 0 ? h("span", { class: "loss" }, `\u2212${d.loss.toFixed(1)}`) : null,
-          h("span", { class: `verdict ${d.verdict}` }, WORDS[d.verdict]),
+          verdict(d),
         ]));
         list.append(item);
       }
@@ -191,14 +196,14 @@ export function reviewPanel(gameId, hooks) {
 
   function legendNote(r) {
     const t = r.thresholds;
-    return h("p", { class: "hint" }, `Points are expected round points, judged from the player's own view (${r.budget.samples} guesses of the hidden cards per decision). Inaccuracy from ${t.inaccuracy}, mistake from ${t.mistake}, blunder from ${t.blunder} points lost.`);
+    return h("p", { class: "hint" }, `Points are expected round points, judged from the player's own view (${r.budget.samples} guesses of the hidden cards per decision). Inaccuracy from ${t.inaccuracy}, mistake from ${t.mistake}, blunder from ${t.blunder} points lost; a ? marks a verdict the guesses did not settle.`);
   }
 
   function line(label, d) {
     return h("p", { class: `verdict-${d.verdict}` }, [
       `${label} (move ${d.step}) \u2014 ${name(d.seat)} played `, h("b", {}, d.played),
       d.best !== d.played ? [", best was ", h("b", {}, d.best), `, \u2212${d.loss.toFixed(1)} expected points`] : "",
-      ": ", h("span", { class: `verdict ${d.verdict}` }, WORDS[d.verdict]),
+      ": ", verdict(d),
     ]);
   }
 
