@@ -90,4 +90,7 @@ def test_review_marks_the_moves_and_charts_the_standing(server, new_page, artifa
     expect(page.get_by_test_id("review-summary")).to_be_visible(timeout=30_000)
     expect(page.get_by_test_id("review-chart")).to_be_visible()
     assert _fits(page)
+    # Every column of the summary shows without scrolling it sideways (short headings, the long one on hover).
+    assert page.locator(".review-scroll").evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    expect(page.get_by_test_id("review-summary").locator("thead abbr[title=Mistakes]")).to_have_text("Mist.")
     page.get_by_test_id("review-panel").screenshot(path=str(artifacts / "review-phone.png"))

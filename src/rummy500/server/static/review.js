@@ -11,6 +11,9 @@ import { h, clear } from "./dom.js";
 const SVG = "http://www.w3.org/2000/svg";
 // Seat colours live in review.css (.seat-N): the page's CSP allows no inline styles.
 const seatClass = (seat) => `seat-${seat % 8}`;
+// The summary's column headings, with the short form a phone shows (review.css).
+const HEADINGS = [["Player", "Player"], ["Accuracy", "Acc."], ["Points lost / round", "Lost/rd"],
+  ["Inaccuracies", "Inacc."], ["Mistakes", "Mist."], ["Blunders", "Blun."]];
 const WORDS = { good: "good", inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder" };
 // An unsure verdict (the review's guesses left the mistake line unsettled) reads "mistake?".
 const UNSURE = "Not settled: after the most guesses the review allows, this move may or may not lose 8 points or more.";
@@ -122,7 +125,8 @@ export function reviewPanel(gameId, hooks) {
       h("td", {}, String(p.verdicts.blunder)),
     ]));
     return h("div", { class: "review-scroll" }, h("table", { class: "review-summary", dataset: { testid: "review-summary" } }, [
-      h("thead", {}, h("tr", {}, ["Player", "Accuracy", "Points lost / round", "Inacc.", "Mistakes", "Blunders"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, HEADINGS.map(([t, short]) => h("th", { scope: "col" }, t === short ? t : [
+        h("span", { class: "long" }, t), h("abbr", { class: "short", title: t }, short)])))),
       h("tbody", {}, rows),
     ]));
   }
