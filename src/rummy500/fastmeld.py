@@ -867,54 +867,28 @@ _LAST_TABLE: list[Any] = [None, 0, None, []]
 
 
 def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card], depths: Iterable[int]) -> list[int]:
-    """The depths ``k`` whose card could be laid off on ``melds``, or melds with the pile cards above it."""
+    """The depths ``k`` whose card could be laid off on ``melds``, or melds with the pile cards above it.
+
+    The whole pile (``range(1, len(pile) + 1)``, what the Rummy calls ask) takes
+    the incremental :func:`_every_playable_depth`; other depths are tested one by one.
+    """
     table = table_fits(t, melds)
     if isinstance(depths, range) and depths.start == 1 and depths.step == 1 and depths.stop == len(pile) + 1:
         return _every_playable_depth(t, melds, pile, table)
     out = []
-    # The top ``done`` pile cards as a hand (kept as the depths grow: a scan each only with duplicates).
-    done = mask = jokers = 0
-    dup = False
     for k in depths:
         if k > len(pile):
             continue
         chosen = pile[-k]
         if chosen == JOKER:
-            one = Hand(0, 1, None)
-            if any(layoffs_of(t, meld, one, 1) for meld in melds):
+            if any(layoffs_of(t, meld, _ONE_JOKER, 1) for meld in melds):
                 out.append(k)
                 continue
         elif table >> chosen & 1:
             out.append(k)
             continue
         if k >= 3:
-            if done <= k:
-                while done < k:
-                    done += 1
-                    c = pile[-done]
-                    if c == 64:
-                        jokers += 1
-                    else:
-                        b = 1 << c
-                        if mask & b:
-                            dup = True
-                        mask |= b
-                if dup:
-                    h = scan(pile[-k:])
-                else:
-                    if (not jokers or not t.wild) and not t.wrap and chosen != JOKER:
-                        # No natural meld through the chosen card without three of its rank or
-                        # three in a row of its suit through it (the ace high too).
-                        r = chosen & 15
-                        if (mask >> r & RANK_COLUMN).bit_count() < 3:
-                            sm = (mask >> (chosen & 48)) & RANKS
-                            w = (sm | (sm & 2) << 13) << 2
-                            t3 = w & w >> 1 & w >> 2
-                            if not ((t3 >> 1 | t3 >> 14) & 7 if r == 1 else t3 >> r & 7):
-                                continue
-                    h = Hand(mask, jokers, None)
-            else:
-                h = scan(pile[-k:])
+            h = scan(pile[-k:])
             if melds_using(t, h, h.jokers, chosen):
                 out.append(k)
     return out
