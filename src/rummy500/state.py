@@ -198,31 +198,24 @@ class _Draft:
     __slots__ = tuple(f.name for f in fields(Public))
 
 
-def _make_open() -> Callable[[Public], Draft]:
-    """Generate ``_open(public)``: a draft copy of ``public`` (straight-line slot copies, no loop)."""
-    lines = ["def _open(p):", "    d = _new(_Draft)"]
-    lines += [f"    d.{name} = p.{name}" for name in _Draft.__slots__]
-    lines.append("    return d")
-    namespace: dict[str, Any] = {"_new": _new, "_Draft": _Draft}
-    exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names
-    fn: Callable[[Public], Draft] = namespace["_open"]
-    fn.__doc__ = "A draft copy of ``public`` for the engine to write the effects of one action into."
-    return fn
+def _make_open(name: str = "_open", written: tuple[str, ...] = ()) -> Callable[[Public], Draft]:
+    """Generate ``name(public)``: a draft copy of ``public`` in straight-line slot copies, no loop.
 
-
-_open = _make_open()
-
-
-def _make_open_but(name: str, written: tuple[str, ...]) -> Callable[[Public], Draft]:
-    """Generate a draft copy of a public value without the fields ``written`` (the caller writes them all at once)."""
+    The fields ``written`` are left out: a short path of apply() writes them all itself.
+    """
     lines = [f"def {name}(p):", "    d = _new(_Draft)"]
     lines += [f"    d.{field} = p.{field}" for field in _Draft.__slots__ if field not in written]
     lines.append("    return d")
     namespace: dict[str, Any] = {"_new": _new, "_Draft": _Draft}
     exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names
     fn: Callable[[Public], Draft] = namespace[name]
-    fn.__doc__ = f"A draft copy of ``public`` without {', '.join(written)} (the caller writes those)."
+    fn.__doc__ = "A draft copy of ``public`` for the engine to write the effects of one action into" + (
+        f" (without {', '.join(written)}: the caller writes those)." if written else "."
+    )
     return fn
+
+
+_open = _make_open()
 
 
 # What the short paths of apply() write (each writes every one of these fields).
@@ -243,9 +236,9 @@ _DISCARD_WRITES = (
 )
 _DRAW_WRITES = ("declined", "drawn", "taken_top", "phase", "last_discarder", "hand_sizes", "stock_count")
 _TAKE_WRITES = ("declined", "discard", "known", "drawn", "obligation", "taken_top", "phase", "last_discarder", "hand_sizes")
-_open_discard = _make_open_but("_open_discard", _DISCARD_WRITES)
-_open_draw = _make_open_but("_open_draw", _DRAW_WRITES)
-_open_take = _make_open_but("_open_take", _TAKE_WRITES)
+_open_discard = _make_open("_open_discard", _DISCARD_WRITES)
+_open_draw = _make_open("_open_draw", _DRAW_WRITES)
+_open_take = _make_open("_open_take", _TAKE_WRITES)
 
 
 def _seal(draft: Draft) -> Public:
