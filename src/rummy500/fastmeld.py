@@ -136,6 +136,10 @@ class Hand:
         self.jokers = jokers
         self.dups = dups
 
+    def __reduce__(self) -> tuple[type[Hand], tuple[int, int, tuple[Card, ...] | None]]:
+        # Copied and pickled by its fields (the compiled build's native class has no slots to copy).
+        return Hand, (self.mask, self.jokers, self.dups)
+
 
 def scan(hand: Iterable[Card]) -> Hand:
     """Index a hand: its natural-card mask, its jokers and (two packs) its duplicates."""

@@ -80,7 +80,7 @@ def play(state: RoundState, *moves: str) -> RoundState:
 def snapshot(state: RoundState) -> dict[str, Any]:
     """Every field of a state, deep-copied into plain values, for before/after comparisons."""
     out: dict[str, Any] = {}
-    for name in RoundState.__slots__:
+    for name in getattr(RoundState, "__slots__", None) or RoundState.__mypyc_attrs__:  # the compiled build: no __slots__
         if name.startswith("_"):  # caches, not the position
             continue
         value = getattr(state, name)
