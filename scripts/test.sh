@@ -43,3 +43,21 @@ python "$SHARED/tools/check_conformance.py" "$SHARED/conformance"
 echo "== pytest"
 # Two workers (pytest-xdist): CI runs on a 2-core machine and must finish in 10 minutes.
 python -m pytest -q -n "${RUMMY500_TEST_WORKERS:-2}" "$@"
+
+# The optional compiled engine (issue 10): built from the same sources with mypyc, it must
+# give exactly the same results. The legal-list fingerprint of every preset, then the
+# engine's, bots' and environments' differential tests run against the compiled modules
+# (tests/compiled fails the step if they are not the compiled ones). Skipped when pytest is
+# given arguments (a partial run) or RUMMY500_COMPILED=0.
+if [ "$#" -gt 0 ] || [ "${RUMMY500_COMPILED:-1}" = 0 ]; then
+  exit 0
+fi
+echo "== compiled build"
+python scripts/build_compiled.py --out build/compiled
+echo "== compiled: legal-list fingerprints (pure Python, then compiled)"
+python benchmarks/legal_trace.py > build/legal_trace.pure
+PYTHONPATH=build/compiled python benchmarks/legal_trace.py > build/legal_trace.compiled
+diff build/legal_trace.pure build/legal_trace.compiled
+echo "== compiled: pytest"
+RUMMY500_EXPECT_COMPILED=1 PYTHONPATH=build/compiled python -m pytest -q -n "${RUMMY500_TEST_WORKERS:-2}" \
+  tests/compiled tests/engine tests/bots tests/env
