@@ -20,11 +20,12 @@ The environments take turns, one run of about ``seconds`` each, ``reps``
 times, so a load that comes and goes weighs on all of them alike; the median
 of the runs is printed. ``--baseline DIR`` adds another rummy500 (a checkout
 or its ``src/``, e.g. ``git archive`` of an older commit), timed in a child
-process in the same rotation.
+process in the same rotation; ``--compiled DIR`` likewise the compiled build of
+``scripts/build_compiled.py`` (``build/compiled``).
 
 Peers need ``pip install -e '.[bench]'``. Run::
 
-    nice python benchmarks/env_speed.py --cpu --seconds 1 --reps 5 [--baseline /tmp/base/src]
+    nice python benchmarks/env_speed.py --cpu --seconds 1 --reps 5 [--baseline /tmp/base/src] [--compiled build/compiled]
 
 (``--cpu``: CPU seconds of the process instead of wall time).
 """
@@ -137,6 +138,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reps", type=int, default=5, help="runs per environment (the median is printed)")
     parser.add_argument("--cpu", action="store_true", help="time CPU seconds of the process, not wall time")
     parser.add_argument("--baseline", metavar="DIR", help="also time the rummy500 in DIR (a checkout or its src/)")
+    parser.add_argument("--compiled", metavar="DIR", help="also time the compiled build in DIR (scripts/build_compiled.py)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -151,6 +153,8 @@ def main(argv: list[str] | None = None) -> None:
     ]
     if args.baseline:
         envs.append((f"baseline raw_env ({args.baseline})", baseline_runner(args.baseline, args.cpu)))
+    if args.compiled:
+        envs.append((f"compiled raw_env ({args.compiled})", baseline_runner(args.compiled, args.cpu)))
     envs += [("pettingzoo gin_rummy_v4", run_pettingzoo_gin), ("rlcard gin-rummy env", run_rlcard_gin)]
     per_step: dict[str, list[float]] = {}
     per_decision: dict[str, list[float]] = {}
@@ -172,13 +176,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'environment':58s} {'µs/step':>9s} {'steps/s':>9s}")
     for name, us in median.items():
         print(f"{name:58s} {us:9.1f} {1e6 / us:9.0f}")
-        if name.startswith(("rummy500 raw_env", "baseline")):
+        if name.startswith(("rummy500 raw_env", "baseline", "compiled")):
             d = statistics.median(per_decision[name])
             print(f"{'  same, per engine decision':58s} {d:9.1f} {1e6 / d:9.0f}")
-    ours = median["rummy500 raw_env"]
-    for name, us in median.items():
-        if name != "rummy500 raw_env" and not name.startswith("rummy500 env()"):
-            print(f"rummy500 raw_env per step is {us / ours:.2f}x as fast as {name}")
+    for label in [name for name in median if name == "rummy500 raw_env" or name.startswith("compiled")]:
+        ours = median[label]
+        for name, us in median.items():
+            if name != label and not name.startswith(("rummy500 env()", "compiled")):
+                print(f"{label.split(' (')[0]} per step is {us / ours:.2f}x as fast as {name}")
 
 
 if __name__ == "__main__":

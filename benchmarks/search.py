@@ -14,24 +14,34 @@ in speed. Printed, as medians over the run:
 
 The figures move with the machine's load: compare versions within one sitting
 (run them back to back, or alternate), never against a number written down.
+``--compiled DIR`` runs the same games on the compiled build of
+``scripts/build_compiled.py`` (``build/compiled``) in a child process, right
+after this process's pure-Python run, and prints both columns; a fingerprint
+of every action played shows that the games were the same.
 
-Usage: ``python benchmarks/search.py [--rounds 4] [--iterations 24] [--seed 0]``
+Usage: ``python benchmarks/search.py [--rounds 4] [--iterations 24] [--seed 0] [--compiled DIR]``
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 from rummy500.bots import make_bot
 from rummy500.rules import Rules
 from rummy500.state import Phase, RoundState
 
 
-def measure(rounds: int, iterations: int, seed: int) -> dict[str, float]:
+def measure(rounds: int, iterations: int, seed: int) -> dict[str, Any]:
     """Play ``rounds`` rounds of ``hard`` (seat 0) against ``medium``; return the medians."""
     rules = Rules.preset_rules("standard", players=2)
     hard = make_bot("hard", seed, iterations=iterations)
@@ -43,6 +53,7 @@ def measure(rounds: int, iterations: int, seed: int) -> dict[str, float]:
     rates: list[float] = []
     positions: list[RoundState] = []
     pc = time.perf_counter
+    played = hashlib.sha256()
     for r in range(rounds):
         state = RoundState.new(rules, r % 2, rng)
         while not state.is_over:
@@ -66,6 +77,7 @@ def measure(rounds: int, iterations: int, seed: int) -> dict[str, float]:
             else:
                 action = medium.act(state.view(seat), rng)
             assert action is not None
+            played.update(f"{seat}:{action};".encode())
             state.apply(action, seat)
     copies: list[float] = []
     views: list[float] = []
@@ -90,7 +102,17 @@ def measure(rounds: int, iterations: int, seed: int) -> dict[str, float]:
         "searched_ms": statistics.median(searched) * 1e3 if searched else 0.0,
         "copy_us": statistics.median(copies) * 1e6,
         "view_us": statistics.median(views) * 1e6,
+        "games": played.hexdigest()[:16],
     }
+
+
+def measure_in(folder: str, rounds: int, iterations: int, seed: int) -> dict[str, Any]:
+    """:func:`measure` for the engine in ``folder`` (first on the path of a child process)."""
+    env = dict(os.environ, PYTHONPATH=str(Path(folder).resolve()))
+    cmd = [sys.executable, __file__, "--json", "--rounds", str(rounds), "--iterations", str(iterations), "--seed", str(seed)]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    found: dict[str, Any] = json.loads(out.stdout)
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,9 +121,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=4, help="rounds of hard against medium")
     parser.add_argument("--iterations", type=int, default=24, help="hard's playouts per searched decision")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--compiled", metavar="DIR", help="also run the compiled build in DIR (scripts/build_compiled.py)")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     res = measure(args.rounds, args.iterations, args.seed)
+    if args.json:
+        print(json.dumps(res))
+        return 0
     print(f"hard vs medium, {args.rounds} standard rounds, {args.iterations} playouts a search (Python {sys.version.split()[0]})")
+    if args.compiled:
+        return _side_by_side(res, measure_in(args.compiled, args.rounds, args.iterations, args.seed))
     print(f"  hard decisions           {res['decisions']:>10} ({res['searched']} searched)")
     print(f"  playouts/s (median)      {res['playouts_per_s']:>10.0f}")
     print(f"  decision time, median    {res['decision_ms']:>10.2f} ms (searched: {res['searched_ms']:.1f} ms)")
@@ -109,6 +138,27 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  copy()                   {res['copy_us']:>10.2f} µs")
     print(f"  view(seat) with legal    {res['view_us']:>10.2f} µs")
     return 0
+
+
+def _side_by_side(pure: dict[str, Any], compiled: dict[str, Any]) -> int:
+    """Print the pure-Python and the compiled figures in two columns; fail if the games differed."""
+    rows = [
+        ("hard decisions", "decisions", "{:.0f}"),
+        ("searched decisions", "searched", "{:.0f}"),
+        ("playouts/s (median)", "playouts_per_s", "{:.0f}"),
+        ("decision time, median ms", "decision_ms", "{:.2f}"),
+        ("searched decision, median ms", "searched_ms", "{:.1f}"),
+        ("2-card hands, median ms", "trivial_ms", "{:.2f}"),
+        ("copy() µs", "copy_us", "{:.2f}"),
+        ("view(seat) with legal µs", "view_us", "{:.2f}"),
+    ]
+    print(f"  {'':30}{'pure Python':>14}{'compiled':>12}{'ratio':>8}")
+    for label, key, fmt in rows:
+        ratio = compiled[key] / pure[key] if pure[key] else float("nan")
+        print(f"  {label:30}{fmt.format(pure[key]):>14}{fmt.format(compiled[key]):>12}{ratio:>7.2f}x")
+    same = pure["games"] == compiled["games"]
+    print(f"  games played: {pure['games']} / {compiled['games']} ({'the same' if same else 'DIFFERENT'})")
+    return 0 if same else 1
 
 
 if __name__ == "__main__":

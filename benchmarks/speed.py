@@ -22,8 +22,11 @@ installed (``pip install -e '.[bench]'``) the same run measures OpenSpiel's
 ``--baseline DIR`` the same run also measures the engine found in ``DIR``
 (another version's ``src`` folder, e.g. ``git archive main src | tar -x -C
 /tmp/main``) in a subprocess, and prints this version's figures against it.
+``--compiled DIR`` measures the compiled build of ``scripts/build_compiled.py``
+(``build/compiled``) the same way, in the same run, and prints its ratios to
+the peers and to the pure-Python engine (which is what this process runs).
 
-Usage: ``python benchmarks/speed.py [--seconds 2] [--reps 5] [--no-peers] [--baseline DIR] [--cpu] [--profile]``
+Usage: ``python benchmarks/speed.py [--seconds 2] [--reps 5] [--no-peers] [--baseline DIR] [--compiled DIR] [--cpu] [--profile]``
 
 ``--cpu`` times the CPU seconds of the process instead of wall time: on a
 machine shared with other work it is the steadier figure.
@@ -51,7 +54,7 @@ from rummy500.state import Phase, RoundState  # noqa: E402
 
 # The phase of a round: one immutable public value since issue 8 (a --baseline
 # run may measure an older engine, with the phase an attribute of the round).
-phase_of = attrgetter("public.phase") if "public" in RoundState.__slots__ else attrgetter("phase")
+phase_of = attrgetter("public.phase") if "public" in getattr(RoundState, "__slots__", ("public",)) else attrgetter("phase")
 
 #: The rummy500 lines: (label, preset, players, lazy).
 LINES = [
@@ -147,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peers", action="store_true", help="measure rummy500 only")
     parser.add_argument("--baseline", metavar="DIR", help="also measure the engine in DIR (a src folder) and compare")
+    parser.add_argument("--compiled", metavar="DIR", help="also measure the compiled build in DIR (scripts/build_compiled.py)")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one repetition instead")
     parser.add_argument("--cpu", action="store_true", help="time CPU seconds of the process, not wall time (steadier on a loaded machine)")
@@ -184,13 +188,17 @@ def main(argv: list[str] | None = None) -> int:
     print(header)
     print("-" * len(header))
     results = {}
-    before = None
+    before = compiled = None
     for i, (name, fn) in enumerate(rows):
         if i == 1 and args.baseline:
             # Measured between our two lines, so that both versions see the same load.
             before = _baseline(args.baseline, args.seconds, args.reps, args.seed, args.cpu)
             for bname, us in before.items():
                 print(f"{'(baseline) ' + bname.removeprefix('rummy500 '):<22} {us:>12.2f}")
+        if i == 1 and args.compiled:
+            compiled = _baseline(args.compiled, args.seconds, args.reps, args.seed, args.cpu)
+            for bname, us in compiled.items():
+                print(f"{'(compiled) ' + bname.removeprefix('rummy500 '):<22} {us:>12.2f}")
         try:
             res = median_of(fn, args.reps, seconds=args.seconds, seed=args.seed)
         except ModuleNotFoundError as exc:
@@ -210,11 +218,19 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             ratio = ours["us_per_decision"] / res["us_per_decision"]
             print(f"rummy500 standard 2p / {name}: {ratio:.2f}x the time per decision")
+            if compiled and LINES[0][0] in compiled:
+                ratio = compiled[LINES[0][0]] / res["us_per_decision"]
+                print(f"(compiled) standard 2p / {name}: {ratio:.2f}x the time per decision")
     if before:
         for name, *_ in LINES:
             if name in results and name in before:
                 ratio = results[name]["us_per_decision"] / before[name]
                 print(f"{name} / baseline: {ratio:.2f}x the time per decision ({1 / ratio:.2f}x as fast)")
+    if compiled:
+        for name, *_ in LINES:
+            if name in results and name in compiled:
+                ratio = compiled[name] / results[name]["us_per_decision"]
+                print(f"(compiled) {name.removeprefix('rummy500 ')} / pure Python: {ratio:.2f}x the time per decision ({1 / ratio:.2f}x as fast)")
     return 0
 
 
