@@ -35,8 +35,10 @@ MODULES: tuple[str, ...] = (
     "fastmeld.py",
     "melds.py",
     "state.py",
+    "scoring.py",
     "bots/heuristics.py",
     "env/observation.py",
+    "env/encoding.py",
 )
 
 #: The classes compiled as mypyc's native classes (fixed attribute layout, no ``__dict__``), per module.
@@ -48,9 +50,11 @@ MODULES: tuple[str, ...] = (
 NATIVE: dict[str, dict[str, str]] = {
     "fastmeld.py": {"Tables": "", "Hand": ""},
     "state.py": {"RoundState": "serializable=True, allow_interpreted_subclasses=True"},
+    "bots/heuristics.py": {"Planner": "", "PlanContext": "", "Analysis": ""},
     # Built only by compiled code: mypyc's serializable classes with an __init__ cannot be built from
     # interpreted code (their __init__ is not called), which copy.deepcopy of an environment needs not.
     "env/observation.py": {"_Offsets": "serializable=True"},
+    "env/encoding.py": {"Decision": ""},
 }
 
 #: Source lines changed in the copy, per module (each must occur exactly once): a native class has
@@ -58,6 +62,8 @@ NATIVE: dict[str, dict[str, str]] = {
 #: becomes ``C()`` (the same empty instance: the class has no ``__init__``).
 PATCHES: dict[str, tuple[tuple[str, str], ...]] = {
     "state.py": (("c = _new(RoundState)", "c = RoundState()"), ("s = cls.__new__(cls)", "s = cls()")),
+    # Decision's __init__ sets every field, which copy() then overwrites.
+    "env/encoding.py": (("out = Decision.__new__(Decision)", "out = Decision(self.legal)"),),
 }
 
 _IMPORT = "from mypy_extensions import mypyc_attr\n"

@@ -485,3 +485,19 @@ class Decision:
         out = Decision.__new__(Decision)
         out.legal, out._prefix, out._level, out._matching = self.legal, self._prefix, self._level, self._matching
         return out
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Copied and pickled by its fields (the compiled build's native class has no slots to copy).
+        return _decision, (self.legal, self._prefix, self._level, self._matching)
+
+
+def _decision(
+    legal: tuple[Action, ...],
+    prefix: tuple[int, ...],
+    level: dict[int, Action | None] | None,
+    matching: list[tuple[tuple[int, ...], Action]],
+) -> Decision:
+    """A :class:`Decision` of these fields (what copying and unpickling one build)."""
+    out = Decision(legal)
+    out._prefix, out._level, out._matching = prefix, level, matching
+    return out
