@@ -118,7 +118,7 @@ def build(out: Path, modules: tuple[str, ...] = MODULES, opt_level: str = "3", j
         setup(
             name="rummy500-compiled",
             ext_modules=mypycify(["--ignore-missing-imports"] + [f"rummy500/{m}" for m in modules], opt_level=opt_level, verbose=False),
-            script_args=["build_ext", "--inplace", "--parallel", str(jobs), "--build-temp", "_temp"],
+            script_args=["--quiet", "build_ext", "--inplace", "--parallel", str(jobs), "--build-temp", "_temp"],
         )
     finally:
         os.chdir(cwd)
