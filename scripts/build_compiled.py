@@ -8,14 +8,16 @@ interpreted. Run the compiled engine with that folder first on the path::
     python scripts/build_compiled.py                       # build/compiled
     PYTHONPATH=build/compiled python benchmarks/speed.py   # the compiled engine
 
-The sources are compiled as they are, with one mechanical change made in the
-copy only: every class but those of :data:`NATIVE` gets mypyc's
+The sources are compiled as they are, with mechanical changes made in the copy
+only: every class but those of :data:`NATIVE` gets mypyc's
 ``@mypyc_attr(native_class=False)``, so it stays an ordinary Python class (an
 ``int`` subclass, a frozen dataclass, a draft whose ``__class__`` is assigned)
-whose methods are compiled. mypy (which ships mypyc)
-comes with the ``compiled`` extra: ``pip install -e '.[compiled]'``.
-``tests/test_compiled.py`` (``RUMMY500_EXPECT_COMPILED=1``) checks that a run
-really uses the compiled modules; ``scripts/test.sh`` builds and tests them.
+whose methods are compiled; the lines of :data:`PATCHES` are replaced. mypy
+(which ships mypyc) comes with the ``compiled`` extra: ``pip install -e
+'.[compiled]'``. ``tests/compiled`` (``RUMMY500_EXPECT_COMPILED=1``) checks
+that a run really uses the compiled modules; ``scripts/test.sh`` builds them
+and runs the differential tests against them. docs/performance.md says why
+the other modules stay interpreted.
 """
 
 from __future__ import annotations
@@ -51,15 +53,16 @@ NATIVE: dict[str, dict[str, str]] = {
     "fastmeld.py": {"Tables": "", "Hand": ""},
     "state.py": {"RoundState": "serializable=True, allow_interpreted_subclasses=True"},
     "bots/heuristics.py": {"Planner": "", "PlanContext": "", "Analysis": ""},
-    # Built only by compiled code: mypyc's serializable classes with an __init__ cannot be built from
-    # interpreted code (their __init__ is not called), which copy.deepcopy of an environment needs not.
+    # Built only by compiled code: a serializable native class with an __init__ cannot be built by
+    # interpreted code (mypyc does not call its __init__ then); deepcopy of an environment copies it.
     "env/observation.py": {"_Offsets": "serializable=True"},
     "env/encoding.py": {"Decision": ""},
 }
 
 #: Source lines changed in the copy, per module (each must occur exactly once): a native class has
 #: its own ``__new__``, so ``object.__new__(C)`` (an interpreted class's cheapest empty instance)
-#: becomes ``C()`` (the same empty instance: the class has no ``__init__``).
+#: becomes ``C()`` (the same empty instance: the class has no ``__init__``), and mypyc cannot
+#: compile ``C.__new__(C)``.
 PATCHES: dict[str, tuple[tuple[str, str], ...]] = {
     "state.py": (("c = _new(RoundState)", "c = RoundState()"), ("s = cls.__new__(cls)", "s = cls()")),
     # Decision's __init__ sets every field, which copy() then overwrites.
