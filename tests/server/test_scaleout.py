@@ -548,16 +548,27 @@ def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
             assert await two.hold_many(["T", "V"]) == {"T": False, "V": True}
             assert await one.hold_many(["T", "V"]) == {"T": True, "V": False}
             assert await one.hold_many([]) == {}
-            # Notices reach the others, never the sender; versions are kept.
+            # Notices reach the processes that watch their table (connections there, or its lease), never the
+            # sender nor a process that does not watch it; versions are kept all the same.
+            await two.set_presence("T", {0: 1}, 0)
+            await two.set_presence("U", {}, 1)
+            await one.publish(Notice("version", "W", version=3))  # two neither has sockets at W nor drives it
+            assert await two.hold("V")
+            await one.publish(Notice("lobby", "V"))  # two holds V's lease
             await one.publish(Notice("version", "T", version=5))
             await one.publish(Notice("chat", "T", seat=0, name="Ann", text="hi"))
             for _ in range(100):
-                if len(heard) >= 2:
+                if len(heard) >= 3:
                     break
                 await asyncio.sleep(0.01)
-            assert [(n.kind, n.version, n.text) for n in heard[:2]] == [("version", 5, None), ("chat", None, "hi")]
-            assert mine == []
-            assert await two.versions(["T", "U"]) == {"T": 5}
+            assert [(n.kind, n.table_id, n.version, n.text) for n in heard[:3]] == [
+                ("lobby", "V", None, None),
+                ("version", "T", 5, None),
+                ("chat", "T", None, "hi"),
+            ]
+            del heard[0]
+            assert [n for n in mine if n.kind != "presence"] == []  # (one drives T: told of two's sockets there)
+            assert await two.versions(["T", "U", "W"]) == {"T": 5, "W": 3}
             # Several tables' versions in one go (the outbox's batch): each heard, in order, and kept.
             await one.publish_versions([("T", 6), ("U", 1), ("T", 7)])
             for _ in range(100):
@@ -567,6 +578,8 @@ def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
             assert [(n.table_id, n.version) for n in heard[2:5]] == [("T", 6), ("U", 1), ("T", 7)]
             assert await two.versions(["T", "U"]) == {"T": 7, "U": 1}
             heard[2:5] = []
+            await two.set_presence("T", {}, 0)
+            await two.set_presence("U", {}, 0)
             # Chat lines are kept for pages that connect to any process later (the last CHAT_KEEP).
             assert await two.chat_history("T") == [{"type": "chat", "seat": 0, "from": "Ann", "text": "hi"}]
             for i in range(CHAT_KEEP):
@@ -574,7 +587,8 @@ def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
             kept = await one.chat_history("T")
             assert len(kept) == CHAT_KEEP and kept[0]["text"] == "line 0" and kept[-1]["text"] == f"line {CHAT_KEEP - 1}"
             assert await one.chat_history("U") == []
-            # A person's "ready" for a round summary crosses too.
+            # A person's "ready" for a round summary crosses too (to the processes with sockets at the table).
+            await one.set_presence("T", {0: 1}, 0)
             await two.publish(Notice("ready", "T", seat=1, version=9))
             for _ in range(100):
                 if any(n.kind == "ready" for n in mine):
@@ -609,6 +623,7 @@ def test_the_redis_listener_comes_back_after_losing_its_connection(redis_prefix:
         await one.start(lambda n: None)
         await two.start(heard.append)
         try:
+            await two.set_presence("T", {0: 1}, 0)  # two watches T: notices about it go to two
             admin = redis.asyncio.Redis.from_url(REDIS_URL)
             killed = 0
             for client in await admin.client_list(_type="pubsub"):

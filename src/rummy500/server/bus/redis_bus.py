@@ -33,17 +33,54 @@ end
 return 0
 """
 
-#: Version notices: for each table, keep its version (``v:{table}``) and publish the notice, in
-#: order, in one command (KEYS: version key, channel, ...; ARGV: version, notice, ..., then the key's
-#: lifetime in ms). One script call costs the client far less than a MULTI/SET/PUBLISH/EXEC pipeline.
-_VERSIONS = """
+#: Delivers a notice to the processes that watch its table, never to the sender nor to the others:
+#: those with connections there (the fields of its presence hash) and the one driving it (its lease).
+#: Each process listens on its own channel ``inbox:{node}`` only, so a process parses the notices of
+#: its tables, not those of every table of every process.
+_DELIVER = """
+local function deliver(presence, lease, me, inbox, data)
+  local sent = {}
+  sent[me] = true
+  sent['autoplay'] = true
+  for _, node in ipairs(redis.call('HKEYS', presence)) do
+    if not sent[node] then
+      sent[node] = true
+      redis.call('PUBLISH', inbox .. node, data)
+    end
+  end
+  local holder = redis.call('GET', lease)
+  if holder and not sent[holder] then
+    redis.call('PUBLISH', inbox .. holder, data)
+  end
+end
+"""
+
+#: One notice (KEYS: presence hash, lease; ARGV: sender, inbox prefix, notice).
+_NOTIFY = (
+    _DELIVER
+    + """
+deliver(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])
+return 0
+"""
+)
+
+#: Version notices: for each table, keep its version (``v:{table}``) and deliver the notice, in
+#: order, in one command (KEYS: version key, presence hash, lease, ...; ARGV: sender, inbox prefix,
+#: then version, notice, ..., then the key's lifetime in ms). One script call costs the client far
+#: less than a MULTI/SET/PUBLISH/EXEC pipeline.
+_VERSIONS = (
+    _DELIVER
+    + """
 local keep = ARGV[#ARGV]
-for i = 1, #KEYS, 2 do
-  redis.call('SET', KEYS[i], ARGV[i], 'PX', keep)
-  redis.call('PUBLISH', KEYS[i + 1], ARGV[i + 1])
+local j = 3
+for i = 1, #KEYS, 3 do
+  redis.call('SET', KEYS[i], ARGV[j], 'PX', keep)
+  deliver(KEYS[i + 1], KEYS[i + 2], ARGV[1], ARGV[2], ARGV[j + 1])
+  j = j + 2
 end
 return 0
 """
+)
 
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -56,8 +93,10 @@ return 0
 class RedisBus(Bus):
     """The bus on Redis (``redis>=5``, its asyncio client).
 
-    Keys, all under ``prefix`` (default ``rummy500:``): channel ``t:{table}``
-    (notices; each process subscribes to the pattern ``t:*``), ``v:{table}``
+    Keys, all under ``prefix`` (default ``rummy500:``): channel ``inbox:{node}``
+    (the notices for a process: each listens on its own; a notice about a
+    table goes to the processes with connections there and to its driver,
+    see :data:`_DELIVER`), ``v:{table}``
     (last announced version), ``lease:{table}`` (the driver's node id),
     ``presence:{table}`` (a hash: node id to its connection counts, and
     ``autoplay``), ``chat:{table}`` (a list of the last chat lines),
@@ -106,7 +145,8 @@ class RedisBus(Bus):
         self._hold = self._redis.register_script(_HOLD)
         self._release = self._redis.register_script(_RELEASE)
         self._versions = self._redis.register_script(_VERSIONS)
-        #: How this process's own notices begin (Notice.to_json): they are dropped unparsed.
+        self._notify = self._redis.register_script(_NOTIFY)
+        #: How this process's own notices begin (Notice.to_json): never delivered here, dropped unparsed if they were.
         self._own = json.dumps({"n": self.node}, separators=(",", ":"))[:-1] + ","
         self._listener: asyncio.Task[None] | None = None
         self._handler: Handler | None = None
@@ -140,13 +180,13 @@ class RedisBus(Bus):
         await asyncio.wait_for(ready.wait(), timeout=10)
 
     async def _listen(self, ready: asyncio.Event) -> None:
-        pattern = self._k("t", "*")
+        inbox = self._k("inbox", self.node)
         connected_before = False
         delay = 0.1
         while not self._closing:
             pubsub: PubSub = self._sub.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.psubscribe(pattern)
+                await pubsub.subscribe(inbox)
                 ready.set()
                 if connected_before and self._handler is not None:
                     # Notices published while we were away are lost: recheck every table.
@@ -155,7 +195,7 @@ class RedisBus(Bus):
                 delay = 0.1
                 while not self._closing:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                    if message is not None and message.get("type") == "pmessage":
+                    if message is not None and message.get("type") == "message":
                         self._dispatch(message["data"])
             except asyncio.CancelledError:
                 raise
@@ -197,31 +237,38 @@ class RedisBus(Bus):
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await client.aclose()
 
+    def _to(self, table_id: str) -> list[str]:
+        """The keys that say who watches a table: its presence hash and its lease."""
+        return [self._k("presence", table_id), self._k("lease", table_id)]
+
     async def publish(self, notice: Notice) -> None:
-        """See :meth:`Bus.publish`."""
-        channel = self._k("t", notice.table_id)
+        """See :meth:`Bus.publish`: delivered to the processes watching the table (see :data:`_DELIVER`)."""
         data = notice.to_json(self.node)
+        inbox = self._k("inbox", "")
         if notice.kind == "version" and notice.version is not None:
-            await self._versions(keys=[self._k("v", notice.table_id), channel], args=[notice.version, data, _KEEP_MS])
+            await self._versions(
+                keys=[self._k("v", notice.table_id), *self._to(notice.table_id)],
+                args=[self.node, inbox, notice.version, data, _KEEP_MS],
+            )
         elif notice.kind == "chat":
             key = self._k("chat", notice.table_id)
             async with self._redis.pipeline(transaction=True) as pipe:
                 pipe.rpush(key, json.dumps(notice.chat_line(), separators=(",", ":")))
                 pipe.ltrim(key, -CHAT_KEEP, -1)
                 pipe.pexpire(key, _KEEP_MS)
-                pipe.publish(channel, data)
+                await self._notify(keys=self._to(notice.table_id), args=[self.node, inbox, data], client=pipe)
                 await pipe.execute()
         else:
-            await self._redis.publish(channel, data)
+            await self._notify(keys=self._to(notice.table_id), args=[self.node, inbox, data])
 
     async def publish_versions(self, versions: list[tuple[str, int]]) -> None:
         """See :meth:`Bus.publish_versions`: every table's version and notice in one transaction."""
         if not versions:
             return
         keys: list[str] = []
-        args: list[Any] = []
+        args: list[Any] = [self.node, self._k("inbox", "")]
         for table_id, version in versions:
-            keys += [self._k("v", table_id), self._k("t", table_id)]
+            keys += [self._k("v", table_id), *self._to(table_id)]
             args += [version, Notice("version", table_id, version=version).to_json(self.node)]
         await self._versions(keys=keys, args=[*args, _KEEP_MS])
 
@@ -255,7 +302,7 @@ class RedisBus(Bus):
                 pipe.pexpire(key, _KEEP_MS)
             else:
                 pipe.hdel(key, self.node)
-            pipe.publish(self._k("t", table_id), Notice("presence", table_id).to_json(self.node))
+            await self._notify_in(pipe, Notice("presence", table_id))
             await pipe.execute()
 
     async def set_autoplay(self, table_id: str, seats: Iterable[int]) -> None:
@@ -268,8 +315,16 @@ class RedisBus(Bus):
                 pipe.pexpire(key, _KEEP_MS)
             else:
                 pipe.hdel(key, "autoplay")
-            pipe.publish(self._k("t", table_id), Notice("presence", table_id).to_json(self.node))
+            await self._notify_in(pipe, Notice("presence", table_id))
             await pipe.execute()
+
+    async def _notify_in(self, pipe: Any, notice: Notice) -> None:
+        """Queue the delivery of ``notice`` in a transaction (after the writes it tells of)."""
+        await self._notify(
+            keys=self._to(notice.table_id),
+            args=[self.node, self._k("inbox", ""), notice.to_json(self.node)],
+            client=pipe,
+        )
 
     async def presence(self, table_id: str) -> Presence:
         """See :meth:`Bus.presence` (entries of dead processes are removed on the way)."""
