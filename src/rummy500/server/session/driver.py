@@ -104,7 +104,8 @@ async def choose_action(
         rng: Randomness for this decision.
         may_decline: An out-of-turn offer: the bot may pass.
         think: Where the bot thinks (strong bots search for a second or
-            more: never in the event loop, so other tables keep playing).
+            more: never in the event loop, so other tables keep playing; the
+            quick levels think in it).
 
     Returns:
         A legal action (or ``None`` when the bot declines an out-of-turn
@@ -129,7 +130,7 @@ class BotDriver:
             table: The table it plays for.
             rng: Randomness for the bots (seeded from ``secrets`` by the server).
             think: Where searching bots think (the server's worker processes);
-                the quick levels think in a thread.
+                the quick levels think in the event loop.
         """
         self.table = table
         self._rng = rng
@@ -231,9 +232,13 @@ class BotDriver:
         return None, left, False
 
     async def _sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` or until :meth:`kick` or :meth:`wake` (a timer on the event, no task per wait)."""
         self._wake.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), timeout=seconds)
+        timer = asyncio.get_running_loop().call_later(seconds, self._wake.set)
+        try:
+            await self._wake.wait()
+        finally:
+            timer.cancel()
 
     async def _drive(self) -> None:
         t = self.table
