@@ -617,8 +617,9 @@ def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
 
 def test_the_redis_listener_comes_back_after_losing_its_connection(redis_prefix: str) -> None:
     async def run() -> None:
-        one = RedisBus(REDIS_URL, prefix=redis_prefix, node="one")
-        two = RedisBus(REDIS_URL, prefix=redis_prefix, node="two")
+        # Node names of their own: tests running at once must not kill each other's connections.
+        one = RedisBus(REDIS_URL, prefix=redis_prefix, node="listen-one")
+        two = RedisBus(REDIS_URL, prefix=redis_prefix, node="listen-two")
         heard: list[Notice] = []
         await one.start(lambda n: None)
         await two.start(heard.append)
@@ -627,7 +628,7 @@ def test_the_redis_listener_comes_back_after_losing_its_connection(redis_prefix:
             admin = redis.asyncio.Redis.from_url(REDIS_URL)
             killed = 0
             for client in await admin.client_list(_type="pubsub"):
-                if client.get("name") == "rummy500-sub-two":
+                if client.get("name") == "rummy500-sub-listen-two":
                     killed += await admin.client_kill_filter(_id=client["id"])
             await admin.aclose()
             assert killed == 1
@@ -637,6 +638,41 @@ def test_the_redis_listener_comes_back_after_losing_its_connection(redis_prefix:
                 if any(n.kind == "lobby" for n in heard):
                     break
             assert any(n.kind == "lobby" for n in heard)
+        finally:
+            await one.close()
+            await two.close()
+
+    run_async(run())
+
+
+def test_version_notices_go_on_after_redis_drops_their_connection(redis_prefix: str) -> None:
+    """The notices of every move have a connection of their own: one Redis drops is opened again, nothing lost."""
+
+    async def run() -> None:
+        # Node names of their own: tests running at once must not kill each other's connections.
+        one = RedisBus(REDIS_URL, prefix=redis_prefix, node="dropper")
+        two = RedisBus(REDIS_URL, prefix=redis_prefix, node="hearer")
+        heard: list[Notice] = []
+        await one.start(lambda n: None)
+        await two.start(heard.append)
+        try:
+            await two.set_presence("T", {0: 1}, 0)
+            await one.publish(Notice("version", "T", version=1))
+            admin = redis.asyncio.Redis.from_url(REDIS_URL)
+            killed = 0
+            for client in await admin.client_list():
+                if client.get("name") == "rummy500-line-dropper":
+                    killed += await admin.client_kill_filter(_id=client["id"])
+            await admin.aclose()
+            assert killed == 1
+            await one.publish(Notice("version", "T", version=2))
+            await one.publish_versions([("T", 3), ("T", 4)])
+            for _ in range(200):
+                if len(heard) >= 4:
+                    break
+                await asyncio.sleep(0.01)
+            assert [n.version for n in heard] == [1, 2, 3, 4]
+            assert await two.versions(["T"]) == {"T": 4}
         finally:
             await one.close()
             await two.close()
