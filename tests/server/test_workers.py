@@ -189,47 +189,6 @@ def test_the_searching_levels_think_through_the_workers_and_the_others_never_do(
     run_async(run())
 
 
-def test_the_quick_levels_think_in_the_event_loop_without_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``random``, ``easy`` and ``medium`` answer within a few ms: the driver asks them at once, never via a thread."""
-    threaded: list[str] = []
-
-    async def in_thread(bot: Any, view: Any, rng: random.Random) -> tuple[Any, Any]:
-        threaded.append(type(bot).__name__)
-        return bot.act(view, rng), bot
-
-    monkeypatch.setattr(driver, "think_in_thread", in_thread)
-
-    async def run() -> None:
-        rules = parse_rules({"preset": "standard", "target": 100}, 3)
-        session = MatchSession(
-            game_id="g",
-            title="t",
-            rules=rules.to_mapping(),
-            seats=[
-                SeatInfo(0, "E", "bot", "easy"),
-                SeatInfo(1, "R", "bot", "random"),
-                SeatInfo(2, "M", "bot", "medium"),
-            ],
-            game=LiveGame(rules, ["E", "R", "M"], 9),
-            store=Store(),
-            bot_delay=0.0,
-            rng=random.Random(4),
-        )
-        try:
-            session.start()
-            for _ in range(3000):
-                if session.version >= 12:
-                    break
-                await asyncio.sleep(0.01)
-            assert session.version >= 12
-            assert {e["seat"] for e in session.log() if e["kind"] == "action"} == {0, 1, 2}
-            assert threaded == []
-        finally:
-            await session.close()
-
-    run_async(run())
-
-
 _SERVER = """
 import asyncio, os, sys
 from rummy500.server.workers import Workers

@@ -104,8 +104,7 @@ async def choose_action(
         rng: Randomness for this decision.
         may_decline: An out-of-turn offer: the bot may pass.
         think: Where the bot thinks (strong bots search for a second or
-            more: never in the event loop, so other tables keep playing; the
-            quick levels think in it).
+            more: never in the event loop, so other tables keep playing).
 
     Returns:
         A legal action (or ``None`` when the bot declines an out-of-turn
@@ -130,7 +129,7 @@ class BotDriver:
             table: The table it plays for.
             rng: Randomness for the bots (seeded from ``secrets`` by the server).
             think: Where searching bots think (the server's worker processes);
-                the quick levels think in the event loop.
+                the quick levels think in a thread (``random`` in the event loop).
         """
         self.table = table
         self._rng = rng
