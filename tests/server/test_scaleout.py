@@ -548,16 +548,27 @@ def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
             assert await two.hold_many(["T", "V"]) == {"T": False, "V": True}
             assert await one.hold_many(["T", "V"]) == {"T": True, "V": False}
             assert await one.hold_many([]) == {}
-            # Notices reach the others, never the sender; versions are kept.
+            # Notices reach the processes that watch their table (connections there, or its lease), never the
+            # sender nor a process that does not watch it; versions are kept all the same.
+            await two.set_presence("T", {0: 1}, 0)
+            await two.set_presence("U", {}, 1)
+            await one.publish(Notice("version", "W", version=3))  # two neither has sockets at W nor drives it
+            assert await two.hold("V")
+            await one.publish(Notice("lobby", "V"))  # two holds V's lease
             await one.publish(Notice("version", "T", version=5))
             await one.publish(Notice("chat", "T", seat=0, name="Ann", text="hi"))
             for _ in range(100):
-                if len(heard) >= 2:
+                if len(heard) >= 3:
                     break
                 await asyncio.sleep(0.01)
-            assert [(n.kind, n.version, n.text) for n in heard[:2]] == [("version", 5, None), ("chat", None, "hi")]
-            assert mine == []
-            assert await two.versions(["T", "U"]) == {"T": 5}
+            assert [(n.kind, n.table_id, n.version, n.text) for n in heard[:3]] == [
+                ("lobby", "V", None, None),
+                ("version", "T", 5, None),
+                ("chat", "T", None, "hi"),
+            ]
+            del heard[0]
+            assert [n for n in mine if n.kind != "presence"] == []  # (one drives T: told of two's sockets there)
+            assert await two.versions(["T", "U", "W"]) == {"T": 5, "W": 3}
             # Several tables' versions in one go (the outbox's batch): each heard, in order, and kept.
             await one.publish_versions([("T", 6), ("U", 1), ("T", 7)])
             for _ in range(100):
@@ -567,6 +578,8 @@ def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
             assert [(n.table_id, n.version) for n in heard[2:5]] == [("T", 6), ("U", 1), ("T", 7)]
             assert await two.versions(["T", "U"]) == {"T": 7, "U": 1}
             heard[2:5] = []
+            await two.set_presence("T", {}, 0)
+            await two.set_presence("U", {}, 0)
             # Chat lines are kept for pages that connect to any process later (the last CHAT_KEEP).
             assert await two.chat_history("T") == [{"type": "chat", "seat": 0, "from": "Ann", "text": "hi"}]
             for i in range(CHAT_KEEP):
@@ -574,7 +587,8 @@ def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
             kept = await one.chat_history("T")
             assert len(kept) == CHAT_KEEP and kept[0]["text"] == "line 0" and kept[-1]["text"] == f"line {CHAT_KEEP - 1}"
             assert await one.chat_history("U") == []
-            # A person's "ready" for a round summary crosses too.
+            # A person's "ready" for a round summary crosses too (to the processes with sockets at the table).
+            await one.set_presence("T", {0: 1}, 0)
             await two.publish(Notice("ready", "T", seat=1, version=9))
             for _ in range(100):
                 if any(n.kind == "ready" for n in mine):
@@ -603,16 +617,18 @@ def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
 
 def test_the_redis_listener_comes_back_after_losing_its_connection(redis_prefix: str) -> None:
     async def run() -> None:
-        one = RedisBus(REDIS_URL, prefix=redis_prefix, node="one")
-        two = RedisBus(REDIS_URL, prefix=redis_prefix, node="two")
+        # Node names of their own: tests running at once must not kill each other's connections.
+        one = RedisBus(REDIS_URL, prefix=redis_prefix, node="listen-one")
+        two = RedisBus(REDIS_URL, prefix=redis_prefix, node="listen-two")
         heard: list[Notice] = []
         await one.start(lambda n: None)
         await two.start(heard.append)
         try:
+            await two.set_presence("T", {0: 1}, 0)  # two watches T: notices about it go to two
             admin = redis.asyncio.Redis.from_url(REDIS_URL)
             killed = 0
             for client in await admin.client_list(_type="pubsub"):
-                if client.get("name") == "rummy500-sub-two":
+                if client.get("name") == "rummy500-sub-listen-two":
                     killed += await admin.client_kill_filter(_id=client["id"])
             await admin.aclose()
             assert killed == 1
@@ -622,6 +638,41 @@ def test_the_redis_listener_comes_back_after_losing_its_connection(redis_prefix:
                 if any(n.kind == "lobby" for n in heard):
                     break
             assert any(n.kind == "lobby" for n in heard)
+        finally:
+            await one.close()
+            await two.close()
+
+    run_async(run())
+
+
+def test_version_notices_go_on_after_redis_drops_their_connection(redis_prefix: str) -> None:
+    """The notices of every move have a connection of their own: one Redis drops is opened again, nothing lost."""
+
+    async def run() -> None:
+        # Node names of their own: tests running at once must not kill each other's connections.
+        one = RedisBus(REDIS_URL, prefix=redis_prefix, node="dropper")
+        two = RedisBus(REDIS_URL, prefix=redis_prefix, node="hearer")
+        heard: list[Notice] = []
+        await one.start(lambda n: None)
+        await two.start(heard.append)
+        try:
+            await two.set_presence("T", {0: 1}, 0)
+            await one.publish(Notice("version", "T", version=1))
+            admin = redis.asyncio.Redis.from_url(REDIS_URL)
+            killed = 0
+            for client in await admin.client_list():
+                if client.get("name") == "rummy500-line-dropper":
+                    killed += await admin.client_kill_filter(_id=client["id"])
+            await admin.aclose()
+            assert killed == 1
+            await one.publish(Notice("version", "T", version=2))
+            await one.publish_versions([("T", 3), ("T", 4)])
+            for _ in range(200):
+                if len(heard) >= 4:
+                    break
+                await asyncio.sleep(0.01)
+            assert [n.version for n in heard] == [1, 2, 3, 4]
+            assert await two.versions(["T"]) == {"T": 4}
         finally:
             await one.close()
             await two.close()

@@ -31,6 +31,8 @@ __all__ = [
 #: Levels that search (a second or more per decision): they think in worker processes.
 SEARCHING_LEVELS = frozenset({"hard", "expert"})
 #: Levels that only pick among the legal actions (microseconds): they think in the event loop.
+#: (``easy`` and ``medium`` stay in a thread: in the loop they cut the CPU per action by ~9 % at
+#: 500 tables, but their slowest decisions, up to ~10 ms, raised the p99 from 13 to 44 ms.)
 INSTANT_LEVELS = frozenset({"random"})
 
 log = logging.getLogger(__name__)

@@ -5,8 +5,9 @@ a :class:`Cluster`. Any process may hold sockets for any table and the stored
 log is the only truth; the cluster adds, per process:
 
 - **Fan-out.** A session of this process that stores an action tells the bus
-  "table T is at version v" (:meth:`Cluster.committed`). Every process with
-  sockets or a session for T catches up from the database (only the actions
+  "table T is at version v" (:meth:`Cluster.committed`). The bus tells the
+  processes that watch T (those with sockets there, and its driver); each
+  catches up from the database (only the actions
   after its version) and the hub sends each of its sockets its own view. Chat
   lines go over the bus as they are; a table in the lobby is told to refresh.
 - **One driver per table.** Every session starts passive; the process that
@@ -226,6 +227,8 @@ class Cluster:
                 await self.bus.set_presence(
                     table_id, self.hub.seated(table_id), sum(1 for c in conns if c.seat is None)
                 )
+                if conns:
+                    await self._watching(table_id)
             elif kind == "version":
                 await self.bus.publish(Notice("version", table_id, version=data))
             elif kind == "chat":
@@ -243,6 +246,29 @@ class Cluster:
         except Exception as exc:  # noqa: BLE001 - the sweep repairs what a lost notice misses
             _reraise_cancellation(exc)
             log.warning("cluster: could not send a %s notice: %s", kind, exc)
+
+    async def _watching(self, table_id: str) -> None:
+        """This process's presence at a table is written: what it may have missed before reaches it now.
+
+        Notices go only to the processes that watch a table, and this one
+        watches it from that write on; a move announced between the page's
+        first state and the write would otherwise wait for a sweep. So the
+        announced version is read once more, and a table in the lobby is
+        refreshed.
+        """
+        announced = await self.bus.versions([table_id])
+        self._repair(announced)
+        if table_id not in self.manager.sessions and table_id not in announced:
+            self._mark(table_id, "lobby")
+
+    def _repair(self, announced: dict[str, int]) -> None:
+        """Catch up the tables here that are behind the versions announced on the bus."""
+        for table_id, version in announced.items():
+            here = self.manager.sessions.get(table_id)
+            if here is not None:
+                here.note_version(version)
+            if (here is None and table_id in self.hub.rooms) or (here is not None and version > here.version):
+                self._mark(table_id, "version", version)
 
     # ------------------------------------------------------------ notices in
     def _interested(self, table_id: str) -> bool:
@@ -425,12 +451,7 @@ class Cluster:
             _reraise_cancellation(exc)
             log.warning("cluster: could not read versions: %s", exc)
             announced = {}
-        for table_id, version in announced.items():
-            here = self.manager.sessions.get(table_id)
-            if here is not None:
-                here.note_version(version)
-            if (here is None and table_id in self.hub.rooms) or (here is not None and version > here.version):
-                self._mark(table_id, "version", version)
+        self._repair(announced)
         if orphans:
             # Presence notices are sent on every change; rereading every table's
             # presence (two Redis reads each) only repairs lost ones, so it is

@@ -39,7 +39,7 @@ from rummy500.server.engine import LiveGame, RulesError, parse_rules
 from rummy500.server.hub import Hub
 from rummy500.server.pace import TableSettings
 from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo, TableSettingsInfo
-from rummy500.server.session import MatchSession, SeatInfo, clean_text
+from rummy500.server.session import MatchSession, SeatInfo, SessionError, clean_text
 from rummy500.server.session.events import label_actions
 from rummy500.server.storage import ConflictError, GameRow, SeatRow, Storage
 from rummy500.server.workers import Workers, rebuild, replay_steps
@@ -236,6 +236,15 @@ class TableManager:
             return None
         if session is None and self.cluster is not None and row.status == "running":
             session = await self.session(table_id)  # played by another process: follow it here
+        elif (
+            session is not None
+            and self.cluster is not None
+            and not session.driving
+            and not self.hub.rooms.get(table_id)
+        ):
+            # Neither watched nor driven here, so not told of the others' moves: read them.
+            with contextlib.suppress(SessionError):
+                await session.catch_up()
         if session is not None:
             info = TableInfo.model_validate(session.table_info())
         else:

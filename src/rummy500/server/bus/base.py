@@ -138,7 +138,12 @@ class Bus(ABC):
 
     @abstractmethod
     async def publish(self, notice: Notice) -> None:
-        """Tell the other processes; a ``version`` notice also records the table's version, a ``chat`` one the line."""
+        """Tell the other processes that watch the table; a ``version`` notice also records its version, a ``chat`` one the line.
+
+        A process watches a table while it has connections there (its
+        :meth:`set_presence` entry) or holds its lease; the others are not
+        told (they read storage when they start watching it).
+        """
 
     async def publish_versions(self, versions: list[tuple[str, int]]) -> None:
         """Publish a ``version`` notice for each ``(table_id, version)``, in order (one trip where the bus can)."""

@@ -30,9 +30,17 @@ class MemoryBroker:
         self.chats: dict[str, deque[dict[str, Any]]] = {}
 
     def deliver(self, sender: str, notice: Notice) -> None:
-        """Hand a notice to every other subscriber, on its own event loop."""
+        """Hand a notice to the other subscribers that watch its table, each on its own event loop.
+
+        Those are the apps with connections at the table (a presence entry)
+        and the one holding its lease, as on Redis.
+        """
         with self.lock:
-            targets = [(loop, h) for node, (loop, h) in self.subscribers.items() if node != sender]
+            watching = set(self.presence.get(notice.table_id, ()))
+            lease = self.leases.get(notice.table_id)
+            if lease is not None and lease[1] > self.clock():
+                watching.add(lease[0])
+            targets = [(loop, h) for node, (loop, h) in self.subscribers.items() if node != sender and node in watching]
         for loop, handler in targets:
             if not loop.is_closed():
                 loop.call_soon_threadsafe(handler, notice)
@@ -80,7 +88,7 @@ class MemoryBus(Bus):
             self.broker.alive.pop(self.node, None)
 
     async def publish(self, notice: Notice) -> None:
-        """Deliver to the other apps."""
+        """Deliver to the other apps that watch the table."""
         if notice.kind == "version" and notice.version is not None:
             with self.broker.lock:
                 self.broker.versions[notice.table_id] = notice.version

@@ -33,17 +33,54 @@ end
 return 0
 """
 
-#: Version notices: for each table, keep its version (``v:{table}``) and publish the notice, in
-#: order, in one command (KEYS: version key, channel, ...; ARGV: version, notice, ..., then the key's
-#: lifetime in ms). One script call costs the client far less than a MULTI/SET/PUBLISH/EXEC pipeline.
-_VERSIONS = """
+#: Delivers a notice to the processes that watch its table, never to the sender nor to the others:
+#: those with connections there (the fields of its presence hash) and the one driving it (its lease).
+#: Each process listens on its own channel ``inbox:{node}`` only, so a process parses the notices of
+#: its tables, not those of every table of every process.
+_DELIVER = """
+local function deliver(presence, lease, me, inbox, data)
+  local sent = {}
+  sent[me] = true
+  sent['autoplay'] = true
+  for _, node in ipairs(redis.call('HKEYS', presence)) do
+    if not sent[node] then
+      sent[node] = true
+      redis.call('PUBLISH', inbox .. node, data)
+    end
+  end
+  local holder = redis.call('GET', lease)
+  if holder and not sent[holder] then
+    redis.call('PUBLISH', inbox .. holder, data)
+  end
+end
+"""
+
+#: One notice (KEYS: presence hash, lease; ARGV: sender, inbox prefix, notice).
+_NOTIFY = (
+    _DELIVER
+    + """
+deliver(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])
+return 0
+"""
+)
+
+#: Version notices: for each table, keep its version (``v:{table}``) and deliver the notice, in
+#: order, in one command (KEYS: version key, presence hash, lease, ...; ARGV: sender, inbox prefix,
+#: then version, notice, ..., then the key's lifetime in ms). One script call costs the client far
+#: less than a MULTI/SET/PUBLISH/EXEC pipeline.
+_VERSIONS = (
+    _DELIVER
+    + """
 local keep = ARGV[#ARGV]
-for i = 1, #KEYS, 2 do
-  redis.call('SET', KEYS[i], ARGV[i], 'PX', keep)
-  redis.call('PUBLISH', KEYS[i + 1], ARGV[i + 1])
+local j = 3
+for i = 1, #KEYS, 3 do
+  redis.call('SET', KEYS[i], ARGV[j], 'PX', keep)
+  deliver(KEYS[i + 1], KEYS[i + 2], ARGV[1], ARGV[2], ARGV[j + 1])
+  j = j + 2
 end
 return 0
 """
+)
 
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -53,11 +90,116 @@ return 0
 """
 
 
+class _NoScript(Exception):
+    """Redis does not know the script yet (it is loaded through the client, once)."""
+
+
+class _Line:
+    """A plain connection to Redis for the notices' script calls, the commands of every move.
+
+    redis-py's client spends about 100 µs of CPU on a command (its retries,
+    metrics, and a task per send for its timeout); here a command is written
+    and its one-line reply read directly, for a fraction of that. Only for
+    ``redis://`` and ``unix://`` URLs (TLS goes through the client). One
+    command at a time; any error closes the connection (the next call opens
+    another).
+    """
+
+    def __init__(self, url: str, name: str) -> None:
+        """Prepare a connection to ``url`` (opened on the first call), named ``name`` on the server."""
+        from redis.asyncio.connection import parse_url
+
+        self._where: dict[str, Any] = dict(parse_url(url))
+        self.name = name
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._lock = asyncio.Lock()
+
+    @staticmethod
+    def usable(url: str) -> bool:
+        """Whether a URL names a plain TCP or Unix socket (no TLS)."""
+        return url.split(":", 1)[0].lower() in ("redis", "unix")
+
+    async def call(self, *args: str | int) -> bytes:
+        """Send one command and return its reply's text (an integer or status reply).
+
+        Raises:
+            _NoScript: An ``EVALSHA`` of a script Redis has not loaded.
+            BusError: Redis answered with an error, or an unexpected reply.
+            OSError: The connection failed twice, on a new connection the
+                second time (it is closed).
+            TimeoutError: No answer within the timeout (the connection is closed).
+        """
+        async with self._lock:
+            for attempt in (1, 2):
+                try:
+                    if self._writer is None:
+                        async with asyncio.timeout(_TIMEOUT):
+                            await self._open()
+                    return await self._send(args)
+                except (_NoScript, BusError):
+                    raise
+                except (ConnectionError, OSError) as exc:
+                    self.close()
+                    if attempt == 2 or isinstance(exc, TimeoutError):
+                        raise
+                    # A connection Redis dropped while idle (a restart, a timeout): once more on a new one.
+                except BaseException:
+                    self.close()
+                    raise
+            raise AssertionError("unreachable")
+
+    async def _open(self) -> None:
+        where = self._where
+        if "path" in where:
+            self._reader, self._writer = await asyncio.open_unix_connection(where["path"])
+        else:
+            self._reader, self._writer = await asyncio.open_connection(
+                where.get("host", "localhost"), int(where.get("port", 6379))
+            )
+        if where.get("password"):
+            user = where.get("username")
+            await self._send(("AUTH", user, where["password"]) if user else ("AUTH", where["password"]))
+        if where.get("db"):
+            await self._send(("SELECT", int(where["db"])))
+        await self._send(("CLIENT", "SETNAME", self.name))
+
+    async def _send(self, args: tuple[Any, ...]) -> bytes:
+        assert self._reader is not None and self._writer is not None
+        parts = [b"*%d\r\n" % len(args)]
+        for arg in args:
+            data = arg if isinstance(arg, bytes) else str(arg).encode()
+            parts.append(b"$%d\r\n%b\r\n" % (len(data), data))
+        self._writer.write(b"".join(parts))
+        async with asyncio.timeout(_TIMEOUT):
+            await self._writer.drain()
+            line = await self._reader.readline()
+        if not line.endswith(b"\r\n"):
+            raise ConnectionError("Redis closed the connection")
+        kind, text = line[:1], line[1:-2]
+        if kind in (b":", b"+"):
+            return text
+        if kind == b"-" and text.startswith(b"NOSCRIPT"):
+            raise _NoScript(text.decode(errors="replace"))
+        if kind == b"-":
+            raise BusError(f"Redis refused a command: {text.decode(errors='replace')}")
+        self.close()  # a reply this connection cannot read: start afresh
+        raise BusError(f"unexpected reply from Redis: {line[:40]!r}")
+
+    def close(self) -> None:
+        """Close the connection (the next call opens another)."""
+        if self._writer is not None:
+            self._writer.close()
+        self._reader = self._writer = None
+
+
 class RedisBus(Bus):
     """The bus on Redis (``redis>=5``, its asyncio client).
 
-    Keys, all under ``prefix`` (default ``rummy500:``): channel ``t:{table}``
-    (notices; each process subscribes to the pattern ``t:*``), ``v:{table}``
+    Keys, all under ``prefix`` (default ``rummy500:``): channel ``inbox:{node}``
+    (the notices for a process: each listens on its own; a notice about a
+    table goes to the processes with connections there and to its driver,
+    see :data:`_DELIVER`), ``v:{table}``
     (last announced version), ``lease:{table}`` (the driver's node id),
     ``presence:{table}`` (a hash: node id to its connection counts, and
     ``autoplay``), ``chat:{table}`` (a list of the last chat lines),
@@ -106,7 +248,10 @@ class RedisBus(Bus):
         self._hold = self._redis.register_script(_HOLD)
         self._release = self._redis.register_script(_RELEASE)
         self._versions = self._redis.register_script(_VERSIONS)
-        #: How this process's own notices begin (Notice.to_json): they are dropped unparsed.
+        self._notify = self._redis.register_script(_NOTIFY)
+        #: The version notices' own connection (see :class:`_Line`), where the URL allows one.
+        self._line = _Line(url, f"rummy500-line-{self.node}") if _Line.usable(url) else None
+        #: How this process's own notices begin (Notice.to_json): never delivered here, dropped unparsed if they were.
         self._own = json.dumps({"n": self.node}, separators=(",", ":"))[:-1] + ","
         self._listener: asyncio.Task[None] | None = None
         self._handler: Handler | None = None
@@ -140,13 +285,13 @@ class RedisBus(Bus):
         await asyncio.wait_for(ready.wait(), timeout=10)
 
     async def _listen(self, ready: asyncio.Event) -> None:
-        pattern = self._k("t", "*")
+        inbox = self._k("inbox", self.node)
         connected_before = False
         delay = 0.1
         while not self._closing:
             pubsub: PubSub = self._sub.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.psubscribe(pattern)
+                await pubsub.subscribe(inbox)
                 ready.set()
                 if connected_before and self._handler is not None:
                     # Notices published while we were away are lost: recheck every table.
@@ -155,7 +300,7 @@ class RedisBus(Bus):
                 delay = 0.1
                 while not self._closing:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                    if message is not None and message.get("type") == "pmessage":
+                    if message is not None and message.get("type") == "message":
                         self._dispatch(message["data"])
             except asyncio.CancelledError:
                 raise
@@ -193,37 +338,57 @@ class RedisBus(Bus):
                 await self._listener
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await self._redis.delete(self._k("node", self.node))
+        if self._line is not None:
+            self._line.close()
         for client in (self._redis, self._sub):
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await client.aclose()
 
+    async def _run(self, script: Any, keys: list[str], args: list[Any]) -> None:
+        """Run a registered script: on the plain connection if there is one, else (or to load it) via the client."""
+        if self._line is not None:
+            try:
+                await self._line.call("EVALSHA", script.sha, len(keys), *keys, *args)
+                return
+            except _NoScript:
+                pass  # the client loads it (once), then runs it
+        await script(keys=keys, args=args)
+
+    def _to(self, table_id: str) -> list[str]:
+        """The keys that say who watches a table: its presence hash and its lease."""
+        return [self._k("presence", table_id), self._k("lease", table_id)]
+
     async def publish(self, notice: Notice) -> None:
-        """See :meth:`Bus.publish`."""
-        channel = self._k("t", notice.table_id)
+        """See :meth:`Bus.publish`: delivered to the processes watching the table (see :data:`_DELIVER`)."""
         data = notice.to_json(self.node)
+        inbox = self._k("inbox", "")
         if notice.kind == "version" and notice.version is not None:
-            await self._versions(keys=[self._k("v", notice.table_id), channel], args=[notice.version, data, _KEEP_MS])
+            await self._run(
+                self._versions,
+                [self._k("v", notice.table_id), *self._to(notice.table_id)],
+                [self.node, inbox, notice.version, data, _KEEP_MS],
+            )
         elif notice.kind == "chat":
             key = self._k("chat", notice.table_id)
             async with self._redis.pipeline(transaction=True) as pipe:
                 pipe.rpush(key, json.dumps(notice.chat_line(), separators=(",", ":")))
                 pipe.ltrim(key, -CHAT_KEEP, -1)
                 pipe.pexpire(key, _KEEP_MS)
-                pipe.publish(channel, data)
+                await self._notify(keys=self._to(notice.table_id), args=[self.node, inbox, data], client=pipe)
                 await pipe.execute()
         else:
-            await self._redis.publish(channel, data)
+            await self._run(self._notify, self._to(notice.table_id), [self.node, inbox, data])
 
     async def publish_versions(self, versions: list[tuple[str, int]]) -> None:
         """See :meth:`Bus.publish_versions`: every table's version and notice in one transaction."""
         if not versions:
             return
         keys: list[str] = []
-        args: list[Any] = []
+        args: list[Any] = [self.node, self._k("inbox", "")]
         for table_id, version in versions:
-            keys += [self._k("v", table_id), self._k("t", table_id)]
+            keys += [self._k("v", table_id), *self._to(table_id)]
             args += [version, Notice("version", table_id, version=version).to_json(self.node)]
-        await self._versions(keys=keys, args=[*args, _KEEP_MS])
+        await self._run(self._versions, keys, [*args, _KEEP_MS])
 
     async def chat_history(self, table_id: str) -> list[dict[str, Any]]:
         """See :meth:`Bus.chat_history`."""
@@ -255,7 +420,7 @@ class RedisBus(Bus):
                 pipe.pexpire(key, _KEEP_MS)
             else:
                 pipe.hdel(key, self.node)
-            pipe.publish(self._k("t", table_id), Notice("presence", table_id).to_json(self.node))
+            await self._notify_in(pipe, Notice("presence", table_id))
             await pipe.execute()
 
     async def set_autoplay(self, table_id: str, seats: Iterable[int]) -> None:
@@ -268,8 +433,16 @@ class RedisBus(Bus):
                 pipe.pexpire(key, _KEEP_MS)
             else:
                 pipe.hdel(key, "autoplay")
-            pipe.publish(self._k("t", table_id), Notice("presence", table_id).to_json(self.node))
+            await self._notify_in(pipe, Notice("presence", table_id))
             await pipe.execute()
+
+    async def _notify_in(self, pipe: Any, notice: Notice) -> None:
+        """Queue the delivery of ``notice`` in a transaction (after the writes it tells of)."""
+        await self._notify(
+            keys=self._to(notice.table_id),
+            args=[self.node, self._k("inbox", ""), notice.to_json(self.node)],
+            client=pipe,
+        )
 
     async def presence(self, table_id: str) -> Presence:
         """See :meth:`Bus.presence` (entries of dead processes are removed on the way)."""

@@ -129,7 +129,7 @@ class BotDriver:
             table: The table it plays for.
             rng: Randomness for the bots (seeded from ``secrets`` by the server).
             think: Where searching bots think (the server's worker processes);
-                the quick levels think in a thread.
+                the quick levels think in a thread (``random`` in the event loop).
         """
         self.table = table
         self._rng = rng
@@ -231,9 +231,13 @@ class BotDriver:
         return None, left, False
 
     async def _sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` or until :meth:`kick` or :meth:`wake` (a timer on the event, no task per wait)."""
         self._wake.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), timeout=seconds)
+        timer = asyncio.get_running_loop().call_later(seconds, self._wake.set)
+        try:
+            await self._wake.wait()
+        finally:
+            timer.cancel()
 
     async def _drive(self) -> None:
         t = self.table
