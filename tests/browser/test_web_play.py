@@ -257,7 +257,8 @@ def test_too_many_connections_from_one_address_are_explained_and_retried_slowly(
         # Watchers' sockets from the test (the browser's address too) until the server refuses one.
         last = None
         for _ in range(500):
-            ws = held.enter_context(connect(url, ping_interval=None))  # held open, never read again
+            # Held open and never read again: their messages queue without a bound, so nothing backs up.
+            ws = held.enter_context(connect(url, ping_interval=None, max_queue=None, close_timeout=2))
             if json.loads(ws.recv(timeout=10)).get("code") == "too_many_sockets":
                 break
             last = ws
