@@ -137,9 +137,49 @@ def card_testid(page: Page, card: str) -> str:
 #: Where a player taps a card of the fanned hand: its left strip, which the next card never covers.
 CARD_TAP = {"x": 5, "y": 30}
 
+#: True once the hand is still, as a player waits for it: no card sliding in or
+#: lifting (no animation or transition running on a card) and no move in flight.
+HAND_STILL = """() => {
+  const hand = document.querySelector('[data-testid=hand]');
+  return !!hand && !!window.rummy && !window.rummy.pending
+    && [...hand.querySelectorAll('.card')].every((c) => c.getAnimations().every((a) => a.playState !== 'running'));
+}"""
+
+
+def hand_trail(page: Page) -> str:
+    """The hand's own account of its last presses, taps and clicks (``window.rummyHandTrail``), one a line."""
+    trail = page.evaluate("() => window.rummyHandTrail || []")
+    return "\n".join(f"  {e['t']} ms: {e['what']} {e.get('key') or ''} selected={e.get('selected')}" for e in trail)
+
+
+def tap_card(page: Page, testid: str, selected: bool = True) -> None:
+    """Tap a card of the hand to select it (or, with ``selected=False``, unselect it), and check that it did.
+
+    Waits for the hand to be still first, as a player does. A card already in
+    the wanted state before the tap, or a tap that does not take, fails with
+    what the table showed and the hand's trail.
+    """
+    card = page.get_by_test_id(testid)
+    want = "true" if selected else "false"
+    page.wait_for_function(HAND_STILL)
+    if card.get_attribute("aria-pressed") == want:
+        raise AssertionError(
+            f"{testid} is {'selected' if selected else 'unselected'} before the tap; the table showed"
+            f" {table_snapshot(page)}\nthe hand's trail:\n{hand_trail(page)}"
+        )
+    card.click(position=CARD_TAP)
+    try:
+        expect(card).to_have_attribute("aria-pressed", want)
+    except AssertionError as e:
+        raise AssertionError(
+            f"the tap on {testid} did not take; the table showed {table_snapshot(page)}\n"
+            f"the hand's trail:\n{hand_trail(page)}"
+        ) from e
+
 
 def click_card(page: Page, card: str) -> None:
-    page.get_by_test_id(f"card-{card}").click(position=CARD_TAP)
+    """Select ``card`` (its first copy) with a tap."""
+    tap_card(page, f"card-{card}")
 
 
 def play_simple_turn(page: Page, meld: bool = False) -> str:
@@ -209,7 +249,10 @@ def expect_enabled(page: Page, button: Locator, doing: str) -> None:
     try:
         expect(button).to_be_enabled()
     except AssertionError as e:
-        raise AssertionError(f"{doing}: the button stayed disabled; the table showed {table_snapshot(page)}") from e
+        raise AssertionError(
+            f"{doing}: the button stayed disabled; the table showed {table_snapshot(page)}\n"
+            f"the hand's trail:\n{hand_trail(page)}"
+        ) from e
 
 
 def _base(card: str) -> str:
@@ -234,7 +277,14 @@ def meld_first_legal(page: Page, limit: int = 3) -> list[str]:
             break  # two copies of a card: keep the helper simple
         for c in cards:
             click_card(page, c)
-            expect(page.get_by_test_id(f"card-{c}")).to_have_attribute("aria-pressed", "true")
+        # The meld's button lights up, unless an opponent's out-of-turn move
+        # arrives meanwhile and takes the meld away (handled just below).
+        with contextlib.suppress(PlaywrightTimeoutError):  # expect_enabled below says what the table showed
+            page.wait_for_function(
+                "(t) => !document.querySelector('[data-testid=btn-meld]')?.disabled"
+                " || !(window.rummy.view.legal || []).some((a) => JSON.stringify(a) === t)",
+                arg=json.dumps(target, separators=(",", ":")),
+            )
         if target not in legal(page):
             # An opponent's out-of-turn move (Dealer's Gambit: blocking the
             # dealer's joker) arrived meanwhile and the meld is gone: look again.
@@ -268,7 +318,12 @@ def play_until_round_over(page: Page, max_turns: int = 80, deadline_s: float = 2
         wait_for_my_move(page)
         if round_over_visible(page):
             break
-        play_simple_turn(page, meld=meld)
+        version = state(page)["version"]
+        if play_simple_turn(page, meld=meld) == "nothing":
+            # Only an out-of-turn Rummy! call was offered (another seat is to
+            # move): not a turn; wait for the table to move on instead of spinning.
+            wait_settled(page, version)
+            continue
         turns += 1
     return turns
 
@@ -304,9 +359,7 @@ def select_cards(page: Page, cards: list[str]) -> None:
     for c in map(_base, cards):
         seen[c] = seen.get(c, 0) + 1
         testid = f"card-{c}" if seen[c] == 1 else f"card-{c}-{seen[c]}"
-        btn = page.get_by_test_id(testid)
-        btn.click(position=CARD_TAP)  # the strip the next card of a fanned hand never covers
-        expect(btn).to_have_attribute("aria-pressed", "true")
+        tap_card(page, testid)
 
 
 def play_action(page: Page, action: dict[str, Any]) -> None:

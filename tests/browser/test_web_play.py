@@ -10,6 +10,7 @@ Positions that need no server logic come from the scripted socket of
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -232,6 +233,69 @@ def test_a_page_from_an_address_the_server_does_not_serve_is_told_so(server, bro
     expect(status).to_have_text("offline")  # no retry: it cannot help
     ctx.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_too_many_connections_from_one_address_are_explained_and_retried_slowly(server, new_page, size):
+    """The real server's 4429: this address already holds every socket it may.
+
+    The page says what to do and tries again every few seconds (not in a
+    tight loop); once a socket closes it gets in on its next try.
+    """
+    from websockets.sync.client import connect
+
+    made = _post(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
+    start = urllib.request.Request(
+        f"{server}/api/tables/{made['table_id']}/start",
+        data=b"{}",
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {made['token']}"},
+        method="POST",
+    )
+    urllib.request.urlopen(start, timeout=5).close()  # noqa: S310 - loopback only
+    url = f"{server.replace('http', 'ws', 1)}/ws/tables/{made['table_id']}"
+    with contextlib.ExitStack() as held:
+        # Watchers' sockets from the test (the browser's address too) until the server refuses one.
+        last = None
+        for _ in range(500):
+            # Held open and never read again: their messages queue without a bound, so nothing backs up.
+            ws = held.enter_context(connect(url, ping_interval=None, max_queue=None, close_timeout=2))
+            if json.loads(ws.recv(timeout=10)).get("code") == "too_many_sockets":
+                break
+            last = ws
+        else:
+            pytest.fail("the server never refused a socket")
+        page = new_page(*VIEWPORTS[size])
+        # Count the sockets the page opens: a tight retry loop would open dozens.
+        page.add_init_script(
+            """(() => {
+            const Real = window.WebSocket;
+            window.rummySocketsOpened = 0;
+            window.WebSocket = class extends Real {
+              constructor(...args) { super(...args); window.rummySocketsOpened += 1; }
+            };
+          })();"""
+        )
+        page.goto(f"{server}/")
+        page.evaluate(
+            "([k, v]) => localStorage.setItem(k, v)",
+            [f"rummy500.seat.{made['table_id']}", json.dumps({"seat": 0, "token": made["token"], "name": "Ann", "creator": True})],
+        )
+        page.goto(f"{server}/t/{made['table_id']}")
+        banner, status = page.get_by_test_id("error-banner"), page.get_by_test_id("conn-status")
+        expect(banner).to_contain_text("Too many rummy500 tabs are open")
+        expect(banner).to_contain_text("Close some tabs")
+        expect(status).to_have_text(re.compile(r"too many tabs \u2014 retrying in \d+s"))
+        wait = int(re.search(r"\d+", status.inner_text()).group())
+        assert wait >= 4, status.inner_text()  # seconds, not a tight loop
+        # On one line, even on a phone (the bar wraps instead).
+        line = status.evaluate("el => parseFloat(getComputedStyle(el).lineHeight) || 1.3 * parseFloat(getComputedStyle(el).fontSize)")
+        assert status.bounding_box()["height"] < 2 * line, status.bounding_box()
+        # Another tab closes: the page gets in on one of its next tries, and says so.
+        last.close()
+        expect(status).to_have_text("connected", timeout=30_000)
+        expect(banner).to_be_hidden()
+        expect(page.get_by_test_id("hand")).to_be_visible()  # Ann's game
+        assert 2 <= page.evaluate("window.rummySocketsOpened") <= 4
 
 
 # ------------------------------------------------------------ the turn clock

@@ -23,6 +23,10 @@ export class Hand {
     });
     this.drag = null;
     this.tap = null;          // the card a pointer's release just toggled (its click is skipped)
+    // What the hand did with the last presses, releases and clicks (newest last),
+    // for a failing browser test to show and for debugging: window.rummyHandTrail.
+    this.trail = [];
+    window.rummyHandTrail = this.trail;
     this.el.addEventListener("pointerdown", (e) => this.pointerDown(e));
     this.el.addEventListener("keydown", (e) => this.keyDown(e));
   }
@@ -61,6 +65,8 @@ export class Hand {
       if (at < 0) this.order.push(k);
       else this.order.splice(at, 0, k);
     }
+    const gone = [...this.selected].filter((k) => !present.has(k));
+    if (gone.length) this.note(`left the hand while selected: ${gone.join(" ")}`);
     this.selected = new Set([...this.selected].filter((k) => present.has(k)));
     if (this.mode !== "custom") this.sortBy(this.mode, false);
     this.render();
@@ -86,13 +92,21 @@ export class Hand {
 
   clearSelection() {
     this.selected.clear();
+    this.note("clear");
     this.render();
     this.onChange();
   }
 
-  toggle(key) {
+  /** Keep a line of the trail: what happened to which card, and whether it is selected now. */
+  note(what, key = null) {
+    this.trail.push({ t: Math.round(performance.now()), what, key, selected: key ? this.selected.has(key) : null });
+    if (this.trail.length > 40) this.trail.shift();
+  }
+
+  toggle(key, why) {
     if (this.selected.has(key)) this.selected.delete(key);
     else this.selected.add(key);
+    this.note(why, key);
     this.render(key);
     this.onChange();
   }
@@ -127,6 +141,7 @@ export class Hand {
           if (this.suppressClick) {
             this.suppressClick = false;
             e.preventDefault();
+            this.note("click after a drag: skipped", key);
             return;
           }
           // A tap was already taken on its release (pointerUp): this is its click
@@ -134,7 +149,7 @@ export class Hand {
           const tap = this.tap;
           this.tap = null;
           if (e.detail > 0 && tap === key) return;
-          this.toggle(key);
+          this.toggle(key, `click (detail ${e.detail}, tap ${tap})`);
         });
       }
       el.dataset.testid = testid;
@@ -193,6 +208,7 @@ export class Hand {
     if (!card || e.button > 0) return;
     this.tap = null; // a new press: a tap left without its click is forgotten
     this.drag = { key: card.dataset.key, card, x0: e.clientX, y0: e.clientY, active: false };
+    this.note(`press (${e.pointerType})`, card.dataset.key);
     const move = (ev) => this.pointerMove(ev);
     const up = (ev) => {
       window.removeEventListener("pointermove", move);
@@ -232,11 +248,15 @@ export class Hand {
       // under the pointer before the release (a card sliding in, the layout
       // shifting): the browser would then send the click to the hand itself
       // and the tap would be lost. The click that usually follows is skipped.
-      if (e.type === "pointercancel") return;
+      if (e.type === "pointercancel") {
+        this.note("press cancelled", d.key);
+        return;
+      }
       this.tap = d.key; // its click, if one follows (at once for a mouse, later for a finger), is skipped
-      if (this.order.includes(d.key)) this.toggle(d.key);
+      if (this.order.includes(d.key)) this.toggle(d.key, "tap");
       return;
     }
+    this.note("drag", d.key);
     this.suppressClick = true;
     setTimeout(() => { this.suppressClick = false; }, 0);
     this.el.classList.remove("drag-on");
