@@ -90,107 +90,74 @@ return 0
 """
 
 
-class _NoScript(Exception):
-    """Redis does not know the script yet (it is loaded through the client, once)."""
-
-
 class _Line:
-    """A plain connection to Redis for the notices' script calls, the commands of every move.
+    """One bare redis-py connection for the notices' script calls, the commands of every move.
 
     redis-py's client spends about 100 µs of CPU on a command (its retries,
-    metrics, and a task per send for its timeout); here a command is written
-    and its one-line reply read directly, for a fraction of that. Only for
-    ``redis://`` and ``unix://`` URLs (TLS goes through the client). One
-    command at a time; any error closes the connection (the next call opens
-    another).
+    metrics, and a task per send for its timeout). The same library's
+    connection object, used directly, does the handshake (auth, database,
+    name), writes the command and parses the reply for a fraction of that.
+    One command at a time; any error drops the connection (the next call
+    opens another).
     """
 
     def __init__(self, url: str, name: str) -> None:
         """Prepare a connection to ``url`` (opened on the first call), named ``name`` on the server."""
-        from redis.asyncio.connection import parse_url
+        from redis.asyncio.connection import Connection, UnixDomainSocketConnection, parse_url
 
-        self._where: dict[str, Any] = dict(parse_url(url))
+        where: dict[str, Any] = dict(parse_url(url))
+        where.pop("connection_class", None)
+        kind = UnixDomainSocketConnection if "path" in where else Connection
         self.name = name
-        self._reader: asyncio.StreamReader | None = None
-        self._writer: asyncio.StreamWriter | None = None
+        self._conn = kind(
+            **where, client_name=name, socket_connect_timeout=_TIMEOUT, socket_timeout=_TIMEOUT, retry=None
+        )
         self._lock = asyncio.Lock()
 
     @staticmethod
     def usable(url: str) -> bool:
-        """Whether a URL names a plain TCP or Unix socket (no TLS)."""
+        """Whether a URL names a plain TCP or Unix socket (TLS goes through the client)."""
         return url.split(":", 1)[0].lower() in ("redis", "unix")
 
-    async def call(self, *args: str | int) -> bytes:
-        """Send one command and return its reply's text (an integer or status reply).
+    async def call(self, *args: str | int) -> Any:
+        """Send one command and return its reply.
 
         Raises:
-            _NoScript: An ``EVALSHA`` of a script Redis has not loaded.
-            BusError: Redis answered with an error, or an unexpected reply.
+            NoScriptError: An ``EVALSHA`` of a script Redis has not loaded.
+            BusError: Redis answered with an error.
             OSError: The connection failed twice, on a new connection the
-                second time (it is closed).
-            TimeoutError: No answer within the timeout (the connection is closed).
+                second time (it is dropped).
+            TimeoutError: No answer within the timeout (the connection is dropped).
         """
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import NoScriptError, ResponseError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+
         async with self._lock:
             for attempt in (1, 2):
                 try:
-                    if self._writer is None:
-                        async with asyncio.timeout(_TIMEOUT):
-                            await self._open()
-                    return await self._send(args)
-                except (_NoScript, BusError):
+                    await self._conn.send_command(*args)
+                    return await self._conn.read_response()
+                except NoScriptError:
                     raise
-                except (ConnectionError, OSError) as exc:
-                    self.close()
-                    if attempt == 2 or isinstance(exc, TimeoutError):
-                        raise
+                except ResponseError as exc:
+                    raise BusError(f"Redis refused a command: {exc}") from exc
+                except RedisTimeoutError as exc:
+                    await self._conn.disconnect()
+                    raise TimeoutError(str(exc)) from exc
+                except (RedisConnectionError, OSError) as exc:
+                    await self._conn.disconnect()
+                    if attempt == 2:
+                        raise OSError(str(exc)) from exc
                     # A connection Redis dropped while idle (a restart, a timeout): once more on a new one.
                 except BaseException:
-                    self.close()
+                    await self._conn.disconnect()
                     raise
             raise AssertionError("unreachable")
 
-    async def _open(self) -> None:
-        where = self._where
-        if "path" in where:
-            self._reader, self._writer = await asyncio.open_unix_connection(where["path"])
-        else:
-            self._reader, self._writer = await asyncio.open_connection(
-                where.get("host", "localhost"), int(where.get("port", 6379))
-            )
-        if where.get("password"):
-            user = where.get("username")
-            await self._send(("AUTH", user, where["password"]) if user else ("AUTH", where["password"]))
-        if where.get("db"):
-            await self._send(("SELECT", int(where["db"])))
-        await self._send(("CLIENT", "SETNAME", self.name))
-
-    async def _send(self, args: tuple[Any, ...]) -> bytes:
-        assert self._reader is not None and self._writer is not None
-        parts = [b"*%d\r\n" % len(args)]
-        for arg in args:
-            data = arg if isinstance(arg, bytes) else str(arg).encode()
-            parts.append(b"$%d\r\n%b\r\n" % (len(data), data))
-        self._writer.write(b"".join(parts))
-        async with asyncio.timeout(_TIMEOUT):
-            await self._writer.drain()
-            line = await self._reader.readline()
-        if not line.endswith(b"\r\n"):
-            raise ConnectionError("Redis closed the connection")
-        kind, text = line[:1], line[1:-2]
-        if kind in (b":", b"+"):
-            return text
-        if kind == b"-" and text.startswith(b"NOSCRIPT"):
-            raise _NoScript(text.decode(errors="replace"))
-        if kind == b"-":
-            raise BusError(f"Redis refused a command: {text.decode(errors='replace')}")
-        self.close()  # a reply this connection cannot read: start afresh
-        raise BusError(f"unexpected reply from Redis: {line[:40]!r}")
-
-    def close(self) -> None:
-        """Close the connection (the next call opens another)."""
-        if self._writer is not None:
-            self._writer.close()
-        self._reader = self._writer = None
+    async def close(self) -> None:
+        """Drop the connection (the next call opens another)."""
+        await self._conn.disconnect()
 
 
 class RedisBus(Bus):
@@ -339,18 +306,21 @@ class RedisBus(Bus):
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await self._redis.delete(self._k("node", self.node))
         if self._line is not None:
-            self._line.close()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._line.close()
         for client in (self._redis, self._sub):
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await client.aclose()
 
     async def _run(self, script: Any, keys: list[str], args: list[Any]) -> None:
-        """Run a registered script: on the plain connection if there is one, else (or to load it) via the client."""
+        """Run a registered script: on the bare connection if there is one, else (or to load it) via the client."""
+        from redis.exceptions import NoScriptError
+
         if self._line is not None:
             try:
                 await self._line.call("EVALSHA", script.sha, len(keys), *keys, *args)
                 return
-            except _NoScript:
+            except NoScriptError:
                 pass  # the client loads it (once), then runs it
         await script(keys=keys, args=args)
 
