@@ -615,6 +615,19 @@ def test_the_bus_contract(kind: str, redis_prefix: str) -> None:
     run_async(run())
 
 
+async def _kill_clients(name: str, kind: str | None = None) -> int:
+    """Have Redis drop its connections named ``name`` (of ``kind``: "pubsub", ...); how many it dropped."""
+    admin = redis.asyncio.Redis.from_url(REDIS_URL)
+    try:
+        killed = 0
+        for client in await admin.client_list(_type=kind):
+            if client.get("name") == name:
+                killed += await admin.client_kill_filter(_id=client["id"])
+        return killed
+    finally:
+        await admin.aclose()
+
+
 def test_the_redis_listener_comes_back_after_losing_its_connection(redis_prefix: str) -> None:
     async def run() -> None:
         # Node names of their own: tests running at once must not kill each other's connections.
@@ -625,13 +638,7 @@ def test_the_redis_listener_comes_back_after_losing_its_connection(redis_prefix:
         await two.start(heard.append)
         try:
             await two.set_presence("T", {0: 1}, 0)  # two watches T: notices about it go to two
-            admin = redis.asyncio.Redis.from_url(REDIS_URL)
-            killed = 0
-            for client in await admin.client_list(_type="pubsub"):
-                if client.get("name") == "rummy500-sub-listen-two":
-                    killed += await admin.client_kill_filter(_id=client["id"])
-            await admin.aclose()
-            assert killed == 1
+            assert await _kill_clients("rummy500-sub-listen-two", kind="pubsub") == 1
             for _ in range(200):  # it subscribes again: notices flow
                 await one.publish(Notice("lobby", "T"))
                 await asyncio.sleep(0.05)
@@ -658,13 +665,7 @@ def test_version_notices_go_on_after_redis_drops_their_connection(redis_prefix: 
         try:
             await two.set_presence("T", {0: 1}, 0)
             await one.publish(Notice("version", "T", version=1))
-            admin = redis.asyncio.Redis.from_url(REDIS_URL)
-            killed = 0
-            for client in await admin.client_list():
-                if client.get("name") == "rummy500-line-dropper":
-                    killed += await admin.client_kill_filter(_id=client["id"])
-            await admin.aclose()
-            assert killed == 1
+            assert await _kill_clients("rummy500-line-dropper") == 1
             await one.publish(Notice("version", "T", version=2))
             await one.publish_versions([("T", 3), ("T", 4)])
             for _ in range(200):

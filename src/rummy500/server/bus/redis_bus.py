@@ -220,6 +220,8 @@ class RedisBus(Bus):
         self._line = _Line(url, f"rummy500-line-{self.node}") if _Line.usable(url) else None
         #: How this process's own notices begin (Notice.to_json): never delivered here, dropped unparsed if they were.
         self._own = json.dumps({"n": self.node}, separators=(",", ":"))[:-1] + ","
+        #: Where the inbox channels begin (a process's own is this and its node name).
+        self._inboxes = self._k("inbox", "")
         self._listener: asyncio.Task[None] | None = None
         self._handler: Handler | None = None
         self._closing = False
@@ -331,12 +333,11 @@ class RedisBus(Bus):
     async def publish(self, notice: Notice) -> None:
         """See :meth:`Bus.publish`: delivered to the processes watching the table (see :data:`_DELIVER`)."""
         data = notice.to_json(self.node)
-        inbox = self._k("inbox", "")
         if notice.kind == "version" and notice.version is not None:
             await self._run(
                 self._versions,
                 [self._k("v", notice.table_id), *self._to(notice.table_id)],
-                [self.node, inbox, notice.version, data, _KEEP_MS],
+                [self.node, self._inboxes, notice.version, data, _KEEP_MS],
             )
         elif notice.kind == "chat":
             key = self._k("chat", notice.table_id)
@@ -344,17 +345,17 @@ class RedisBus(Bus):
                 pipe.rpush(key, json.dumps(notice.chat_line(), separators=(",", ":")))
                 pipe.ltrim(key, -CHAT_KEEP, -1)
                 pipe.pexpire(key, _KEEP_MS)
-                await self._notify(keys=self._to(notice.table_id), args=[self.node, inbox, data], client=pipe)
+                await self._notify_in(pipe, notice, data)
                 await pipe.execute()
         else:
-            await self._run(self._notify, self._to(notice.table_id), [self.node, inbox, data])
+            await self._run(self._notify, self._to(notice.table_id), [self.node, self._inboxes, data])
 
     async def publish_versions(self, versions: list[tuple[str, int]]) -> None:
         """See :meth:`Bus.publish_versions`: every table's version and notice in one transaction."""
         if not versions:
             return
         keys: list[str] = []
-        args: list[Any] = [self.node, self._k("inbox", "")]
+        args: list[Any] = [self.node, self._inboxes]
         for table_id, version in versions:
             keys += [self._k("v", table_id), *self._to(table_id)]
             args += [version, Notice("version", table_id, version=version).to_json(self.node)]
@@ -406,13 +407,11 @@ class RedisBus(Bus):
             await self._notify_in(pipe, Notice("presence", table_id))
             await pipe.execute()
 
-    async def _notify_in(self, pipe: Any, notice: Notice) -> None:
-        """Queue the delivery of ``notice`` in a transaction (after the writes it tells of)."""
-        await self._notify(
-            keys=self._to(notice.table_id),
-            args=[self.node, self._k("inbox", ""), notice.to_json(self.node)],
-            client=pipe,
-        )
+    async def _notify_in(self, pipe: Any, notice: Notice, data: str | None = None) -> None:
+        """Queue the delivery of ``notice`` (its JSON ``data``, if already made) in a transaction, after the writes it tells of."""
+        if data is None:
+            data = notice.to_json(self.node)
+        await self._notify(keys=self._to(notice.table_id), args=[self.node, self._inboxes, data], client=pipe)
 
     async def presence(self, table_id: str) -> Presence:
         """See :meth:`Bus.presence` (entries of dead processes are removed on the way)."""

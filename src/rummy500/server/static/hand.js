@@ -91,10 +91,15 @@ export class Hand {
   }
 
   clearSelection() {
-    this.selected.clear();
-    this.note("clear");
+    this.forgetSelection("clear");
     this.render();
     this.onChange();
+  }
+
+  /** Unselect every card without redrawing (the caller redraws), noting why in the trail. */
+  forgetSelection(why) {
+    this.selected.clear();
+    this.note(why);
   }
 
   /** Keep a line of the trail: what happened to which card, and whether it is selected now. */

@@ -580,8 +580,7 @@ class TablePage {
     this.pendingAction = true;
     this.pileDepth = null;
     if (["meld", "layoff", "discard", "swap"].includes(verbOf(action))) {
-      this.hand.selected.clear();
-      this.hand.note(`sent ${verbOf(action)}: selection cleared`);
+      this.hand.forgetSelection(`sent ${verbOf(action)}: selection cleared`);
     }
     this.renderActions();
   }
