@@ -93,3 +93,20 @@ def test_an_oversized_handshake_is_answered_at_once(served: str) -> None:
         )
         answer = s.recv(100)
     assert answer.startswith(b"HTTP/1.1 4")
+
+
+def test_the_newer_websocket_implementation_is_used_and_only_bad_text_is_silenced(tmp_path: Path) -> None:
+    """``websockets-sansio`` (less CPU per message); its one traceback for non-UTF-8 frames is dropped, nothing else."""
+    from rummy500.cli.serve import QuietBadText
+
+    settings = make_settings(tmp_path)
+    assert uvicorn_options(settings)["ws"] == "websockets-sansio"
+    uvicorn_options(settings)
+    logger = logging.getLogger("uvicorn.error")
+    assert sum(isinstance(f, QuietBadText) for f in logger.filters) == 1  # installed once
+
+    def record(msg: str) -> logging.LogRecord:
+        return logger.makeRecord("uvicorn.error", logging.ERROR, __file__, 1, msg, (), None)
+
+    assert not logger.filter(record("Invalid UTF-8 sequence received from client."))
+    assert logger.filter(record("Exception in ASGI application\n"))

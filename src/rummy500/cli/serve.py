@@ -16,7 +16,6 @@ import logging
 import os
 import re
 import sys
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -131,6 +130,27 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+class QuietBadText(logging.Filter):
+    """Drop uvicorn's error log of a websocket text frame that is not UTF-8.
+
+    The sender gets its close (1007) anyway; a traceback per frame would let
+    any client flood the log.
+    """
+
+    MESSAGE = "Invalid UTF-8 sequence received from client."
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keep every record but that one."""
+        return record.msg != self.MESSAGE
+
+
+def quiet_bad_text() -> None:
+    """Install :class:`QuietBadText` on uvicorn's error logger (once)."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietBadText) for f in logger.filters):
+        logger.addFilter(QuietBadText())
+
+
 #: Websocket frames up to this size reach the app, which answers ``bad_message``
 #: past ``ws_max_message_bytes``; larger ones close the socket (1009).
 FRAME_CAP = 1024 * 1024
@@ -139,23 +159,22 @@ FRAME_CAP = 1024 * 1024
 def uvicorn_options(settings: Settings, log_level: str = "info") -> dict[str, Any]:
     """The keyword arguments of ``uvicorn.run`` / ``uvicorn.Config`` for these settings.
 
-    The websocket implementation is the ``websockets`` library's: a frame that
-    is not UTF-8 closes its socket (1007) without a traceback in the log, and
-    an oversized handshake gets 400 at once.
+    The websocket implementation is uvicorn's sans-I/O one on the
+    ``websockets`` library (``websockets-sansio``): less CPU per message than
+    the older ``websockets`` implementation (its streams and tasks per socket;
+    docs/deploy.md, Performance, has the figures). A frame that is not UTF-8 closes its
+    socket (1007); the traceback uvicorn logs for it is dropped
+    (:class:`QuietBadText`, installed here). An oversized handshake gets a 4xx
+    at once. tests/server/test_uvicorn.py holds these behaviours.
     """
-    # That implementation is the older of the two in uvicorn and warns so at
-    # import; the newer one logs tracebacks for non-UTF-8 frames and hangs on
-    # oversized handshakes (tests/server/test_uvicorn.py holds both behaviours).
-    warnings.filterwarnings("ignore", message=r"websockets\.legacy is deprecated", category=DeprecationWarning)
-    warnings.filterwarnings("ignore", message=r"remove second argument of ws_handler", category=DeprecationWarning)
-    warnings.filterwarnings("ignore", message=r"The `websockets` implementation is deprecated")
+    quiet_bad_text()
     return {
         "host": settings.host,
         "port": settings.port,
         "log_level": log_level,
         # Our logging (set up by serve_main, with the token filter) rather than uvicorn's.
         "log_config": None,
-        "ws": "websockets",
+        "ws": "websockets-sansio",
         "ws_max_size": max(FRAME_CAP, 4 * settings.ws_max_message_bytes),
         "ws_per_message_deflate": settings.ws_compression,
         "proxy_headers": False,
