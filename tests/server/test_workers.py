@@ -232,3 +232,23 @@ def test_workers_exit_when_the_server_process_is_killed() -> None:
     finally:
         server.kill()
         server.wait()
+
+
+def test_the_thinking_thread_answers_each_loop_in_order_and_survives_failures_and_cancellations() -> None:
+    """Quick bots think in one thread of the process: answers, errors and abandoned waits, from any event loop."""
+    thread = driver.ThinkingThread()
+
+    def boom() -> None:
+        raise ValueError("bot bug")
+
+    async def run(base: int) -> list[int]:
+        got = [await thread.run(lambda k=k: base + k) for k in range(3)]
+        with pytest.raises(ValueError, match="bot bug"):
+            await thread.run(boom)
+        slow = thread.run(time.sleep, 0.05)
+        slow.cancel()  # nobody waits for it any more: its answer is dropped
+        got.append(await thread.run(lambda: base + 9))
+        return got
+
+    assert asyncio.run(run(0)) == [0, 1, 2, 9]
+    assert asyncio.run(run(100)) == [100, 101, 102, 109]  # a second event loop, the same thread
