@@ -245,6 +245,9 @@ def test_a_serving_process_keeps_full_collections_rare(tmp_path: Path) -> None:
             assert gc.get_threshold() == GC_THRESHOLDS
             assert gc.get_freeze_count() > 0
             assert GC_THRESHOLDS[0] > 700 and GC_THRESHOLDS[2] > 10  # rarer than CPython's (700, 10, 10)
+            # ... a full one only after some ten million allocations; young ones small (short pauses).
+            assert GC_THRESHOLDS[0] * GC_THRESHOLDS[1] * GC_THRESHOLDS[2] >= 10_000_000
+            assert GC_THRESHOLDS[0] <= 5_000
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
