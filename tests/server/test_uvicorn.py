@@ -68,6 +68,20 @@ def test_an_oversized_message_gets_bad_message_and_the_socket_stays_open(served:
         assert json.loads(ws.recv(timeout=5))["type"] == "state"
 
 
+def test_a_frame_over_the_cap_closes_the_socket_with_1009(served: str) -> None:
+    """Past ``FRAME_CAP`` (or 4 x the message limit) the frame never reaches the app: the socket closes (1009)."""
+    from rummy500.cli.serve import FRAME_CAP
+
+    table_id = _table(served)
+    with connect(f"ws://{served}/ws/tables/{table_id}", max_size=None) as ws:
+        assert json.loads(ws.recv(timeout=5))["type"] == "state"
+        ws.send("x" * (FRAME_CAP + 1))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
 def test_a_frame_that_is_not_utf8_closes_quietly(served: str, caplog: pytest.LogCaptureFixture) -> None:
     table_id = _table(served)
     with caplog.at_level(logging.WARNING), connect(f"ws://{served}/ws/tables/{table_id}") as ws:
