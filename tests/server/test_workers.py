@@ -9,6 +9,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -234,21 +235,26 @@ def test_workers_exit_when_the_server_process_is_killed() -> None:
         server.wait()
 
 
-def test_the_thinking_thread_answers_each_loop_in_order_and_survives_failures_and_cancellations() -> None:
-    """Quick bots think in one thread of the process: answers, errors and abandoned waits, from any event loop."""
-    thread = driver.ThinkingThread()
+def test_the_thinking_threads_answer_each_loop_and_survive_failures_cancellations_and_a_stuck_bot() -> None:
+    """Quick bots think in a few threads of the process: answers, errors and abandoned waits, from any event loop."""
+    thinking = driver.ThinkingThreads(threads=2)
+    stuck = threading.Event()
 
     def boom() -> None:
         raise ValueError("bot bug")
 
     async def run(base: int) -> list[int]:
-        got = [await thread.run(lambda k=k: base + k) for k in range(3)]
+        hung = thinking.run(stuck.wait)  # a decision that does not end holds up one thread, not the others
+        got = [await thinking.run(lambda k=k: base + k) for k in range(3)]
         with pytest.raises(ValueError, match="bot bug"):
-            await thread.run(boom)
-        slow = thread.run(time.sleep, 0.05)
+            await thinking.run(boom)
+        slow = thinking.run(time.sleep, 0.05)
         slow.cancel()  # nobody waits for it any more: its answer is dropped
-        got.append(await thread.run(lambda: base + 9))
+        got.append(await thinking.run(lambda: base + 9))
+        stuck.set()
+        assert await hung is True
+        stuck.clear()
         return got
 
     assert asyncio.run(run(0)) == [0, 1, 2, 9]
-    assert asyncio.run(run(100)) == [100, 101, 102, 109]  # a second event loop, the same thread
+    assert asyncio.run(run(100)) == [100, 101, 102, 109]  # a second event loop, the same threads

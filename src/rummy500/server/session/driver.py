@@ -31,7 +31,7 @@ __all__ = [
     "BotDriver",
     "DrivenTable",
     "Thinker",
-    "ThinkingThread",
+    "ThinkingThreads",
     "choose_action",
     "think_at_once",
     "think_in_thread",
@@ -87,40 +87,51 @@ class DrivenTable(Protocol):
 Thinker = Callable[[Bot, Any, random.Random], Awaitable[tuple[Action | BaseException | None, Bot]]]
 
 
-class ThinkingThread:
-    """One thread of this process that runs the quick bots' decisions, one after another.
+class ThinkingThreads:
+    """A few threads of this process that run the quick bots' decisions, taken from one queue.
 
     Cheaper per decision than ``asyncio.to_thread`` (no context copy, no
-    executor bookkeeping, no chained futures): a job goes on a queue, its
-    answer comes back through the event loop's ``call_soon_threadsafe``. The
-    decisions take milliseconds and hold the interpreter lock while they
-    think, so several threads would not decide any sooner. The thread starts
-    on first use (again in a forked child) and lives as long as the process.
+    executor bookkeeping, no chained futures): a job goes on a queue, one
+    idle thread takes it, its answer comes back through the event loop's
+    ``call_soon_threadsafe``. The decisions take milliseconds and hold the
+    interpreter lock while they think, so more threads would not decide any
+    sooner; there are several only so that one decision that never ends (a
+    bot bug) does not hold up the other tables' bots. The threads start on
+    first use (again in a forked child) and live as long as the process.
     """
 
-    def __init__(self) -> None:
-        """An idle thread-to-be."""
+    def __init__(self, threads: int = 4) -> None:
+        """Idle threads-to-be (``threads`` of them)."""
+        self.size = threads
         self._jobs: queue.SimpleQueue[
             tuple[asyncio.AbstractEventLoop, asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]]
         ] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         self._start = threading.Lock()
 
     def run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
-        """``fn(*args)`` in the thread; a future of the event loop that calls this, for its result."""
+        """``fn(*args)`` in one of the threads; a future of the calling event loop, for its result."""
         loop = asyncio.get_running_loop()
         done = loop.create_future()
-        if self._thread is None or not self._thread.is_alive():
-            with self._start:
-                if self._thread is None or not self._thread.is_alive():
-                    self._jobs = queue.SimpleQueue()  # a forked child's: nothing of the parent's
-                    self._thread = threading.Thread(target=self._work, name="bot-thinking", daemon=True)
-                    self._thread.start()
+        if not self._threads or not self._threads[0].is_alive():
+            self._spawn()
         self._jobs.put((loop, done, fn, args))
         return done
 
-    def _work(self) -> None:
-        jobs = self._jobs
+    def _spawn(self) -> None:
+        with self._start:
+            if self._threads and self._threads[0].is_alive():
+                return
+            self._jobs = queue.SimpleQueue()  # a forked child's: nothing of the parent's
+            self._threads = [
+                threading.Thread(target=self._work, args=(self._jobs,), name=f"bot-thinking-{i}", daemon=True)
+                for i in range(self.size)
+            ]
+            for thread in self._threads:
+                thread.start()
+
+    @staticmethod
+    def _work(jobs: queue.SimpleQueue[Any]) -> None:
         while True:
             loop, done, fn, args = jobs.get()
             try:
@@ -141,12 +152,12 @@ def _settle(done: asyncio.Future[Any], result: Any, failed: BaseException | None
         done.set_result(result)
 
 
-#: The thread where ``easy`` and ``medium`` bots think.
-THINKING = ThinkingThread()
+#: The threads where ``easy`` and ``medium`` bots think.
+THINKING = ThinkingThreads()
 
 
 async def think_in_thread(bot: Bot, view: Any, rng: random.Random) -> tuple[Action | BaseException | None, Bot]:
-    """The simplest :data:`Thinker`: the process's bot-thinking thread (:data:`THINKING`)."""
+    """The simplest :data:`Thinker`: the process's bot-thinking threads (:data:`THINKING`)."""
     return await THINKING.run(ask_bot, bot, view, rng), bot
 
 
