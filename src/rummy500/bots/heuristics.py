@@ -426,6 +426,11 @@ def _need_bits(need: tuple[Card, ...]) -> tuple[int, int]:
     return got
 
 
+def _extend_test(rules: Rules, seat: int) -> Callable[[TableMeld], bool]:
+    """Whether ``seat`` may lay off on a table meld (``layoff_onto``)."""
+    return lambda meld: rules.may_lay_off_on(seat, meld.owner)
+
+
 def _by_id(table: Sequence[TableMeld], meld_id: int) -> TableMeld:
     for m in table:
         if m.id == meld_id:
@@ -505,8 +510,10 @@ class Analysis:
         self.extra = view.extra_jokers
         self.plan_hand = self.hand + [_JK] * self.extra
         self.may_layoff = view.may_lay_off_now
+        # (A function of the rules and the seat, not a bound method: the analysis would hold
+        # itself through its planner, a reference cycle only the garbage collector frees.)
         self.planner = Planner(
-            rules, view.melds, seat, may_layoff=self.may_layoff, may_extend=self._may_extend, wild=self.wild
+            rules, view.melds, seat, may_layoff=self.may_layoff, may_extend=_extend_test(rules, seat), wild=self.wild
         )
         self._base: tuple[int, tuple[Group, ...]] | None = None
         self._ctx: PlanContext | None = None
