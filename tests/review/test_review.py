@@ -242,3 +242,16 @@ def test_a_decision_too_near_the_line_to_settle_by_the_cap_is_left_unsure_early(
     # Far enough from the line for the cap to settle it: the guesses go on.
     far = {"a": [x + 2.0 for x in near["a"]], "b": [0.0] * 8}
     assert _in_doubt(far, "b", replace(patient, futile=0.5))
+
+
+def test_a_review_in_two_processes_is_the_same_review():
+    """``jobs`` splits the decisions between processes; each is seeded by itself, so nothing changes."""
+    record = _short_game(3)
+    budget = Budget(samples=2, candidates=2, horizon=2, extend=1)
+    seen: list[tuple[int, int]] = []
+    one = review_record(record, budget=budget, seed=5, select=_first(6))
+    two = review_record(record, budget=budget, seed=5, select=_first(6), jobs=2, progress=lambda d, t: seen.append((d, t)))
+    assert len(one.decisions) == 12
+    assert one.to_dict() == two.to_dict()
+    # The progress reaches the end, never goes back, and counts every decision once.
+    assert seen[-1] == (12, 12) and [d for d, _ in seen] == sorted(d for d, _ in seen)
