@@ -31,8 +31,10 @@ The estimator (see ``docs/review.md``):
   batches, further batches (at most :attr:`Budget.extend`) play the move
   played and the rivals still in reach on new shared determinizations. A
   decision too near the line for the cap to settle stops early
-  (:attr:`Budget.futile`). Each decision ends *sure* either way or *unsure*
-  (:attr:`Decision.sure`).
+  (:attr:`Budget.futile`, off by default). No decision is settled by its
+  first batch (:attr:`Budget.settle_after`). Each decision ends *sure* either
+  way or *unsure* (:attr:`Decision.sure`); with :attr:`Budget.estimate_unsure`
+  an unsure decision's verdict is the point estimate's.
 * **Loss and verdict.** The expected points lost is the best candidate's
   mean minus the move played's mean (paired), counted only when it exceeds
   ``confidence`` standard errors (else 0: nothing was clearly better). A
@@ -150,14 +152,14 @@ class Budget:
     candidates: int = 3
     horizon: int | None = 4
     confidence: float = 2.0
-    extend: int = 15
-    prior_sd: float = 12.0
+    extend: int = 31
+    prior_sd: float = 20.0
     reach: float = 2.0
     first_reach: float = 2.0
     confirm: int = 2
-    futile: float = 0.5
+    futile: float = 0.0
     estimate_unsure: bool = False
-    settle_after: int = 1
+    settle_after: int = 2
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
@@ -221,7 +223,9 @@ class Decision:
             ``loss - confidence * stderr >= 8``), or no candidate may be 8
             points better (``difference + confidence * stderr < 8`` against
             every rival still played out). False: the guesses ran out (the cap
-            of ``1 + extend`` batches) with the interval still across the line.
+            of ``1 + extend`` batches) with the interval still across the line;
+            with :attr:`Budget.estimate_unsure` the loss and the verdict are
+            then the point estimate's, without the margin.
         hindsight: with ``hindsight=True``, the played and best moves' values
             with the real hidden cards (never used for the verdict), else None.
     """

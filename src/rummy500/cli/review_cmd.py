@@ -152,6 +152,11 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
         f"Expected round points lost, judged from each player's own view ({b.samples} to {b.samples * (1 + b.extend)} "
         f"guesses of the hidden cards, more where the verdict is close; {b.candidates} moves compared per decision; "
         f"{th} points, each by a margin of {b.confidence:g} standard errors)."
-        + " A verdict marked ? is unsure: after the most guesses, the move may still be 8 points worse than the best, or not."
+        + (
+            " A verdict marked ? is unsure: after the most guesses the move may still be 8 points worse than the best, or not;"
+            " the verdict shown is the estimate's, without the margin."
+            if b.estimate_unsure
+            else " A verdict marked ? is unsure: after the most guesses, the move may still be 8 points worse than the best, or not."
+        )
         + (" Hindsight columns use the real hidden cards and play no part in the verdicts." if hind else "")
     )
