@@ -353,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--futile", type=float, default=DEFAULT_BUDGET.futile, help="budget: give up on a decision this near the line (projected)")
     parser.add_argument("--reach", type=float, default=DEFAULT_BUDGET.reach, help="budget: reach after the later batches")
     parser.add_argument("--prior-sd", type=float, default=DEFAULT_BUDGET.prior_sd, help="budget: the prior spread of a paired difference")
+    parser.add_argument("--estimate-unsure", action="store_true", help="budget: an unsure decision's verdict from the point estimate")
+    parser.add_argument("--settle-after", type=int, default=DEFAULT_BUDGET.settle_after, help="budget: batches before any decision is settled")
     parser.add_argument("--extend", type=int, default=DEFAULT_BUDGET.extend, help="budget: further batches while in doubt")
     parser.add_argument("--levels", default=",".join(LEVELS), help="ranking: the levels compared, weakest first")
     parser.add_argument("--only-differ", action="store_true", help="ranking: judge only the positions where the levels' moves differ")
@@ -365,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     horizon = None if args.horizon in ("end", "None") else int(args.horizon)
     budget = replace(
         DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, confirm=args.confirm, horizon=horizon,
-        reach=args.reach, prior_sd=args.prior_sd, futile=args.futile,
+        reach=args.reach, prior_sd=args.prior_sd, futile=args.futile, estimate_unsure=args.estimate_unsure, settle_after=args.settle_after,
     )
     out = args.out[0] if args.out else None
     if args.what == "summarize":

@@ -31,8 +31,10 @@ The estimator (see ``docs/review.md``):
   batches, further batches (at most :attr:`Budget.extend`) play the move
   played and the rivals still in reach on new shared determinizations. A
   decision too near the line for the cap to settle stops early
-  (:attr:`Budget.futile`). Each decision ends *sure* either way or *unsure*
-  (:attr:`Decision.sure`).
+  (:attr:`Budget.futile`, off by default). No decision is settled by its
+  first batch (:attr:`Budget.settle_after`). Each decision ends *sure* either
+  way or *unsure* (:attr:`Decision.sure`); with :attr:`Budget.estimate_unsure`
+  an unsure decision's verdict is the point estimate's.
 * **Loss and verdict.** The expected points lost is the best candidate's
   mean minus the move played's mean (paired), counted only when it exceeds
   ``confidence`` standard errors (else 0: nothing was clearly better). A
@@ -61,10 +63,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import multiprocessing
 import random
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from rummy500.actions import Action, Discard, LayOff, Meld, Reshuffle
@@ -136,18 +140,26 @@ class Budget:
         prior_sd: the spread (points) of a paired difference assumed before
             any is seen; it stands in for two samples in the standard error,
             so a handful of identical playouts cannot settle a verdict alone.
+        estimate_unsure: an unsure decision (the guesses ran out with the
+            interval still across the mistake line) takes its loss and verdict
+            from the point estimate, without the ``confidence`` margin.
+        settle_after: no decision is settled, either way, before this many
+            batches (a first batch can miss the few deals where a move costs
+            most, and look sure that it costs nothing).
     """
 
     samples: int = 6
     candidates: int = 3
     horizon: int | None = 4
     confidence: float = 2.0
-    extend: int = 15
-    prior_sd: float = 12.0
+    extend: int = 31
+    prior_sd: float = 20.0
     reach: float = 2.0
     first_reach: float = 2.0
     confirm: int = 2
-    futile: float = 0.5
+    futile: float = 0.0
+    estimate_unsure: bool = False
+    settle_after: int = 2
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
@@ -211,7 +223,9 @@ class Decision:
             ``loss - confidence * stderr >= 8``), or no candidate may be 8
             points better (``difference + confidence * stderr < 8`` against
             every rival still played out). False: the guesses ran out (the cap
-            of ``1 + extend`` batches) with the interval still across the line.
+            of ``1 + extend`` batches) with the interval still across the line;
+            with :attr:`Budget.estimate_unsure` the loss and the verdict are
+            then the point estimate's, without the margin.
         hindsight: with ``hindsight=True``, the played and best moves' values
             with the real hidden cards (never used for the verdict), else None.
     """
@@ -488,6 +502,8 @@ def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> 
     a player should look at again and the rest.
     """
     n = len(vals[move])
+    if n <= (budget.settle_after - 1) * max(2, budget.samples):
+        return True
     for rival, v in vals.items():
         if rival == move or len(v) != n:
             continue
@@ -567,11 +583,53 @@ def _evaluate(
         real = est.rollouts([truth] * len(seeds), seeds, seat, [played] + ([best] if best != played else []))
         hind = {"played": _mean(real[played]), "best": _mean(real[best])}
     sure = _settled(vals, played, budget)
+    if not sure and budget.estimate_unsure:
+        loss, se, best = _loss(vals, played, replace(budget, confidence=0.0))
     out = (best, dict(sorted(means.items(), key=lambda kv: -kv[1])), loss, se, means[played], hind, len(vals[played]), sure)
     _CACHE[key] = out
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return out
+
+
+_Task = tuple[View, Action, str, "RoundState | None"]
+_Result = tuple[Action, dict[Action, float], float, float, float, "dict[str, float] | None", int, bool]
+
+
+def _evaluate_chunk(budget: Budget, tasks: list[_Task]) -> list[_Result]:
+    """Evaluate some decisions (in a worker process)."""
+    est = _Estimator(budget)
+    return [_evaluate(est, view, action, seed, truth) for view, action, seed, truth in tasks]
+
+
+def _evaluate_all(
+    budget: Budget, tasks: list[_Task], jobs: int, progress: Callable[[int, int], None] | None
+) -> list[_Result]:
+    """Evaluate every decision, in ``jobs`` processes when there are enough of them, in order."""
+    total = len(tasks)
+    if jobs <= 1 or total < 2 * jobs:
+        est = _Estimator(budget)
+        out: list[_Result] = []
+        for view, action, seed, truth in tasks:
+            out.append(_evaluate(est, view, action, seed, truth))
+            if progress is not None:
+                progress(len(out), total)
+        return out
+    # Small chunks, handed out as workers free up: a few decisions take many more guesses than most.
+    size = max(1, min(8, total // (4 * jobs)))
+    chunks = [tasks[i : i + size] for i in range(0, total, size)]
+    results: list[list[_Result] | None] = [None] * len(chunks)
+    done = 0
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        futures = {pool.submit(_evaluate_chunk, budget, chunk): i for i, chunk in enumerate(chunks)}
+        for fut in as_completed(futures):
+            i = futures[fut]
+            results[i] = fut.result()
+            done += len(chunks[i])
+            if progress is not None:
+                progress(done, total)
+    return [r for chunk in results if chunk is not None for r in chunk]
 
 
 # ---------------------------------------------------------------- the game walk
@@ -638,6 +696,7 @@ def review_record(
     hindsight: bool = False,
     select: Callable[[int, int], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
 ) -> Review:
     """Review every decision of a game record.
 
@@ -652,6 +711,8 @@ def review_record(
         select: ``select(seat, n)`` for the seat's ``n``-th decision (from 0):
             review it or not (a sampled review; default: all).
         progress: called as ``progress(done, total)`` after each decision.
+        jobs: review the decisions in this many processes (each decision is
+            seeded by itself, so the review is the same for any ``jobs``).
 
     Returns:
         The :class:`Review`.
@@ -676,11 +737,9 @@ def review_record(
         count[p.seat] += 1
         if p.seat in want and (select is None or select(p.seat, n)):
             chosen.append(p)
-    est = _Estimator(budget)
+    tasks = [(p.view, p.action, f"{seed}:{p.round}:{p.index}", p.state if hindsight else None) for p in chosen]
     decisions: list[Decision] = []
-    for k, p in enumerate(chosen):
-        dseed = f"{seed}:{p.round}:{p.index}"
-        best, means, loss, se, mine, hind, n, sure = _evaluate(est, p.view, p.action, dseed, p.state if hindsight else None)
+    for p, (best, means, loss, se, mine, hind, n, sure) in zip(chosen, _evaluate_all(budget, tasks, jobs, progress), strict=True):
         decisions.append(
             Decision(
                 round=p.round,
@@ -691,7 +750,7 @@ def review_record(
                 played=str(p.action),
                 best=str(best),
                 loss=round(loss, 2),
-                verdict=verdict_for(loss, se if math.isfinite(se) else 0.0, budget.confidence),
+                verdict=verdict_for(loss, se if math.isfinite(se) else 0.0, 0.0 if not sure and budget.estimate_unsure else budget.confidence),
                 values={str(a): round(v, 2) for a, v in means.items()},
                 stderr=round(se, 2) if math.isfinite(se) else -1.0,
                 standing=round(_standing(rules, p.totals, p.seat, mine), 2),
@@ -701,8 +760,6 @@ def review_record(
                 hindsight={k2: round(v, 2) for k2, v in hind.items()} if hind else None,
             )
         )
-        if progress is not None:
-            progress(k + 1, len(chosen))
     nrounds = max(1, len(rec.rounds))
     players = []
     for s in sorted(want):

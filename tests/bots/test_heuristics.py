@@ -77,3 +77,35 @@ def test_easy_sits_below_medium_in_a_short_match() -> None:
     results = run_games(["medium", "easy"], Rules.from_mapping({"target": 300}), 6, seed=2)
     medium = sum(1 for r in results if r.entries[r.winners[0]] == 0)
     assert medium >= 4
+
+
+def test_the_bots_leave_no_reference_cycles_behind() -> None:
+    """A server runs many bots: what a decision allocates is freed by reference counting alone.
+
+    (A cycle, such as an analysis holding itself through a bound method in its
+    planner, waits for the garbage collector, whose young collections then
+    stop the server's event loop for tens of milliseconds.)
+    """
+    import gc
+
+    from rummy500.actions import Decline
+    from rummy500.match import Match
+
+    rules = Rules.from_mapping({"preset": "popular", "players": 4})
+    state = Match(rules, seed=1).state
+    assert state is not None
+    bots = [make_bot(level, 1, **({"iterations": 4} if level == "hard" else {})) for level in ("hard", "easy", "medium", "medium")]
+    rng = random.Random(1)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(30):
+            decision = state.decision()
+            if decision is None or decision.seat is None:
+                break
+            seat = decision.seat
+            action = bots[seat].act(state.view(seat), rng) or Decline()
+            state.apply(action, seat)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

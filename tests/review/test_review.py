@@ -156,7 +156,7 @@ def test_a_verdict_needs_its_threshold_by_a_margin_of_standard_errors():
 
 
 def test_more_samples_only_while_the_mistake_threshold_is_within_the_margin():
-    budget = Budget(confidence=2.0, prior_sd=0.0)
+    budget = Budget(confidence=2.0, prior_sd=0.0, settle_after=1)
     near = {"a": [10.0, 0.0, 20.0, 0.0], "b": [0.0, 0.0, 0.0, 0.0]}  # a beats b by 7.5 ± 4.8
     assert _in_doubt(near, "b", budget)
     assert not _in_doubt(near, "a", budget)  # a is ahead, and b cannot be 8 points better
@@ -164,9 +164,9 @@ def test_more_samples_only_while_the_mistake_threshold_is_within_the_margin():
     wide = {"a": [30.0, -20.0, 25.0, -30.0], "b": [0.0, 0.0, 0.0, 0.0]}  # a ahead by 1.25 ± 14
     assert _in_doubt(wide, "a", budget) and _in_doubt(wide, "b", budget)
     clear = {"a": [40.0, 42.0, 38.0, 40.0], "b": [0.0, 0.0, 0.0, 0.0]}  # 40 ± 0.8: a blunder, surely
-    assert not _in_doubt(clear, "b", Budget(samples=2, prior_sd=0.0))
+    assert not _in_doubt(clear, "b", Budget(samples=2, prior_sd=0.0, settle_after=1))
     # ... but not from a single batch: one batch can miss a whole kind of deal.
-    assert _in_doubt(clear, "b", Budget(samples=4, prior_sd=0.0))
+    assert _in_doubt(clear, "b", Budget(samples=4, prior_sd=0.0, settle_after=1))
     # Every live rival counts, not only the one with the best mean: c may be 8 points better than b.
     three = {"a": [2.0, 2.0, 2.0, 2.0], "b": [0.0, 0.0, 0.0, 0.0], "c": [30.0, -20.0, 25.0, -30.0]}
     assert _in_doubt(three, "b", budget)
@@ -175,7 +175,18 @@ def test_more_samples_only_while_the_mistake_threshold_is_within_the_margin():
     # A candidate dropped after the first batch (fewer samples) is no rival any more.
     assert not _in_doubt({"a": [9.0, 9.0, 9.0], "b": [0.0, 0.0, 0.0, 0.0]}, "b", budget)
     # The prior spread keeps two identical playouts from settling anything.
-    assert _in_doubt({"a": [8.0, 8.0], "b": [0.0, 0.0]}, "b", Budget(prior_sd=8.0))
+    assert _in_doubt({"a": [8.0, 8.0], "b": [0.0, 0.0]}, "b", Budget(prior_sd=8.0, settle_after=1))
+
+
+def test_no_decision_is_settled_by_its_first_batch():
+    # b is surely no mistake after one batch of four (a is 0.5 ± 0.3 better), and the rule would
+    # stop there; but a first batch can miss the few deals where a move costs most.
+    tiny = {"a": [1.0, 0.0, 1.0, 0.0], "b": [0.0, 0.0, 0.0, 0.0]}
+    once = Budget(samples=4, confidence=2.0, prior_sd=0.0, settle_after=1)
+    assert not _in_doubt(tiny, "b", once)
+    assert _in_doubt(tiny, "b", replace(once, settle_after=2))
+    twice = {"a": tiny["a"] * 2, "b": tiny["b"] * 2}
+    assert not _in_doubt(twice, "b", replace(once, settle_after=2))
 
 
 def test_every_candidate_is_played_out_on_the_same_guesses_and_a_clear_call_stops_soon():
@@ -206,7 +217,7 @@ def _points(record):
 
 def test_sampling_goes_on_until_the_mistake_line_is_settled_or_the_cap():
     """Each decision either settles the mistake line with 2 standard errors (sure) or used every batch."""
-    budget = Budget(samples=3, candidates=3, horizon=2, extend=3, reach=2.0, first_reach=2.0, futile=0.0)
+    budget = Budget(samples=3, candidates=3, horizon=2, extend=3, reach=2.0, first_reach=2.0, futile=0.0, estimate_unsure=False)
     review = review_record(_short_game(7), budget=budget, seed=2, select=_first(12))
     assert len(review.decisions) == 24
     cap = budget.samples * (1 + budget.extend)
@@ -215,7 +226,14 @@ def test_sampling_goes_on_until_the_mistake_line_is_settled_or_the_cap():
             assert d.sure
         if not d.sure:
             assert d.samples == cap
-        assert d.samples % budget.samples == 0 and budget.samples <= d.samples <= cap
+        # The default settle_after: no decision settled by its first batch.
+        assert d.samples % budget.samples == 0 and 2 * budget.samples <= d.samples <= cap
+    # With estimate_unsure, the same decisions, and an unsure one's verdict is its point estimate's.
+    guess = review_record(_short_game(7), budget=replace(budget, estimate_unsure=True), seed=2, select=_first(12))
+    assert [(d.step, d.samples, d.sure) for d in guess.decisions] == [(d.step, d.samples, d.sure) for d in review.decisions]
+    for d in guess.decisions:
+        assert d.verdict == verdict_for(d.loss, d.stderr, 2.0 if d.sure else 0.0)
+    assert any(not d.sure for d in guess.decisions)
     data = review.to_dict()
     assert all(isinstance(d["sure"], bool) for d in data["decisions"])
 
@@ -242,3 +260,16 @@ def test_a_decision_too_near_the_line_to_settle_by_the_cap_is_left_unsure_early(
     # Far enough from the line for the cap to settle it: the guesses go on.
     far = {"a": [x + 2.0 for x in near["a"]], "b": [0.0] * 8}
     assert _in_doubt(far, "b", replace(patient, futile=0.5))
+
+
+def test_a_review_in_two_processes_is_the_same_review():
+    """``jobs`` splits the decisions between processes; each is seeded by itself, so nothing changes."""
+    record = _short_game(3)
+    budget = Budget(samples=2, candidates=2, horizon=2, extend=1)
+    seen: list[tuple[int, int]] = []
+    one = review_record(record, budget=budget, seed=5, select=_first(6))
+    two = review_record(record, budget=budget, seed=5, select=_first(6), jobs=2, progress=lambda d, t: seen.append((d, t)))
+    assert len(one.decisions) == 12
+    assert one.to_dict() == two.to_dict()
+    # The progress reaches the end, never goes back, and counts every decision once.
+    assert seen[-1] == (12, 12) and [d for d, _ in seen] == sorted(d for d, _ in seen)

@@ -262,19 +262,55 @@ class PlanContext:
         self.planner = planner
         self.hand = tuple(sorted(hand))
         self.groups = planner.groups(self.hand)
-        by_card: dict[Card, list[Group]] = {}
+        # Per natural card, the groups that use it, best first, each with its bit form:
+        # (natural cards' mask (-1: a card twice, which no bit-mask hand holds), jokers, meld-id bit).
+        self.gbits: list[tuple[int, int, int]] = []
+        by_bit: dict[int, list[tuple[int, int, int, Group]]] = {}
         for g in self.groups:
+            need, jokers = _need_bits(g.need)
+            entry = (need, jokers, 0 if g.on is None else 1 << g.on, g)
+            self.gbits.append(entry[:3])
             for c in set(g.need):
                 if c != _JK:
-                    by_card.setdefault(c, []).append(g)
-        for lst in by_card.values():
-            lst.sort(key=lambda g: -g.points)
-        self.by_card = by_card
+                    by_bit.setdefault(int(c), []).append(entry)
+        for lst in by_bit.values():
+            lst.sort(key=lambda e: -e[3].points)
+        self.by_bit = by_bit
         self.joker_layoffs = sorted(
             (g.points for g in self.groups if g.on is not None and g.need == (_JK,)), reverse=True
         )
         self.memo: dict[tuple[tuple[Card, ...], frozenset[int]], tuple[int, tuple[Group, ...]]] = {}
         self.nodes = 0
+        # A hand without two copies of a natural card (always, with one pack) is searched as a
+        # bit mask of its natural cards and a count of jokers: the same search, visiting the same
+        # sub-hands in the same order (so the same plans and the same node count), with cheaper
+        # steps. A query hand that has two copies of a card takes the tuple search.
+        self.masked = _mask_of(self.hand) is not None
+        self.mmemo: dict[int, tuple[int, tuple[Group, ...]]] = {}
+
+    def _mrec(self, mask: int, jk: int, used: int) -> tuple[int, tuple[Group, ...]]:
+        """:meth:`_rec` on a hand as (natural cards' bit mask, jokers), ``used`` as meld-id bits."""
+        key = mask | jk << 64 | used << 72
+        got = self.mmemo.get(key)
+        if got is not None:
+            return got
+        self.nodes += 1
+        if mask == 0:
+            res: tuple[int, tuple[Group, ...]] = (0, ())
+            self.mmemo[key] = res
+            return res
+        low = mask & -mask
+        res = self._mrec(mask ^ low, jk, used)
+        if self.nodes <= self.planner.node_budget:
+            for need, jokers, on, g in self.by_bit.get(low.bit_length() - 1, ()):
+                if on & used or need & mask != need or jokers > jk:
+                    continue
+                sub = self._mrec(mask ^ need, jk - jokers, used | on)
+                v = g.points + sub[0]
+                if v > res[0]:
+                    res = (v, (g, *sub[1]))
+        self.mmemo[key] = res
+        return res
 
     def _rec(self, h: tuple[Card, ...], used: frozenset[int]) -> tuple[int, tuple[Group, ...]]:
         key = (h, used)
@@ -290,7 +326,7 @@ class PlanContext:
         i = h.index(x)
         res = self._rec(h[:i] + h[i + 1 :], used)
         if self.nodes <= self.planner.node_budget:
-            for g in self.by_card.get(x, ()):
+            for _, _, _, g in self.by_bit.get(int(x), ()):
                 if g.on is not None and g.on in used:
                     continue
                 rest = _sub(h, g.need)
@@ -313,7 +349,12 @@ class PlanContext:
             used: table melds already extended in this plan.
         """
         h = self.hand if hand is None else tuple(sorted(hand))
-        if must_use is None:
+        bits = _mask_of(h) if self.masked else None
+        if bits is not None and bits[1] < 256:
+            pts, plan = self._mbest(bits[0], bits[1], used, must_use)
+            if pts < 0:
+                return -1, ()
+        elif must_use is None:
             pts, plan = self._rec(h, used)
         else:
             pts, plan = -1, ()
@@ -334,6 +375,60 @@ class PlanContext:
         if spare > 0 and self.joker_layoffs:
             pts += sum(self.joker_layoffs[:spare])
         return pts, plan
+
+    def _mbest(self, mask: int, jk: int, used: frozenset[int], must_use: Card | None) -> tuple[int, tuple[Group, ...]]:
+        """:meth:`best`'s search on the bit-mask form of a hand."""
+        ubits = 0
+        for u in used:
+            ubits |= 1 << u
+        if must_use is None:
+            return self._mrec(mask, jk, ubits)
+        pts = -1
+        plan: tuple[Group, ...] = ()
+        for g, (need, jokers, on) in zip(self.groups, self.gbits, strict=True):
+            if must_use not in g.need or on & ubits:
+                continue
+            if need & mask != need or jokers > jk:
+                continue
+            sub = self._mrec(mask ^ need, jk - jokers, ubits | on)
+            v = g.points + sub[0]
+            if v > pts:
+                pts, plan = v, (g, *sub[1])
+        return pts, plan
+
+
+def _mask_of(hand: Sequence[Card]) -> tuple[int, int] | None:
+    """(bit mask of the natural cards, number of bare jokers), or None when a natural card is there twice."""
+    mask = 0
+    jk = 0
+    for c in hand:
+        if c == _JK:
+            jk += 1
+            continue
+        bit = 1 << c
+        if mask & bit:
+            return None
+        mask |= bit
+    return mask, jk
+
+
+_NEED_BITS: dict[tuple[Card, ...], tuple[int, int]] = {}
+
+
+def _need_bits(need: tuple[Card, ...]) -> tuple[int, int]:
+    """A group's needed cards as (natural cards' mask, jokers); mask -1 when it needs a card twice."""
+    got = _NEED_BITS.get(need)
+    if got is None:
+        if len(_NEED_BITS) > 200_000:
+            _NEED_BITS.clear()
+        bits = _mask_of(need)
+        got = _NEED_BITS[need] = (-1, 0) if bits is None else bits
+    return got
+
+
+def _extend_test(rules: Rules, seat: int) -> Callable[[TableMeld], bool]:
+    """Whether ``seat`` may lay off on a table meld (``layoff_onto``)."""
+    return lambda meld: rules.may_lay_off_on(seat, meld.owner)
 
 
 def _by_id(table: Sequence[TableMeld], meld_id: int) -> TableMeld:
@@ -415,8 +510,10 @@ class Analysis:
         self.extra = view.extra_jokers
         self.plan_hand = self.hand + [_JK] * self.extra
         self.may_layoff = view.may_lay_off_now
+        # (A function of the rules and the seat, not a bound method: the analysis would hold
+        # itself through its planner, a reference cycle only the garbage collector frees.)
         self.planner = Planner(
-            rules, view.melds, seat, may_layoff=self.may_layoff, may_extend=self._may_extend, wild=self.wild
+            rules, view.melds, seat, may_layoff=self.may_layoff, may_extend=_extend_test(rules, seat), wild=self.wild
         )
         self._base: tuple[int, tuple[Group, ...]] | None = None
         self._ctx: PlanContext | None = None

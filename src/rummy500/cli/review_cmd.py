@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import replace
 
@@ -24,6 +25,14 @@ _STYLE = {"good": "green", "inaccuracy": "yellow", "mistake": "dark_orange", "bl
 def _read(path: str) -> object:
     text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
     return json.loads(text)
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def main(argv: list[str]) -> int:
@@ -47,9 +56,17 @@ def main(argv: list[str]) -> int:
         ),
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the guesses and playouts (default 0)")
+    parser.add_argument(
+        "--jobs", type=int, default=0, metavar="N",
+        help="review in N processes (default 0: one per core; the review is the same for any N)",
+    )
     parser.add_argument("--hindsight", action="store_true", help="also value the moves with the real hidden cards (kept apart)")
     parser.add_argument("--all", action="store_true", help="list every decision, not only those that lost points")
     args = parser.parse_args(argv)
+    if args.jobs < 0:
+        print("rummy500 review: --jobs must be 0 (one per core) or more", file=sys.stderr)
+        return 2
+    jobs = args.jobs or _cores()
     if args.budget < 2:
         print("rummy500 review: --budget must be at least 2 (a difference needs two samples to be judged)", file=sys.stderr)
         return 2
@@ -87,7 +104,7 @@ def main(argv: list[str]) -> int:
             def tick(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total)
 
-            review = review_record(record, budget=budget, seed=args.seed, seats=args.seat, hindsight=args.hindsight, progress=tick)
+            review = review_record(record, budget=budget, seed=args.seed, seats=args.seat, hindsight=args.hindsight, progress=tick, jobs=jobs)
     except ReviewError as exc:
         print(f"rummy500 review: {exc}", file=sys.stderr)
         return 2
@@ -135,6 +152,11 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
         f"Expected round points lost, judged from each player's own view ({b.samples} to {b.samples * (1 + b.extend)} "
         f"guesses of the hidden cards, more where the verdict is close; {b.candidates} moves compared per decision; "
         f"{th} points, each by a margin of {b.confidence:g} standard errors)."
-        + " A verdict marked ? is unsure: after the most guesses, the move may still be 8 points worse than the best, or not."
+        + (
+            " A verdict marked ? is unsure: after the most guesses the move may still be 8 points worse than the best, or not;"
+            " the verdict shown is the estimate's, without the margin."
+            if b.estimate_unsure
+            else " A verdict marked ? is unsure: after the most guesses, the move may still be 8 points worse than the best, or not."
+        )
         + (" Hindsight columns use the real hidden cards and play no part in the verdicts." if hind else "")
     )
