@@ -40,10 +40,11 @@ log = logging.getLogger(__name__)
 #: process (p99 157 ms against 11 ms with rarer ones, 500 tables, benchmarks/load.py --scenario
 #: human500). A full one now waits for about ten million allocations (minutes of play), and for
 #: CPython's own rule (a quarter more long-lived objects than at the last one), so reference cycles
-#: are still collected. Young collections stay small: the ``medium`` bot leaves some 70 objects in
-#: reference cycles per decision, and a young generation of 50,000 took 50-125 ms of CPU to free
-#: them (cold in the cache; the loop stopped meanwhile: p99 130-240 ms on a busy machine), where
-#: 2,000 at a time cost about as much CPU in all and pause for a few ms (p99 20-45 ms, same load).
+#: are still collected. Young collections stay small: the ``medium`` bot used to leave some 70
+#: objects in reference cycles per decision (no longer: the bots leave none), and a young
+#: generation of 50,000 took 50-125 ms of CPU to scan (cold in the cache; the loop stopped
+#: meanwhile: p99 130-240 ms on a busy machine), where 2,000 at a time cost about as much CPU in
+#: all and pause for a few ms (p99 20-45 ms, same load).
 GC_THRESHOLDS = (2_000, 50, 100)
 
 
