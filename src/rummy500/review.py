@@ -615,8 +615,9 @@ def _evaluate_all(
             if progress is not None:
                 progress(len(out), total)
         return out
-    # Small chunks, handed out as workers free up: a few decisions take many more guesses than most.
-    size = max(1, min(8, total // (4 * jobs)))
+    # Chunks of one or two decisions, handed out as workers free up: a few decisions take many more
+    # guesses than most, and a worker left alone with a long chunk at the end wastes the others.
+    size = max(1, min(2, total // (4 * jobs)))
     chunks = [tasks[i : i + size] for i in range(0, total, size)]
     results: list[list[_Result] | None] = [None] * len(chunks)
     done = 0
