@@ -45,6 +45,8 @@ def test_review_marks_the_moves_and_charts_the_standing(server, new_page, artifa
     chart = page.get_by_test_id("review-chart")
     expect(chart).to_be_visible()
     assert chart.locator("polyline").count() >= 1
+    # The legend says how many guesses a decision got (this server's budget: 2 a batch, no more batches).
+    expect(page.get_by_test_id("review-legend")).to_contain_text("(2 guesses of the hidden cards per decision).")
 
     # Every reviewed decision, with its verdict; the best move beside a move that lost points.
     page.get_by_test_id("review-show-all").check()

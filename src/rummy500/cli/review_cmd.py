@@ -149,7 +149,7 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
     th = ", ".join(f"{k} from {v:g}" for k, v in THRESHOLDS.items())
     b = review.budget
     console.print(  # type: ignore[attr-defined]
-        f"Expected round points lost, judged from each player's own view ({b.samples} to {b.samples * (1 + b.extend)} "
+        f"Expected round points lost, judged from each player's own view ({min(b.samples * b.settle_after, b.samples * (1 + b.extend))} to {b.samples * (1 + b.extend)} "
         f"guesses of the hidden cards, more where the verdict is close; {b.candidates} moves compared per decision; "
         f"{th} points, each by a margin of {b.confidence:g} standard errors)."
         + (

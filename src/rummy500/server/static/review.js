@@ -200,7 +200,12 @@ export function reviewPanel(gameId, hooks) {
 
   function legendNote(r) {
     const t = r.thresholds;
-    return h("p", { class: "hint" }, `Points are expected round points, judged from the player's own view (${r.budget.samples} guesses of the hidden cards per decision). Inaccuracy from ${t.inaccuracy}, mistake from ${t.mistake}, blunder from ${t.blunder} points lost; a ? marks a verdict the guesses did not settle.`);
+    const b = r.budget;
+    const most = b.samples * (1 + b.extend);
+    const fewest = Math.min(most, b.samples * Math.max(1, b.settle_after || 1));
+    const guesses = fewest === most ? `${most} guesses` : `${fewest} to ${most} guesses`;
+    const close = fewest === most ? "" : ", more where the verdict is close";
+    return h("p", { class: "hint", dataset: { testid: "review-legend" } }, `Points are expected round points, judged from the player's own view (${guesses} of the hidden cards per decision${close}). Inaccuracy from ${t.inaccuracy}, mistake from ${t.mistake}, blunder from ${t.blunder} points lost; a ? marks a verdict the guesses did not settle.`);
   }
 
   function line(label, d) {
