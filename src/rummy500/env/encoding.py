@@ -409,6 +409,13 @@ class Decision:
             level = self._root_level() if not self._prefix else self._walk(self._prefix)
         return level
 
+    def mask(self) -> bytearray:
+        """The action mask of the current prefix: ``N_ACTIONS`` bytes, 1 for each token of :meth:`level`."""
+        out = bytearray(N_ACTIONS)
+        for token in self.level():
+            out[token] = 1
+        return out
+
     def next_tokens(self) -> set[int]:
         """The tokens that continue the current prefix towards a legal action."""
         return set(self.level())
