@@ -38,9 +38,11 @@ MODULES: tuple[str, ...] = (
     "melds.py",
     "state.py",
     "scoring.py",
+    "match.py",
     "bots/heuristics.py",
     "env/observation.py",
     "env/encoding.py",
+    "env/table.py",
 )
 
 #: The classes compiled as mypyc's native classes (fixed attribute layout, no ``__dict__``), per module.
@@ -55,7 +57,7 @@ NATIVE: dict[str, dict[str, str]] = {
     "bots/heuristics.py": {"Planner": "", "PlanContext": "", "Analysis": ""},
     # Built only by compiled code: a serializable native class with an __init__ cannot be built by
     # interpreted code (mypyc does not call its __init__ then); deepcopy of an environment copies it.
-    "env/observation.py": {"_Offsets": "serializable=True"},
+    "env/observation.py": {"_Offsets": "serializable=True", "SeatEncoder": ""},
     "env/encoding.py": {"Decision": ""},
 }
 

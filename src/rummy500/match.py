@@ -22,6 +22,8 @@ from rummy500.views import View
 
 __all__ = ["Match", "RoundLog", "cut_for_dealer"]
 
+_PH_SHUFFLE, _PH_OVER = Phase.SHUFFLE, Phase.ROUND_OVER
+
 
 @dataclass
 class RoundLog:
@@ -177,20 +179,22 @@ class Match:
         Raises:
             IllegalAction: the action is not legal; nothing changes.
         """
-        if self.state is None:
-            raise IllegalAction("no round is in progress")
-        if self.is_over:
-            raise IllegalAction("the game is over")
         state = self.state
+        if state is None:
+            raise IllegalAction("no round is in progress")
+        if self.is_over:  # (not `self.winner is not None`: mypy would keep that narrowing past _finish_round)
+            raise IllegalAction("the game is over")
         if state.is_over:
             raise IllegalAction("the round is over")
         events = state.apply(action, seat, check=check)
         if isinstance(action, Decline):
             return events  # a decline changes no position and is never recorded
         self.rounds[-1].actions.append((seat, action))
-        if auto:
+        phase = state.public.phase
+        if phase is _PH_SHUFFLE and auto:
             events.extend(self._resolve_chance())
-        if state.is_over:
+            phase = state.public.phase
+        if phase is _PH_OVER:
             self._finish_round()
             if self.is_over:
                 assert self.winner is not None
@@ -203,7 +207,7 @@ class Match:
     def _resolve_chance(self) -> list[Event]:
         state = self.state
         events: list[Event] = []
-        while state is not None and state.public.phase is Phase.SHUFFLE:
+        while state is not None and state.public.phase is _PH_SHUFFLE:
             event: Reshuffle = state.chance_reshuffle(self.rng)
             events.extend(state.apply(event))
             self.rounds[-1].actions.append((state.public.to_move, event))

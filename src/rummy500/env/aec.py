@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from rummy500.env.encoding import N_ACTIONS, Decision, EncodingError, token_name
-from rummy500.env.observation import SeatEncoder, add_selected, layout
+from rummy500.env.observation import SeatEncoder, layout
 from rummy500.env.table import Table, Turn
 from rummy500.rules import Rules
 
@@ -138,21 +138,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         assert table is not None
         seat = self.agent_name_mapping[agent]
         turn = self.turn_info
-        deciding = turn is not None and turn.seat == seat
-        match = table.match
-        state = match.state
+        state = table.match.state
         assert state is not None
-        # The seat's encoder rewrites only the fields this position changed; hand out a copy.
-        obs = self._encoders[seat].update(state.public, state.hands[seat], match.totals, deciding and turn.offer).copy()  # type: ignore[union-attr]
-        if deciding:
-            decision = self.decision
-            assert decision is not None
-            if decision.selected:
-                add_selected(obs, self.rules.players, decision.selected)
-            mask = _mask(decision)
-        else:
-            mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        if turn is not None and turn.seat == seat:
+            # The seat's encoder rewrites only the fields this position changed; it hands out a copy.
+            return self._encoders[seat].observe(state.public, state.hands[seat], table.match.totals, turn.offer, self.decision)
+        obs = self._encoders[seat].update(state.public, state.hands[seat], table.match.totals, False).copy()
+        return {"observation": obs, "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
 
     def action_mask(self) -> np.ndarray:
         """The action mask of the agent to act (cheaper than a full observation)."""
@@ -236,10 +228,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
 def _mask(decision: Decision) -> np.ndarray:
     """The action mask of a decision at its current prefix."""
-    mask = bytearray(N_ACTIONS)
-    for token in decision.level():
-        mask[token] = 1
-    return np.frombuffer(mask, dtype=np.int8)
+    return np.frombuffer(decision.mask(), dtype=np.int8)
 
 
 def env(**kwargs: Any) -> AECEnv:

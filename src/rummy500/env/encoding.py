@@ -383,17 +383,20 @@ class Decision:
         for action in self.legal:
             # the commonest actions inline (as _root does), the others through it
             kind = type(action)
-            a: Any = action
-            if kind is Discard and len(a.cards) == 1:
-                k = kinds.get(a.cards[0], HAND_KINDS)
-                if k < HAND_KINDS:
-                    level[DISCARD + k] = action
-                    continue
-            elif (kind is Meld or kind is LayOff) and a.cards:
-                k = kinds.get(a.cards[0], -1)
-                if k >= 0:
-                    level[SELECT + k] = None
-                    continue
+            if kind is Discard or kind is Meld or kind is LayOff:
+                a: Any = action  # the type is checked by hand
+                cards: tuple[Any, ...] = a.cards  # read once: a field of an interpreted class
+                if kind is Discard:
+                    if len(cards) == 1:
+                        k = kinds.get(cards[0], HAND_KINDS)
+                        if k < HAND_KINDS:
+                            level[DISCARD + k] = action
+                            continue
+                elif cards:
+                    k = kinds.get(cards[0], -1)
+                    if k >= 0:
+                        level[SELECT + k] = None
+                        continue
             token, last = _root(action)
             level[token] = action if last else None
         self._level = level
@@ -408,6 +411,13 @@ class Decision:
         if level is None:
             level = self._root_level() if not self._prefix else self._walk(self._prefix)
         return level
+
+    def mask(self) -> bytearray:
+        """The action mask of the current prefix: ``N_ACTIONS`` bytes, 1 for each token of :meth:`level`."""
+        out = bytearray(N_ACTIONS)
+        for token in self.level():
+            out[token] = 1
+        return out
 
     def next_tokens(self) -> set[int]:
         """The tokens that continue the current prefix towards a legal action."""

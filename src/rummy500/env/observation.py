@@ -32,7 +32,9 @@ from rummy500.env.encoding import (
     HAND_KINDS,
     MAX_MELDS,
     MAX_PILE,
+    N_ACTIONS,
     SELECT,
+    Decision,
     card_index,
 )
 from rummy500.melds import TableMeld
@@ -203,6 +205,7 @@ class SeatEncoder:
         "_meld_entries",
         "_melds",
         "_mv",
+        "_nums",
         "_offer",
         "_one",
         "_pile",
@@ -243,17 +246,17 @@ class SeatEncoder:
         # The one-hot fields: the value last encoded and the entry set for it (-1: none).
         self._vals: list[object] = [_UNSET] * 9
         self._one = [-1] * 9
-        self._sizes: object = None
+        self._sizes: tuple[int, ...] = (-1,) * n  # no hand size: the first update writes them all
+        # stock_count, drawn, turn_points, turns, rummy_due as last written (-1: none yet)
+        self._nums: list[int] = [-1] * 5
         self._scores: list[int] | None = None
         self._offer = False
 
-    def __getstate__(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in self.__slots__ if name != "_mv"}
-
-    def __setstate__(self, state: dict[str, object]) -> None:
-        for name, value in state.items():
-            object.__setattr__(self, name, value)
-        self._mv = self.obs.data
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Copied and pickled by its fields (the compiled build's native class has no slots to copy); the
+        # memoryview is made again from the copied array.
+        state = {name: getattr(self, name) for name in _STATE}
+        return _seat_encoder, (self.n, self.seat, self.target, state)
 
     def update(self, pub: Public, hand: list[Card], scores: Sequence[int] | None, offer: bool = False) -> np.ndarray:
         """The observation for this position (the array :attr:`obs`, updated in place).
@@ -290,60 +293,79 @@ class SeatEncoder:
             if pub.has_melded is not flags[2]:
                 flags[2] = _write_flags(mv, at.has_melded, pub.has_melded)
             # one-hot fields: where the value changed, clear the old entry and set the new one
+            # (an identity test: a value equal to the last one but not the same object is just rewritten)
             vals, one = self._vals, self._one
             v: Any = pub.phase
-            if v != vals[0]:
+            if v is not vals[0]:
                 vals[0] = v
                 _move(mv, one, 0, at.phase.get(v, -1))
             v = pub.to_move
-            if v != vals[1]:
+            if v is not vals[1]:
                 vals[1] = v
                 _move(mv, one, 1, at.to_move[v])
             v = pub.dealer
-            if v != vals[2]:
+            if v is not vals[2]:
                 vals[2] = v
                 _move(mv, one, 2, at.dealer[v])
             v = pub.last_discarder
-            if v != vals[3]:
+            if v is not vals[3]:
                 vals[3] = v
                 _move(mv, one, 3, -1 if v is None else at.last_discarder[v])
             v = pub.obligation
-            if v != vals[4]:
+            if v is not vals[4]:
                 vals[4] = v
                 _move(mv, one, 4, -1 if v is None else at.obligation + kind[v])
             v = pub.taken_top
-            if v != vals[5]:
+            if v is not vals[5]:
                 vals[5] = v
                 _move(mv, one, 5, -1 if v is None else at.taken_top + kind[v])
             v = pub.claimed_card
-            if v != vals[6]:
+            if v is not vals[6]:
                 vals[6] = v
                 _move(mv, one, 6, -1 if v is None else at.claimed_card + kind[v])
             v = pub.gambit
-            if v != vals[7]:
+            if v is not vals[7]:
                 vals[7] = v
                 _move(mv, one, 7, at.gambit[v])
             v = pub.dealer_joker
-            if v != vals[8]:
+            if v is not vals[8]:
                 vals[8] = v
                 _move(mv, one, 8, at.dealer_joker[v])
-            sizes = pub.hand_sizes
-            if sizes is not self._sizes:
+            sizes: tuple[int, ...] = pub.hand_sizes
+            was: tuple[int, ...] = self._sizes
+            if sizes is not was:
                 self._sizes = sizes
-                for i, k in zip(at.hand_sizes, sizes, strict=True):
-                    mv[i] = k / 20.0
-            mv[at.stock] = pub.stock_count / MAX_PILE
+                entries = at.hand_sizes
+                for i in range(self.n):
+                    k = sizes[i]
+                    if k != was[i]:
+                        mv[entries[i]] = k / 20.0
+            # the counters, each written when it changed
+            nums = self._nums
+            k = pub.stock_count
+            if k != nums[0]:
+                nums[0] = k
+                mv[at.stock] = k / MAX_PILE
             t = at.turn
-            mv[t] = pub.drawn / 2.0
-            mv[t + 1] = pub.turn_points / 100.0
-            mv[t + 2] = pub.turns / 100.0
-            mv[t + 3] = float(pub.rummy_due)
-        if hand != self._hand:
-            base = at.hand
-            mv[base : base + HAND_KINDS] = _ZEROS[:HAND_KINDS]
-            for c in hand:
-                mv[base + kind[c]] += 1.0
-            self._hand = list(hand)
+            k = pub.drawn
+            if k != nums[1]:
+                nums[1] = k
+                mv[t] = k / 2.0
+            k = pub.turn_points
+            if k != nums[2]:
+                nums[2] = k
+                mv[t + 1] = k / 100.0
+            k = pub.turns
+            if k != nums[3]:
+                nums[3] = k
+                mv[t + 2] = k / 100.0
+            k = 1 if pub.rummy_due else 0
+            if k != nums[4]:
+                nums[4] = k
+                mv[t + 3] = float(k)
+        old = self._hand
+        if hand != old:
+            self._update_hand(hand, old)
         if scores != self._scores:
             target = self.target
             for i, k in zip(at.scores, scores or [0] * self.n, strict=True):
@@ -353,6 +375,48 @@ class SeatEncoder:
             mv[at.offer] = 1.0 if offer else 0.0
             self._offer = offer
         return self.obs
+
+    def observe(
+        self, pub: Public, hand: list[Card], scores: Sequence[int] | None, offer: bool, decision: Decision | None
+    ) -> dict[str, np.ndarray]:
+        """The deciding seat's observation (a copy of :attr:`obs` with the tokens selected so far) and action mask.
+
+        ``decision``: the seat's decision (None: none, an all-0 mask).
+        """
+        obs = self.update(pub, hand, scores, offer).copy()
+        if decision is None:
+            mask = bytearray(N_ACTIONS)
+        else:
+            if decision.selected:
+                add_selected(obs, self.n, decision.selected)
+            mask = decision.mask()
+        return {"observation": obs, "action_mask": np.frombuffer(mask, dtype=np.int8)}
+
+    def _update_hand(self, hand: list[Card], old: list[Card]) -> None:
+        """The hand's counts: one card added at the end or one taken out (the common cases), else all rewritten."""
+        mv, kind = self._mv, _KIND
+        base = self._at.hand
+        n, m = len(hand), len(old)
+        if n == m + 1 and hand[:m] == old:
+            mv[base + kind[hand[m]]] += 1.0
+        elif n + 1 == m and m:
+            i = 0
+            while i < n and hand[i] == old[i]:
+                i += 1
+            if hand[i:] == old[i + 1 :]:
+                mv[base + kind[old[i]]] -= 1.0
+            else:
+                self._rewrite_hand(hand)
+        else:
+            self._rewrite_hand(hand)
+        self._hand = hand.copy()
+
+    def _rewrite_hand(self, hand: list[Card]) -> None:
+        mv, kind = self._mv, _KIND
+        base = self._at.hand
+        mv[base : base + HAND_KINDS] = _ZEROS[:HAND_KINDS]
+        for c in hand:
+            mv[base + kind[c]] += 1.0
 
     def _update_pile(self, pile: tuple[Card, ...]) -> None:
         """The pile, top first: one row of card kinds per depth (rows moved with memoryview slices: a memmove)."""
@@ -415,7 +479,7 @@ class SeatEncoder:
 
     def _update_known(self, known: tuple[tuple[Card, ...], ...]) -> None:
         mv, kind = self._mv, _KIND
-        base = self.off["known"]
+        base = self._at.known
         old = self._known
         rel = self.rel
         for s in range(self.n):
@@ -430,6 +494,40 @@ class SeatEncoder:
         self._known = known
 
 
+
+def _seat_encoder(players: int, seat: int, target: float, state: dict[str, Any]) -> SeatEncoder:
+    """A :class:`SeatEncoder` of these fields (what copying and unpickling one build)."""
+    out = SeatEncoder(players, seat, target)
+    for name, value in state.items():
+        setattr(out, name, value)
+    out._mv = out.obs.data
+    return out
+
+
+#: The fields a copy of a :class:`SeatEncoder` carries (all but the memoryview of its array).
+_STATE = (
+    "_at",
+    "_flags",
+    "_hand",
+    "_known",
+    "_meld_entries",
+    "_melds",
+    "_nums",
+    "_offer",
+    "_one",
+    "_pile",
+    "_pub",
+    "_removed",
+    "_scores",
+    "_sizes",
+    "_vals",
+    "n",
+    "obs",
+    "off",
+    "rel",
+    "seat",
+    "target",
+)
 
 _UNSET = object()
 #: Zeros to clear pile rows with.

@@ -96,7 +96,8 @@ class Table:
         decision = state.decision()  # what match.decision() gives once the checks above passed
         if decision is None or decision.kind is _CHANCE or decision.seat is None:
             return None
-        self._turn = turn = Turn(decision.seat, decision.kind is _OFFER, decision.legal)
+        # tuple.__new__: the NamedTuple's own __new__ is a Python function (and this is every decision)
+        self._turn = turn = tuple.__new__(Turn, (decision.seat, decision.kind is _OFFER, decision.legal))
         return turn
 
     def play(self, action: Action) -> list[list[int]]:
