@@ -256,5 +256,5 @@ def test_the_thinking_threads_answer_each_loop_and_survive_failures_cancellation
         stuck.clear()
         return got
 
-    assert asyncio.run(run(0)) == [0, 1, 2, 9]
-    assert asyncio.run(run(100)) == [100, 101, 102, 109]  # a second event loop, the same threads
+    assert run_async(run(0)) == [0, 1, 2, 9]
+    assert run_async(run(100)) == [100, 101, 102, 109]  # a second event loop, the same threads
