@@ -410,6 +410,10 @@ def test_chat_is_still_there_after_a_reload(server, new_page, size):
         [f"rummy500.seat.{made['table_id']}", json.dumps({"seat": 0, "token": made["token"], "name": "Ann"})],
     )
     page.goto(f"{server}/t/{made['table_id']}")
+    # As a player would: type once the table shows it is connected (before that, the page keeps
+    # the text and says "Not connected").
+    expect(page.get_by_test_id("hand")).to_be_visible()
+    expect(page.get_by_test_id("conn-status")).to_have_text("connected", timeout=15_000)
     chat = page.get_by_test_id("chat-input")
     chat.fill("good luck, bot")
     chat.press("Enter")
