@@ -560,9 +560,6 @@ class Analysis:
             risk = max(risk, 0.85)
         self.risk = risk
 
-    def _may_extend(self, meld: TableMeld) -> bool:
-        return self.rules.may_lay_off_on(self.seat, meld.owner)
-
     # -------------------------------------------------------------- values
     def value(self, c: Card) -> int:
         """A card's value in hand."""
@@ -696,7 +693,7 @@ class Analysis:
                     return True
         if self.may_layoff:
             for meld in self.view.melds:
-                if meld.sealed or not self._may_extend(meld):
+                if meld.sealed or not self.planner.may_extend(meld):
                     continue
                 if fits_alone(meld, c, self.rules):
                     return True
