@@ -17,14 +17,13 @@ Usage: ``python benchmarks/review_speed.py [--seed 3] [--reps 1] [--samples N] [
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import statistics
 import time
 from dataclasses import replace
 
 from rummy500.record import replay
-from rummy500.review import DEFAULT_BUDGET, review_record
+from rummy500.review import DEFAULT_BUDGET, cores, review_record
 from rummy500.rules import Rules
 from rummy500.sim.runner import play_game
 
@@ -66,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, confirm=args.confirm,
         futile=args.futile, prior_sd=args.prior_sd, settle_after=args.settle_after, estimate_unsure=args.estimate_unsure,
     )
-    jobs = args.jobs or len(os.sched_getaffinity(0))
+    jobs = args.jobs or cores()
     walls, cpus = [], []
     review = None
     for rep in range(max(1, args.reps)):

@@ -64,6 +64,7 @@ import hashlib
 import json
 import math
 import multiprocessing
+import os
 import random
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -89,6 +90,7 @@ __all__ = [
     "ReviewError",
     "accuracy_of",
     "clear_cache",
+    "cores",
     "judge_moves",
     "review_record",
     "verdict_for",
@@ -590,6 +592,14 @@ def _evaluate(
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return out
+
+
+def cores() -> int:
+    """The cores this process may run on (``rummy500 review``'s default number of processes)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 _Task = tuple[View, Action, str, "RoundState | None"]

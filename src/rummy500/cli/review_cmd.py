@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from dataclasses import replace
 
-from rummy500.review import DEFAULT_BUDGET, THRESHOLDS, Review, ReviewError, review_record
+from rummy500.review import DEFAULT_BUDGET, THRESHOLDS, Review, ReviewError, cores, review_record
 
 __all__ = ["main"]
 
@@ -25,14 +24,6 @@ _STYLE = {"good": "green", "inaccuracy": "yellow", "mistake": "dark_orange", "bl
 def _read(path: str) -> object:
     text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
     return json.loads(text)
-
-
-def _cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def main(argv: list[str]) -> int:
@@ -66,7 +57,7 @@ def main(argv: list[str]) -> int:
     if args.jobs < 0:
         print("rummy500 review: --jobs must be 0 (one per core) or more", file=sys.stderr)
         return 2
-    jobs = args.jobs or _cores()
+    jobs = args.jobs or cores()
     if args.budget < 2:
         print("rummy500 review: --budget must be at least 2 (a difference needs two samples to be judged)", file=sys.stderr)
         return 2
