@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummy500 import Rules
-from rummy500.bots.heuristics import Analysis, PlanContext
+from rummy500.bots.heuristics import Analysis, PlanContext, Planner
+from rummy500.cards import Card
 from rummy500.match import Match
 from rummy500.rules import PRESETS
 from rummy500.state import RoundState
@@ -39,9 +40,10 @@ def _position(preset: str, players: int, seed: int, steps: int) -> RoundState | 
     return None if state.is_over else state
 
 
-def _both(planner_args: tuple[object, ...], hand: list[object]) -> tuple[PlanContext, PlanContext]:
-    masked = PlanContext(*planner_args, hand)  # type: ignore[arg-type]
-    plain = PlanContext(*planner_args, hand)  # type: ignore[arg-type]
+def _both(planner: Planner, hand: list[Card]) -> tuple[PlanContext, PlanContext]:
+    """Two search contexts of the hand: the bit-mask search, and the tuple search forced."""
+    masked = PlanContext(planner, hand)
+    plain = PlanContext(planner, hand)
     plain.masked = False
     return masked, plain
 
@@ -61,7 +63,7 @@ def test_mask_search_equals_tuple_search(preset: str, players: int, seed: int, s
     seat = state.public.to_move
     an = Analysis(state.view(seat))
     hand = list(an.plan_hand)
-    masked, plain = _both((an.planner,), hand)
+    masked, plain = _both(an.planner, hand)
     assert masked.best() == plain.best()
     assert masked.nodes == plain.nodes
     rng = random.Random(seed)
