@@ -180,6 +180,32 @@ def encode_public(
 _LOCAL = threading.local()
 
 
+#: The fields a copy of a :class:`SeatEncoder` carries (all but the memoryview of its array).
+_STATE = (
+    "_at",
+    "_flags",
+    "_hand",
+    "_known",
+    "_meld_entries",
+    "_melds",
+    "_nums",
+    "_offer",
+    "_one",
+    "_pile",
+    "_pub",
+    "_removed",
+    "_scores",
+    "_sizes",
+    "_vals",
+    "n",
+    "obs",
+    "off",
+    "rel",
+    "seat",
+    "target",
+)
+
+
 class SeatEncoder:
     """One seat's observation, kept up to date from position to position.
 
@@ -197,30 +223,7 @@ class SeatEncoder:
         target: the match target (scores are divided by it).
     """
 
-    __slots__ = (
-        "_at",
-        "_flags",
-        "_hand",
-        "_known",
-        "_meld_entries",
-        "_melds",
-        "_mv",
-        "_nums",
-        "_offer",
-        "_one",
-        "_pile",
-        "_pub",
-        "_removed",
-        "_scores",
-        "_sizes",
-        "_vals",
-        "n",
-        "obs",
-        "off",
-        "rel",
-        "seat",
-        "target",
-    )
+    __slots__ = ("_mv", *_STATE)
 
     def __init__(self, players: int, seat: int, target: float = 500.0) -> None:
         lay = layout(players)
@@ -399,7 +402,7 @@ class SeatEncoder:
         n, m = len(hand), len(old)
         if n == m + 1 and hand[:m] == old:
             mv[base + kind[hand[m]]] += 1.0
-        elif n + 1 == m and m:
+        elif n + 1 == m:
             i = 0
             while i < n and hand[i] == old[i]:
                 i += 1
@@ -504,30 +507,6 @@ def _seat_encoder(players: int, seat: int, target: float, state: dict[str, Any])
     return out
 
 
-#: The fields a copy of a :class:`SeatEncoder` carries (all but the memoryview of its array).
-_STATE = (
-    "_at",
-    "_flags",
-    "_hand",
-    "_known",
-    "_meld_entries",
-    "_melds",
-    "_nums",
-    "_offer",
-    "_one",
-    "_pile",
-    "_pub",
-    "_removed",
-    "_scores",
-    "_sizes",
-    "_vals",
-    "n",
-    "obs",
-    "off",
-    "rel",
-    "seat",
-    "target",
-)
 
 _UNSET = object()
 #: Zeros to clear pile rows with.
