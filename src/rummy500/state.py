@@ -627,12 +627,17 @@ class RoundState:
         of any seat at any time: a play by the seat to move implicitly passes
         over pending offers (records keep no declines).
         """
+        got = self.decider(skip)
+        return None if got is None else Decision(*got)
+
+    def decider(self, skip: Iterable[int] = ()) -> tuple[DecisionKind, int | None, tuple[Action, ...]] | None:
+        """What :meth:`decision` says, as a plain ``(kind, seat, legal)`` tuple (cheaper: the environments' path)."""
         p = self.public
         phase = p.phase
         if phase is _PH_OVER:
             return None
         if phase is _PH_SHUFFLE:
-            return Decision(_CHANCE, None, ())
+            return (_CHANCE, None, ())
         # Out of turn only Rummy calls (draw phase) or melds out of turn are played (see actors()).
         if self.rules.meld_out_of_turn or not self._nobody_calls():
             declined = p.declined.union(skip) if skip else p.declined
@@ -641,8 +646,8 @@ class RoundState:
                     continue
                 acts = self._legal_list(s)
                 if acts:
-                    return Decision(_OFFER, s, tuple(acts))
-        return Decision(_TURN, p.to_move, tuple(self._legal_list(p.to_move)))
+                    return (_OFFER, s, tuple(acts))
+        return (_TURN, p.to_move, tuple(self._legal_list(p.to_move)))
 
     def actors(self) -> list[int]:
         """Seats with a legal action now, the seat to move first."""

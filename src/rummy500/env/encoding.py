@@ -348,6 +348,11 @@ def _root(action: Action) -> tuple[int, bool]:
 
 _SIMPLE: dict[type, int] = {Draw: DRAW, Pass: PASS, Float: FLOAT, Block: BLOCK, Decline: DECLINE}
 
+#: ``id(action)`` -> (the action, its first token, whether that token commits it): :func:`_root` of the
+#: legal actions seen lately. The entry holds the action, so its id is not reused while it is kept.
+_ROOTS: dict[int, tuple[Action, int, bool]] = {}
+_ROOTS_MAX = 50_000
+
 
 class Decision:
     """The legal actions of one decision, as a trie of token sequences built as it is walked.
@@ -379,26 +384,19 @@ class Decision:
 
     def _root_level(self) -> dict[int, Action | None]:
         level: dict[int, Action | None] = {}
-        kinds = _CARD_KIND
+        roots = _ROOTS
         for action in self.legal:
-            # the commonest actions inline (as _root does), the others through it
-            kind = type(action)
-            if kind is Discard or kind is Meld or kind is LayOff:
-                a: Any = action  # the type is checked by hand
-                cards: tuple[Any, ...] = a.cards  # read once: a field of an interpreted class
-                if kind is Discard:
-                    if len(cards) == 1:
-                        k = kinds.get(cards[0], HAND_KINDS)
-                        if k < HAND_KINDS:
-                            level[DISCARD + k] = action
-                            continue
-                elif cards:
-                    k = kinds.get(cards[0], -1)
-                    if k >= 0:
-                        level[SELECT + k] = None
-                        continue
+            # The engine's legal actions are mostly the same objects from position to position (it
+            # keeps one of each discard, take, meld and lay-off): their first token is looked up.
+            hit = roots.get(id(action))
+            if hit is not None and hit[0] is action:
+                level[hit[1]] = action if hit[2] else None
+                continue
             token, last = _root(action)
             level[token] = action if last else None
+            if len(roots) >= _ROOTS_MAX:
+                roots.clear()
+            roots[id(action)] = (action, token, last)
         self._level = level
         return level
 

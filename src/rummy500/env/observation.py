@@ -186,6 +186,7 @@ _STATE = (
     "_flags",
     "_hand",
     "_known",
+    "_known_entries",
     "_meld_entries",
     "_melds",
     "_nums",
@@ -244,6 +245,8 @@ class SeatEncoder:
         self._melds: tuple[TableMeld, ...] = ()
         self._meld_entries: list[tuple[int, ...]] = []
         self._known: tuple[tuple[Card, ...], ...] = ((),) * n
+        # each seat's known cards as their entries, ascending (replaced, never changed in place)
+        self._known_entries: tuple[list[int], ...] = ([],) * n
         self._removed: tuple[Card, ...] = ()
         self._flags: list[object] = [None, None, None]
         # The one-hot fields: the value last encoded and the entry set for it (-1: none).
@@ -459,15 +462,15 @@ class SeatEncoder:
             if i < have:
                 if old[i] is m:
                     continue
-                for j in entries[i]:
-                    mv[j] -= 1.0
+                # a meld laid off on: most of its entries stay, only the difference is written
+                e = self._entries_of(m)
+                _recount(mv, entries[i], e)
+                entries[i] = e
+                continue
             e = self._entries_of(m)
             for j in e:
                 mv[j] += 1.0
-            if i < have:
-                entries[i] = e
-            else:
-                entries.append(e)
+            entries.append(e)
         for i in range(len(melds), have):
             for j in entries[i]:
                 mv[j] -= 1.0
@@ -478,23 +481,26 @@ class SeatEncoder:
         # Worked out once per meld value and observer: the encoder keeps them until the meld changes.
         if m.id >= MAX_MELDS:
             return ()
-        return _meld_indexes(m, self.off, self.rel, self.n)
+        return _meld_indexes(m, self._at, self.rel, self.n)
 
     def _update_known(self, known: tuple[tuple[Card, ...], ...]) -> None:
         mv, kind = self._mv, _KIND
         base = self._at.known
         old = self._known
         rel = self.rel
+        was = self._known_entries
+        now = list(was)
         for s in range(self.n):
             cards = known[s]
             if cards is old[s]:
                 continue
             kb = base + rel[s] * HAND_KINDS
-            for c in old[s]:
-                mv[kb + kind[c]] -= 1.0
-            for c in cards:
-                mv[kb + kind[c]] += 1.0
+            entries = sorted([kb + kind[c] for c in cards])
+            # a card or two more (or fewer) than before: only the difference is written
+            _recount(mv, was[s], entries)
+            now[s] = entries
         self._known = known
+        self._known_entries = tuple(now)
 
 
 
@@ -513,6 +519,28 @@ _UNSET = object()
 _ZEROS_ARRAY = np.zeros(MAX_PILE * HAND_KINDS, dtype=np.float32)
 _ZEROS_ARRAY.flags.writeable = False
 _ZEROS: Any = _ZEROS_ARRAY.data
+
+
+def _recount(mv: Any, old: Sequence[int], new: Sequence[int]) -> None:
+    """Take away one at each entry of ``old`` and add one at each of ``new`` (both ascending), writing only where they differ."""
+    i = j = 0
+    n, m = len(old), len(new)
+    while i < n and j < m:
+        a = old[i]
+        b = new[j]
+        if a == b:
+            i += 1
+            j += 1
+        elif a < b:
+            mv[a] -= 1.0
+            i += 1
+        else:
+            mv[b] += 1.0
+            j += 1
+    for k in range(i, n):
+        mv[old[k]] -= 1.0
+    for k in range(j, m):
+        mv[new[k]] += 1.0
 
 
 def _move(mv: Any, one: list[int], i: int, j: int) -> None:
@@ -536,6 +564,7 @@ class _Offsets:
     """Where the entries of one observer go: offsets, per absolute seat lists, per value dicts."""
 
     __slots__ = (
+        "claimed",
         "claimed_card",
         "dealer",
         "dealer_joker",
@@ -545,7 +574,12 @@ class _Offsets:
         "hand_sizes",
         "has_melded",
         "known",
+        "laid_by",
         "last_discarder",
+        "meld_cards",
+        "meld_flags",
+        "meld_kind",
+        "meld_owner",
         "obligation",
         "offer",
         "opened",
@@ -564,6 +598,8 @@ class _Offsets:
         self.hand, self.pile, self.pile_size, self.known = off["hand"], off["pile"], off["pile_size"], off["known"]
         self.removed, self.stock, self.turn, self.offer = off["removed"], off["stock"], off["turn"], off["offer"]
         self.obligation, self.taken_top, self.claimed_card = off["obligation"], off["taken_top"], off["claimed_card"]
+        self.meld_cards, self.laid_by, self.claimed = off["meld_cards"], off["laid_by"], off["claimed"]
+        self.meld_kind, self.meld_owner, self.meld_flags = off["meld_kind"], off["meld_owner"], off["meld_flags"]
 
         def per_seat(name: str) -> list[int]:
             return [off[name] + r for r in rel]
@@ -576,29 +612,32 @@ class _Offsets:
         self.dealer_joker = {d: off["dealer_joker"] + i for i, d in enumerate(DEALER_JOKER)}
 
 
-def _meld_indexes(m: TableMeld, off: dict[str, int], rel: list[int], n: int) -> tuple[int, ...]:
-    """The observation entries of table meld ``m`` for an observer (``rel``: seats relative to it)."""
-    meld_cards, laid_by, claimed = off["meld_cards"], off["laid_by"], off["claimed"]
+def _meld_indexes(m: TableMeld, at: _Offsets, rel: list[int], n: int) -> tuple[int, ...]:
+    """The observation entries of table meld ``m`` for an observer (``rel``: seats relative to it), ascending."""
     mid = m.id
     out: list[int] = []
-    append = out.append
-    mbase = meld_cards + mid * CARD_KINDS
+    mbase = at.meld_cards + mid * CARD_KINDS
+    laid_base = at.laid_by
+    claimed = at.claimed
     flags = m.claimed
+    cards = m.cards
+    laid = m.laid_by
     kind = _KIND
-    for i, (c, by) in enumerate(zip(m.cards, m.laid_by, strict=True)):
-        k = kind[c]
-        append(mbase + k)
-        append(laid_by + rel[by] * CARD_KINDS + k)
+    for i in range(len(cards)):
+        k: int = kind[cards[i]]
+        out.append(mbase + k)
+        out.append(laid_base + rel[laid[i]] * CARD_KINDS + k)
         if flags and flags[i]:
-            append(claimed + k)
+            out.append(claimed + k)
     mk = _MELD_KIND_INDEX.get(m.kind)
     if mk is not None:
-        append(off["meld_kind"] + mid * len(MELD_KINDS) + mk)
-    append(off["meld_owner"] + mid * n + rel[m.owner])
+        out.append(at.meld_kind + mid * len(MELD_KINDS) + mk)
+    out.append(at.meld_owner + mid * n + rel[m.owner])
     if m.sealed:
-        append(off["meld_flags"] + mid * 2)
+        out.append(at.meld_flags + mid * 2)
     if m.doubled:
-        append(off["meld_flags"] + mid * 2 + 1)
+        out.append(at.meld_flags + mid * 2 + 1)
+    out.sort()  # ascending: a changed meld's entries are compared with its old ones (_recount)
     return tuple(out)
 
 

@@ -93,11 +93,14 @@ class Table:
         # over, truncated (a round past max_rounds, or the last one finished) or between rounds
         if match.winner is not None or state is None or state.is_over or len(match.rounds) > self.max_rounds:
             return None
-        decision = state.decision()  # what match.decision() gives once the checks above passed
-        if decision is None or decision.kind is _CHANCE or decision.seat is None:
+        decision = state.decider()  # what match.decision() gives once the checks above passed, as a tuple
+        if decision is None:
+            return None
+        kind, seat, legal = decision
+        if kind is _CHANCE or seat is None:
             return None
         # tuple.__new__: the NamedTuple's own __new__ is a Python function (and this is every decision)
-        self._turn = turn = tuple.__new__(Turn, (decision.seat, decision.kind is _OFFER, decision.legal))
+        self._turn = turn = tuple.__new__(Turn, (seat, kind is _OFFER, legal))
         return turn
 
     def play(self, action: Action) -> list[list[int]]:
