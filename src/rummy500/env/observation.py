@@ -37,6 +37,7 @@ from rummy500.env.encoding import (
     Decision,
     card_index,
 )
+from rummy500.env.facts import read as read_facts
 from rummy500.melds import TableMeld
 from rummy500.public import Public
 from rummy500.views import View
@@ -116,11 +117,15 @@ def layout(players: int) -> ObservationLayout:
     return out
 
 
-def _card_kinds() -> list[Any]:
-    """Card kind by card value, a list indexed by the ``int`` of a card (None for a value that is no card)."""
+def _card_kinds() -> list[int]:
+    """Card kind by card value, a list indexed by the ``int`` of a card.
+
+    A value that is no card has a kind far past any observation (an entry written for it raises
+    IndexError); ints, not None, so that compiled code adds them to offsets without boxing.
+    """
     from rummy500.cards import JOKER, natural_cards
 
-    out: list[Any] = [None] * 256
+    out: list[int] = [1 << 40] * 256
     for c in natural_cards():
         out[int(c)] = card_index(c)
         out[128 + int(c)] = card_index(c.__class__(128 + int(c)))
@@ -278,66 +283,91 @@ class SeatEncoder:
         kind = _KIND
         if pub is not self._pub:
             self._pub = pub
-            if pub.discard is not self._pile:
-                self._update_pile(pub.discard)
-            if pub.melds is not self._melds:
-                self._update_melds(pub.melds)
-            if pub.known is not self._known:
-                self._update_known(pub.known)
-            if pub.removed is not self._removed:
+            # every field read at once (see rummy500.env.facts: the compiled build's generic reads cost more)
+            (
+                discard,
+                melds,
+                known,
+                removed,
+                floating,
+                opened,
+                has_melded,
+                phase,
+                to_move,
+                dealer,
+                last_discarder,
+                obligation,
+                taken_top,
+                claimed_card,
+                gambit,
+                dealer_joker,
+                sizes_now,
+                stock_count,
+                drawn,
+                turn_points,
+                turns,
+                rummy_due,
+            ) = read_facts(pub)
+            if discard is not self._pile:
+                self._update_pile(discard)
+            if melds is not self._melds:
+                self._update_melds(melds)
+            if known is not self._known:
+                self._update_known(known)
+            if removed is not self._removed:
                 base = at.removed
                 for c in self._removed:
                     mv[base + kind[c]] -= 1.0
-                for c in pub.removed:
+                for c in removed:
                     mv[base + kind[c]] += 1.0
-                self._removed = pub.removed
+                self._removed = removed
             flags = self._flags
-            if pub.floating is not flags[0]:
-                flags[0] = _write_flags(mv, at.floating, pub.floating)
-            if pub.opened is not flags[1]:
-                flags[1] = _write_flags(mv, at.opened, pub.opened)
-            if pub.has_melded is not flags[2]:
-                flags[2] = _write_flags(mv, at.has_melded, pub.has_melded)
+            if floating is not flags[0]:
+                flags[0] = _write_flags(mv, at.floating, floating)
+            if opened is not flags[1]:
+                flags[1] = _write_flags(mv, at.opened, opened)
+            if has_melded is not flags[2]:
+                flags[2] = _write_flags(mv, at.has_melded, has_melded)
             # one-hot fields: where the value changed, clear the old entry and set the new one
             # (an identity test: a value equal to the last one but not the same object is just rewritten)
             vals, one = self._vals, self._one
-            v: Any = pub.phase
+            v: Any = phase
             if v is not vals[0]:
                 vals[0] = v
                 _move(mv, one, 0, at.phase.get(v, -1))
-            v = pub.to_move
+            v = to_move
             if v is not vals[1]:
                 vals[1] = v
                 _move(mv, one, 1, at.to_move[v])
-            v = pub.dealer
+            v = dealer
             if v is not vals[2]:
                 vals[2] = v
                 _move(mv, one, 2, at.dealer[v])
-            v = pub.last_discarder
+            v = last_discarder
             if v is not vals[3]:
                 vals[3] = v
                 _move(mv, one, 3, -1 if v is None else at.last_discarder[v])
-            v = pub.obligation
+            v = obligation
             if v is not vals[4]:
                 vals[4] = v
                 _move(mv, one, 4, -1 if v is None else at.obligation + kind[v])
-            v = pub.taken_top
+            v = taken_top
             if v is not vals[5]:
                 vals[5] = v
                 _move(mv, one, 5, -1 if v is None else at.taken_top + kind[v])
-            v = pub.claimed_card
+            v = claimed_card
             if v is not vals[6]:
                 vals[6] = v
                 _move(mv, one, 6, -1 if v is None else at.claimed_card + kind[v])
-            v = pub.gambit
+            v = gambit
             if v is not vals[7]:
                 vals[7] = v
                 _move(mv, one, 7, at.gambit[v])
-            v = pub.dealer_joker
+            v = dealer_joker
             if v is not vals[8]:
                 vals[8] = v
                 _move(mv, one, 8, at.dealer_joker[v])
-            sizes: tuple[int, ...] = pub.hand_sizes
+            sizes: tuple[int, ...] = sizes_now
             was: tuple[int, ...] = self._sizes
             if sizes is not was:
                 self._sizes = sizes
@@ -348,24 +378,24 @@ class SeatEncoder:
                         mv[entries[i]] = k / 20.0
             # the counters, each written when it changed
             nums = self._nums
-            k = pub.stock_count
+            k = stock_count
             if k != nums[0]:
                 nums[0] = k
                 mv[at.stock] = k / MAX_PILE
             t = at.turn
-            k = pub.drawn
+            k = drawn
             if k != nums[1]:
                 nums[1] = k
                 mv[t] = k / 2.0
-            k = pub.turn_points
+            k = turn_points
             if k != nums[2]:
                 nums[2] = k
                 mv[t + 1] = k / 100.0
-            k = pub.turns
+            k = turns
             if k != nums[3]:
                 nums[3] = k
                 mv[t + 2] = k / 100.0
-            k = 1 if pub.rummy_due else 0
+            k = 1 if rummy_due else 0
             if k != nums[4]:
                 nums[4] = k
                 mv[t + 3] = float(k)
