@@ -184,6 +184,36 @@ def _remove(hand: list[Card], cards: Iterable[Card]) -> None:
 
 
 _new = object.__new__
+_put = object.__setattr__
+
+
+# The events of apply()'s short paths, built without their dataclass's interpreted __init__ (a
+# frozen dataclass's __init__ sets each field with object.__setattr__; so do these, in compiled
+# code in the compiled build). tests/engine/test_events.py checks each equals the dataclass's own.
+def _discarded(seat: int, cards: tuple[Card, ...]) -> Discarded:
+    """``Discarded(seat, cards)``."""
+    e = _new(Discarded)
+    _put(e, "seat", seat)
+    _put(e, "cards", cards)
+    return e
+
+
+def _drew(seat: int, cards: tuple[Card, ...]) -> Drew:
+    """``Drew(seat, len(cards), cards)``."""
+    e = _new(Drew)
+    _put(e, "seat", seat)
+    _put(e, "count", len(cards))
+    _put(e, "cards", cards)
+    return e
+
+
+def _took(seat: int, cards: tuple[Card, ...]) -> Took:
+    """``Took(seat, cards)`` (nothing removed)."""
+    e = _new(Took)
+    _put(e, "seat", seat)
+    _put(e, "cards", cards)
+    _put(e, "removed", ())
+    return e
 
 # A draft of the public value: what apply() writes one action's effects into.
 # It has the slots of Public but ordinary attributes, so the engine's writes
@@ -1515,7 +1545,7 @@ class RoundState:
         d.hand_sizes = (*sizes[:seat], len(hand), *sizes[seat + 1 :])
         d.__class__ = Public  # sealed (see _seal)
         self.public = d
-        return [Discarded(seat, cards)]
+        return [_discarded(seat, cards)]
 
     def _fast_draw(self, public: Public, seat: int, action: Draw) -> list[Event] | None:
         stock = self.stock
@@ -1541,7 +1571,7 @@ class RoundState:
         d.stock_count = len(stock)
         d.__class__ = Public  # sealed (see _seal)
         self.public = d
-        return [Drew(seat, 1, (c,))]
+        return [_drew(seat, (c,))]
 
     def _fast_take(self, public: Public, seat: int, action: Take) -> list[Event] | None:
         if action.split:
@@ -1569,7 +1599,7 @@ class RoundState:
         d.hand_sizes = (*sizes[:seat], len(hand), *sizes[seat + 1 :])
         d.__class__ = Public  # sealed (see _seal)
         self.public = d
-        return [Took(seat, taken)]
+        return [_took(seat, taken)]
 
     def _fast_lay(self, public: Public, seat: int, action: Meld | LayOff) -> list[Event] | None:
         cards = action.cards

@@ -423,8 +423,9 @@ class SeatEncoder:
         if decision is None:
             mask = bytearray(N_ACTIONS)
         else:
-            if decision.selected:
-                add_selected(obs, self.n, decision.selected)
+            selected = decision.selected
+            if selected:
+                _mark_selected(obs.data, self._at.selected, self._at.selected_depth, selected)
             mask = decision.mask()
         return {"observation": obs, "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
@@ -618,6 +619,8 @@ class _Offsets:
         "pile_size",
         "removed",
         "scores",
+        "selected",
+        "selected_depth",
         "stock",
         "taken_top",
         "to_move",
@@ -630,6 +633,7 @@ class _Offsets:
         self.obligation, self.taken_top, self.claimed_card = off["obligation"], off["taken_top"], off["claimed_card"]
         self.meld_cards, self.laid_by, self.claimed = off["meld_cards"], off["laid_by"], off["claimed"]
         self.meld_kind, self.meld_owner, self.meld_flags = off["meld_kind"], off["meld_owner"], off["meld_flags"]
+        self.selected, self.selected_depth = off["selected"], off["selected_depth"]
 
         def per_seat(name: str) -> list[int]:
             return [off[name] + r for r in rel]
@@ -678,12 +682,16 @@ _MELD_KIND_INDEX = {k: i for i, k in enumerate(MELD_KINDS)}
 def add_selected(obs: np.ndarray, players: int, selected: tuple[int, ...]) -> None:
     """Mark the argument tokens chosen so far in ``obs`` (in place)."""
     off = _offsets(layout(players))
-    sel, sel_depth = off["selected"], off["selected_depth"]
+    _mark_selected(obs.data, off["selected"], off["selected_depth"], selected)
+
+
+def _mark_selected(mv: Any, sel: int, sel_depth: int, selected: tuple[int, ...]) -> None:
+    """:func:`add_selected` through a memoryview of the array (``sel``, ``sel_depth``: the two fields' offsets)."""
     for token in selected:
         if token < DEPTH:
-            obs[sel + token - SELECT] += 1
+            mv[sel + token - SELECT] += 1.0
         elif token < ARGUMENT_END:
-            obs[sel_depth + token - DEPTH] = 1
+            mv[sel_depth + token - DEPTH] = 1.0
 
 
 _OFFSETS: dict[int, dict[str, int]] = {}
