@@ -758,7 +758,8 @@ class RoundState:
                         if self._take_ok(seat, deeper, split=False):
                             acts.append(_TAKES[deeper] if deeper < len(_TAKES) else Take(deeper))
                     break
-                b = 1 << c
+                v: int = c  # the card's value as a plain int (the compiled build's bit operations on it stay native)
+                b = 1 << v
                 if have & b:
                     plain = False  # a card held twice (two packs)
                 have |= b
@@ -766,13 +767,13 @@ class RoundState:
                     continue
                 # A cheap necessary condition (no joker held) for c to be melded or laid off:
                 # three of c's rank, three in a row through c, or c near a table meld.
-                r = c & 15
+                r = v & 15
                 if (have >> r & RANK_COLUMN).bit_count() < 3:  # fewer than three of c's rank
-                    sm = (have >> (c & 48)) & RANKS
+                    sm = (have >> (v & 48)) & RANKS
                     w = (sm | (sm & 2) << 13) << 2  # position q (the ace at 1 and 14) at bit q + 2
                     t3 = w & w >> 1 & w >> 2  # bit b: positions b - 2 .. b held
                     if not ((t3 >> 1 | t3 >> 14) & 7 if r == 1 else t3 >> r & 7) and (
-                        not near >> c & 1 or not self._might_lay_off(c, sm | (sm & 2) << 13)
+                        not near >> v & 1 or not self._might_lay_off(c, sm | (sm & 2) << 13)
                     ):
                         continue
                 if plain:
@@ -1525,7 +1526,8 @@ class RoundState:
         old = idx[seat]
         if old is not None:
             # The index is kept for a hand of distinct natural cards (see _index_moved).
-            idx[seat] = fastmeld.Hand(old.mask ^ (1 << c), old.jokers, None) if c < 64 and old.dups is None and old.mask >> c & 1 else None
+            v: int = c  # a plain int: the compiled build's bit operations stay native
+            idx[seat] = fastmeld.Hand(old.mask ^ (1 << v), old.jokers, None) if v < 64 and old.dups is None and old.mask >> v & 1 else None
         d = _open_discard(public)
         d.declined = _NOBODY
         if public.known[seat]:
@@ -1559,7 +1561,8 @@ class RoundState:
         idx = self._idx
         old = idx[seat]
         if old is not None:
-            idx[seat] = fastmeld.Hand(old.mask | (1 << c), old.jokers, None) if c < 64 and old.dups is None and not old.mask >> c & 1 else None
+            v: int = c  # a plain int: the compiled build's bit operations stay native
+            idx[seat] = fastmeld.Hand(old.mask | (1 << v), old.jokers, None) if v < 64 and old.dups is None and not old.mask >> v & 1 else None
         d = _open_draw(public)
         d.declined = _NOBODY
         d.drawn = 1
