@@ -59,6 +59,8 @@ NATIVE: dict[str, dict[str, str]] = {
     # interpreted code (mypyc does not call its __init__ then); deepcopy of an environment copies it.
     "env/observation.py": {"_Offsets": "serializable=True", "SeatEncoder": ""},
     "env/encoding.py": {"Decision": ""},
+    # Copied and pickled by its __reduce__, like SeatEncoder.
+    "env/table.py": {"Table": ""},
 }
 
 #: Source lines changed in the copy, per module (each must occur exactly once): a native class has

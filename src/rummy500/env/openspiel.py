@@ -169,8 +169,6 @@ class _Core:
     def __deepcopy__(self, memo: Any) -> _Core:
         out = _Core.__new__(_Core)
         out.rules = self.rules
-        table = Table.__new__(Table)
-        table.__dict__.update(self.table.__dict__)
         match = Match.__new__(Match)
         match.__dict__.update(self.table.match.__dict__)
         match.totals = list(match.totals)
@@ -178,8 +176,7 @@ class _Core:
             match.rounds = [*match.rounds[:-1], replace(match.rounds[-1], actions=list(match.rounds[-1].actions))]
         match.state = match.state.copy() if match.state is not None else None
         match.rng = random.Random()
-        table.match = match
-        out.table = table
+        out.table = self.table.with_match(match)
         out.dealer = self.dealer
         out.dealing = list(self.dealing)
         out.decision = None

@@ -12,7 +12,7 @@ the caller resolves :attr:`Table.chance` (the OpenSpiel game does).
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rummy500.actions import Action
 from rummy500.events import Event
@@ -45,13 +45,27 @@ class Table:
             False the match starts undealt and the caller resolves :attr:`chance`.
     """
 
-    def __init__(self, rules: Rules, seed: int | None, max_rounds: int = 50, auto: bool = True) -> None:
+    def __init__(
+        self, rules: Rules, seed: int | None, max_rounds: int = 50, auto: bool = True, match: Match | None = None
+    ) -> None:
         self.rules = rules
         self.auto = auto
-        self.match = Match(rules, rng=random.Random(seed), deal=auto)
+        self.match: Match = Match(rules, rng=random.Random(seed), deal=auto) if match is None else match
         self.max_rounds = max_rounds
         self._turn: Turn | None = None
         self.events: list[Event] = []
+
+    def with_match(self, match: Match) -> Table:
+        """A table like this one (rules, limits, the decision due and the last events) around ``match``."""
+        out = Table(self.rules, None, self.max_rounds, self.auto, match)
+        out._turn = self._turn
+        out.events = self.events
+        return out
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Copied and pickled by its fields (the compiled build makes it a native class, which has no
+        # __dict__ to copy).
+        return _table, (self.rules, self.max_rounds, self.auto, self.match, self._turn, self.events)
 
     @property
     def n(self) -> int:
@@ -120,3 +134,13 @@ class Table:
     def view(self, seat: int) -> View:
         """What ``seat`` may see now."""
         return self.match.view(seat)
+
+
+def _table(
+    rules: Rules, max_rounds: int, auto: bool, match: Match, turn: Turn | None, events: list[Event]
+) -> Table:
+    """A :class:`Table` of these fields (what copying and unpickling one build)."""
+    out = Table(rules, None, max_rounds, auto, match)
+    out._turn = turn
+    out.events = events
+    return out
