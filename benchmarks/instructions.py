@@ -8,10 +8,17 @@ the legal actions at every decision) twice, at two lengths, and reports the
 difference per decision, so interpreter start-up and imports cancel out.
 With ``--baseline OTHER/src`` the other engine plays the same rounds in the
 same way; both must make the same number of decisions (the same game).
+``--ours DIR`` measures another build as this one (``build/compiled``, the
+compiled engine of ``scripts/build_compiled.py``), and ``--env`` adds a line
+for the PettingZoo environment (``rummy500.env.raw_env``, the standard game,
+one round per episode) driven as ``benchmarks/env_speed.py`` drives it, per
+token step (the ``research`` extra). OpenBLAS is held to one thread (its
+spinning threads add instructions at random).
 
 Usage::
 
     python benchmarks/instructions.py --baseline /path/to/before/src
+    python benchmarks/instructions.py --env --ours build/compiled --baseline /path/to/before/build/compiled
 
 Needs ``valgrind`` (Debian: ``apt-get install valgrind``). Takes about a
 minute: callgrind runs Python some 50 times slower.
@@ -30,6 +37,8 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 LINES = (("standard", 2, 10, 30), ("popular", 4, 5, 15))
+#: Episodes of the environment's line (``--env``): the short run and the long one.
+ENV_GAMES = (10, 40)
 
 
 def play(preset: str, players: int, rounds: int, seed: int = 1) -> int:
@@ -45,20 +54,39 @@ def play(preset: str, players: int, rounds: int, seed: int = 1) -> int:
     return sum(play_round(RoundState.new(rules, game % players, rng), rng, players > 2) for game in range(rounds))
 
 
-def count(src: Path, preset: str, players: int, rounds: int) -> tuple[int, int]:
-    """(instructions, decisions) of one run under callgrind with ``src`` first on the path."""
+def play_env(games: int, seed: int = 1) -> int:
+    """Play ``games`` seeded episodes of ``raw_env`` as ``env_speed.py`` does; return the number of token steps."""
+    import numpy as np
+
+    from rummy500.env import raw_env
+
+    env = raw_env(rules={"preset": "standard", "rounds": 1})
+    rng = random.Random(seed)
+    steps = 0
+    for game in range(games):
+        env.reset(seed=seed + game)
+        for _agent in env.agent_iter():
+            obs, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    return steps
+
+
+def count(src: Path, play_args: list[str]) -> tuple[int, int]:
+    """(instructions, decisions or steps) of one run of ``--play``/``--play-env`` under callgrind with ``src`` first on the path."""
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "PYTHONPATH": str(src)}
+        env = {**os.environ, "PYTHONPATH": str(src), "OPENBLAS_NUM_THREADS": "1"}
         cmd = [
             "valgrind",
             "--tool=callgrind",
             f"--callgrind-out-file={tmp}/cg.out",
             sys.executable,
             __file__,
-            "--play",
-            preset,
-            str(players),
-            str(rounds),
+            *play_args,
         ]
         done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     found = re.search(r"Collected : (\d+)", done.stderr)
@@ -68,10 +96,10 @@ def count(src: Path, preset: str, players: int, rounds: int) -> tuple[int, int]:
     return int(found.group(1)), int(decisions.group(1))
 
 
-def per_decision(src: Path, preset: str, players: int, short: int, long: int) -> tuple[float, int]:
+def per_decision(src: Path, short: list[str], long: list[str]) -> tuple[float, int]:
     """Instructions per decision (the long run minus the short one) and the long run's decisions."""
-    i1, d1 = count(src, preset, players, short)
-    i2, d2 = count(src, preset, players, long)
+    i1, d1 = count(src, short)
+    i2, d2 = count(src, long)
     return (i2 - i1) / (d2 - d1), d2
 
 
@@ -79,21 +107,37 @@ def main(argv: list[str] | None = None) -> int:
     """Print instructions per decision for this engine (and a baseline's)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--baseline", type=Path, help="another engine's src folder, measured the same way")
+    parser.add_argument("--ours", type=Path, default=SRC, help="the engine measured (default: this checkout's src)")
+    parser.add_argument("--env", action="store_true", help="add the PettingZoo environment, per token step")
     parser.add_argument("--play", nargs=3, metavar=("PRESET", "PLAYERS", "ROUNDS"), help=argparse.SUPPRESS)
+    parser.add_argument("--play-env", type=int, metavar="GAMES", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.play:
         print("decisions", play(args.play[0], int(args.play[1]), int(args.play[2])))
         return 0
+    if args.play_env is not None:
+        print("decisions", play_env(args.play_env))
+        return 0
+    lines = [
+        (
+            f"{preset} {players}p",
+            ["--play", preset, str(players), str(short)],
+            ["--play", preset, str(players), str(long)],
+        )
+        for preset, players, short, long in LINES
+    ]
+    if args.env:
+        lines.append(("raw_env token step", ["--play-env", str(ENV_GAMES[0])], ["--play-env", str(ENV_GAMES[1])]))
     print(f"{'line':<22}{'instructions/decision':>24}{'baseline':>12}{'ratio':>8}")
-    for preset, players, short, long in LINES:
-        ours, decisions = per_decision(SRC, preset, players, short, long)
+    for name, short, long in lines:
+        ours, decisions = per_decision(args.ours, short, long)
         base_text = ratio = ""
         if args.baseline:
-            base, base_decisions = per_decision(args.baseline, preset, players, short, long)
+            base, base_decisions = per_decision(args.baseline, short, long)
             if base_decisions != decisions:
                 print(f"  note: the baseline made {base_decisions} decisions, this engine {decisions}")
             base_text, ratio = f"{base:,.0f}", f"{ours / base:.3f}"
-        print(f"{preset + ' ' + str(players) + 'p':<22}{ours:>24,.0f}{base_text:>12}{ratio:>8}")
+        print(f"{name:<22}{ours:>24,.0f}{base_text:>12}{ratio:>8}")
     return 0
 
 
