@@ -215,6 +215,7 @@ def _took(seat: int, cards: tuple[Card, ...]) -> Took:
     _put(e, "removed", ())
     return e
 
+
 # A draft of the public value: what apply() writes one action's effects into.
 # It has the slots of Public but ordinary attributes, so the engine's writes
 # (``d.phase = ...``) are plain slot stores; _seal() then makes it a Public in

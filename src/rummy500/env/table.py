@@ -43,6 +43,7 @@ class Table:
         max_rounds: stop (truncate) after this many rounds.
         auto: deal rounds and reshuffle with the match's random source; when
             False the match starts undealt and the caller resolves :attr:`chance`.
+        match: the match to drive (``seed`` and ``auto`` then do not deal a new one).
     """
 
     def __init__(
@@ -57,10 +58,7 @@ class Table:
 
     def with_match(self, match: Match) -> Table:
         """A table like this one (rules, limits, the decision due and the last events) around ``match``."""
-        out = Table(self.rules, None, self.max_rounds, self.auto, match)
-        out._turn = self._turn
-        out.events = self.events
-        return out
+        return _table(self.rules, self.max_rounds, self.auto, match, self._turn, self.events)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Copied and pickled by its fields (the compiled build makes it a native class, which has no
