@@ -64,7 +64,8 @@ MAX_PLAYOUT_TURNS = 40
 
 #: ``win_chance``: a side scores about this share of the match's goal in a round ...
 ROUND_SHARE = 0.2
-#: ... and the difference between two sides' round scores spreads by about this share of the goal.
+#: ... and the difference between two sides' round scores spreads by about this share of the goal
+#: (its standard deviation: 61 points over 963 rounds of ``hard`` against ``medium`` to 500).
 ROUND_SPREAD = 0.12
 
 #: ``inference``: the weight of a hidden card for an opponent, per card of theirs it
