@@ -29,7 +29,9 @@ Wilson's over games, which treats a deal's games as independent: their
 outcomes are negatively correlated (the good hand goes to each side once), so
 the interval is, if anything, too wide. Per cell it also counts the deals the
 level won from every seat, the split deals, and the deals it lost from every
-seat.
+seat. ``--out`` keeps every game's outcome and its rounds' margins (the
+level's round score less the opponents'), so two runs on the same seed can be
+compared deal by deal (``benchmarks/compare_strength.py``).
 
 ``--games`` is per cell (rounded up to whole deals with ``--duplicate``). This is a measurement script, not a test: a full run
 takes hours on two cores; ``--quick`` takes minutes and its intervals are wide.
@@ -120,6 +122,7 @@ def measure(
     my_pts: list[float] = []
     their_pts: list[float] = []
     times: list[float] = []
+    margins: list[list[float]] = []
     for r in results:
         got = fair if not r.winners else float(r.entries[r.winners[0]] in mine)
         wins += got
@@ -129,6 +132,7 @@ def measure(
             (my_pts if e in mine else their_pts).extend(pts)
             if e in mine and seat < len(r.decision_times):
                 times.extend(r.decision_times[seat])
+        margins.append([round_margin(rs, r.entries, mine) for rs in r.round_scores])
     n = len(results)
     lo, hi = wilson(wins, n)
     return {
@@ -149,7 +153,15 @@ def measure(
         "duplicate": per_deal,
         "deals": deal_outcomes(share, per_deal) if per_deal > 1 else None,
         "outcomes": share,
+        "round_margins": margins,
     }
+
+
+def round_margin(scores: list[int], entries: list[int], mine: set[int]) -> float:
+    """One round's margin: the level's seats' mean round score less the opponents' mean."""
+    own = [float(x) for seat, x in enumerate(scores) if entries[seat] in mine]
+    opp = [float(x) for seat, x in enumerate(scores) if entries[seat] not in mine]
+    return statistics.fmean(own) - statistics.fmean(opp) if own and opp else 0.0
 
 
 def seatings(players: int, partnership: bool) -> int:

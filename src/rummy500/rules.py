@@ -892,6 +892,17 @@ class Rules:
         return None if isinstance(self.rounds, Rounds) else self.rounds
 
     @property
+    def winning_total(self) -> int | None:
+        """The total with which the highest total wins the match at the end of a round.
+
+        None when the match is not decided that way: a fixed number of
+        rounds, or only a player who went out can win (``must_go_out_to_win``).
+        """
+        if self.fixed_rounds is not None or self.must_go_out_to_win:
+            return None
+        return self.target
+
+    @property
     def low_ace_points(self) -> int | None:
         """``low_ace_value: N``: what a low ace counts; None when ``card_values`` decides."""
         return None if isinstance(self.low_ace_value, Auto) else self.low_ace_value

@@ -107,3 +107,53 @@ def test_state_from_view_shows_the_seat_exactly_what_it_saw(cfg: dict[str, objec
         assert sorted(map(str, world.legal_actions(view.seat))) == sorted(map(str, state.legal_actions(view.seat)))
         checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()))
+def test_weighted_determinizations_agree_with_the_view(cfg: dict[str, object]) -> None:
+    """Every preset and variant: uneven weights move only which unseen card lies where."""
+    from dataclasses import replace
+
+    from rummy500.cards import card
+
+    rules = Rules.from_mapping(cfg)
+    rng = random.Random(3)
+    # Every other seat is unlikely to hold a 7 or a diamond (suit 1), likely to hold a king.
+    weights = {
+        s: {card(su * 16 + r): 0.01 if r == 7 or su == 1 else 5.0 if r == 13 else 1.0 for su in range(4) for r in range(1, 14)}
+        for s in range(rules.players)
+    }
+    checked = 0
+    for state, view in _decision_views(rules, 5, 120):
+        world = determinize(view, rng, {s: w for s, w in weights.items() if s != view.seat})
+        assert [len(h) for h in world.hands] == list(view.hand_sizes)
+        assert len(world.stock) == view.stock_count
+        assert Counter(c for h in world.hands for c in h) + Counter(world.stock) == Counter(
+            c for h in state.hands for c in h
+        ) + Counter(state.stock)
+        for s in range(state.n):
+            assert not Counter(view.known[s]) - Counter(world.hands[s]), "known cards stay with their holder"
+        again = world.view(view.seat, view.scores)
+        assert sorted(map(str, again.legal)) == sorted(map(str, view.legal))
+        assert replace(again, legal=()) == replace(view, legal=())
+        checked += 1
+    assert checked > 20
+
+
+def test_weights_steer_the_hidden_cards() -> None:
+    """A card of weight 0.01 seldom lands in the weighted hand; without weights it lands there as often as any."""
+    from rummy500.cards import card
+
+    rules = Rules.from_mapping({})
+    state = RoundState.new(rules, 0, random.Random(8))
+    view = state.view(1)
+    pool = unseen_cards(view)
+    rare = next(c for c in pool if c < 64)
+    weights = {0: {rare: 0.01}}
+    k = 400
+    weighted = sum(rare in determinize(view, random.Random(i), weights).hands[0] for i in range(k))
+    plain = sum(rare in determinize(view, random.Random(i)).hands[0] for i in range(k))
+    share = len(state.hands[0]) / len(pool)  # the chance of any one unseen card being in that hand
+    assert plain > 0.5 * share * k
+    assert weighted < 0.1 * share * k
+    assert card(int(rare)) == rare

@@ -65,3 +65,66 @@ def test_hold_back_searches_waiting_where_the_heuristics_would_lay_at_once() -> 
                 searched += 1
         match.apply(seat, movers[seat].act(view, rng))
     assert searched >= 1
+
+
+def test_consistent_determinizations_hold_no_meld_the_opponent_would_have_laid() -> None:
+    """``conform`` leaves a seat that has played a turn no meld in hand, and changes nothing the seat sees."""
+    from dataclasses import replace
+
+    from rummy500 import Match, fastmeld
+    from rummy500.bots.determinize import determinize
+    from rummy500.bots.hard import conform
+
+    rules = Rules()
+    t = fastmeld.tables(rules)
+    match = Match(rules, seed=11)
+    movers = [make_bot("medium", 1), make_bot("medium", 2)]
+    rng = random.Random(3)
+    repaired = checked = 0
+    for _ in range(120):
+        if match.is_over:
+            break
+        seat = match.state.public.to_move
+        view = match.view(seat)
+        other = 1 - seat
+        if view.phase == "draw" and view.turns >= 1 and view.opened[other]:
+            for k in range(4):
+                world = determinize(view, random.Random(k))
+                before = list(world.hands[other])
+                hidden = sorted(world.hands[other] + world.stock)
+                conform(world, view, random.Random(k), {})
+                assert not fastmeld.all_melds(t, fastmeld.scan(world.hands[other]))
+                assert sorted(world.hands[other] + world.stock) == hidden  # only the unseen cards moved
+                assert len(world.hands[other]) == len(before)
+                again = world.view(seat, view.scores)
+                assert replace(again, legal=()) == replace(view, legal=())
+                assert set(again.legal) == set(view.legal)
+                repaired += before != world.hands[other]
+                checked += 1
+        match.apply(seat, movers[seat].act(view, rng))
+    assert checked >= 10 and repaired >= 1
+
+
+def test_win_chance_is_decided_at_the_goal_and_even_when_level() -> None:
+    from rummy500.bots.hard import win_chance
+
+    assert win_chance(520, 480, 500) == 1.0
+    assert win_chance(480, 520, 500) == 0.0
+    assert win_chance(100, 100, 500) == 0.5
+    assert win_chance(300, 200, 500) > win_chance(150, 50, 500) > 0.5  # the same lead counts more near the end
+    assert Rules().winning_total == 500
+    assert Rules.from_mapping({"rounds": 3}).winning_total is None
+    assert Rules.from_mapping({"must_go_out_to_win": True}).winning_total is None
+
+
+def test_inferred_weights_lower_the_partners_of_what_an_opponent_threw_or_let_lie() -> None:
+    from rummy500.bots.hard import infer_weights
+    from rummy500.cards import card
+
+    state = RoundState.from_position(Rules(), FIVE_CARDS)
+    view = state.view(0)
+    seven_h, seven_s, eight_h, nine_h, ten_h, king_c = (card(c) for c in (32 + 7, 48 + 7, 32 + 8, 32 + 9, 32 + 10, 13))
+    w = infer_weights(view, {1: [seven_h]}, {})[1]
+    assert w[seven_s] < 1.0 and w[eight_h] < 1.0 and w[nine_h] < 1.0
+    assert ten_h not in w and king_c not in w
+    assert infer_weights(view, {}, {}) == {}
