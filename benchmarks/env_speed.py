@@ -58,7 +58,6 @@ def _run_aec(env, seconds: float, seed: int) -> Result:
     a committed action opens a new one); for a peer a step is a decision.
     """
     rng = random.Random(seed)
-    base = env.unwrapped
     steps = decisions = 0
     clock = CLOCK[0]
     start = clock()
@@ -66,17 +65,27 @@ def _run_aec(env, seconds: float, seed: int) -> Result:
     while clock() - start < seconds:
         env.reset(seed=seed + game)
         game += 1
-        for _agent in env.agent_iter():
-            obs, _reward, termination, truncation, _info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            before = getattr(base, "decision", None)
-            env.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-            decisions += before is None or base.decision is not before
+        played, decided = play_episode(env, rng)
+        steps += played
+        decisions += decided
     return steps, clock() - start, decisions
+
+
+def play_episode(env, rng: random.Random) -> tuple[int, int]:
+    """One episode (the environment just reset) of random legal tokens; (steps, engine decisions)."""
+    base = env.unwrapped
+    steps = decisions = 0
+    for _agent in env.agent_iter():
+        obs, _reward, termination, truncation, _info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        before = getattr(base, "decision", None)
+        env.step(int(legal[rng.randrange(len(legal))]))
+        steps += 1
+        decisions += before is None or base.decision is not before
+    return steps, decisions
 
 
 def run_ours(seconds: float, seed: int) -> Result:

@@ -56,7 +56,8 @@ def play(preset: str, players: int, rounds: int, seed: int = 1) -> int:
 
 def play_env(games: int, seed: int = 1) -> int:
     """Play ``games`` seeded episodes of ``raw_env`` as ``env_speed.py`` does; return the number of token steps."""
-    import numpy as np
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from env_speed import play_episode
 
     from rummy500.env import raw_env
 
@@ -65,14 +66,7 @@ def play_env(games: int, seed: int = 1) -> int:
     steps = 0
     for game in range(games):
         env.reset(seed=seed + game)
-        for _agent in env.agent_iter():
-            obs, _reward, termination, truncation, _info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
+        steps += play_episode(env, rng)[0]
     return steps
 
 
