@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from itertools import combinations
@@ -2213,7 +2213,7 @@ def unseen_cards(view: View) -> list[Card]:
     return sorted((pack - seen).elements())
 
 
-def state_from_view(view: View, rng: random.Random) -> RoundState:
+def state_from_view(view: View, rng: random.Random, weights: Mapping[int, Mapping[Card, float]] | None = None) -> RoundState:
     """A full position consistent with everything ``view.seat`` saw (OpenSpiel's ResampleFromInfostate).
 
     The unseen cards (:func:`unseen_cards`) are shuffled with ``rng`` and dealt
@@ -2222,6 +2222,12 @@ def state_from_view(view: View, rng: random.Random) -> RoundState:
     ``view.stock_count`` cards. Every public field comes from the view, so the
     position offers the seat exactly ``view.legal``. The result is a guess for
     search, never the real game.
+
+    ``weights`` (optional): per seat, a relative weight for each card (1.0
+    where absent) of being among that seat's hidden cards; such a seat's
+    cards are drawn from those not dealt yet by weighted sampling without
+    replacement (Efraimidis and Spirakis: the largest keys ``u ** (1 / w)``).
+    The position is consistent with the view whatever the weights.
 
     Raises:
         ResampleError: the view cannot be completed (inconsistent counts).
@@ -2233,7 +2239,6 @@ def state_from_view(view: View, rng: random.Random) -> RoundState:
     rng.shuffle(pool)
     n = view.players
     hands: list[list[Card]] = []
-    pos = 0
     for s in range(n):
         if s == seat:
             hands.append(list(view.hand))
@@ -2242,9 +2247,18 @@ def state_from_view(view: View, rng: random.Random) -> RoundState:
         need = view.hand_sizes[s] - len(known)
         if need < 0:
             raise ResampleError(f"seat {s} holds {view.hand_sizes[s]} cards but was seen taking {len(known)}")
-        hands.append(known + pool[pos : pos + need])
-        pos += need
-    stock = pool[pos : pos + view.stock_count]
+        w = weights.get(s) if weights else None
+        if not w:
+            hands.append(known + pool[:need])
+            pool = pool[need:]
+            continue
+        rand = rng.random
+        keys = [rand() ** (1.0 / max(1e-3, w.get(c, 1.0))) for c in pool]
+        order = sorted(range(len(pool)), key=keys.__getitem__, reverse=True)
+        chosen = set(order[:need])
+        hands.append(known + [pool[i] for i in order[:need]])
+        pool = [c for i, c in enumerate(pool) if i not in chosen]
+    stock = pool[: view.stock_count]
     if len(stock) != view.stock_count or any(len(h) != view.hand_sizes[i] for i, h in enumerate(hands)):
         raise ResampleError("the unseen cards do not fill the hidden hands and the stock")
     # Every public field comes from the view, as declared in rummy500.public.

@@ -43,37 +43,4 @@ def determinize(view: View, rng: random.Random, weights: Mapping[int, Mapping[Ca
     Raises:
         DeterminizeError: the view cannot be completed (inconsistent counts).
     """
-    if not weights:
-        return state_from_view(view, rng)
-    seat = view.seat
-    if seat is None:
-        raise ResampleError("a spectator's view has no seat to resample for")
-    pool = unseen_cards(view)
-    rng.shuffle(pool)
-    hands: list[list[Card]] = []
-    for s in range(view.players):
-        if s == seat:
-            hands.append(list(view.hand))
-            continue
-        known = list(view.known[s])
-        need = view.hand_sizes[s] - len(known)
-        if need < 0 or need > len(pool):
-            raise ResampleError(f"seat {s} holds {view.hand_sizes[s]} cards but was seen taking {len(known)}")
-        w = weights.get(s)
-        if not w:
-            hands.append(known + pool[:need])
-            pool = pool[need:]
-            continue
-        # Efraimidis and Spirakis: the ``need`` largest keys u ** (1 / w) are a weighted sample.
-        rand = rng.random
-        keys = [rand() ** (1.0 / max(1e-3, w.get(c, 1.0))) for c in pool]
-        order = sorted(range(len(pool)), key=keys.__getitem__, reverse=True)
-        chosen = set(order[:need])
-        hands.append(known + [pool[i] for i in order[:need]])
-        pool = [c for i, c in enumerate(pool) if i not in chosen]
-    if len(pool) < view.stock_count:
-        raise ResampleError("the unseen cards do not fill the hidden hands and the stock")
-    try:
-        return RoundState.from_parts(view.rules, view.public(), hands, pool[: view.stock_count])
-    except ValueError as exc:
-        raise ResampleError(str(exc)) from None
+    return state_from_view(view, rng, weights)
