@@ -177,8 +177,7 @@ class HardBot(Bot):
         as the guide recognises it (another dealer, or the stock grew back
         over an empty table), and what was let lie is forgotten with it.
         """
-        guide = self.guide
-        if guide._dealer is None or view.dealer != guide._dealer or (not view.melds and view.stock_count > guide._last_stock):
+        if self.guide._new_round(view):
             self._declined = {}
             self._my_discard = None
         mine = self._my_discard
@@ -477,7 +476,7 @@ def conform(world: RoundState, view: View, rng: random.Random, declined: Mapping
         hand = world.hands[o]
         known = list(view.known[o])
         c = declined.get(o)
-        if not fastmeld.all_melds(t, fastmeld.scan(hand if c is None else [*hand, c])):
+        if not _melds_with(t, hand, c):
             continue
         changed = True
         hidden = list(hand)
@@ -488,11 +487,11 @@ def conform(world: RoundState, view: View, rng: random.Random, declined: Mapping
         for _ in range(MAX_DEALS):
             rng.shuffle(pool)
             hand[:] = known + pool[:need]
-            if not fastmeld.all_melds(t, fastmeld.scan(hand if c is None else [*hand, c])):
+            if not _melds_with(t, hand, c):
                 break
         stock[:] = pool[need:]
         for _ in range(MAX_SWAPS):
-            melds = fastmeld.all_melds(t, fastmeld.scan(hand if c is None else [*hand, c]))
+            melds = _melds_with(t, hand, c)
             if not melds:
                 break
             meld = melds[rng.randrange(len(melds))]
@@ -504,6 +503,11 @@ def conform(world: RoundState, view: View, rng: random.Random, declined: Mapping
             hand[hand.index(x)], stock[j] = stock[j], x
     if changed:
         world.forget_caches()
+
+
+def _melds_with(t: fastmeld.Tables, hand: list[Card], extra: Card | None) -> list[tuple[Card, ...]]:
+    """The melds ``hand`` holds, with ``extra`` (a card the seat let lie) added when given."""
+    return fastmeld.all_melds(t, fastmeld.scan(hand if extra is None else [*hand, extra]))
 
 
 def _mean(values: dict[int, float]) -> float:

@@ -63,11 +63,13 @@ class MediumBot(Bot):
         self._last_pile: tuple[Card, ...] = ()
 
     # ------------------------------------------------------------ memory
+    def _new_round(self, view: View) -> bool:
+        """Whether ``view`` is of a round after the one last observed: another dealer, or the stock grew back over an empty table."""
+        return self._dealer is None or view.dealer != self._dealer or (not view.melds and view.stock_count > self._last_stock)
+
     def _observe(self, view: View) -> None:
         """Remember which cards each seat was seen discarding this round."""
-        # A new round: another dealer, or the stock grew back over an empty table.
-        fresh = self._dealer is None or view.dealer != self._dealer or (not view.melds and view.stock_count > self._last_stock)
-        if fresh:
+        if self._new_round(view):
             self._seen_discards = {}
         self._dealer = view.dealer
         self._last_stock = view.stock_count
