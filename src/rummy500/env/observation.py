@@ -205,7 +205,6 @@ _STATE = (
     "_vals",
     "n",
     "obs",
-    "off",
     "rel",
     "seat",
     "target",
@@ -236,7 +235,7 @@ class SeatEncoder:
         self.n = n = players
         self.seat = seat
         self.target = target
-        self.off = off = _offsets(lay)
+        off = _offsets(lay)
         self.rel = rel = [(s - seat) % n for s in range(n)]
         #: The observation (updated in place: copy it before handing it out).
         self.obs = np.zeros(lay.size, dtype=np.float32)
