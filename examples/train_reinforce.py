@@ -24,8 +24,9 @@ import time
 import numpy as np
 
 from rummy500.env.encoding import N_ACTIONS
-from rummy500.env.observation import layout
+from rummy500.env.observation import layout_for
 from rummy500.env.single import SingleAgentEnv
+from rummy500.rules import Rules
 
 RULES = {"preset": "standard", "rounds": 1}
 FIELDS = ("hand", "selected", "phase", "offer", "obligation", "taken_top", "hand_sizes", "turn", "stock", "pile_size")
@@ -34,8 +35,8 @@ FIELDS = ("hand", "selected", "phase", "offer", "obligation", "taken_top", "hand
 class Features:
     """Picks the compact feature slice out of the full observation."""
 
-    def __init__(self, players: int) -> None:
-        lay = layout(players)
+    def __init__(self, rules: Rules) -> None:
+        lay = layout_for(rules)
         index: list[int] = []
         for name, off, size, _ in lay.fields:
             if name in FIELDS:
@@ -109,7 +110,7 @@ def main(argv: list[str] | None = None) -> None:
 
     rng = np.random.default_rng(args.seed)
     env = SingleAgentEnv(rules=RULES, opponents=args.opponent, seat="random")
-    feats = Features(env.rules.players)
+    feats = Features(env.rules)
     policy = LinearPolicy(feats.size, rng)
     baseline = 0.0
     rewards: list[float] = []

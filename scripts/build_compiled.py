@@ -61,6 +61,7 @@ NATIVE: dict[str, dict[str, str]] = {
     "env/encoding.py": {"Decision": ""},
     # Copied and pickled by its __reduce__, like SeatEncoder.
     "env/table.py": {"Table": ""},
+    "match.py": {"Match": "serializable=True, allow_interpreted_subclasses=True"},
 }
 
 #: Source lines changed in the copy, per module (each must occur exactly once): a native class has

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rummy500.actions import Action, Decline, Reshuffle
@@ -102,6 +102,30 @@ class Match:
         if deal:
             first = dealer if dealer is not None else cut_for_dealer(rules, self.rng)
             self.start_round(RoundState.new(rules, first, self.rng))
+
+    def copy(self, rng: random.Random | None = None) -> Match:
+        """A copy that plays on independently (search, the OpenSpiel game's clone).
+
+        It has its own totals, round state and the current round's action list
+        (the deals of the rounds are shared: nothing changes them).
+
+        Args:
+            rng: the copy's random source (default: a copy of this one's, so the
+                copy shuffles as this match would).
+        """
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+        out = Match(self.rules, self.players, self.initial_scores, rng=rng, deal=False)
+        out.totals = list(self.totals)
+        rounds = self.rounds
+        if rounds:  # the round in play gets its own log: the copy appends to it
+            last = rounds[-1]
+            out.rounds = [*rounds[:-1], replace(last, actions=list(last.actions))]
+        out.winner = self.winner
+        out.bonus_to = self.bonus_to
+        out.state = self.state.copy() if self.state is not None else None
+        return out
 
     # ----------------------------------------------------------------- rounds
     def start_round(self, state: RoundState) -> list[Event]:

@@ -109,3 +109,31 @@ def test_match_views_carry_the_totals():
     view = match.view(0).to_dict()
     assert view["scores"] == [12, 34]
     assert view["seat"] == 0 and len(view["hand"]) == 13
+
+
+@pytest.mark.parametrize("preset", ["standard", "popular"])
+def test_a_copy_plays_on_like_the_match_and_apart_from_it(preset: str):
+    from rummy500 import Rules
+
+    match = Match(Rules.preset_rules(preset, players=3), seed=11)
+    rng = random.Random(4)
+    _random_round(match, rng)  # a round played: the copy carries its log and the totals
+    state = match.state
+    assert state is not None
+    for _ in range(7):
+        match.apply(state.public.to_move, rng.choice(state.legal_actions(state.public.to_move)))
+    before = match.record()
+    copy = match.copy()
+    assert copy.record() == before
+    # the copy plays on (the rest of this round, the next deal from its copy of the random source) ...
+    moves_rng = random.Random(9)
+    _random_round(copy, moves_rng)
+    _random_round(copy, moves_rng)
+    # ... and leaves the match as it was
+    assert match.record() == before
+    assert match.totals != copy.totals and len(copy.rounds) == len(match.rounds) + 2
+    # the match, played the same way, gives the same game
+    moves_rng = random.Random(9)
+    _random_round(match, moves_rng)
+    _random_round(match, moves_rng)
+    assert match.record() == copy.record()

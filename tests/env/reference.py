@@ -19,7 +19,6 @@ from rummy500.env.encoding import (
     CARD_KINDS,
     DEPTH,
     HAND_KINDS,
-    MAX_MELDS,
     MAX_PILE,
     N_ACTIONS,
     SELECT,
@@ -27,13 +26,15 @@ from rummy500.env.encoding import (
     encode,
 )
 from rummy500.env.observation import DEALER_JOKER, GAMBITS, MELD_KINDS, PHASES, layout
+from rummy500.state import build_pack
 from rummy500.views import View
 
 
 def reference_observation(view: View, selected: tuple[int, ...] = (), offer: bool = False) -> np.ndarray:
     """The observation of ``view.seat``, every entry worked out from the view."""
     n = view.players
-    lay = layout(n)
+    cards = len(build_pack(view.rules))  # the layout has a pile row per card of the game
+    lay = layout(n, cards)
 
     def off(name: str) -> int:
         return lay.offset(name)
@@ -42,11 +43,9 @@ def reference_observation(view: View, selected: tuple[int, ...] = (), offer: boo
     rel = [(s - seat) % n for s in range(n)]
     idx: list[int] = [off("hand") + card_index(c) for c in view.hand]
     pile = view.discard
-    depth = min(len(pile), MAX_PILE)
-    idx += [off("pile") + d * HAND_KINDS + card_index(pile[-1 - d]) for d in range(depth)]
+    assert len(pile) <= cards and len(view.melds) <= cards // 3  # nothing is left out of the layout
+    idx += [off("pile") + d * HAND_KINDS + card_index(pile[-1 - d]) for d in range(len(pile))]
     for m in view.melds:
-        if m.id >= MAX_MELDS:
-            continue
         mbase = off("meld_cards") + m.id * CARD_KINDS
         for i, (c, by) in enumerate(zip(m.cards, m.laid_by, strict=True)):
             k = card_index(c)

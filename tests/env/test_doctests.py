@@ -2,10 +2,10 @@ import doctest
 
 import pytest
 
-from rummy500.env import aec, encoding, facts
+from rummy500.env import aec, encoding, facts, observation
 
 
-@pytest.mark.parametrize("module", [encoding, aec, facts], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [encoding, aec, facts, observation], ids=lambda m: m.__name__)
 def test_docstring_examples_run(module):
     failures, attempted = doctest.testmod(module, raise_on_error=False)
     assert attempted > 0 and failures == 0

@@ -11,7 +11,7 @@ from pettingzoo.test import api_test, seed_test
 
 from rummy500.env import env, raw_env, round_rewards
 from rummy500.env.encoding import N_ACTIONS, token_name
-from rummy500.env.observation import encode_view, layout
+from rummy500.env.observation import encode_view, layout, layout_for
 from rummy500.env.table import Table
 from rummy500.rules import Rules
 
@@ -115,7 +115,7 @@ def test_render_shows_the_deciders_hand_only() -> None:
 def test_selected_tokens_show_in_the_observation() -> None:
     e = raw_env(rules={"first_discard": "first_player"})  # the first decision is a discard or a meld
     e.reset(seed=1)
-    lay = layout(2)
+    lay = layout_for(e.rules)
     for _ in range(2000):
         agent = e.agent_selection
         mask = e.observe(agent)["action_mask"]
@@ -191,7 +191,7 @@ def test_observation_counts_cards_held_twice() -> None:
     """Two packs: a hand may hold two of a card; the hand field counts copies."""
     rules = Rules.from_mapping({"players": 6, "jokers": 4})
     table = Table(rules, 3)
-    lay = layout(6)
+    lay = layout_for(rules)
     rng = random.Random(1)
     twice = 0
     for _ in range(60):
@@ -225,3 +225,33 @@ def test_wrapped_env_keeps_pettingzoo_checks() -> None:
     e.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))  # numpy integers are actions too
     assert next(it) == e.agent_selection
     assert agent in e.possible_agents
+
+
+@pytest.mark.parametrize(
+    ("rules", "cards"),
+    [
+        ({"preset": "standard"}, 54),
+        ({"preset": "hoyle"}, 52),
+        ({"preset": "persian"}, 56),
+        ({"players": 6, "jokers": 4}, 108),
+    ],
+)
+def test_the_observation_has_a_pile_row_per_card_of_the_game_and_a_meld_slot_per_three(rules, cards) -> None:
+    e = raw_env(rules=rules)
+    e.reset(seed=2)
+    lay = layout_for(e.rules)
+    assert (lay.cards, lay.meld_slots) == (cards, cards // 3)
+    sizes = {name: size for name, _, size, _ in lay.fields}
+    assert sizes["pile"] == cards * 53 and sizes["selected_depth"] == cards
+    assert sizes["meld_cards"] == (cards // 3) * 105 and sizes["meld_owner"] == (cards // 3) * e.rules.players
+    obs = e.observe(e.agent_selection)["observation"]
+    assert obs.shape == (lay.size,) == e.observation_space(e.agent_selection)["observation"].shape
+    # the two-pack layout is the default of layout(); the counts are divided by 108 in every layout
+    assert layout(e.rules.players).cards == 108
+    pile = e.table.view(e.agent_name_mapping[e.agent_selection]).discard
+    assert obs[lay.offset("pile_size")] == pytest.approx(len(pile) / 108)
+
+
+def test_a_layout_has_room_for_at_most_two_packs_and_four_jokers() -> None:
+    with pytest.raises(ValueError, match="room for 3 to 108"):
+        layout(2, 109)

@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from rummy500.env.encoding import N_ACTIONS, Decision, EncodingError, token_name
-from rummy500.env.observation import SeatEncoder, layout
+from rummy500.env.observation import SeatEncoder, layout_for
 from rummy500.env.table import Table, Turn
 from rummy500.rules import Rules
 
@@ -83,7 +83,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         n = self.rules.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        size = layout(n).size
+        lay = layout_for(self.rules)
+        size = lay.size
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
@@ -98,7 +99,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.turn_info: Turn | None = None
         # Each seat's observation, updated from position to position (only what changed is rewritten).
         target = float(self.rules.target) or 1.0
-        self._encoders = [SeatEncoder(n, s, target) for s in range(n)]
+        self._encoders = [SeatEncoder(n, s, target, lay.cards) for s in range(n)]
         self._zero_rewards = False
 
     def observation_space(self, agent: str) -> spaces.Space:

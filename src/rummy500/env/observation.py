@@ -30,7 +30,6 @@ from rummy500.env.encoding import (
     CARD_KINDS,
     DEPTH,
     HAND_KINDS,
-    MAX_MELDS,
     MAX_PILE,
     N_ACTIONS,
     SELECT,
@@ -40,9 +39,20 @@ from rummy500.env.encoding import (
 from rummy500.env.facts import read as read_facts
 from rummy500.melds import TableMeld
 from rummy500.public import Public
+from rummy500.rules import Rules
+from rummy500.state import build_pack
 from rummy500.views import View
 
-__all__ = ["ObservationLayout", "SeatEncoder", "add_selected", "encode_public", "encode_view", "layout"]
+__all__ = [
+    "ObservationLayout",
+    "SeatEncoder",
+    "add_selected",
+    "encode_public",
+    "encode_view",
+    "layout",
+    "layout_for",
+    "pack_size",
+]
 
 PHASES = ("nominate", "draw", "play", "round_over")
 GAMBITS = (None, "wild", "double", "split")
@@ -52,11 +62,18 @@ MELD_KINDS = ("set", "run", "jokers")
 
 @dataclass(frozen=True)
 class ObservationLayout:
-    """Offsets of the observation fields for ``players`` seats."""
+    """Offsets of the observation fields for ``players`` seats and a game of ``cards`` cards."""
 
     players: int
     fields: tuple[tuple[str, int, int, str], ...]  # name, offset, size, meaning
     size: int
+    #: Cards in the game: the pile's rows (it never holds more) and, divided by 3, the meld slots.
+    cards: int = MAX_PILE
+
+    @property
+    def meld_slots(self) -> int:
+        """Table melds the layout has room for (a meld has 3 cards or more)."""
+        return self.cards // 3
 
     def offset(self, name: str) -> int:
         """Where field ``name`` starts."""
@@ -66,23 +83,48 @@ class ObservationLayout:
         raise KeyError(name)
 
 
-_LAYOUTS: dict[int, ObservationLayout] = {}
+_LAYOUTS: dict[tuple[int, int], ObservationLayout] = {}
 
 
-def layout(players: int) -> ObservationLayout:
-    """The observation layout for a game of ``players`` seats."""
-    cached = _LAYOUTS.get(players)
+def pack_size(rules: Rules) -> int:
+    """Cards in a game of these rules: every pack, jokers included (54 for the standard game)."""
+    return len(build_pack(rules))
+
+
+def layout_for(rules: Rules) -> ObservationLayout:
+    """The observation layout of a game of these rules (the environments' observations).
+
+    >>> from rummy500.rules import Rules
+    >>> lay = layout_for(Rules.preset_rules("standard"))
+    >>> lay.size, lay.cards, lay.meld_slots
+    (5758, 54, 18)
+    """
+    return layout(rules.players, pack_size(rules))
+
+
+def layout(players: int, cards: int = MAX_PILE) -> ObservationLayout:
+    """The observation layout for ``players`` seats and a game of ``cards`` cards (at most 108).
+
+    The pile has a row per card of the game and the table a slot per third of
+    it, so a one-pack game's observation is about half a two-pack game's; the
+    normalized counts (pile and stock sizes) are divided by 108 in every layout.
+    """
+    key = (players, cards)
+    cached = _LAYOUTS.get(key)
     if cached is not None:
         return cached
+    if not 3 <= cards <= MAX_PILE:
+        raise ValueError(f"a game of {cards} cards: the observation has room for 3 to {MAX_PILE}")
     n = players
+    slots = cards // 3
     spec = [
         ("hand", HAND_KINDS, "own hand: copies held of each card kind"),
-        ("pile", MAX_PILE * HAND_KINDS, "discard pile, top first: one-hot card kind at each depth"),
+        ("pile", cards * HAND_KINDS, "discard pile, top first: one-hot card kind at each depth"),
         ("pile_size", 1, "cards in the discard pile / 108"),
-        ("meld_cards", MAX_MELDS * CARD_KINDS, "each table meld (by id): copies of each card kind (jokers as declared)"),
-        ("meld_kind", MAX_MELDS * len(MELD_KINDS), "each meld: one-hot set, run, joker set"),
-        ("meld_owner", MAX_MELDS * n, "each meld: one-hot relative seat that laid it down"),
-        ("meld_flags", MAX_MELDS * 2, "each meld: sealed, doubled (Dealer's Gambit)"),
+        ("meld_cards", slots * CARD_KINDS, "each table meld (by id): copies of each card kind (jokers as declared)"),
+        ("meld_kind", slots * len(MELD_KINDS), "each meld: one-hot set, run, joker set"),
+        ("meld_owner", slots * n, "each meld: one-hot relative seat that laid it down"),
+        ("meld_flags", slots * 2, "each meld: sealed, doubled (Dealer's Gambit)"),
         ("laid_by", n * CARD_KINDS, "per relative seat: table cards that seat laid"),
         ("claimed", CARD_KINDS, "table cards claimed by calling Rummy"),
         ("known", n * HAND_KINDS, "per relative seat: cards seen taken from the pile and still held"),
@@ -105,15 +147,15 @@ def layout(players: int) -> ObservationLayout:
         ("gambit", len(GAMBITS), "one-hot Dealer's Gambit nomination: none, wild, double, split"),
         ("dealer_joker", len(DEALER_JOKER), "one-hot dealer's joker: none, available, used, blocked"),
         ("selected", CARD_KINDS, "cards selected so far in this decision (SELECT tokens)"),
-        ("selected_depth", MAX_PILE, "one-hot pile depth selected so far (DEPTH token)"),
+        ("selected_depth", cards, "one-hot pile depth selected so far (DEPTH token)"),
     ]
     fields = []
     off = 0
     for name, size, meaning in spec:
         fields.append((name, off, size, meaning))
         off += size
-    out = ObservationLayout(players, tuple(fields), off)
-    _LAYOUTS[players] = out
+    out = ObservationLayout(players, tuple(fields), off, cards)
+    _LAYOUTS[key] = out
     return out
 
 
@@ -145,7 +187,8 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
         offer: whether the decision is an out-of-turn offer.
     """
     seat = view.seat if view.seat is not None else 0
-    return encode_public(view, seat, view.hand, view.scores, float(view.rules.target) or 1.0, selected, offer)
+    target = float(view.rules.target) or 1.0
+    return encode_public(view, seat, view.hand, view.scores, target, selected, offer, pack_size(view.rules))
 
 
 def encode_public(
@@ -156,6 +199,7 @@ def encode_public(
     target: float,
     selected: tuple[int, ...] = (),
     offer: bool = False,
+    cards: int = MAX_PILE,
 ) -> np.ndarray:
     """The observation of ``seat`` from the round's public facts and its own hand (what its view holds): a new array.
 
@@ -167,18 +211,19 @@ def encode_public(
         target: the match target (``float(rules.target) or 1.0``).
         selected: the argument tokens chosen so far in the current decision.
         offer: whether the decision is an out-of-turn offer.
+        cards: cards in the game (:func:`pack_size`; the layout's size, see :func:`layout`).
     """
     # One encoder per seat and thread, brought up to date from whatever it encoded last.
-    encoders: dict[tuple[int, int, float], SeatEncoder] | None = getattr(_LOCAL, "encoders", None)
+    encoders: dict[tuple[int, int, float, int], SeatEncoder] | None = getattr(_LOCAL, "encoders", None)
     if encoders is None:
         encoders = _LOCAL.encoders = {}
-    key = (pub.players, seat, target)
+    key = (pub.players, seat, target, cards)
     encoder = encoders.get(key)
     if encoder is None:
-        encoder = encoders[key] = SeatEncoder(pub.players, seat, target)
+        encoder = encoders[key] = SeatEncoder(pub.players, seat, target, cards)
     obs = encoder.update(pub, list(hand), scores, offer).copy()
     if selected:
-        add_selected(obs, pub.players, selected)
+        add_selected(obs, pub.players, selected, cards)
     return obs
 
 
@@ -203,6 +248,7 @@ _STATE = (
     "_scores",
     "_sizes",
     "_vals",
+    "cards",
     "n",
     "obs",
     "rel",
@@ -226,12 +272,15 @@ class SeatEncoder:
         players: seats at the table.
         seat: the observing seat.
         target: the match target (scores are divided by it).
+        cards: cards in the game (:func:`pack_size`): the layout's pile rows and meld slots.
     """
 
-    __slots__ = ("_mv", *_STATE)
+    __slots__ = ("_mv", "_slots", *_STATE)
 
-    def __init__(self, players: int, seat: int, target: float = 500.0) -> None:
-        lay = layout(players)
+    def __init__(self, players: int, seat: int, target: float = 500.0, cards: int = MAX_PILE) -> None:
+        lay = layout(players, cards)
+        self.cards = cards
+        self._slots = lay.meld_slots
         self.n = n = players
         self.seat = seat
         self.target = target
@@ -266,7 +315,7 @@ class SeatEncoder:
         # Copied and pickled by its fields (the compiled build's native class has no slots to copy); the
         # memoryview is made again from the copied array.
         state = {name: getattr(self, name) for name in _STATE}
-        return _seat_encoder, (self.n, self.seat, self.target, state)
+        return _seat_encoder, (self.n, self.seat, self.target, self.cards, state)
 
     def update(self, pub: Public, hand: list[Card], scores: Sequence[int] | None, offer: bool = False) -> np.ndarray:
         """The observation for this position (the array :attr:`obs`, updated in place).
@@ -426,7 +475,7 @@ class SeatEncoder:
             if selected:
                 _mark_selected(obs.data, self._at.selected, self._at.selected_depth, selected)
             mask = decision.mask()
-        return {"observation": obs, "action_mask": np.frombuffer(mask, dtype=np.int8)}
+        return {"observation": obs, "action_mask": np.frombuffer(mask, _INT8)}
 
     def _update_hand(self, hand: list[Card], old: list[Card]) -> None:
         """The hand's counts: one card added at the end or one taken out (the common cases), else all rewritten."""
@@ -463,23 +512,24 @@ class SeatEncoder:
         was, now = len(old), len(pile)
         mv[at.pile_size] = now / MAX_PILE
         row = HAND_KINDS
-        if was < MAX_PILE and now == was + 1 and pile[:was] == old:
+        rows = self.cards
+        if was < rows and now == was + 1 and pile[:was] == old:
             # a card put on top: every row one deeper
             if was:
                 mv[base + row : base + now * row] = mv[base : base + was * row]
                 mv[base + kind[old[-1]]] = 0.0
             mv[base + kind[pile[-1]]] = 1.0
-        elif now < was <= MAX_PILE and pile == old[:now]:
+        elif now < was <= rows and pile == old[:now]:
             # cards taken from the top: every row that many shallower
             k = was - now
             if now:
                 mv[base : base + now * row] = mv[base + k * row : base + was * row]
             mv[base + now * row : base + was * row] = _ZEROS[: k * row]
         else:
-            was = min(was, MAX_PILE)
+            was = min(was, rows)
             mv[base : base + was * row] = _ZEROS[: was * row]
             top = now - 1
-            for d in range(min(now, MAX_PILE)):
+            for d in range(min(now, rows)):
                 mv[base + d * row + kind[pile[top - d]]] = 1.0
         self._pile = pile
 
@@ -509,7 +559,7 @@ class SeatEncoder:
 
     def _entries_of(self, m: TableMeld) -> tuple[int, ...]:
         # Worked out once per meld value and observer: the encoder keeps them until the meld changes.
-        if m.id >= MAX_MELDS:
+        if m.id >= self._slots:
             return ()
         return _meld_indexes(m, self._at, self.rel, self.n)
 
@@ -534,9 +584,9 @@ class SeatEncoder:
 
 
 
-def _seat_encoder(players: int, seat: int, target: float, state: dict[str, Any]) -> SeatEncoder:
+def _seat_encoder(players: int, seat: int, target: float, cards: int, state: dict[str, Any]) -> SeatEncoder:
     """A :class:`SeatEncoder` of these fields (what copying and unpickling one build)."""
-    out = SeatEncoder(players, seat, target)
+    out = SeatEncoder(players, seat, target, cards)
     for name, value in state.items():
         setattr(out, name, value)
     out._mv = out.obs.data
@@ -545,6 +595,8 @@ def _seat_encoder(players: int, seat: int, target: float, state: dict[str, Any])
 
 
 _UNSET = object()
+#: The masks' dtype (a dtype object: ``np.frombuffer`` converts ``dtype=np.int8`` at every call).
+_INT8 = np.dtype(np.int8)
 #: Zeros to clear pile rows with.
 _ZEROS_ARRAY = np.zeros(MAX_PILE * HAND_KINDS, dtype=np.float32)
 _ZEROS_ARRAY.flags.writeable = False
@@ -678,9 +730,9 @@ _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _MELD_KIND_INDEX = {k: i for i, k in enumerate(MELD_KINDS)}
 
 
-def add_selected(obs: np.ndarray, players: int, selected: tuple[int, ...]) -> None:
-    """Mark the argument tokens chosen so far in ``obs`` (in place)."""
-    off = _offsets(layout(players))
+def add_selected(obs: np.ndarray, players: int, selected: tuple[int, ...], cards: int = MAX_PILE) -> None:
+    """Mark the argument tokens chosen so far in ``obs`` (in place; ``cards``: the layout's, see :func:`layout`)."""
+    off = _offsets(layout(players, cards))
     _mark_selected(obs.data, off["selected"], off["selected_depth"], selected)
 
 
@@ -693,11 +745,12 @@ def _mark_selected(mv: Any, sel: int, sel_depth: int, selected: tuple[int, ...])
             mv[sel_depth + token - DEPTH] = 1.0
 
 
-_OFFSETS: dict[int, dict[str, int]] = {}
+_OFFSETS: dict[tuple[int, int], dict[str, int]] = {}
 
 
 def _offsets(lay: ObservationLayout) -> dict[str, int]:
-    out = _OFFSETS.get(lay.players)
+    key = (lay.players, lay.cards)
+    out = _OFFSETS.get(key)
     if out is None:
-        out = _OFFSETS[lay.players] = {name: o for name, o, _, _ in lay.fields}
+        out = _OFFSETS[key] = {name: o for name, o, _, _ in lay.fields}
     return out

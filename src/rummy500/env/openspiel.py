@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -49,10 +49,9 @@ from rummy500.actions import Discard, Reshuffle
 from rummy500.cards import JOKER, Card, natural_cards
 from rummy500.env.aec import round_rewards
 from rummy500.env.encoding import HAND_KINDS, N_ACTIONS, Decision, card_index, token_name
-from rummy500.env.observation import encode_public, layout
+from rummy500.env.observation import encode_public, layout_for
 from rummy500.env.table import Table
 from rummy500.events import Event
-from rummy500.match import Match
 from rummy500.rules import OPTIONS, Rules
 from rummy500.state import RoundState, build_pack, state_from_view
 
@@ -169,14 +168,7 @@ class _Core:
     def __deepcopy__(self, memo: Any) -> _Core:
         out = _Core.__new__(_Core)
         out.rules = self.rules
-        match = Match.__new__(Match)
-        match.__dict__.update(self.table.match.__dict__)
-        match.totals = list(match.totals)
-        if match.rounds:  # the round in play gets its own log: the copy appends to it
-            match.rounds = [*match.rounds[:-1], replace(match.rounds[-1], actions=list(match.rounds[-1].actions))]
-        match.state = match.state.copy() if match.state is not None else None
-        match.rng = random.Random()
-        out.table = self.table.with_match(match)
+        out.table = self.table.with_match(self.table.match.copy(rng=random.Random()))
         out.dealer = self.dealer
         out.dealing = list(self.dealing)
         out.decision = None
@@ -371,7 +363,9 @@ class _Observer:
         self.rules = rules
         self.players = players = rules.players
         self.perfect_recall = perfect_recall
-        size = layout(players).size + (players * HAND_KINDS if perfect_recall else 0)
+        lay = layout_for(rules)
+        self.cards = lay.cards
+        size = lay.size + (players * HAND_KINDS if perfect_recall else 0)
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -384,9 +378,11 @@ class _Observer:
         selected = state.c.decision.selected if deciding else ()  # type: ignore[union-attr]
         match = state.c.table.match
         rs = match.state
+        assert rs is not None
         target = float(self.rules.target) or 1.0
         # what the player's view holds: the public facts and its own hand
-        obs = encode_public(rs.public, player, rs.hands[player], match.totals, target, selected, bool(deciding and turn.offer))  # type: ignore[union-attr]
+        offer = bool(deciding and turn.offer)  # type: ignore[union-attr]
+        obs = encode_public(rs.public, player, rs.hands[player], match.totals, target, selected, offer, self.cards)
         self.tensor[: obs.size] = obs
         if self.perfect_recall:
             n = self.players

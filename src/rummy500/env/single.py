@@ -28,7 +28,7 @@ from rummy500.actions import Decline
 from rummy500.bots import Bot, make_bot
 from rummy500.env.aec import make_rules, round_rewards
 from rummy500.env.encoding import N_ACTIONS, Decision, EncodingError
-from rummy500.env.observation import encode_public, layout
+from rummy500.env.observation import encode_public, layout_for
 from rummy500.env.table import Table
 from rummy500.rules import Rules
 
@@ -69,7 +69,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat_choice = seat
         self.max_rounds = max_rounds
         self.render_mode = render_mode
-        size = layout(n).size
+        self._cards = layout_for(self.rules).cards
+        size = layout_for(self.rules).size
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
@@ -119,7 +120,9 @@ class SingleAgentEnv(gymnasium.Env):
         assert state is not None
         # what the learner's view holds: the public facts and its own hand
         target = float(self.rules.target) or 1.0
-        obs = encode_public(state.public, self.seat, state.hands[self.seat], match.totals, target, selected, turn is not None and turn.offer)
+        obs = encode_public(
+            state.public, self.seat, state.hands[self.seat], match.totals, target, selected, turn is not None and turn.offer, self._cards
+        )
         return {"observation": obs, "action_mask": self.action_masks()}
 
     def action_masks(self) -> np.ndarray:
