@@ -26,7 +26,8 @@ Run: ``python benchmarks/load.py --tables 20 --seconds 20`` (add
 defaults; the database server's own CPU is not counted; ``--baseline OTHER/src`` runs
 each setup on another checkout first, under the same load, for before/after figures; ``--reps N``
 runs each setup (and its baseline, alternating) N times and prints the medians; ``--profile [N]``
-runs the servers under cProfile and prints the top N functions of their event loops). The load generator shares the machine with the servers: on a small
+runs the servers under cProfile and prints the top N functions of their event loops; ``--pin`` starts this
+version's servers with ``--cpu`` (process i on the i-th CPU; the baseline's run as they are)). The load generator shares the machine with the servers: on a small
 machine it takes a good part of the CPU itself, so read the figures side by
 side, within one run.
 """
@@ -107,12 +108,14 @@ finally:
 
 @contextlib.contextmanager
 def servers(
-    count: int, args: list[str], env: dict[str, str], profile: str | None = None
+    count: int, args: list[str], env: dict[str, str], profile: str | None = None, pin: bool = False
 ) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
     """Start ``count`` server processes; yield them with their base URLs.
 
-    With ``profile``, each runs under cProfile and writes its stats to ``profile`` + its index.
+    With ``profile``, each runs under cProfile and writes its stats to ``profile`` + its index;
+    with ``pin``, process i runs with ``--cpu`` on the i-th CPU this process may use.
     """
+    cpus = sorted(os.sched_getaffinity(0)) if pin else []
     procs: list[tuple[subprocess.Popen[bytes], str]] = []
     logs: list[Any] = []
     stack = contextlib.ExitStack()
@@ -120,6 +123,8 @@ def servers(
         for _ in range(count):
             port = _free_port()
             serve = ["--port", str(port), "--log-level", "warning", *args]
+            if cpus:
+                serve += ["--cpu", str(cpus[len(procs) % len(cpus)])]
             if profile is None:
                 cmd = [sys.executable, "-m", "rummy500.server", *serve]
             else:
@@ -333,7 +338,7 @@ def measure_setup(
     env.pop("RUMMY500_DB_URL", None)
     env.pop("RUMMY500_REDIS_URL", None)
     profile = tempfile.mktemp(prefix="rummy500-load-prof-") if opts.profile else None  # noqa: S306
-    with servers(count, args, env, profile) as procs:
+    with servers(count, args, env, profile, pin=opts.pin and not name.endswith("(baseline)")) as procs:
         pids = [p.pid for p, _ in procs]
         bases = [b for _, b in procs]
 
@@ -539,6 +544,11 @@ def main(argv: list[str] | None = None) -> int:
         help="the src/ folder of another checkout: each setup runs on it too, right before this one (same load)",
     )
     p.add_argument("--kills", type=int, default=3, help="kill -9 rounds of the 'failover' setup")
+    p.add_argument(
+        "--pin",
+        action="store_true",
+        help="start this version's servers with --cpu (process i on the i-th CPU); the baseline's run as they are",
+    )
     p.add_argument(
         "--reps",
         type=int,

@@ -123,6 +123,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--workers", type=int, metavar="N", help="processes for bot thinking and replays (2; 0: a thread)")
     p.add_argument(
+        "--cpu",
+        type=int,
+        metavar="N",
+        help="run the event loop and its threads on CPU N only (Linux; less CPU per move, see docs/deploy.md)",
+    )
+    p.add_argument(
         "--ws-compression", action="store_true", help="compress websocket messages (permessage-deflate; off: less CPU)"
     )
     p.add_argument("--api-docs", action="store_true", help="serve /docs and /redoc (they load scripts from a CDN)")
@@ -230,6 +236,7 @@ def serve_main(argv: list[str]) -> int:
         "idle_days": args.idle_days,
         "allowed_origins": tuple(args.allow_origin) if args.allow_origin else None,
         "workers": args.workers,
+        "cpu": args.cpu,
         "api_docs": args.api_docs or None,
         "ws_compression": args.ws_compression or None,
     }
@@ -252,6 +259,14 @@ def serve_main(argv: list[str]) -> int:
         try:
             check_redis(settings.redis_url)
         except BusError as exc:
+            print(f"rummy500 serve: {exc}", file=sys.stderr)
+            return 2
+    if settings.cpu is not None:
+        from rummy500.server.affinity import pin
+
+        try:
+            pin(settings.cpu)  # before any thread starts: they inherit it
+        except ValueError as exc:
             print(f"rummy500 serve: {exc}", file=sys.stderr)
             return 2
     try:

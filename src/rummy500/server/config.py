@@ -88,6 +88,9 @@ class Settings(BaseModel):
             websockets, besides the server's own and ``public_url``'s.
         workers: Processes that run bot thinking and replays off the event
             loop (``0``: a thread of the server process instead).
+        cpu: Run the event loop and the server's threads on this CPU only
+            (Linux; ``None``: wherever the system puts them). The worker
+            processes still use every CPU. See :mod:`rummy500.server.affinity`.
         api_docs: Serve the interactive API pages ``/docs`` and ``/redoc``
             (they load scripts from a CDN; off by default). ``/openapi.json``
             is always served.
@@ -130,6 +133,7 @@ class Settings(BaseModel):
     idle_days: float = Field(default=7.0, gt=0)
     allowed_origins: tuple[str, ...] = ()
     workers: int = Field(default=2, ge=0, le=64)
+    cpu: int | None = Field(default=None, ge=0)
     api_docs: bool = False
     ws_compression: bool = False
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from rummy500.server.affinity import unpin
 from rummy500.server.bots import Bot, ask_bot
 from rummy500.server.engine import Action, LiveGame, parse_action, parse_rules
 
@@ -110,6 +111,7 @@ def _init_worker(parent: int) -> None:
     """
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
+    unpin()  # not on the event loop's CPU (rummy500 serve --cpu)
     _watch_parent(parent)
 
 

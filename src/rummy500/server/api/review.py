@@ -33,6 +33,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel
 
 from rummy500.review import DEFAULT_BUDGET, Budget, ReviewError, review_record
+from rummy500.server.affinity import unpin
 from rummy500.server.api.deps import BearerToken, ManagerDep
 from rummy500.server.manager import LobbyError
 
@@ -75,7 +76,12 @@ def server_budget() -> Budget:
 
 
 def _watch_parent(parent: int) -> None:
-    """In the worker process: exit as soon as the server process is gone (no orphaned reviews)."""
+    """In the worker process: exit as soon as the server process is gone (no orphaned reviews).
+
+    It also runs on every CPU the server could use (``rummy500 serve --cpu``
+    pins the server's own threads, not its workers).
+    """
+    unpin()
 
     def watch() -> None:
         while os.getppid() == parent:
