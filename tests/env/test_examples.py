@@ -22,3 +22,11 @@ def test_train_reinforce_runs_and_reports_win_rates(capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert "trained 2 episodes" in out
     assert "vs random: trained policy wins" in out and "vs easy  : trained policy wins" in out
+
+
+def test_openspiel_ismcts_plays_medium_to_the_end_of_a_round(capsys: pytest.CaptureFixture[str]) -> None:
+    # The clone of every simulation goes through Match.copy: the search must play the round out.
+    load("openspiel_ismcts_vs_medium").main(["--games", "1", "--simulations", "3"])
+    out = capsys.readouterr().out
+    assert "game 1: ISMCTS in seat 0, round reward" in out
+    assert "ISMCTS (3 simulations) vs medium: " in out and "/1 won, mean reward" in out
