@@ -690,11 +690,9 @@ def _walk(rec: Record) -> tuple[list[_Point], dict[str, int], int]:
 
 
 def _standing(rules: Any, totals: list[int], seat: int, value: float) -> float:
-    sides: dict[int, int] = {}
-    for s, t in enumerate(totals):
-        sides[rules.side_of(s)] = sides.get(rules.side_of(s), 0) + t
+    sides = rules.side_sums(totals)
     mine = rules.side_of(seat)
-    others = [v for k, v in sides.items() if k != mine]
+    others = [v for k, v in enumerate(sides) if k != mine]
     return sides[mine] - (max(others) if others else 0) + value
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -930,6 +930,13 @@ class Rules:
     def side_of(self, seat: int) -> int:
         """The side a seat plays for: its partnership, or itself."""
         return seat % 2 if self.partnership else seat
+
+    def side_sums(self, per_seat: Sequence[float]) -> list[float]:
+        """``per_seat`` (a value per seat) added up per side, indexed by :meth:`side_of`."""
+        out = [0.0] * (2 if self.partnership else len(per_seat))
+        for s, v in enumerate(per_seat):
+            out[self.side_of(s)] += v
+        return out
 
     def may_lay_off_on(self, seat: int, owner: int) -> bool:
         """``layoff_onto``: whether ``seat`` may extend a meld laid down by ``owner``."""

@@ -71,3 +71,10 @@ def test_partnership_lets_partners_extend_each_others_melds():
 def test_partnership_needs_four_players(players):
     with pytest.raises(RulesError, match="partnership.*players"):
         Rules.from_mapping({"partnership": True, "players": players})
+
+
+def test_side_sums_add_partners_together_and_leave_single_seats_alone():
+    partners = Rules.from_mapping({"partnership": True, "players": 4})
+    assert partners.side_sums([10, -5, 2.5, 7]) == [12.5, 2.0]
+    alone = Rules.from_mapping({"players": 3})
+    assert alone.side_sums([10, -5, 2.5]) == [10.0, -5.0, 2.5]

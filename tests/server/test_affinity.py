@@ -35,7 +35,7 @@ CHILD = textwrap.dedent(
     spawn = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(1, mp_context=spawn, initializer=workers._init_worker, initargs=(os.getpid(),)) as pool:
         seen["bot_worker"] = sorted(pool.submit(os.sched_getaffinity, 0).result())
-    with ProcessPoolExecutor(1, mp_context=spawn, initializer=review._watch_parent, initargs=(os.getpid(),)) as pool:
+    with ProcessPoolExecutor(1, mp_context=spawn, initializer=review.start_worker, initargs=(os.getpid(),)) as pool:
         seen["review_worker"] = sorted(pool.submit(os.sched_getaffinity, 0).result())
     print(json.dumps({"before": before, "cpu": cpu, "main": sorted(os.sched_getaffinity(0)), **seen}))
     """

@@ -370,21 +370,15 @@ class HardBot(Bot):
             per_seat = [float(x) for x in state.result.round_scores]
         else:
             per_seat = estimate_round(state)
-        sides: dict[int, float] = {}
-        for s in range(n):
-            side = rules.side_of(s)
-            sides[side] = sides.get(side, 0.0) + per_seat[s]
         mine = rules.side_of(seat)
         scores = self._scores
         goal = rules.winning_total
         if scores is not None and len(scores) == n and goal is not None:
-            totals: dict[int, float] = {}
-            for s in range(n):
-                side = rules.side_of(s)
-                totals[side] = totals.get(side, 0.0) + scores[s] + per_seat[s]
-            rest = [v for k, v in totals.items() if k != mine]
+            totals = rules.side_sums([scores[s] + per_seat[s] for s in range(n)])
+            rest = [v for k, v in enumerate(totals) if k != mine]
             return win_chance(totals[mine], max(rest), goal) if rest else 1.0
-        others = [v for k, v in sides.items() if k != mine]
+        sides = rules.side_sums(per_seat)
+        others = [v for k, v in enumerate(sides) if k != mine]
         return sides[mine] - (max(others) if others else 0.0)
 
 

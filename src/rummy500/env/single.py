@@ -69,8 +69,9 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat_choice = seat
         self.max_rounds = max_rounds
         self.render_mode = render_mode
-        self._cards = layout_for(self.rules).cards
-        size = layout_for(self.rules).size
+        lay = layout_for(self.rules)
+        self._cards = lay.cards
+        size = lay.size
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),

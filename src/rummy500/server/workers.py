@@ -104,15 +104,24 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="worker-parent-watch", daemon=True).start()
 
 
+def start_worker(parent: int) -> None:
+    """Start a worker process of the server (a pool's initializer): on every CPU, ending with the server.
+
+    ``rummy500 serve --cpu`` pins the server's own threads, not its workers:
+    they get back every CPU the server could use.
+    """
+    unpin()
+    _watch_parent(parent)
+
+
 def _init_worker(parent: int) -> None:
-    """Start a worker: at a lower priority, and watching the server process.
+    """Start a bot worker: at a lower priority, and as :func:`start_worker`.
 
     On a busy machine the event loop's process goes first; the worker ends with the server.
     """
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
-    unpin()  # not on the event loop's CPU (rummy500 serve --cpu)
-    _watch_parent(parent)
+    start_worker(parent)
 
 
 class Workers:

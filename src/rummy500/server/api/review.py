@@ -22,8 +22,6 @@ import asyncio
 import logging
 import multiprocessing
 import os
-import threading
-import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -33,9 +31,9 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel
 
 from rummy500.review import DEFAULT_BUDGET, Budget, ReviewError, review_record
-from rummy500.server.affinity import unpin
 from rummy500.server.api.deps import BearerToken, ManagerDep
 from rummy500.server.manager import LobbyError
+from rummy500.server.workers import start_worker
 
 __all__ = ["KEEP", "ReviewQueue", "ReviewStatus", "router"]
 
@@ -73,22 +71,6 @@ def server_budget() -> Budget:
         samples=_env_int("RUMMY500_REVIEW_SAMPLES", DEFAULT_BUDGET.samples, 2, 64),
         extend=_env_int("RUMMY500_REVIEW_EXTEND", DEFAULT_BUDGET.extend, 0, 32),
     )
-
-
-def _watch_parent(parent: int) -> None:
-    """In the worker process: exit as soon as the server process is gone (no orphaned reviews).
-
-    It also runs on every CPU the server could use (``rummy500 serve --cpu``
-    pins the server's own threads, not its workers).
-    """
-    unpin()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="review-parent-watch", daemon=True).start()
 
 
 @dataclass
@@ -162,7 +144,7 @@ class ReviewQueue:
                     self._pool = ProcessPoolExecutor(
                         max_workers=1,
                         mp_context=multiprocessing.get_context("spawn"),
-                        initializer=_watch_parent,
+                        initializer=start_worker,  # no orphaned reviews after a kill -9
                         initargs=(os.getpid(),),
                     )
                 job.review = await loop.run_in_executor(self._pool, compute_review, job.record, self.budget)
