@@ -27,7 +27,12 @@ defaults; the database server's own CPU is not counted; ``--baseline OTHER/src``
 each setup on another checkout first, under the same load, for before/after figures; ``--reps N``
 runs each setup (and its baseline, alternating) N times and prints the medians; ``--profile [N]``
 runs the servers under cProfile and prints the top N functions of their event loops; ``--pin`` starts this
-version's servers with ``--cpu`` (process i on the i-th CPU; the baseline's run as they are)). The load generator shares the machine with the servers: on a small
+version's servers with ``--cpu`` (process i on the i-th CPU; the baseline's run as they are, unless
+``--pin-baseline``); ``--src DIR`` runs this version from another package folder, e.g. ``build/compiled``;
+``--per-process`` gives each server process ``--tables`` tables, so ``two`` carries the same load per
+process as ``pg``; ``--cpu-quota Q`` holds each server process, with its workers, to Q CPUs in a cgroup of
+its own (root only), so that two servers and the generator can each have "a core" on a 2-core machine).
+The load generator shares the machine with the servers: on a small
 machine it takes a good part of the CPU itself, so read the figures side by
 side, within one run.
 """
@@ -106,14 +111,64 @@ finally:
 """
 
 
+def _cgroup_root() -> tuple[Path, bool]:
+    """Where CPU-capped groups can be made: the cgroup v1 ``cpu`` hierarchy, or cgroup v2 (``True``).
+
+    Raises:
+        SystemExit: Neither is writable here (``--cpu-quota`` needs root in a machine or container that allows it).
+    """
+    v1 = Path("/sys/fs/cgroup/cpu")
+    if (v1 / "cpu.cfs_quota_us").exists() and os.access(v1, os.W_OK):
+        return v1, False
+    for v2 in (Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup")):
+        controllers = v2 / "cgroup.controllers"
+        if controllers.exists() and "cpu" in controllers.read_text().split() and os.access(v2, os.W_OK):
+            return v2, True
+    raise SystemExit("--cpu-quota: no writable cgroup cpu controller on this machine (it needs root)")
+
+
+@contextlib.contextmanager
+def cpu_group(quota: float) -> Iterator[Path]:
+    """A cgroup whose processes together get at most ``quota`` CPUs (each server gets its own).
+
+    It stands for a core of its own, ``quota`` times as fast, on a machine with
+    too few cores to give each server and the load generator one: the throughput
+    a second server adds can then be measured beside the generator.
+    """
+    root, v2 = _cgroup_root()
+    group = root / f"rummy500-load-{os.getpid()}-{secrets.token_hex(3)}"
+    group.mkdir()
+    try:
+        period = 100_000
+        if v2:
+            (group / "cpu.max").write_text(f"{int(quota * period)} {period}")
+        else:
+            (group / "cpu.cfs_period_us").write_text(str(period))
+            (group / "cpu.cfs_quota_us").write_text(str(int(quota * period)))
+        yield group
+    finally:
+        for _ in range(100):  # the processes are gone once the servers' context has exited
+            try:
+                group.rmdir()
+                break
+            except OSError:
+                time.sleep(0.05)
+
+
 @contextlib.contextmanager
 def servers(
-    count: int, args: list[str], env: dict[str, str], profile: str | None = None, pin: bool = False
+    count: int,
+    args: list[str],
+    env: dict[str, str],
+    profile: str | None = None,
+    pin: bool = False,
+    quota: float = 0.0,
 ) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
     """Start ``count`` server processes; yield them with their base URLs.
 
     With ``profile``, each runs under cProfile and writes its stats to ``profile`` + its index;
-    with ``pin``, process i runs with ``--cpu`` on the i-th CPU this process may use.
+    with ``pin``, process i runs with ``--cpu`` on the i-th CPU this process may use;
+    with ``quota``, each process (its bot workers included) gets at most that many CPUs (:func:`cpu_group`).
     """
     cpus = sorted(os.sched_getaffinity(0)) if pin else []
     procs: list[tuple[subprocess.Popen[bytes], str]] = []
@@ -129,6 +184,10 @@ def servers(
                 cmd = [sys.executable, "-m", "rummy500.server", *serve]
             else:
                 cmd = [sys.executable, "-c", PROFILED, f"{profile}{len(procs)}", *serve]
+            if quota > 0:
+                # The shell joins the group before it becomes the server, so every thread and worker is in it.
+                group = stack.enter_context(cpu_group(quota))
+                cmd = ["sh", "-c", f'echo $$ > {group / "cgroup.procs"} && exec "$@"', "sh", *cmd]
             err = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 - closed by the stack
             proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
             procs.append((proc, f"127.0.0.1:{port}"))
@@ -338,7 +397,15 @@ def measure_setup(
     env.pop("RUMMY500_DB_URL", None)
     env.pop("RUMMY500_REDIS_URL", None)
     profile = tempfile.mktemp(prefix="rummy500-load-prof-") if opts.profile else None  # noqa: S306
-    with servers(count, args, env, profile, pin=opts.pin and not name.endswith("(baseline)")) as procs:
+    tables = opts.tables * count if opts.per_process else opts.tables
+    with servers(
+        count,
+        args,
+        env,
+        profile,
+        pin=opts.pin_baseline if name.endswith("(baseline)") else opts.pin,
+        quota=opts.cpu_quota,
+    ) as procs:
         pids = [p.pid for p, _ in procs]
         bases = [b for _, b in procs]
 
@@ -349,7 +416,7 @@ def measure_setup(
                 marks.append([cpu_seconds([pid]) for pid in pids])
 
             stats, elapsed = await run_load(
-                bases, opts.tables, hard, opts.seconds, opts.warmup, opts.pace, opts.level, opts.seed, mark
+                bases, tables, hard, opts.seconds, opts.warmup, opts.pace, opts.level, opts.seed, mark
             )
             return stats, elapsed, marks[0], marks[1]
 
@@ -363,7 +430,7 @@ def measure_setup(
     return {
         "setup": name,
         "processes": count,
-        "tables": opts.tables + hard,
+        "tables": tables + hard,
         "samples": len(lat),
         "p50_ms": 1000 * statistics.median(lat) if lat else float("nan"),
         "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else float("nan"),
@@ -488,6 +555,33 @@ SCENARIOS: dict[str, dict[str, Any]] = {
         "level": "medium",
         "reps": 2,
     },
+    # The scale-out path's own cost: one process on PostgreSQL with 50 tables, two with Redis with 50 each
+    # (the same load per process, so the same fixed costs per action), twice each: ~4 min.
+    "matched": {
+        "setups": "pg,two",
+        "tables": 50,
+        "per_process": True,
+        "seconds": 30.0,
+        "warmup": 8.0,
+        "pace": 0.5,
+        "bot_delay": 0.2,
+        "level": "medium",
+        "reps": 2,
+    },
+    # Saturated: one process on PostgreSQL, then two with Redis, each server held to half a CPU (a core of
+    # its own, half as fast) so that the load generator, PostgreSQL and Redis keep the rest: what a second
+    # process adds to the actions per second, twice each: ~3 min. Needs root (cgroups).
+    "throughput": {
+        "setups": "pg,two",
+        "tables": 200,
+        "seconds": 25.0,
+        "warmup": 10.0,
+        "pace": 0.3,
+        "bot_delay": 0.05,
+        "level": "medium",
+        "cpu_quota": 0.5,
+        "reps": 2,
+    },
     # 100 tables alone, then beside 10 tables of the hard bot, twice each: ~5 min.
     "hardbots": {
         "setups": "one,hard",
@@ -550,6 +644,27 @@ def main(argv: list[str] | None = None) -> int:
         help="start this version's servers with --cpu (process i on the i-th CPU); the baseline's run as they are",
     )
     p.add_argument(
+        "--pin-baseline", action="store_true", help="start the baseline's servers with --cpu too (it must know it)"
+    )
+    p.add_argument(
+        "--src",
+        type=Path,
+        default=ROOT / "src",
+        help="the package folder of this version's servers (default: this checkout's src; e.g. build/compiled)",
+    )
+    p.add_argument(
+        "--per-process",
+        action="store_true",
+        help="--tables counts per server process (two processes get twice the tables: the same load each)",
+    )
+    p.add_argument(
+        "--cpu-quota",
+        type=float,
+        default=0.0,
+        help="give each server process (with its workers) at most this many CPUs, in a cgroup of its own "
+        "(needs root): a core of its own for each, slower, so the generator keeps one",
+    )
+    p.add_argument(
         "--reps",
         type=int,
         default=1,
@@ -574,11 +689,11 @@ def main(argv: list[str] | None = None) -> int:
     opts = p.parse_args(argv)
     common = ["--bot-delay", str(opts.bot_delay), "--grace", "3600", "--workers", str(opts.workers), *LIMITS]
     print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
-    rows = []
+    rows: list[dict[str, Any]] = []
     failover: dict[str, Any] | None = None
     with tempfile.TemporaryDirectory() as tmp:
         for setup in opts.setups.split(","):
-            versions = [("", ROOT / "src")]
+            versions = [("", opts.src.resolve())]
             if opts.baseline is not None and setup != "failover":
                 versions.insert(0, (" (baseline)", opts.baseline.resolve()))
             runs: dict[str, list[dict[str, Any]]] = {}
