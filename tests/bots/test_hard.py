@@ -128,3 +128,48 @@ def test_inferred_weights_lower_the_partners_of_what_an_opponent_threw_or_let_li
     assert w[seven_s] < 1.0 and w[eight_h] < 1.0 and w[nine_h] < 1.0
     assert ten_h not in w and king_c not in w
     assert infer_weights(view, {}, {}) == {}
+
+
+# Seat 1 threw the four of spades on top of the pile. With the four of clubs and of
+# diamonds in hand that throw broke a set the heuristics would have kept; with loose
+# cards only it was a fair throw (the heuristics would rather have thrown the ace).
+THREW_A_FOUR = "dealer=1 to_move=0 phase=draw discard=TC.4S hands=KS.3D.9C.6H.QH|{} stock=QD.7S.5C.JH.2D"
+
+
+def test_discard_model_finds_a_throw_that_broke_a_set_unlikely() -> None:
+    from rummy500.bots.hard import discard_likelihood
+    from rummy500.cards import parse_card
+
+    four = parse_card("4S")
+    broke_a_set = RoundState.from_position(Rules(), THREW_A_FOUR.format("4C.4D.KD.JC.8H.2S"))
+    loose = RoundState.from_position(Rules(), THREW_A_FOUR.format("AC.6D.KD.JC.8H.2S"))
+    kept = discard_likelihood(broke_a_set, 1, four)
+    thrown = discard_likelihood(loose, 1, four)
+    assert 0.0 < kept < 0.01  # far worse a throw than the hand's best
+    assert kept * 10 < thrown < 1.0
+    ace = RoundState.from_position(Rules(), THREW_A_FOUR.format("4C.6D.KD.JC.8H.2S").replace(".4S", ".AC"))
+    assert discard_likelihood(ace, 1, parse_card("AC")) == 1.0  # the hand's best throw: certain
+
+
+def test_discard_model_plays_a_searched_decision_within_its_budget() -> None:
+    """With ``discard_model`` each guess is drawn among several deals; the search still plays its budget."""
+    from rummy500 import Match
+
+    match = Match(Rules(), seed=5)
+    movers = [make_bot("medium", 1), make_bot("medium", 2)]
+    bot = make_bot("hard", 3, iterations=8, margin=100.0, horizon=2, discard_model=4)
+    rng = random.Random(4)
+    searched = 0
+    for _ in range(60):
+        if match.is_over or searched >= 2:
+            break
+        seat = match.state.public.to_move
+        view = match.view(seat)
+        if seat == 0 and view.phase == "draw" and view.last_discarder == 1 and len(view.legal) > 1:
+            action = bot.act(view, random.Random(searched))
+            assert action in view.legal
+            if bot.last_stats:  # type: ignore[attr-defined]
+                assert bot.last_stats["playouts"] == 8  # type: ignore[attr-defined]
+                searched += 1
+        match.apply(seat, movers[seat].act(view, rng))
+    assert searched >= 1

@@ -38,6 +38,7 @@ import math
 import random
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -119,6 +120,12 @@ class HardBot(Bot):
             it could have laid, nor one with the card of this seat it let lie
             on the pile (:func:`conform`): players lay what they can, as the
             medium policy of the playouts does.
+        discard_model: each determinization is chosen among this many deals
+            (0 or 1: the first) with chances in proportion to how likely the
+            medium heuristics, holding each opponent's dealt hand and the
+            card it threw last, were to throw that card
+            (:func:`discard_likelihood`): hands that would have kept the card
+            they threw are dealt less often.
     """
 
     level = "hard"
@@ -140,6 +147,7 @@ class HardBot(Bot):
         win_chance: bool = False,
         inference: bool = False,
         consistent: bool = False,
+        discard_model: int = 0,
     ) -> None:
         super().__init__(seed)
         self.iterations = max(0, int(iterations))
@@ -152,6 +160,7 @@ class HardBot(Bot):
         self.win_chance = bool(win_chance)
         self.inference = bool(inference)
         self.consistent = bool(consistent)
+        self.discard_model = max(0, int(discard_model))
         self.guide = MediumBot(seed)
         self.policy = _PlayoutPolicy(seed)
         self.last_reason = ""
@@ -290,6 +299,7 @@ class HardBot(Bot):
         self._scores = view.scores if self.win_chance else None
         weights = infer_weights(view, self.guide._seen_discards, self._declined) if self.inference else None
         last = {o: cards[-1] for o, cards in self._declined.items() if cards}
+        thrown = _last_throws(view, self.guide._seen_discards) if self.discard_model > 1 else {}
         results: dict[Action, dict[int, float]] = {a: {} for a in cands}
         alive = list(cands)
         budget = self.iterations
@@ -302,6 +312,9 @@ class HardBot(Bot):
                 break
             try:
                 world = determinize(view, r, weights)
+                if self.discard_model > 1 and thrown:
+                    more = [determinize(view, r, weights) for _ in range(self.discard_model - 1)]
+                    world = _likeliest(world, more, thrown, r)
             except DeterminizeError:
                 break
             if self.consistent:
@@ -380,6 +393,58 @@ class HardBot(Bot):
         sides = rules.side_sums(per_seat)
         others = [v for k, v in enumerate(sides) if k != mine]
         return sides[mine] - (max(others) if others else 0.0)
+
+
+#: ``discard_model``: a thrown card this many points of ``discard_score`` worse than the
+#: hand's best throw is ``e`` times less likely.
+THROW_TEMPERATURE = 3.0
+
+
+def _last_throws(view: View, seen: Mapping[int, list[Card]]) -> dict[int, Card]:
+    """The last card thrown, by the opponent who threw it, while nobody has thrown since (public).
+
+    Only the latest throw is modelled: the thrower's hand has not changed
+    since, so it is the hand they held then less the card. (An earlier throw
+    of another seat was followed by their later draws and lays.)
+    """
+    seat, o = view.seat, view.last_discarder
+    rules = view.rules
+    if seat is None or o is None or o == seat or rules.side_of(o) == rules.side_of(seat):
+        return {}
+    cards = seen.get(o)
+    if not cards or view.hand_sizes[o] == 0:
+        return {}
+    return {o: cards[-1]}
+
+
+def discard_likelihood(world: RoundState, seat: int, thrown: Card) -> float:
+    """How likely the medium heuristics were to throw ``thrown`` from ``seat``'s dealt hand plus that card.
+
+    ``exp(-(score(thrown) - best) / THROW_TEMPERATURE)`` with the heuristics'
+    :meth:`~rummy500.bots.heuristics.Analysis.discard_score` of each card of
+    the hand (lower is a better throw), judged on ``seat``'s view of the
+    guessed position: 1 when ``thrown`` is the card they would have thrown.
+    """
+    view = world.view(seat)
+    pile = view.discard
+    if pile and pile[-1] == thrown:
+        pile = pile[:-1]
+    before = replace(view, hand=tuple(sorted((*view.hand, thrown))), discard=pile)
+    an = Analysis(before, track_opponents=False)
+    scores = {c: an.discard_score((c,)) for c in set(before.hand)}
+    return math.exp(-(scores[thrown] - min(scores.values())) / THROW_TEMPERATURE)
+
+
+def _likeliest(first: RoundState, more: list[RoundState], thrown: Mapping[int, Card], rng: random.Random) -> RoundState:
+    """One of the guessed positions, drawn in proportion to the chance of the opponents' last throws in each."""
+    worlds = [first, *more]
+    weights = []
+    for w in worlds:
+        p = 1.0
+        for o, card_ in thrown.items():
+            p *= discard_likelihood(w, o, card_)
+        weights.append(p)
+    return rng.choices(worlds, weights)[0] if sum(weights) > 0 else first
 
 
 def win_chance(mine: float, other: float, goal: int) -> float:
