@@ -632,7 +632,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--pin",
         action="store_true",
-        help="start this version's servers with --cpu (process i on the i-th CPU); the baseline's run as they are",
+        help="start this version's servers with --cpu (process i on the i-th CPU); the baseline's too with --pin-baseline",
     )
     p.add_argument(
         "--pin-baseline", action="store_true", help="start the baseline's servers with --cpu too (it must know it)"

@@ -933,7 +933,7 @@ class Rules:
 
     def side_sums(self, per_seat: Sequence[float]) -> list[float]:
         """``per_seat`` (a value per seat) added up per side, indexed by :meth:`side_of`."""
-        out = [0.0] * (2 if self.partnership else len(per_seat))
+        out = [0.0] * self.n_sides
         for s, v in enumerate(per_seat):
             out[self.side_of(s)] += v
         return out

@@ -122,8 +122,8 @@ class HardBot(Bot):
             medium policy of the playouts does.
         discard_model: each determinization is chosen among this many deals
             (0 or 1: the first) with chances in proportion to how likely the
-            medium heuristics, holding each opponent's dealt hand and the
-            card it threw last, were to throw that card
+            medium heuristics, holding the last thrower's dealt hand and the
+            card it threw, were to throw that card
             (:func:`discard_likelihood`): hands that would have kept the card
             they threw are dealt less often.
     """
@@ -299,7 +299,7 @@ class HardBot(Bot):
         self._scores = view.scores if self.win_chance else None
         weights = infer_weights(view, self.guide._seen_discards, self._declined) if self.inference else None
         last = {o: cards[-1] for o, cards in self._declined.items() if cards}
-        thrown = _last_throws(view, self.guide._seen_discards) if self.discard_model > 1 else {}
+        throw = _last_throw(view, self.guide._seen_discards) if self.discard_model > 1 else None
         results: dict[Action, dict[int, float]] = {a: {} for a in cands}
         alive = list(cands)
         budget = self.iterations
@@ -312,9 +312,9 @@ class HardBot(Bot):
                 break
             try:
                 world = determinize(view, r, weights)
-                if self.discard_model > 1 and thrown:
+                if throw is not None:
                     more = [determinize(view, r, weights) for _ in range(self.discard_model - 1)]
-                    world = _likeliest(world, more, thrown, r)
+                    world = _likeliest([world, *more], *throw, r)
             except DeterminizeError:
                 break
             if self.consistent:
@@ -400,8 +400,8 @@ class HardBot(Bot):
 THROW_TEMPERATURE = 3.0
 
 
-def _last_throws(view: View, seen: Mapping[int, list[Card]]) -> dict[int, Card]:
-    """The last card thrown, by the opponent who threw it, while nobody has thrown since (public).
+def _last_throw(view: View, seen: Mapping[int, list[Card]]) -> tuple[int, Card] | None:
+    """The opponent who threw last and the card, while nobody has thrown since (public).
 
     Only the latest throw is modelled: the thrower's hand has not changed
     since, so it is the hand they held then less the card. (An earlier throw
@@ -410,11 +410,11 @@ def _last_throws(view: View, seen: Mapping[int, list[Card]]) -> dict[int, Card]:
     seat, o = view.seat, view.last_discarder
     rules = view.rules
     if seat is None or o is None or o == seat or rules.side_of(o) == rules.side_of(seat):
-        return {}
+        return None
     cards = seen.get(o)
     if not cards or view.hand_sizes[o] == 0:
-        return {}
-    return {o: cards[-1]}
+        return None
+    return o, cards[-1]
 
 
 def discard_likelihood(world: RoundState, seat: int, thrown: Card) -> float:
@@ -435,16 +435,10 @@ def discard_likelihood(world: RoundState, seat: int, thrown: Card) -> float:
     return math.exp(-(scores[thrown] - min(scores.values())) / THROW_TEMPERATURE)
 
 
-def _likeliest(first: RoundState, more: list[RoundState], thrown: Mapping[int, Card], rng: random.Random) -> RoundState:
-    """One of the guessed positions, drawn in proportion to the chance of the opponents' last throws in each."""
-    worlds = [first, *more]
-    weights = []
-    for w in worlds:
-        p = 1.0
-        for o, card_ in thrown.items():
-            p *= discard_likelihood(w, o, card_)
-        weights.append(p)
-    return rng.choices(worlds, weights)[0] if sum(weights) > 0 else first
+def _likeliest(worlds: list[RoundState], thrower: int, thrown: Card, rng: random.Random) -> RoundState:
+    """One of the guessed positions, drawn in proportion to the chance of the thrower's last throw in each."""
+    weights = [discard_likelihood(w, thrower, thrown) for w in worlds]
+    return rng.choices(worlds, weights)[0] if sum(weights) > 0 else worlds[0]
 
 
 def win_chance(mine: float, other: float, goal: int) -> float:

@@ -66,18 +66,6 @@ def _shared_pack(rules: Rules) -> Counter[Card]:
     return got
 
 
-def _pack_size(rules: Rules) -> int:
-    """The number of cards in the pack (of :func:`pack_counter`)."""
-    key = (rules.short_pack, rules.n_decks, rules.n_jokers)
-    got = _PACK_SIZES.get(key)
-    if got is None:
-        got = _PACK_SIZES[key] = sum(_shared_pack(rules).values())
-    return got
-
-
-_PACK_SIZES: dict[tuple[bool, int, int], int] = {}
-
-
 #: rules -> {card code: its value in hand}, for every card a hand can hold.
 _HAND_VALUES: dict[Rules, dict[int, int]] = {}
 
@@ -543,7 +531,7 @@ class Analysis:
         self.pile = Counter(view.discard)
         n = view.players
         dealt = n * rules.n_hand + 1
-        start_stock = max(1, _pack_size(rules) - dealt)
+        start_stock = max(1, rules.pack_size - dealt)
         progress = 1.0 - min(1.0, view.stock_count / start_stock)
         others = [view.hand_sizes[s] for s in self._opps]
         shortest = min(others) if others else 99

@@ -40,7 +40,6 @@ from rummy500.env.facts import read as read_facts
 from rummy500.melds import TableMeld
 from rummy500.public import Public
 from rummy500.rules import Rules
-from rummy500.state import build_pack
 from rummy500.views import View
 
 __all__ = [
@@ -51,7 +50,6 @@ __all__ = [
     "encode_view",
     "layout",
     "layout_for",
-    "pack_size",
 ]
 
 PHASES = ("nominate", "draw", "play", "round_over")
@@ -86,11 +84,6 @@ class ObservationLayout:
 _LAYOUTS: dict[tuple[int, int], ObservationLayout] = {}
 
 
-def pack_size(rules: Rules) -> int:
-    """Cards in a game of these rules: every pack, jokers included (54 for the standard game)."""
-    return len(build_pack(rules))
-
-
 def layout_for(rules: Rules) -> ObservationLayout:
     """The observation layout of a game of these rules (the environments' observations).
 
@@ -99,7 +92,7 @@ def layout_for(rules: Rules) -> ObservationLayout:
     >>> lay.size, lay.cards, lay.meld_slots
     (5758, 54, 18)
     """
-    return layout(rules.players, pack_size(rules))
+    return layout(rules.players, rules.pack_size)
 
 
 def layout(players: int, cards: int = MAX_PILE) -> ObservationLayout:
@@ -188,7 +181,7 @@ def encode_view(view: View, selected: tuple[int, ...] = (), offer: bool = False)
     """
     seat = view.seat if view.seat is not None else 0
     target = float(view.rules.target) or 1.0
-    return encode_public(view, seat, view.hand, view.scores, target, selected, offer, pack_size(view.rules))
+    return encode_public(view, seat, view.hand, view.scores, target, selected, offer, view.rules.pack_size)
 
 
 def encode_public(
@@ -211,7 +204,7 @@ def encode_public(
         target: the match target (``float(rules.target) or 1.0``).
         selected: the argument tokens chosen so far in the current decision.
         offer: whether the decision is an out-of-turn offer.
-        cards: cards in the game (:func:`pack_size`; the layout's size, see :func:`layout`).
+        cards: cards in the game (``rules.pack_size``; the layout's size, see :func:`layout`).
     """
     # One encoder per seat and thread, brought up to date from whatever it encoded last.
     encoders: dict[tuple[int, int, float, int], SeatEncoder] | None = getattr(_LOCAL, "encoders", None)
@@ -272,7 +265,7 @@ class SeatEncoder:
         players: seats at the table.
         seat: the observing seat.
         target: the match target (scores are divided by it).
-        cards: cards in the game (:func:`pack_size`): the layout's pile rows and meld slots.
+        cards: cards in the game (``rules.pack_size``): the layout's pile rows and meld slots.
     """
 
     __slots__ = ("_mv", "_slots", *_STATE)
