@@ -8,7 +8,10 @@ the legal actions at every decision) twice, at two lengths, and reports the
 difference per decision, so interpreter start-up and imports cancel out.
 With ``--baseline OTHER/src`` the other engine plays the same rounds in the
 same way; both must make the same number of decisions (the same game).
-``--ours DIR`` measures another build as this one (``build/compiled``, the
+``--bots`` adds lines for the ``medium`` bots (every seat, seeded rounds,
+per decision, the engine's share included): their heuristics are the
+playout policy of ``hard``'s search and of ``rummy500 review``, and the
+quick bots' thinking in the server. ``--ours DIR`` measures another build as this one (``build/compiled``, the
 compiled engine of ``scripts/build_compiled.py``), and ``--env`` adds a line
 for the PettingZoo environment (``rummy500.env.raw_env``, the standard game,
 one round per episode) driven as ``benchmarks/env_speed.py`` drives it, per
@@ -37,6 +40,8 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 LINES = (("standard", 2, 10, 30), ("popular", 4, 5, 15))
+#: The ``--bots`` lines: (preset, players, short run's rounds, long run's rounds) of medium bots.
+BOT_LINES = (("standard", 2, 5, 15), ("popular", 4, 3, 9))
 #: Episodes of the environment's line (``--env``): the short run and the long one.
 ENV_GAMES = (10, 40)
 
@@ -52,6 +57,31 @@ def play(preset: str, players: int, rounds: int, seed: int = 1) -> int:
     rules = Rules.preset_rules(preset, players=players)
     rng = random.Random(seed)
     return sum(play_round(RoundState.new(rules, game % players, rng), rng, players > 2) for game in range(rounds))
+
+
+def play_bots(preset: str, players: int, rounds: int, seed: int = 7) -> int:
+    """Play ``rounds`` seeded rounds of ``medium`` bots in every seat; return the number of decisions."""
+    from rummy500.bots import make_bot
+    from rummy500.rules import Rules
+    from rummy500.state import Phase, RoundState
+
+    rules = Rules.preset_rules(preset, players=players)
+    bots = [make_bot("medium", seed + i) for i in range(players)]
+    rng = random.Random(seed)
+    decisions = 0
+    for game in range(rounds):
+        state = RoundState.new(rules, game % players, rng)
+        while not state.is_over:
+            if state.public.phase is Phase.SHUFFLE:
+                state.apply(state.chance_reshuffle(rng))
+                continue
+            decision = state.decision()
+            assert decision is not None and decision.seat is not None
+            view = state.view(decision.seat)
+            action = bots[decision.seat].act(view, rng)
+            state.apply(action if action is not None else view.legal[-1], decision.seat)
+            decisions += 1
+    return decisions
 
 
 def play_env(games: int, seed: int = 1) -> int:
@@ -103,11 +133,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, help="another engine's src folder, measured the same way")
     parser.add_argument("--ours", type=Path, default=SRC, help="the engine measured (default: this checkout's src)")
     parser.add_argument("--env", action="store_true", help="add the PettingZoo environment, per token step")
+    parser.add_argument("--bots", action="store_true", help="add medium bots in every seat, per decision")
     parser.add_argument("--play", nargs=3, metavar=("PRESET", "PLAYERS", "ROUNDS"), help=argparse.SUPPRESS)
     parser.add_argument("--play-env", type=int, metavar="GAMES", help=argparse.SUPPRESS)
+    parser.add_argument("--play-bots", nargs=3, metavar=("PRESET", "PLAYERS", "ROUNDS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.play:
         print("decisions", play(args.play[0], int(args.play[1]), int(args.play[2])))
+        return 0
+    if args.play_bots:
+        print("decisions", play_bots(args.play_bots[0], int(args.play_bots[1]), int(args.play_bots[2])))
         return 0
     if args.play_env is not None:
         print("decisions", play_env(args.play_env))
@@ -120,6 +155,15 @@ def main(argv: list[str] | None = None) -> int:
         )
         for preset, players, short, long in LINES
     ]
+    if args.bots:
+        lines += [
+            (
+                f"medium {preset} {players}p",
+                ["--play-bots", preset, str(players), str(short)],
+                ["--play-bots", preset, str(players), str(long)],
+            )
+            for preset, players, short, long in BOT_LINES
+        ]
     if args.env:
         lines.append(("raw_env token step", ["--play-env", str(ENV_GAMES[0])], ["--play-env", str(ENV_GAMES[1])]))
     print(f"{'line':<22}{'instructions/decision':>24}{'baseline':>12}{'ratio':>8}")

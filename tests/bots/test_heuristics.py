@@ -5,10 +5,14 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from rummy500 import Rules, parse_cards
 from rummy500.actions import Discard, Draw, Meld, Take
 from rummy500.bots import make_bot
-from rummy500.bots.heuristics import Analysis, Planner
+from rummy500.bots.heuristics import Analysis, Planner, card_outs
+from rummy500.cards import JOKER, Card
 from rummy500.state import RoundState
 
 
@@ -109,3 +113,33 @@ def test_the_bots_leave_no_reference_cycles_behind() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cards=st.lists(st.integers(0, 52), min_size=1, max_size=14, unique=True),
+    extra_jokers=st.integers(0, 2),
+    two_packs=st.booleans(),
+)
+def test_a_cards_outs_do_not_depend_on_the_card_itself_being_in_the_hand(
+    cards: list[int], extra_jokers: int, two_packs: bool
+) -> None:
+    """``keep_value`` passes the whole hand to ``card_outs``: the card's own copy must not count.
+
+    The outs of a card are the other suits of its rank and the other ranks of
+    its suit, so the card itself (or a second copy of it, with two packs) adds
+    nothing; jokers in the hand match no rank or suit either.
+    """
+    pack = [Card(s * 16 + r) for s in range(4) for r in range(1, 14)] + [JOKER]
+    hand = [pack[i] for i in cards] + [JOKER] * extra_jokers
+    rules = Rules.from_mapping({"preset": "standard", "players": 2})
+    live = {c: 1 for c in pack if c not in hand}
+    if two_packs:
+        live = {c: 2 for c in live}
+    for c in hand:
+        if c == JOKER:
+            continue
+        rest = list(hand)
+        rest.remove(c)
+        assert card_outs(c, hand, live, rules) == card_outs(c, rest, live, rules)
+        assert card_outs(c, [*hand, c], live, rules) == card_outs(c, rest, live, rules)

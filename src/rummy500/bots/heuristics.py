@@ -17,7 +17,7 @@ and ``hard`` levels:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -414,6 +414,21 @@ def _need_bits(need: tuple[Card, ...]) -> tuple[int, int]:
     return got
 
 
+_OPPONENTS: dict[tuple[Rules, int, int], list[int]] = {}
+
+
+def _opponents(rules: Rules, seat: int, players: int) -> list[int]:
+    """The seats playing against ``seat`` (cached; never mutate the list)."""
+    key = (rules, seat, players)
+    got = _OPPONENTS.get(key)
+    if got is None:
+        if len(_OPPONENTS) > 4096:
+            _OPPONENTS.clear()
+        side = rules.side_of(seat)
+        got = _OPPONENTS[key] = [s for s in range(players) if s != seat and rules.side_of(s) != side]
+    return got
+
+
 def _extend_test(rules: Rules, seat: int) -> Callable[[TableMeld], bool]:
     """Whether ``seat`` may lay off on a table meld (``layoff_onto``)."""
     return lambda meld: rules.may_lay_off_on(seat, meld.owner)
@@ -426,7 +441,7 @@ def _by_id(table: Sequence[TableMeld], meld_id: int) -> TableMeld:
     raise MeldError(f"no meld {meld_id}")
 
 
-def card_outs(c: Card, hand: Sequence[Card], live: Counter[Card], rules: Rules) -> float:
+def card_outs(c: Card, hand: Sequence[Card], live: Mapping[Card, int], rules: Rules) -> float:
     """How many live cards would make ``c`` part of a 3-card meld with one other held card.
 
     ``live`` counts the cards that may still come (the stock and hidden hands);
@@ -436,9 +451,9 @@ def card_outs(c: Card, hand: Sequence[Card], live: Counter[Card], rules: Rules) 
         return 20.0
     rank, suit = c.rank, c.suit
     outs = 0.0
-    # Cards as codes (suit * 16 + rank): a hand holds natural cards and bare jokers only.
-    others = [h for h in hand if h != _JK]
-    same_rank = {h >> 4 for h in others if h & 15 == rank and h >> 4 != suit}
+    # Cards as codes (suit * 16 + rank): a hand holds natural cards and bare jokers only, and a
+    # bare joker (code 64: "suit" 4, "rank" 0) never matches a natural card's rank or suit below.
+    same_rank = {h >> 4 for h in hand if h & 15 == rank and h >> 4 != suit}
     get = cast("dict[int, int]", live).get  # cards are their int codes
     if same_rank:
         for s in range(4):
@@ -447,7 +462,7 @@ def card_outs(c: Card, hand: Sequence[Card], live: Counter[Card], rules: Rules) 
     else:
         # A lone card: two more of its rank would do; count them at a discount.
         outs += 0.15 * sum(get(s * 16 + rank, 0) for s in range(4) if s != suit)
-    ranks = {h & 15 for h in others if h >> 4 == suit}
+    ranks = {h & 15 for h in hand if h >> 4 == suit}
     top = 14 if rules.short_pack else 13
 
     def live_rank(r: int) -> int:
@@ -507,33 +522,26 @@ class Analysis:
         self._ctx: PlanContext | None = None
         self._layoff_memo: dict[Card, bool] = {}
         self._opp_fits: int | None = None
+        self._opp_known: list[list[Card]] | None = None
+        self._pile_suits: dict[int, set[int]] | None = None
+        self._plan_cards: Counter[Card] | None = None
         self._values = _hand_values(rules)
-        side = rules.side_of(seat)
-        self._opps = [s for s in range(view.players) if s != seat and rules.side_of(s) != side]
+        self._opps = opps = _opponents(rules, seat, view.players)
         # Cards that may still come: the pack less everything this seat can see.
-        pack = _shared_pack(rules)
-        seen: list[Card] = list(self.hand) + list(view.discard) + list(getattr(view, "removed", ()))
+        seen: list[Card] = [*view.hand, *view.discard, *view.removed]
         for m in view.melds:
             seen.extend(_need(m.cards))  # the order of ``seen`` does not matter: it is counted
         for s, k in enumerate(view.known):
             if s != seat:
                 seen.extend(k)
+        gone = Counter(seen).get
         # In the pack's order, as the counts were always listed; only cards still to come.
-        live = dict(pack)
-        for c, g in Counter(seen).items():
-            have = live.get(c)
-            if have is not None:
-                if have > g:
-                    live[c] = have - g
-                else:
-                    del live[c]
-        self.live: Counter[Card] = Counter(live)
-        self.pile = Counter(view.discard)
+        self.live: dict[Card, int] = {c: r for c, n in _shared_pack(rules).items() if (r := n - gone(c, 0)) > 0}
         n = view.players
         dealt = n * rules.n_hand + 1
         start_stock = max(1, rules.pack_size - dealt)
         progress = 1.0 - min(1.0, view.stock_count / start_stock)
-        others = [view.hand_sizes[s] for s in self._opps]
+        others = [view.hand_sizes[s] for s in opps]
         shortest = min(others) if others else 99
         # The chance of being caught holding a card when the round ends.
         risk = 0.3 + 0.6 * progress
@@ -543,7 +551,7 @@ class Analysis:
             risk = max(risk, 0.7)
         # Racing: an opponent who took a big pile is building a big table and
         # may go out soon; hold less, lay more, keep fewer high cards.
-        self.racing = track_opponents and any(len(view.known[o]) >= RACE_PILE for o in self._opps)
+        self.racing = track_opponents and any(len(view.known[o]) >= RACE_PILE for o in opps)
         if self.racing:
             risk = max(risk, 0.85)
         self.risk = risk
@@ -569,11 +577,9 @@ class Analysis:
 
     def keep_value(self, c: Card, hand: Sequence[Card] | None = None) -> float:
         """How much holding ``c`` is worth: its chances to meld less the risk of being caught."""
-        h = self.hand if hand is None else hand
-        rest = list(h)
-        if c in rest:
-            rest.remove(c)
-        outs = card_outs(c, rest, self.live, self.rules)
+        # ``c`` itself is not taken out of the hand: card_outs never counts a card of c's own
+        # suit and rank (other suits of its rank, other ranks of its suit), so it is the same.
+        outs = card_outs(c, self.hand if hand is None else hand, self.live, self.rules)
         v = self.value(c)
         if c == _JK:
             return 100.0 if self.wild else -v * self.risk
@@ -599,8 +605,14 @@ class Analysis:
                 if k.rank == rank or (k.suit == suit and abs(k.rank - rank) == 1):
                     d -= 2.0
         # Cards in the pile it melds with: whoever digs gets a meld.
-        pile_same = {k >> 4 for k in view.discard if k != _JK and k & 15 == rank and k >> 4 != suit}
-        if len(pile_same) >= 2:
+        suits = self._pile_suits
+        if suits is None:
+            suits = self._pile_suits = {}
+            for k in view.discard:
+                if k != _JK:
+                    suits.setdefault(k & 15, set()).add(k >> 4)
+        pile_same = suits.get(rank)
+        if pile_same is not None and len(pile_same - {suit}) >= 2:
             d += 0.5 * v
         return d
 
@@ -615,9 +627,11 @@ class Analysis:
         v = self.value(c)
         want = 0.0
         rank, suit = c.rank, c.suit
-        for o in self._opps:
+        every = self._opp_known
+        if every is None:
             # Known cards are natural cards or bare jokers: suit * 16 + rank.
-            known = [k for k in self.view.known[o] if k != _JK]
+            every = self._opp_known = [[k for k in self.view.known[o] if k != _JK] for o in self._opps]
+        for known in every:
             if not known:
                 continue
             same = {k >> 4 for k in known if k & 15 == rank and k >> 4 != suit}
@@ -778,15 +792,20 @@ class Analysis:
         """Lower is a better discard: what is lost by letting these cards go."""
         hand = list(self.hand)
         total = 0.0
-        plan_cards: Counter[Card] = Counter()
-        for g in self.base()[1]:
-            plan_cards.update(g.need)
+        planned = self._plan_cards
+        if planned is None:
+            planned = self._plan_cards = Counter()
+            for g in self.base()[1]:
+                planned.update(g.need)
+        single = len(cards) == 1
+        plan_cards = planned if single else planned.copy()  # counted down below: a copy
         for c in cards:
             k = self.keep_value(c, hand)
             if plan_cards[c] > 0:
                 # A card of a meld we could lay: keep it (a meld we may not lay yet, say).
                 k += 2 * self.value(c) + 10
-                plan_cards[c] -= 1
+                if not single:
+                    plan_cards[c] -= 1
             total += k + self.danger(c)
             if c in hand:
                 hand.remove(c)
