@@ -143,3 +143,25 @@ def test_a_cards_outs_do_not_depend_on_the_card_itself_being_in_the_hand(
         rest.remove(c)
         assert card_outs(c, hand, live, rules) == card_outs(c, rest, live, rules)
         assert card_outs(c, [*hand, c], live, rules) == card_outs(c, rest, live, rules)
+
+
+def test_a_pile_card_a_joker_bridges_to_a_table_run_is_worth_taking() -> None:
+    """The ace of diamonds lays off on 9D-QD with the joker as the king: taking it must count.
+
+    The card taken from the pile must be used (``must_use_taken: always``); the
+    hand holds no diamond and no ace, so only the joker can bridge the gap.
+    """
+    rules = Rules.from_mapping({"must_use_taken": "always"})
+    state = _state(
+        "9D TD JD QD 5H JH TS KS JK 3C 4S", "AD 2C 6C 7C 8C 2H 3H 4H 5S 6S 7S", "8H 9S 9H", "9C", rules
+    )
+    state.apply(Draw(), 0)
+    state.apply(Meld(tuple(parse_cards("9D TD JD QD"))), 0)
+    state.apply(Discard(tuple(parse_cards("4S"))), 0)
+    state.apply(Draw(), 1)
+    state.apply(Discard(tuple(parse_cards("AD"))), 1)
+    view = state.view(0)
+    assert Take(1) in view.legal
+    an = Analysis(view)
+    assert an.take_value(1, must_use=True) > 0
+    assert make_bot("medium", 1).act(view, random.Random(0)) == Take(1)

@@ -673,11 +673,18 @@ class Analysis:
         """A quick necessary condition for ``c`` to be melded or laid off with ``hand``.
 
         ``c`` needs a natural partner of its rank, or of its suit close enough
-        for the jokers held to bridge the gap, or a table meld it extends.
+        for the jokers held to bridge the gap, or a table meld it extends:
+        alone, or with jokers of the hand between it and the meld (the ace
+        laid off with a joker as the king on a run up to the queen). Two wild
+        jokers may meld with it on their own.
         """
         if c == _JK:
             return True
         jokers = sum(1 for h in hand if h == _JK) if self.wild else 0
+        if jokers >= 2:
+            return True
+        if jokers and self.may_layoff and any(not m.sealed and self.planner.may_extend(m) for m in self.view.melds):
+            return True  # a joker may bridge it to a table meld: let the search decide
         reach = 1 + jokers
         for h in hand:
             if h == _JK:
