@@ -414,21 +414,6 @@ def _need_bits(need: tuple[Card, ...]) -> tuple[int, int]:
     return got
 
 
-_OPPONENTS: dict[tuple[Rules, int, int], list[int]] = {}
-
-
-def _opponents(rules: Rules, seat: int, players: int) -> list[int]:
-    """The seats playing against ``seat`` (cached; never mutate the list)."""
-    key = (rules, seat, players)
-    got = _OPPONENTS.get(key)
-    if got is None:
-        if len(_OPPONENTS) > 4096:
-            _OPPONENTS.clear()
-        side = rules.side_of(seat)
-        got = _OPPONENTS[key] = [s for s in range(players) if s != seat and rules.side_of(s) != side]
-    return got
-
-
 def _extend_test(rules: Rules, seat: int) -> Callable[[TableMeld], bool]:
     """Whether ``seat`` may lay off on a table meld (``layoff_onto``)."""
     return lambda meld: rules.may_lay_off_on(seat, meld.owner)
@@ -525,8 +510,10 @@ class Analysis:
         self._opp_known: list[list[Card]] | None = None
         self._pile_suits: dict[int, set[int]] | None = None
         self._plan_cards: Counter[Card] | None = None
+        self._extendable: list[TableMeld] | None = None
         self._values = _hand_values(rules)
-        self._opps = opps = _opponents(rules, seat, view.players)
+        side = rules.side_of(seat)
+        self._opps = opps = [s for s in range(view.players) if s != seat and rules.side_of(s) != side]
         # Cards that may still come: the pack less everything this seat can see.
         seen: list[Card] = [*view.hand, *view.discard, *view.removed]
         for m in view.melds:
@@ -683,7 +670,7 @@ class Analysis:
         jokers = sum(1 for h in hand if h == _JK) if self.wild else 0
         if jokers >= 2:
             return True
-        if jokers and self.may_layoff and any(not m.sealed and self.planner.may_extend(m) for m in self.view.melds):
+        if jokers and self.extendable():
             return True  # a joker may bridge it to a table meld: let the search decide
         reach = 1 + jokers
         for h in hand:
@@ -700,13 +687,14 @@ class Analysis:
                 # 13 - gap: the ace is next to the king (and to the 2 around the corner)
                 if min(gap, 13 - gap) <= reach:
                     return True
-        if self.may_layoff:
-            for meld in self.view.melds:
-                if meld.sealed or not self.planner.may_extend(meld):
-                    continue
-                if fits_alone(meld, c, self.rules):
-                    return True
-        return False
+        return any(fits_alone(meld, c, self.rules) for meld in self.extendable())
+
+    def extendable(self) -> list[TableMeld]:
+        """The table melds this seat may lay off on now (none while it may not lay off at all)."""
+        if self._extendable is None:
+            may = self.may_layoff
+            self._extendable = [m for m in self.view.melds if may and not m.sealed and self.planner.may_extend(m)]
+        return self._extendable
 
     def _opponents(self) -> list[int]:
         return list(self._opps)
