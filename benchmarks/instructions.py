@@ -8,10 +8,11 @@ the legal actions at every decision) twice, at two lengths, and reports the
 difference per decision, so interpreter start-up and imports cancel out.
 With ``--baseline OTHER/src`` the other engine plays the same rounds in the
 same way; both must make the same number of decisions (the same game).
-``--bots`` adds lines for the ``medium`` bots (every seat, seeded rounds,
-per decision, the engine's share included): their heuristics are the
-playout policy of ``hard``'s search and of ``rummy500 review``, and the
-quick bots' thinking in the server. ``--ours DIR`` measures another build as this one (``build/compiled``, the
+``--bots`` adds lines for the ``medium`` bots (every seat, seeded rounds
+played by :func:`rummy500.drive.drive`, per decision, the engine's share
+included): their heuristics are the playout policy of ``hard``'s search and
+of ``rummy500 review``, and the quick bots' thinking in the server.
+``--ours DIR`` measures another build as this one (``build/compiled``, the
 compiled engine of ``scripts/build_compiled.py``), and ``--env`` adds a line
 for the PettingZoo environment (``rummy500.env.raw_env``, the standard game,
 one round per episode) driven as ``benchmarks/env_speed.py`` drives it, per
@@ -60,28 +61,16 @@ def play(preset: str, players: int, rounds: int, seed: int = 1) -> int:
 
 
 def play_bots(preset: str, players: int, rounds: int, seed: int = 7) -> int:
-    """Play ``rounds`` seeded rounds of ``medium`` bots in every seat; return the number of decisions."""
+    """Play ``rounds`` seeded rounds of ``medium`` bots in every seat; return the number of decisions (reshuffles too)."""
     from rummy500.bots import make_bot
+    from rummy500.drive import drive
     from rummy500.rules import Rules
-    from rummy500.state import Phase, RoundState
+    from rummy500.state import RoundState
 
     rules = Rules.preset_rules(preset, players=players)
     bots = [make_bot("medium", seed + i) for i in range(players)]
     rng = random.Random(seed)
-    decisions = 0
-    for game in range(rounds):
-        state = RoundState.new(rules, game % players, rng)
-        while not state.is_over:
-            if state.public.phase is Phase.SHUFFLE:
-                state.apply(state.chance_reshuffle(rng))
-                continue
-            decision = state.decision()
-            assert decision is not None and decision.seat is not None
-            view = state.view(decision.seat)
-            action = bots[decision.seat].act(view, rng)
-            state.apply(action if action is not None else view.legal[-1], decision.seat)
-            decisions += 1
-    return decisions
+    return sum(drive(RoundState.new(rules, game % players, rng), bots, rng) for game in range(rounds))
 
 
 def play_env(games: int, seed: int = 1) -> int:
