@@ -27,6 +27,7 @@ from rummy500.server.session.guards import SessionError
 from rummy500.server.session.presence import Presence, SeatInfo
 
 __all__ = [
+    "BOT_BEAT",
     "THINKING",
     "BotDriver",
     "DrivenTable",
@@ -34,10 +35,34 @@ __all__ = [
     "ThinkingThreads",
     "choose_action",
     "think_at_once",
+    "bot_pause",
     "think_in_thread",
 ]
 
 log = logging.getLogger(__name__)
+
+#: Bots' pauses end on a beat of the event loop's clock (seconds), at most a quarter of the pause:
+#: the tables whose bots are due within one beat move together, their decisions back to back in
+#: the thinking thread instead of each on a wake-up of its own (docs/deploy.md, "Bots on a beat").
+BOT_BEAT = 0.1
+
+
+async def bot_pause(delay: float, beat: float = BOT_BEAT) -> None:
+    """Sleep about ``delay`` seconds, waking on a beat of the loop's clock.
+
+    The beat is ``beat`` or a quarter of ``delay``, whichever is shorter; the
+    end of the pause is rounded to the nearest multiple of it, so a pause
+    keeps within an eighth of its length (on average its length), and the
+    bots of many tables wake on the same ticks. A pause of 0 (or a beat of 0)
+    is a plain ``asyncio.sleep``.
+    """
+    beat = min(beat, delay / 4)
+    if beat <= 0:
+        await asyncio.sleep(max(delay, 0))
+        return
+    now = asyncio.get_running_loop().time()
+    wake = round((now + delay) / beat) * beat  # after now: the rounding moves it by beat / 2 at most
+    await asyncio.sleep(wake - now)
 
 
 class DrivenTable(Protocol):
@@ -339,7 +364,7 @@ class BotDriver:
                 t.announce_table()
             # A pause before each move so people can follow (and call Rummy
             # first); a bot's out-of-turn claim is decided at once.
-            await asyncio.sleep(0 if out_of_turn else t.bot_delay)
+            await (asyncio.sleep(0) if out_of_turn else bot_pause(t.bot_delay))
             async with t.lock:
                 if t.shared and t.behind and not self._closed:
                     try:
