@@ -19,7 +19,11 @@ kind of decisions, not of the same ones;
 ``--no-gc`` turns the garbage collector off, to tell its share from the
 rest (the memory caches).
 
-Usage: ``python benchmarks/bot_tables.py [--tables 1 10 500] [--decisions 3000] [--stagger 300] [--no-gc]``
+``--idle MS`` puts the process to sleep for MS milliseconds before each
+timed decision, as a server's threads sleep between two events (its CPU
+idle meanwhile), to see what waking up costs a decision.
+
+Usage: ``python benchmarks/bot_tables.py [--tables 1 10 500] [--decisions 3000] [--stagger 300] [--no-gc] [--idle MS]``
 """
 
 from __future__ import annotations
@@ -36,8 +40,12 @@ from rummy500.match import Match
 from rummy500.rules import Rules
 
 
-def measure(tables: int, decisions: int, seed: int, stagger: int = 300) -> list[float]:
-    """CPU seconds of ``decisions`` ``medium`` decisions, tables taking turns one decision each."""
+def measure(tables: int, decisions: int, seed: int, stagger: int = 300, idle: float = 0.0) -> list[float]:
+    """CPU seconds of ``decisions`` ``medium`` decisions, tables taking turns one decision each.
+
+    With ``idle`` (seconds), the process sleeps that long before each timed decision, as a server's
+    thread waits between two events.
+    """
     rules = Rules.preset_rules("standard", players=2)
     deals = random.Random(seed)
 
@@ -60,6 +68,8 @@ def measure(tables: int, decisions: int, seed: int, stagger: int = 300) -> list[
             assert seat is not None
             view = match.view(seat)
             if seat == 0:
+                if timed and idle > 0:
+                    time.sleep(idle)
                 t0 = clock()
                 action = bot.act(view, rng)
                 if timed:
@@ -76,16 +86,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 10, 500], help="numbers of tables to compare")
     parser.add_argument("--decisions", type=int, default=3000, help="medium decisions timed per number of tables")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--stagger", type=int, default=300, help="most decisions a table is played on before it is timed")
+    parser.add_argument(
+        "--stagger", type=int, default=300, help="most decisions a table is played on before it is timed"
+    )
     parser.add_argument("--no-gc", action="store_true", help="turn the garbage collector off")
+    parser.add_argument(
+        "--idle", type=float, default=0.0, help="milliseconds the process sleeps before each timed decision"
+    )
     args = parser.parse_args(argv)
     if args.no_gc:
         gc.disable()
-    print(f"medium decisions, tables taking turns (CPU time; garbage collector {'off' if args.no_gc else 'on'})")
+    print(
+        f"medium decisions, tables taking turns (CPU time; garbage collector {'off' if args.no_gc else 'on'};"
+        f" {args.idle:g} ms asleep before each timed decision)"
+    )
     print(f"{'tables':>8}{'decisions':>11}{'median µs':>11}{'mean µs':>10}{'mean vs first':>15}")
     first: float | None = None
     for n in args.tables:
-        times = measure(n, args.decisions, args.seed, args.stagger)
+        times = measure(n, args.decisions, args.seed, args.stagger, args.idle / 1000)
         mean = statistics.fmean(times) * 1e6
         first = first or mean
         print(f"{n:>8}{len(times):>11}{statistics.median(times) * 1e6:>11.1f}{mean:>10.1f}{mean / first:>14.2f}x")

@@ -420,7 +420,15 @@ def measure_setup(
             )
             return stats, elapsed, marks[0], marks[1]
 
-        stats, elapsed, c0, c1 = asyncio.run(go())
+        pinned = opts.pin_baseline if name.endswith("(baseline)") else opts.pin
+        mine = os.sched_getaffinity(0)
+        spare = sorted(mine)[count:] if pinned and opts.apart else []
+        if spare:  # the generator keeps off the servers' CPUs (they have the first ``count``)
+            os.sched_setaffinity(0, spare)
+        try:
+            stats, elapsed, c0, c1 = asyncio.run(go())
+        finally:
+            os.sched_setaffinity(0, mine)
         memory = rss_mb(pids)
     if profile is not None:
         _print_profile(name, [f"{profile}{i}" for i in range(count)], opts.profile)
@@ -478,6 +486,7 @@ def _median_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
             out[key] = statistics.median(r[key] for r in rows)
     if len(rows) > 1:
         out["setup"] = f"{rows[0]['setup']} x{len(rows)}"
+        out["cpu_each"] = [round(r["cpu_ms_per_action"], 2) for r in rows]
     return out
 
 
@@ -635,6 +644,12 @@ def main(argv: list[str] | None = None) -> int:
         help="start this version's servers with --cpu (process i on the i-th CPU); the baseline's too with --pin-baseline",
     )
     p.add_argument(
+        "--apart",
+        action="store_true",
+        help="with --pin, the load generator runs on the CPUs the pinned servers leave free (when there are any),"
+        " as it would on a machine of its own",
+    )
+    p.add_argument(
         "--pin-baseline", action="store_true", help="start the baseline's servers with --cpu too (it must know it)"
     )
     p.add_argument(
@@ -746,6 +761,8 @@ def main(argv: list[str] | None = None) -> int:
     for row in rows:
         print(" | ".join(f"{row[c]:>17.2f}" if isinstance(row[c], float) else f"{row[c]!s:>17}" for c in cols))
     for row in rows:
+        if "cpu_each" in row:
+            print(f"{row['setup']}: CPU ms/action of each run, in order {row['cpu_each']}")
         if row["processes"] > 1:
             print(f"{row['setup']}: CPU ms/action by process {row['cpu_split']}")
         if row["errors"]:
