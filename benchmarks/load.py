@@ -28,7 +28,7 @@ each setup on another checkout first, under the same load, for before/after figu
 runs each setup (and its baseline, alternating) N times and prints the medians; ``--profile [N]``
 runs the servers under cProfile and prints the top N functions of their event loops; ``--pin`` starts this
 version's servers with ``--cpu`` (process i on the i-th CPU; the baseline's run as they are, unless
-``--pin-baseline``); ``--src DIR`` runs this version from another package folder, e.g. ``build/compiled``;
+``--pin-baseline``), and ``--apart`` then runs the load generator on the CPUs the servers leave free; ``--src DIR`` runs this version from another package folder, e.g. ``build/compiled``;
 ``--per-process`` gives each server process ``--tables`` tables, so ``two`` carries the same load per
 process as ``pg``; ``--cpu-quota Q`` holds each server process, with its workers, to Q CPUs in a cgroup of
 its own (root only), so that two servers and the generator can each have "a core" on a 2-core machine).
