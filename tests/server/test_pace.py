@@ -356,36 +356,34 @@ def test_a_call_window_opens_whenever_any_seat_could_call(preset: str, players: 
     assert checked > 5
 
 
-def test_bots_pauses_end_on_shared_beats_within_an_eighth_of_their_length(monkeypatch: pytest.MonkeyPatch) -> None:
+
+def test_bots_pauses_end_on_shared_beats_within_an_eighth_of_their_length() -> None:
     """Bots due within one beat wake together (one burst of decisions), never far from their pause."""
+    from rummy500.server.session.driver import pause_end
+
+    ends = []
+    for start in [1000.0, 1000.013, 1000.049, 1000.07, 1000.2491]:
+        end = pause_end(start, 0.8, beat=0.1)
+        assert abs(end - 0.8 - start) <= 0.05 + 1e-9  # half a beat at most
+        ends.append(round(end, 6))
+    # 1000.013 and 1000.049 end on the beat at 1000.8; 1000.07 and 1000.2491 round to the next ones.
+    assert ends == [1000.8, 1000.8, 1000.8, 1000.9, 1001.0]
+    # A short pause gets a beat of a quarter of its length: within an eighth of it, on a multiple of it.
+    end = pause_end(1000.013, 0.2, beat=0.1)
+    assert abs(end - 1000.213) <= 0.025 + 1e-9
+    assert abs(end / 0.05 - round(end / 0.05)) < 1e-6
+    # No pause (the tests' bots) stays no pause.
+    assert pause_end(1000.013, 0.0) == 1000.013
+
+
+def test_a_bots_pause_sleeps_until_its_beat() -> None:
     from rummy500.server.session import driver
 
-    slept: list[float] = []
+    async def pause() -> tuple[float, float]:
+        start = asyncio.get_running_loop().time()
+        await driver.bot_pause(0.08)  # a beat of 0.02 s
+        return start, asyncio.get_running_loop().time()
 
-    async def fake_sleep(seconds: float) -> None:
-        slept.append(seconds)
-
-    loop = asyncio.new_event_loop()
-    clock = Clock()
-    loop.time = clock  # type: ignore[method-assign]
-    monkeypatch.setattr(driver.asyncio, "sleep", fake_sleep)
-    try:
-        ends = []
-        for start in [1000.0, 1000.013, 1000.049, 1000.07, 1000.2491]:
-            clock.now = start
-            loop.run_until_complete(driver.bot_pause(0.8, beat=0.1))
-            end = start + slept[-1]
-            assert abs(end - 0.8 - start) <= 0.05 + 1e-9  # half a beat at most
-            ends.append(round(end, 6))
-        # 1000.013 and 1000.049 end on the beat at 1000.8; 1000.07 and 1000.2491 round up to the next ones.
-        assert ends == [1000.8, 1000.8, 1000.8, 1000.9, 1001.0]
-        # A short pause gets a beat of a quarter of its length: within an eighth of it.
-        clock.now = 1000.013
-        loop.run_until_complete(driver.bot_pause(0.2, beat=0.1))
-        assert abs(slept[-1] - 0.2) <= 0.025 + 1e-9
-        assert round((clock.now + slept[-1]) / 0.05, 6) == round((clock.now + slept[-1]) / 0.05)
-        # No pause (the tests' bots, an out-of-turn claim) stays no pause.
-        loop.run_until_complete(driver.bot_pause(0.0))
-        assert slept[-1] == 0
-    finally:
-        loop.close()
+    start, end = run_async(pause())
+    assert end >= driver.pause_end(start, 0.08) - 0.002  # never before its beat (the clock's resolution aside)
+    assert end - start < 0.08 + 0.01 + 0.5  # and not long after it (a busy machine's lateness allowed)

@@ -36,6 +36,7 @@ __all__ = [
     "choose_action",
     "think_at_once",
     "bot_pause",
+    "pause_end",
     "think_in_thread",
 ]
 
@@ -47,22 +48,31 @@ log = logging.getLogger(__name__)
 BOT_BEAT = 0.1
 
 
-async def bot_pause(delay: float, beat: float = BOT_BEAT) -> None:
-    """Sleep about ``delay`` seconds, waking on a beat of the loop's clock.
+def pause_end(now: float, delay: float, beat: float = BOT_BEAT) -> float:
+    """When a pause of ``delay`` seconds begun at ``now`` ends: on a beat of the clock.
 
     The beat is ``beat`` or a quarter of ``delay``, whichever is shorter; the
-    end of the pause is rounded to the nearest multiple of it, so a pause
-    keeps within an eighth of its length (on average its length), and the
-    bots of many tables wake on the same ticks. A pause of 0 (or a beat of 0)
-    is a plain ``asyncio.sleep``.
+    end is rounded to the nearest multiple of it, so a pause keeps within an
+    eighth of its length (on average its length) and the pauses of many
+    tables end on the same ticks. A pause of 0 (or a beat of 0) ends at
+    ``now + delay``, unrounded.
+
+    >>> [round(pause_end(start, 0.8), 6) for start in (1000.013, 1000.049, 1000.07)]
+    [1000.8, 1000.8, 1000.9]
     """
     beat = min(beat, delay / 4)
     if beat <= 0:
-        await asyncio.sleep(max(delay, 0))
+        return now + max(delay, 0)
+    return round((now + delay) / beat) * beat  # after now: the rounding moves it by beat / 2 at most
+
+
+async def bot_pause(delay: float) -> None:
+    """Sleep until :func:`pause_end` of a pause of ``delay`` seconds begun now (the loop's clock)."""
+    if delay <= 0:
+        await asyncio.sleep(0)
         return
     now = asyncio.get_running_loop().time()
-    wake = round((now + delay) / beat) * beat  # after now: the rounding moves it by beat / 2 at most
-    await asyncio.sleep(wake - now)
+    await asyncio.sleep(pause_end(now, delay) - now)
 
 
 class DrivenTable(Protocol):

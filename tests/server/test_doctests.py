@@ -1,0 +1,17 @@
+"""The server modules' docstring examples run."""
+
+from __future__ import annotations
+
+import doctest
+from types import ModuleType
+
+import pytest
+
+from rummy500.server import hints, hub
+from rummy500.server.session import driver, events
+
+
+@pytest.mark.parametrize("module", [driver, events, hints, hub], ids=lambda m: m.__name__)
+def test_server_docstring_examples_run(module: ModuleType) -> None:
+    failures, attempted = doctest.testmod(module, raise_on_error=False)
+    assert attempted > 0 and failures == 0
