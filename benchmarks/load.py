@@ -28,7 +28,8 @@ each setup on another checkout first, under the same load, for before/after figu
 runs each setup (and its baseline, alternating) N times and prints the medians; ``--profile [N]``
 runs the servers under cProfile and prints the top N functions of their event loops; ``--pin`` starts this
 version's servers with ``--cpu`` (process i on the i-th CPU; the baseline's run as they are, unless
-``--pin-baseline``), and ``--apart`` then runs the load generator on the CPUs the servers leave free; ``--src DIR`` runs this version from another package folder, e.g. ``build/compiled``;
+``--pin-baseline``), and ``--apart`` then runs the load generator on the CPUs the servers leave free;
+``--src DIR`` runs this version from another package folder, e.g. ``build/compiled``;
 ``--per-process`` gives each server process ``--tables`` tables, so ``two`` carries the same load per
 process as ``pg``; ``--cpu-quota Q`` holds each server process, with its workers, to Q CPUs in a cgroup of
 its own (root only), so that two servers and the generator can each have "a core" on a 2-core machine).
@@ -398,12 +399,13 @@ def measure_setup(
     env.pop("RUMMY500_REDIS_URL", None)
     profile = tempfile.mktemp(prefix="rummy500-load-prof-") if opts.profile else None  # noqa: S306
     tables = opts.tables * count if opts.per_process else opts.tables
+    pinned = opts.pin_baseline if name.endswith("(baseline)") else opts.pin
     with servers(
         count,
         args,
         env,
         profile,
-        pin=opts.pin_baseline if name.endswith("(baseline)") else opts.pin,
+        pin=pinned,
         quota=opts.cpu_quota,
     ) as procs:
         pids = [p.pid for p, _ in procs]
@@ -420,7 +422,6 @@ def measure_setup(
             )
             return stats, elapsed, marks[0], marks[1]
 
-        pinned = opts.pin_baseline if name.endswith("(baseline)") else opts.pin
         mine = os.sched_getaffinity(0)
         spare = sorted(mine)[count:] if pinned and opts.apart else []
         if spare:  # the generator keeps off the servers' CPUs (they have the first ``count``)

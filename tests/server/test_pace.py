@@ -356,7 +356,6 @@ def test_a_call_window_opens_whenever_any_seat_could_call(preset: str, players: 
     assert checked > 5
 
 
-
 def test_bots_pauses_end_on_shared_beats_within_an_eighth_of_their_length() -> None:
     """Bots due within one beat wake together (one burst of decisions), never far from their pause."""
     from rummy500.server.session.driver import pause_end

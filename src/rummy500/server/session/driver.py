@@ -33,10 +33,10 @@ __all__ = [
     "DrivenTable",
     "Thinker",
     "ThinkingThreads",
-    "choose_action",
-    "think_at_once",
     "bot_pause",
+    "choose_action",
     "pause_end",
+    "think_at_once",
     "think_in_thread",
 ]
 
@@ -68,9 +68,6 @@ def pause_end(now: float, delay: float, beat: float = BOT_BEAT) -> float:
 
 async def bot_pause(delay: float) -> None:
     """Sleep until :func:`pause_end` of a pause of ``delay`` seconds begun now (the loop's clock)."""
-    if delay <= 0:
-        await asyncio.sleep(0)
-        return
     now = asyncio.get_running_loop().time()
     await asyncio.sleep(pause_end(now, delay) - now)
 
@@ -374,7 +371,7 @@ class BotDriver:
                 t.announce_table()
             # A pause before each move so people can follow (and call Rummy
             # first); a bot's out-of-turn claim is decided at once.
-            await (asyncio.sleep(0) if out_of_turn else bot_pause(t.bot_delay))
+            await bot_pause(0 if out_of_turn else t.bot_delay)
             async with t.lock:
                 if t.shared and t.behind and not self._closed:
                     try:
