@@ -361,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--horizon", default=str(DEFAULT_BUDGET.horizon), help="budget: turns played out after the move, or 'end' (to the end of the round)")
     parser.add_argument("--from", dest="sources", action="append", default=[], help="rejudge: the ranking lines to judge again")
     parser.add_argument("--pair", default="medium,hard", help="rejudge: judge again where these two levels' moves differ")
+    parser.add_argument(
+        "--sync-stock", action=argparse.BooleanOptionalAction, default=DEFAULT_BUDGET.sync_stock,
+        help="budget: every seat draws the stock cards of its own stream in a guess (see Budget.sync_stock)",
+    )
     parser.add_argument("--horizons", default="", help="ranking: judge the same positions once per horizon, e.g. 4,end")
     parser.add_argument("--out", action="append", default=None, help="append the JSON lines to this file (summarize: read them)")
     args = parser.parse_args(argv)
@@ -368,6 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     budget = replace(
         DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, confirm=args.confirm, horizon=horizon,
         reach=args.reach, prior_sd=args.prior_sd, futile=args.futile, estimate_unsure=args.estimate_unsure, settle_after=args.settle_after,
+        sync_stock=args.sync_stock,
     )
     out = args.out[0] if args.out else None
     if args.what == "summarize":

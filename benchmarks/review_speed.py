@@ -55,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
         "--estimate-unsure", action=argparse.BooleanOptionalAction, default=DEFAULT_BUDGET.estimate_unsure,
         help="budget: an unsure decision's verdict from the point estimate",
     )
+    parser.add_argument(
+        "--sync-stock", action=argparse.BooleanOptionalAction, default=DEFAULT_BUDGET.sync_stock,
+        help="budget: every seat draws the stock cards of its own stream in a guess",
+    )
     parser.add_argument("--jobs", type=int, default=0, help="processes for the review (default 0: one per core, as rummy500 review)")
     args = parser.parse_args(argv)
     rules = Rules.from_mapping({"preset": "standard"})
@@ -64,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     budget = replace(
         DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, confirm=args.confirm,
         futile=args.futile, prior_sd=args.prior_sd, settle_after=args.settle_after, estimate_unsure=args.estimate_unsure,
+        sync_stock=args.sync_stock,
     )
     jobs = args.jobs or cores()
     walls, cpus = [], []

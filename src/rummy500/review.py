@@ -73,7 +73,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from rummy500.actions import Action, Discard, LayOff, Meld, Reshuffle
-from rummy500.bots.hard import HardBot
+from rummy500.bots.hard import HardBot, stock_streams
 from rummy500.bots.medium import MediumBot
 from rummy500.match import Match
 from rummy500.record import Record, RecordError, deal_round, load_record
@@ -148,20 +148,25 @@ class Budget:
         settle_after: no decision is settled, either way, before this many
             batches (a first batch can miss the few deals where a move costs
             most, and look sure that it costs nothing).
+        sync_stock: in each guess every seat draws the stock cards of its own
+            stream (:func:`rummy500.bots.hard.stock_streams`), whichever
+            candidate was played, so the candidates' playouts stay alike for
+            longer and their paired difference is less noisy.
     """
 
     samples: int = 6
     candidates: int = 3
     horizon: int | None = 4
     confidence: float = 2.0
-    extend: int = 31
+    extend: int = 127
     prior_sd: float = 20.0
     reach: float = 2.0
     first_reach: float = 2.0
-    confirm: int = 2
+    confirm: int = 8
     futile: float = 0.0
     estimate_unsure: bool = False
     settle_after: int = 2
+    sync_stock: bool = True
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
@@ -328,9 +333,11 @@ class _Estimator:
     def rollouts(self, worlds: list[RoundState], seeds: list[int], seat: int, cands: list[Action]) -> dict[Action, list[float]]:
         """Each candidate's values over the same worlds and random numbers."""
         out: dict[Action, list[float]] = {a: [] for a in cands}
+        sync = self.budget.sync_stock
         for world, seed in zip(worlds, seeds, strict=True):
+            streams = stock_streams(world) if sync else None
             for a in cands:
-                out[a].append(self.bot.playout(world.copy(), seat, a, random.Random(seed)))
+                out[a].append(self.bot.playout(world.copy(), seat, a, random.Random(seed), streams))
         return out
 
 

@@ -156,7 +156,7 @@ def test_a_verdict_needs_its_threshold_by_a_margin_of_standard_errors():
 
 
 def test_more_samples_only_while_the_mistake_threshold_is_within_the_margin():
-    budget = Budget(confidence=2.0, prior_sd=0.0, settle_after=1)
+    budget = Budget(confidence=2.0, prior_sd=0.0, settle_after=1, confirm=2)
     near = {"a": [10.0, 0.0, 20.0, 0.0], "b": [0.0, 0.0, 0.0, 0.0]}  # a beats b by 7.5 ± 4.8
     assert _in_doubt(near, "b", budget)
     assert not _in_doubt(near, "a", budget)  # a is ahead, and b cannot be 8 points better
@@ -164,9 +164,13 @@ def test_more_samples_only_while_the_mistake_threshold_is_within_the_margin():
     wide = {"a": [30.0, -20.0, 25.0, -30.0], "b": [0.0, 0.0, 0.0, 0.0]}  # a ahead by 1.25 ± 14
     assert _in_doubt(wide, "a", budget) and _in_doubt(wide, "b", budget)
     clear = {"a": [40.0, 42.0, 38.0, 40.0], "b": [0.0, 0.0, 0.0, 0.0]}  # 40 ± 0.8: a blunder, surely
-    assert not _in_doubt(clear, "b", Budget(samples=2, prior_sd=0.0, settle_after=1))
+    assert not _in_doubt(clear, "b", Budget(samples=2, prior_sd=0.0, settle_after=1, confirm=2))
     # ... but not from a single batch: one batch can miss a whole kind of deal.
-    assert _in_doubt(clear, "b", Budget(samples=4, prior_sd=0.0, settle_after=1))
+    assert _in_doubt(clear, "b", Budget(samples=4, prior_sd=0.0, settle_after=1, confirm=2))
+    # By default a mistake needs 8 batches: a few batches can hold the few costly deals by chance.
+    assert _in_doubt(clear, "b", Budget(samples=2, prior_sd=0.0, settle_after=1))
+    eight = {"a": clear["a"] * 4, "b": clear["b"] * 4}
+    assert not _in_doubt(eight, "b", Budget(samples=2, prior_sd=0.0, settle_after=1))
     # Every live rival counts, not only the one with the best mean: c may be 8 points better than b.
     three = {"a": [2.0, 2.0, 2.0, 2.0], "b": [0.0, 0.0, 0.0, 0.0], "c": [30.0, -20.0, 25.0, -30.0]}
     assert _in_doubt(three, "b", budget)
@@ -193,7 +197,7 @@ def test_every_candidate_is_played_out_on_the_same_guesses_and_a_clear_call_stop
     record = layoff_position([{"p": 0, "discard": "KS"}, {"p": 1, "draw": "stock"}])
     point = next(p for p in _points(record) if p.step == 5)
     view, played = point.view, point.action
-    budget = Budget(samples=4, candidates=3, extend=3)
+    budget = Budget(samples=4, candidates=3, extend=3, confirm=2)
     est = _Estimator(budget)
     cands = est.candidates(view, played)
     assert len(cands) == 3 and cands[0] == played
@@ -254,7 +258,7 @@ def test_a_decision_too_near_the_line_to_settle_by_the_cap_is_left_unsure_early(
     # b is 8.0 ± 1.9 points worse than a after two batches of 4: the line runs through the middle of
     # the interval, and even 4 * 4 more guesses (se about 1.1) could not settle it by 2 standard errors.
     near = {"a": [12.0, 4.0, 16.0, 0.0, 8.0, 12.0, 4.0, 8.0], "b": [0.0] * 8}
-    patient = Budget(samples=4, extend=5, confidence=2.0, prior_sd=0.0, reach=2.0, first_reach=2.0, futile=0.0)
+    patient = Budget(samples=4, extend=5, confidence=2.0, prior_sd=0.0, reach=2.0, first_reach=2.0, futile=0.0, confirm=2)
     assert _in_doubt(near, "b", patient)
     assert not _in_doubt(near, "b", replace(patient, futile=0.5))
     # Far enough from the line for the cap to settle it: the guesses go on.

@@ -49,7 +49,8 @@ from rummy500.bots.determinize import DeterminizeError, determinize
 from rummy500.bots.heuristics import Analysis, Planner, bare
 from rummy500.bots.medium import MediumBot
 from rummy500.cards import JOKER, Card, card
-from rummy500.drive import AgentError, drive
+from rummy500.drive import Agent, AgentError, drive
+from rummy500.public import Phase
 from rummy500.scoring import hand_value, meld_points
 from rummy500.views import View
 
@@ -148,6 +149,7 @@ class HardBot(Bot):
         inference: bool = False,
         consistent: bool = False,
         discard_model: int = 0,
+        sync_stock: bool = False,
     ) -> None:
         super().__init__(seed)
         self.iterations = max(0, int(iterations))
@@ -161,6 +163,7 @@ class HardBot(Bot):
         self.inference = bool(inference)
         self.consistent = bool(consistent)
         self.discard_model = max(0, int(discard_model))
+        self.sync_stock = bool(sync_stock)
         self.guide = MediumBot(seed)
         self.policy = _PlayoutPolicy(seed)
         self.last_reason = ""
@@ -320,8 +323,9 @@ class HardBot(Bot):
             if self.consistent:
                 conform(world, view, r, last)
             seed = r.getrandbits(64)
+            streams = stock_streams(world) if self.sync_stock else None
             for a in alive:
-                results[a][it] = self.playout(world.copy(), seat, a, random.Random(seed))
+                results[a][it] = self.playout(world.copy(), seat, a, random.Random(seed), streams)
                 used += 1
             it += 1
             if not half_done and used >= budget // 2 and len(alive) > 2:
@@ -354,11 +358,24 @@ class HardBot(Bot):
             )
         return best
 
-    def playout(self, state: RoundState, seat: int, first: Action, rng: random.Random) -> float:
-        """Play ``first`` then the default policy; return ``seat``'s side advantage."""
+    def playout(
+        self, state: RoundState, seat: int, first: Action, rng: random.Random, streams: list[list[int]] | None = None
+    ) -> float:
+        """Play ``first`` then the default policy; return ``seat``'s side advantage.
+
+        With ``streams`` (:func:`stock_streams` of the position), every draw
+        from the stock takes the drawing seat's next card of its own stream
+        (:class:`_Streams`), so the candidates of one guess deal each seat the
+        same stock cards however their turns go.
+        """
         start = state.public.turns  # the horizon counts from the decision, whatever ``first`` is
+        agents: list[Agent] = [self.policy] * state.n
+        if streams is not None:
+            synced = _Streams(state, streams, self.policy)
+            agents = [synced] * state.n
+            if isinstance(first, Draw):
+                synced.arrange(seat)
         state.apply(first, seat, check=False)
-        policy = self.policy
         horizon = self.horizon if self.horizon is not None else MAX_PLAYOUT_TURNS
         steps = [0]
 
@@ -369,7 +386,7 @@ class HardBot(Bot):
         with contextlib.suppress(AgentError):  # the policy found no move: score what there is
             drive(
                 state,
-                [policy] * state.n,
+                agents,
                 rng,
                 until=lambda: state.public.turns - start >= horizon or steps[0] >= 400,
                 observe=count,
@@ -398,6 +415,81 @@ class HardBot(Bot):
 #: ``discard_model``: a thrown card this many points of ``discard_score`` worse than the
 #: hand's best throw is ``e`` times less likely.
 THROW_TEMPERATURE = 3.0
+
+
+def stock_streams(state: RoundState) -> list[list[int]]:
+    """Each seat's stream of the stock: the stock dealt out in turn order, top card first.
+
+    The seat due to draw next (the seat to move in the draw phase, else the
+    next seat) gets the top card, the seat after it the second, and so on: the
+    cards each seat would draw if everyone drew from the stock. A stream lists
+    places in ``state.stock`` (bottom first, as the engine keeps it).
+    """
+    n = state.n
+    step = state.rules.step
+    pub = state.public
+    seat = pub.to_move if pub.phase is Phase.DRAW else (pub.to_move + step) % n
+    out: list[list[int]] = [[] for _ in range(n)]
+    for place in range(len(state.stock) - 1, -1, -1):
+        out[seat].append(place)
+        seat = (seat + step) % n
+    return out
+
+
+class _Streams:
+    """A playout's agent that gives every seat the stock cards of its own stream.
+
+    Before a seat's draw from the stock is applied, the card of the next place
+    of its stream still in the stock is swapped to the top (a seat whose stream
+    is spent takes the top card as it is; after a reshuffle, a new shuffle,
+    every seat does). Each playout alone still draws like a shuffled stock:
+    the next place of a stream is a place nobody has looked at yet, of a
+    uniformly shuffled stock, whichever place the course of play picks, so its
+    card is equally likely to be any card not yet seen. Across the candidates
+    of one guess the same seat draws the same cards even when one candidate
+    changes who draws from the stock when (a take from the pile instead of the
+    stock): their playouts stay alike for longer, and the paired comparison is
+    less noisy.
+    """
+
+    __slots__ = ("next", "places", "policy", "state", "stock", "streams")
+
+    def __init__(self, state: RoundState, streams: list[list[int]], policy: Agent) -> None:
+        self.state = state
+        self.stock = state.stock
+        #: Where each card of the stock list came from (its place in the stock the streams were made for).
+        self.places = list(range(len(state.stock)))
+        self.streams = streams
+        self.next = [0] * len(streams)
+        self.policy = policy
+
+    def act(self, view: View, rng: random.Random) -> Action | None:
+        action = self.policy.act(view, rng)
+        if isinstance(action, Draw) and view.seat is not None:
+            self.arrange(view.seat)
+        return action
+
+    def arrange(self, seat: int) -> None:
+        """Put the card of ``seat``'s next stream place still in the stock on top of the stock."""
+        stock = self.state.stock
+        if stock is not self.stock:
+            return  # reshuffled: a new shuffle, the streams are spent
+        places = self.places
+        del places[len(stock) :]  # cards leave the stock from the top only
+        stream = self.streams[seat]
+        i = self.next[seat]
+        top = len(stock) - 1
+        while i < len(stream):
+            place = stream[i]
+            i += 1
+            try:
+                j = places.index(place)
+            except ValueError:
+                continue  # drawn already (by another seat, from the top)
+            stock[j], stock[top] = stock[top], stock[j]
+            places[j], places[top] = places[top], place
+            break
+        self.next[seat] = i
 
 
 def _last_throw(view: View, seen: Mapping[int, list[Card]]) -> tuple[int, Card] | None:
