@@ -127,6 +127,10 @@ class HardBot(Bot):
             card it threw, were to throw that card
             (:func:`discard_likelihood`): hands that would have kept the card
             they threw are dealt less often.
+        sync_stock: in each determinization every seat draws the stock cards
+            of its own stream (:func:`stock_streams`, :class:`_Streams`),
+            whichever candidate was played, so the candidates' playouts stay
+            alike for longer and their paired comparison is less noisy.
     """
 
     level = "hard"
