@@ -13,7 +13,7 @@ candidate), the spread of the paired difference both ways: the median, the
 root mean square (what the average variance makes of it) and the median of
 the ratio, pair by pair.
 
-Usage: ``python benchmarks/playout_spread.py [--rounds 12] [--guesses 24] [--horizon 4|end] [--preset standard] [--players 2]``
+Usage: ``python benchmarks/playout_spread.py [--rounds 12] [--guesses 24] [--horizon 4|end] [--preset standard] [--players 2] [--leaf heuristic|fitted]``
 """
 
 from __future__ import annotations
@@ -32,10 +32,12 @@ from rummy500.state import RoundState
 from rummy500.views import View
 
 
-def spreads(preset: str, players: int, rounds: int, guesses: int, horizon: int | None, seed: int) -> list[tuple[float, float]]:
+def spreads(
+    preset: str, players: int, rounds: int, guesses: int, horizon: int | None, seed: int, leaf: str = "heuristic"
+) -> list[tuple[float, float]]:
     """(spread without streams, spread with) of every candidate pair met."""
     rules = Rules.preset_rules(preset, players=players)
-    hard = HardBot(1, horizon=horizon)
+    hard = HardBot(1, horizon=horizon, leaf=leaf)
     movers = [make_bot("medium", seed + 1 + s) for s in range(players)]
     rng = random.Random(seed)
     out: list[tuple[float, float]] = []
@@ -84,9 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--leaf", default="heuristic", help="how a playout is valued at the horizon (heuristic, fitted)")
     args = parser.parse_args(argv)
     horizon = None if args.horizon == "end" else int(args.horizon)
-    got = spreads(args.preset, args.players, args.rounds, args.guesses, horizon, args.seed)
+    got = spreads(args.preset, args.players, args.rounds, args.guesses, horizon, args.seed, args.leaf)
     if not got:
         print("no searched decision met")
         return 1

@@ -51,9 +51,11 @@ import time
 from dataclasses import asdict, replace
 from typing import Any
 
+from budget_flags import add_budget_flags, budget_from
+
 from rummy500.bots import make_bot
 from rummy500.record import load_record
-from rummy500.review import DEFAULT_BUDGET, Budget, _walk, accuracy_of, judge_moves, review_record
+from rummy500.review import Budget, _walk, accuracy_of, judge_moves, review_record
 from rummy500.rules import Rules
 from rummy500.sim.runner import play_game
 
@@ -346,34 +348,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--first", type=int, default=0, help="the first game's seed (split a run between processes)")
     parser.add_argument("--rounds", type=int, default=1, help="stability: rounds per game (0: a whole game to 500)")
+    add_budget_flags(parser)
     parser.add_argument("--per-game", type=int, default=1, help="ranking: positions sampled per game")
-    parser.add_argument("--samples", type=int, default=DEFAULT_BUDGET.samples, help="budget: determinizations per batch")
-    parser.add_argument("--confirm", type=int, default=DEFAULT_BUDGET.confirm, help="budget: batches before a mistake is settled")
-    parser.add_argument("--first-reach", type=float, default=DEFAULT_BUDGET.first_reach, help="budget: reach after the first batch")
-    parser.add_argument("--futile", type=float, default=DEFAULT_BUDGET.futile, help="budget: give up on a decision this near the line (projected)")
-    parser.add_argument("--reach", type=float, default=DEFAULT_BUDGET.reach, help="budget: reach after the later batches")
-    parser.add_argument("--prior-sd", type=float, default=DEFAULT_BUDGET.prior_sd, help="budget: the prior spread of a paired difference")
-    parser.add_argument("--estimate-unsure", action="store_true", help="budget: an unsure decision's verdict from the point estimate")
-    parser.add_argument("--settle-after", type=int, default=DEFAULT_BUDGET.settle_after, help="budget: batches before any decision is settled")
-    parser.add_argument("--extend", type=int, default=DEFAULT_BUDGET.extend, help="budget: further batches while in doubt")
     parser.add_argument("--levels", default=",".join(LEVELS), help="ranking: the levels compared, weakest first")
     parser.add_argument("--only-differ", action="store_true", help="ranking: judge only the positions where the levels' moves differ")
-    parser.add_argument("--horizon", default=str(DEFAULT_BUDGET.horizon), help="budget: turns played out after the move, or 'end' (to the end of the round)")
     parser.add_argument("--from", dest="sources", action="append", default=[], help="rejudge: the ranking lines to judge again")
     parser.add_argument("--pair", default="medium,hard", help="rejudge: judge again where these two levels' moves differ")
-    parser.add_argument(
-        "--sync-stock", action=argparse.BooleanOptionalAction, default=DEFAULT_BUDGET.sync_stock,
-        help="budget: every seat draws the stock cards of its own stream in a guess (see Budget.sync_stock)",
-    )
     parser.add_argument("--horizons", default="", help="ranking: judge the same positions once per horizon, e.g. 4,end")
     parser.add_argument("--out", action="append", default=None, help="append the JSON lines to this file (summarize: read them)")
     args = parser.parse_args(argv)
-    horizon = None if args.horizon in ("end", "None") else int(args.horizon)
-    budget = replace(
-        DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, confirm=args.confirm, horizon=horizon,
-        reach=args.reach, prior_sd=args.prior_sd, futile=args.futile, estimate_unsure=args.estimate_unsure, settle_after=args.settle_after,
-        sync_stock=args.sync_stock,
-    )
+    budget = budget_from(args)
     out = args.out[0] if args.out else None
     if args.what == "summarize":
         summary = summarize(args.out or [])

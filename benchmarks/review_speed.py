@@ -20,10 +20,11 @@ import argparse
 import resource
 import statistics
 import time
-from dataclasses import replace
+
+from budget_flags import add_budget_flags, budget_from
 
 from rummy500.record import replay
-from rummy500.review import DEFAULT_BUDGET, cores, review_record
+from rummy500.review import cores, review_record
 from rummy500.rules import Rules
 from rummy500.sim.runner import play_game
 
@@ -44,32 +45,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--reps", type=int, default=1, help="repetitions of the review (the median is printed)")
-    parser.add_argument("--samples", type=int, default=DEFAULT_BUDGET.samples)
-    parser.add_argument("--confirm", type=int, default=DEFAULT_BUDGET.confirm, help="budget: batches before a mistake is settled")
-    parser.add_argument("--first-reach", type=float, default=DEFAULT_BUDGET.first_reach, help="budget: reach after the first batch")
-    parser.add_argument("--extend", type=int, default=DEFAULT_BUDGET.extend)
-    parser.add_argument("--futile", type=float, default=DEFAULT_BUDGET.futile, help="budget: give up on a decision this near the line")
-    parser.add_argument("--prior-sd", type=float, default=DEFAULT_BUDGET.prior_sd, help="budget: the prior spread of a paired difference")
-    parser.add_argument("--settle-after", type=int, default=DEFAULT_BUDGET.settle_after, help="budget: batches before any decision is settled")
-    parser.add_argument(
-        "--estimate-unsure", action=argparse.BooleanOptionalAction, default=DEFAULT_BUDGET.estimate_unsure,
-        help="budget: an unsure decision's verdict from the point estimate",
-    )
-    parser.add_argument(
-        "--sync-stock", action=argparse.BooleanOptionalAction, default=DEFAULT_BUDGET.sync_stock,
-        help="budget: every seat draws the stock cards of its own stream in a guess",
-    )
+    add_budget_flags(parser)
     parser.add_argument("--jobs", type=int, default=0, help="processes for the review (default 0: one per core, as rummy500 review)")
     args = parser.parse_args(argv)
     rules = Rules.from_mapping({"preset": "standard"})
     game, play_w, play_c = timed(lambda: play_game(["medium", "medium"], rules, args.seed, keep_record=True))
     record = game.record
     _, replay_w, replay_c = timed(lambda: replay(record))
-    budget = replace(
-        DEFAULT_BUDGET, samples=args.samples, extend=args.extend, first_reach=args.first_reach, confirm=args.confirm,
-        futile=args.futile, prior_sd=args.prior_sd, settle_after=args.settle_after, estimate_unsure=args.estimate_unsure,
-        sync_stock=args.sync_stock,
-    )
+    budget = budget_from(args)
     jobs = args.jobs or cores()
     walls, cpus = [], []
     review = None

@@ -152,6 +152,9 @@ class Budget:
             stream (:func:`rummy500.bots.hard.stock_streams`), whichever
             candidate was played, so the candidates' playouts stay alike for
             longer and their paired difference is less noisy.
+        leaf: how a playout stopped at the horizon is valued:
+            ``"heuristic"`` (:func:`rummy500.bots.hard.estimate_round`) or
+            ``"fitted"`` (:func:`rummy500.bots.hard.fitted_round`).
     """
 
     samples: int = 6
@@ -167,6 +170,7 @@ class Budget:
     estimate_unsure: bool = False
     settle_after: int = 2
     sync_stock: bool = True
+    leaf: str = "fitted"
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
@@ -302,7 +306,7 @@ class _Estimator:
 
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
-        self.bot = HardBot(0, horizon=budget.horizon)
+        self.bot = HardBot(0, horizon=budget.horizon, leaf=budget.leaf)
         self.guide = MediumBot(0)
 
     def candidates(self, view: View, played: Action, extra: Iterable[Action] = ()) -> list[Action]:

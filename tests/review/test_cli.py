@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from rummy500.cli import main
 
 from .positions import layoff_position
@@ -59,3 +61,16 @@ def test_review_can_judge_to_the_end_of_the_round(tmp_path: Path, capsys) -> Non
     assert d["best"] == "layoff KS on 0"
     assert main(["review", str(game), "--horizon", "0"]) == 2
     assert "--horizon" in capsys.readouterr().err
+
+
+def test_review_can_value_playouts_by_the_hand_written_estimate(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(POSITION))
+    assert main(["review", str(game), "--json", "--budget", "2", "--seat", "0", "--leaf", "heuristic"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["budget"]["leaf"] == "heuristic"
+    (d,) = [d for d in out["decisions"] if d["step"] == 5]
+    assert d["best"] == "layoff KS on 0"
+    with pytest.raises(SystemExit):
+        main(["review", str(game), "--leaf", "deep"])
+    assert "--leaf" in capsys.readouterr().err

@@ -46,6 +46,10 @@ def main(argv: list[str]) -> int:
             "or end: to the end of the round (a less short-sighted judge, several times slower)"
         ),
     )
+    parser.add_argument(
+        "--leaf", choices=("fitted", "heuristic"), default=DEFAULT_BUDGET.leaf,
+        help=f"how a playout stopped at the horizon is valued (default {DEFAULT_BUDGET.leaf}; heuristic: the hard bot's hand-written estimate)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the guesses and playouts (default 0)")
     parser.add_argument(
         "--jobs", type=int, default=0, metavar="N",
@@ -86,7 +90,7 @@ def main(argv: list[str]) -> int:
     except ModuleNotFoundError:  # pragma: no cover - the cli extra brings rich
         print("rummy500 review: this command needs rich; install with: pip install -e '.[cli]'", file=sys.stderr)
         return 2
-    budget = replace(DEFAULT_BUDGET, samples=args.budget, horizon=horizon)
+    budget = replace(DEFAULT_BUDGET, samples=args.budget, horizon=horizon, leaf=args.leaf)
     err = Console(stderr=True)
     try:
         with Progress(console=err, transient=True, disable=not err.is_terminal) as bar:
