@@ -738,32 +738,43 @@ def leaf_features(state: RoundState, seat: int) -> list[float]:
 def _all_leaf_features(state: RoundState, seats: tuple[int, ...] | None = None) -> list[list[float]]:
     rules = state.rules
     n = state.n
-    table = [0.0] * n
-    for m in state.public.melds:
-        for s, pts in meld_points(m, rules).items():
-            table[s] += pts
+    table = _table_points(state)
     near = 10.0 / (len(state.stock) + 10.0)
     sizes = [len(h) for h in state.hands]
     pub = state.public
     out = []
     for seat in range(n) if seats is None else seats:
         short = 1.0 if min(sz for s, sz in enumerate(sizes) if s != seat) <= 2 else 0.0
-        hand = state.hands[seat]
-        planner = Planner(
-            rules, pub.melds, seat, may_layoff=state.may_lay_off_now(seat), may_extend=partial(state.may_extend, seat)
-        )
-        pts, plan = planner.best(hand)
-        left = list(hand)
-        for g in plan:
-            for c in g.need:
-                if c in left:
-                    left.remove(c)
+        pts, left = _lay_plan(state, seat)
         values = [card_value(c, rules) for c in left]
         dead = float(sum(values))
         part = _partial_value(left, values)
         tempo = 1.0 if pub.phase is Phase.DRAW and pub.to_move == seat else 0.0
         out.append([table[seat], pts, pts * near, dead, dead * near, dead * short, part, part * near, float(len(left)), tempo])
     return out
+
+
+def _table_points(state: RoundState) -> list[float]:
+    """Each seat's points on the table."""
+    table = [0.0] * state.n
+    for m in state.public.melds:
+        for s, pts in meld_points(m, state.rules).items():
+            table[s] += pts
+    return table
+
+
+def _lay_plan(state: RoundState, seat: int) -> tuple[int, list[Card]]:
+    """The most points ``seat``'s hand could lay at once, and the cards it would keep."""
+    planner = Planner(
+        state.rules, state.public.melds, seat, may_layoff=state.may_lay_off_now(seat), may_extend=partial(state.may_extend, seat)
+    )
+    pts, plan = planner.best(state.hands[seat])
+    left = list(state.hands[seat])
+    for g in plan:
+        for c in g.need:
+            if c in left:
+                left.remove(c)
+    return pts, left
 
 
 def estimate_round(state: RoundState) -> list[float]:
@@ -775,10 +786,7 @@ def estimate_round(state: RoundState) -> list[float]:
     """
     rules = state.rules
     n = state.n
-    table = [0.0] * n
-    for m in state.public.melds:
-        for s, pts in meld_points(m, rules).items():
-            table[s] += pts
+    table = _table_points(state)
     total_stock = max(1, len(state.stock) + 10)
     near_end = 1.0 - min(1.0, len(state.stock) / total_stock)
     shortest = min(len(h) for h in state.hands)
@@ -787,16 +795,7 @@ def estimate_round(state: RoundState) -> list[float]:
         risk = 0.95
     out = []
     for s in range(n):
-        hand = state.hands[s]
-        planner = Planner(
-            rules, state.public.melds, s, may_layoff=state.may_lay_off_now(s), may_extend=partial(state.may_extend, s)
-        )
-        pts, plan = planner.best(hand)
-        left = list(hand)
-        for g in plan:
-            for c in g.need:
-                if c in left:
-                    left.remove(c)
+        pts, left = _lay_plan(state, s)
         out.append(table[s] + 0.9 * pts - risk * hand_value(left, rules))
     return out
 
