@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
+from rummy500.bots.hard import LEAVES
 from rummy500.review import DEFAULT_BUDGET, Budget
 
 
@@ -34,7 +35,7 @@ def add_budget_flags(parser: argparse.ArgumentParser) -> None:
         help="budget: every seat draws the stock cards of its own stream in a guess (see Budget.sync_stock)",
     )
     add("--horizon", default=str(d.horizon), help="budget: turns played out after the move, or 'end' (to the end of the round)")
-    add("--leaf", default=d.leaf, choices=("heuristic", "fitted"), help="budget: how a playout is valued at the horizon")
+    add("--leaf", default=d.leaf, choices=tuple(LEAVES), help="budget: how a playout is valued at the horizon")
 
 
 def budget_from(args: argparse.Namespace) -> Budget:

@@ -14,6 +14,7 @@ import json
 import sys
 from dataclasses import replace
 
+from rummy500.bots.hard import LEAVES
 from rummy500.review import DEFAULT_BUDGET, THRESHOLDS, Review, ReviewError, cores, review_record
 
 __all__ = ["main"]
@@ -47,7 +48,7 @@ def main(argv: list[str]) -> int:
         ),
     )
     parser.add_argument(
-        "--leaf", choices=("fitted", "heuristic"), default=DEFAULT_BUDGET.leaf,
+        "--leaf", choices=tuple(LEAVES), default=DEFAULT_BUDGET.leaf,
         help=f"how a playout stopped at the horizon is valued (default {DEFAULT_BUDGET.leaf}; heuristic: the hard bot's hand-written estimate)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the guesses and playouts (default 0)")
