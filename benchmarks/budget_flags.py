@@ -25,6 +25,7 @@ def add_budget_flags(parser: argparse.ArgumentParser) -> None:
     add("--futile", type=float, default=d.futile, help="budget: give up on a decision this near the line (projected)")
     add("--prior-sd", type=float, default=d.prior_sd, help="budget: the prior spread of a paired difference")
     add("--settle-after", type=int, default=d.settle_after, help="budget: batches before any decision is settled")
+    add("--prune-after", type=int, default=d.prune_after, help="budget: batches every candidate plays before the hopeless are dropped")
     add("--extend", type=int, default=d.extend, help="budget: further batches while in doubt")
     add(
         "--estimate-unsure", action=argparse.BooleanOptionalAction, default=d.estimate_unsure,
@@ -50,6 +51,7 @@ def budget_from(args: argparse.Namespace) -> Budget:
         prior_sd=args.prior_sd,
         settle_after=args.settle_after,
         extend=args.extend,
+        prune_after=args.prune_after,
         estimate_unsure=args.estimate_unsure,
         sync_stock=args.sync_stock,
         horizon=None if args.horizon in ("end", "None") else int(args.horizon),

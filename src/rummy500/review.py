@@ -155,22 +155,28 @@ class Budget:
         leaf: how a playout stopped at the horizon is valued:
             ``"heuristic"`` (:func:`rummy500.bots.hard.estimate_round`) or
             ``"fitted"`` (:func:`rummy500.bots.hard.fitted_round`).
+        prune_after: every candidate is played out in this many batches
+            before the ones that cannot be a mistake's margin better than
+            the judged moves are dropped (:func:`_live`); a rival dropped
+            after a batch of bad luck could never show that it was the
+            better move.
     """
 
     samples: int = 6
     candidates: int = 3
     horizon: int | None = 4
     confidence: float = 2.0
-    extend: int = 127
+    extend: int = 255
     prior_sd: float = 20.0
     reach: float = 2.0
     first_reach: float = 2.0
     confirm: int = 8
     futile: float = 0.0
     estimate_unsure: bool = False
-    settle_after: int = 2
+    settle_after: int = 8
     sync_stock: bool = True
     leaf: str = "fitted"
+    prune_after: int = 8
 
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
@@ -468,10 +474,11 @@ def _compare(
 ) -> tuple[dict[Action, list[float]], list[int]]:
     """Play the candidates out in batches of determinizations until the judged moves' verdicts are clear.
 
-    The first batch plays every candidate; the further batches (at most
-    ``budget.extend``) play only the judged moves and the other candidates
-    still worth it (:func:`_live`), on new determinizations shared by all of
-    them, while some judged move's verdict is in doubt (:func:`_in_doubt`).
+    The first ``budget.prune_after`` batches play every candidate; the
+    further batches (at most ``budget.extend`` after the first) play only the
+    judged moves and the other candidates still worth it then
+    (:func:`_live`), on new determinizations shared by all of them, while
+    some judged move's verdict is in doubt (:func:`_in_doubt`).
 
     Returns each candidate's values (the dropped candidates keep their
     first-batch values) and the rollout seeds used.
@@ -487,8 +494,10 @@ def _compare(
     for a, v in est.rollouts(worlds, seeds, seat, cands).items():
         vals[a].extend(v)
     used = list(seeds)
-    alive = _live(vals, judged, budget)
-    for _ in range(max(0, budget.extend)):
+    alive = list(cands)
+    for batch in range(1, 1 + max(0, budget.extend)):
+        if batch == max(1, budget.prune_after):
+            alive = _live(vals, judged, budget)
         if not any(_in_doubt(vals, m, budget) for m in judged):
             break
         worlds, seeds = _sample(view, max(2, budget.samples), rng)

@@ -17,6 +17,7 @@ from rummy500.review import (
     _compare,
     _Estimator,
     _in_doubt,
+    _loss,
     clear_cache,
     judge_moves,
     review_record,
@@ -197,7 +198,7 @@ def test_every_candidate_is_played_out_on_the_same_guesses_and_a_clear_call_stop
     record = layoff_position([{"p": 0, "discard": "KS"}, {"p": 1, "draw": "stock"}])
     point = next(p for p in _points(record) if p.step == 5)
     view, played = point.view, point.action
-    budget = Budget(samples=4, candidates=3, extend=3, confirm=2)
+    budget = Budget(samples=4, candidates=3, extend=3, confirm=2, settle_after=2)
     est = _Estimator(budget)
     cands = est.candidates(view, played)
     assert len(cands) == 3 and cands[0] == played
@@ -211,6 +212,10 @@ def test_every_candidate_is_played_out_on_the_same_guesses_and_a_clear_call_stop
     judged = judge_moves(view, [played], budget=budget, seed=f"7:{point.round}:{point.index}")
     assert round(judged["loss"][played], 2) == d.loss and judged["verdict"][played] == d.verdict
     assert judged["samples"] == d.samples == 8
+    # At the default settle_after (8 batches), nothing is settled sooner, not even a clear blunder.
+    patient = replace(budget, settle_after=8, extend=15)
+    vals, seeds = _compare(_Estimator(patient), view, cands, [played], "s")
+    assert len(seeds) == 32 and all(len(v) == 32 for v in vals.values())
 
 
 def _points(record):
@@ -258,7 +263,7 @@ def test_a_decision_too_near_the_line_to_settle_by_the_cap_is_left_unsure_early(
     # b is 8.0 ± 1.9 points worse than a after two batches of 4: the line runs through the middle of
     # the interval, and even 4 * 4 more guesses (se about 1.1) could not settle it by 2 standard errors.
     near = {"a": [12.0, 4.0, 16.0, 0.0, 8.0, 12.0, 4.0, 8.0], "b": [0.0] * 8}
-    patient = Budget(samples=4, extend=5, confidence=2.0, prior_sd=0.0, reach=2.0, first_reach=2.0, futile=0.0, confirm=2)
+    patient = Budget(samples=4, extend=5, confidence=2.0, prior_sd=0.0, reach=2.0, first_reach=2.0, futile=0.0, confirm=2, settle_after=2)
     assert _in_doubt(near, "b", patient)
     assert not _in_doubt(near, "b", replace(patient, futile=0.5))
     # Far enough from the line for the cap to settle it: the guesses go on.
@@ -277,3 +282,46 @@ def test_a_review_in_two_processes_is_the_same_review():
     assert one.to_dict() == two.to_dict()
     # The progress reaches the end, never goes back, and counts every decision once.
     assert seen[-1] == (12, 12) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+class _ScriptedEstimator(_Estimator):
+    """Candidates' values set by the test: the played move 0, a steady rival 8, and a late one.
+
+    The late rival loses 30 points in the first batch (bad luck) and wins 40 in every later one.
+    """
+
+    def __init__(self, budget: Budget, cands: list) -> None:
+        super().__init__(budget)
+        self.played, self.steady, self.late = cands
+        self.batches = 0
+
+    def rollouts(self, worlds, seeds, seat, cands):  # noqa: ANN001, ANN201
+        self.batches += 1
+        late = -30.0 if self.batches == 1 else 40.0
+        value = {self.played: 0.0, self.steady: 8.0, self.late: late}
+        return {a: [value[a]] * len(worlds) for a in cands}
+
+
+def test_a_rival_unlucky_in_the_first_batches_is_kept_until_prune_after():
+    record = layoff_position([{"p": 0, "discard": "KS"}, {"p": 1, "draw": "stock"}])
+    point = next(p for p in _points(record) if p.step == 5)
+    base = Budget(samples=2, candidates=3, extend=5)
+    cands = _Estimator(base).candidates(point.view, point.action)
+    played, steady, late = cands
+    # Dropped after one batch (-30 points: it cannot be a mistake's margin better), the late
+    # rival never shows what it is worth; the played move is judged against the steady one.
+    once = replace(base, prune_after=1)
+    vals, _ = _compare(_ScriptedEstimator(once, cands), point.view, cands, [played], "s")
+    assert len(vals[late]) == 2 and len(vals[played]) == len(vals[steady]) == 12
+    loss, _, best = _loss(vals, played, once)
+    assert best == steady and loss == pytest.approx(8.0)
+    # Kept for every batch, it is found to be the best move by far.
+    kept = replace(base, prune_after=6)
+    vals, _ = _compare(_ScriptedEstimator(kept, cands), point.view, cands, [played], "s")
+    assert all(len(v) == 12 for v in vals.values())
+    loss, _, best = _loss(vals, played, kept)
+    assert best == late and loss == pytest.approx((2 * -30.0 + 10 * 40.0) / 12)
+    # Pruned after three batches: six samples of the late rival, which then stays.
+    three = replace(base, prune_after=3)
+    vals, _ = _compare(_ScriptedEstimator(three, cands), point.view, cands, [played], "s")
+    assert len(vals[late]) == 12

@@ -68,3 +68,22 @@ def test_only_players_may_ask_for_a_review(client: TestClient) -> None:
     lobby = f"/api/games/{other['table_id']}/review"
     assert client.post(lobby, headers={"Authorization": f"Bearer {other['token']}"}).status_code == 409
     assert client.app.state.review_queue.jobs == {}
+
+
+def test_the_server_budget_is_the_default_unless_the_environment_sets_it(monkeypatch):
+    from rummy500.review import DEFAULT_BUDGET
+    from rummy500.server.api.review import server_budget
+
+    monkeypatch.delenv("RUMMY500_REVIEW_SAMPLES", raising=False)
+    monkeypatch.delenv("RUMMY500_REVIEW_EXTEND", raising=False)
+    assert server_budget() == DEFAULT_BUDGET
+    monkeypatch.setenv("RUMMY500_REVIEW_SAMPLES", "4")
+    monkeypatch.setenv("RUMMY500_REVIEW_EXTEND", "63")
+    assert (server_budget().samples, server_budget().extend) == (4, 63)
+    # Out of range is clamped (2 to 64 guesses a batch, at most 511 further batches); garbage is ignored.
+    monkeypatch.setenv("RUMMY500_REVIEW_SAMPLES", "1")
+    monkeypatch.setenv("RUMMY500_REVIEW_EXTEND", "100000")
+    assert (server_budget().samples, server_budget().extend) == (2, 511)
+    monkeypatch.setenv("RUMMY500_REVIEW_SAMPLES", "lots")
+    monkeypatch.setenv("RUMMY500_REVIEW_EXTEND", "-3")
+    assert server_budget() == DEFAULT_BUDGET

@@ -69,7 +69,7 @@ def server_budget() -> Budget:
     return replace(
         DEFAULT_BUDGET,
         samples=_env_int("RUMMY500_REVIEW_SAMPLES", DEFAULT_BUDGET.samples, 2, 64),
-        extend=_env_int("RUMMY500_REVIEW_EXTEND", DEFAULT_BUDGET.extend, 0, 255),
+        extend=_env_int("RUMMY500_REVIEW_EXTEND", DEFAULT_BUDGET.extend, 0, 511),
     )
 
 

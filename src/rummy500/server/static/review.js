@@ -89,7 +89,7 @@ export function reviewPanel(gameId, hooks) {
     }
     status.textContent = data.status === "queued"
       ? `Queued${data.ahead ? ` (${data.ahead} ahead)` : ""}\u2026 the review is computed in the background.`
-      : "Reviewing every decision\u2026 this takes up to a minute.";
+      : "Reviewing every decision\u2026 this takes a minute or two.";
     timer = setTimeout(poll, 1000);
   }
 
