@@ -480,8 +480,8 @@ def _compare(
     (:func:`_live`), on new determinizations shared by all of them, while
     some judged move's verdict is in doubt (:func:`_in_doubt`).
 
-    Returns each candidate's values (the dropped candidates keep their
-    first-batch values) and the rollout seeds used.
+    Returns each candidate's values (the dropped candidates keep the values
+    of the batches they were played in) and the rollout seeds used.
     """
     budget = est.budget
     seat = view.seat

@@ -31,11 +31,11 @@ def test_no_flags_measure_the_default_review() -> None:
 def test_each_flag_sets_its_field() -> None:
     got = budget_from(
         parse("--samples", "4", "--extend", "31", "--confirm", "2", "--horizon", "end", "--leaf", "heuristic",
-              "--no-sync-stock", "--estimate-unsure", "--prior-sd", "12")
+              "--no-sync-stock", "--estimate-unsure", "--prior-sd", "12", "--settle-after", "3", "--prune-after", "2")
     )
     assert got == replace(
         DEFAULT_BUDGET, samples=4, extend=31, confirm=2, horizon=None, leaf="heuristic", sync_stock=False,
-        estimate_unsure=True, prior_sd=12.0,
+        estimate_unsure=True, prior_sd=12.0, settle_after=3, prune_after=2,
     )
     assert budget_from(parse("--horizon", "8")).horizon == 8
 
