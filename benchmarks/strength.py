@@ -33,6 +33,15 @@ seat. ``--out`` keeps every game's outcome and its rounds' margins (the
 level's round score less the opponents'), so two runs on the same seed can be
 compared deal by deal (``benchmarks/compare_strength.py``).
 
+``--presets standard,quick`` (or ``all``) plays every cell once per preset,
+each under that preset's own rules and target (``--target`` overrides it),
+at 2 players unless ``--tables`` says otherwise; a preset that fixes the
+table (``partnership``, ``persian``: four players in two sides) is played at
+its own. The printed table then has a preset column. This is issue 14's
+per-preset table: each level against ``medium`` in every variant::
+
+    python benchmarks/strength.py --presets all --pairs random:medium,easy:medium,hard:medium,expert:medium --games 100
+
 ``--games`` is per cell (rounded up to whole deals with ``--duplicate``). This is a measurement script, not a test: a full run
 takes hours on two cores; ``--quick`` takes minutes and its intervals are wide.
 """
@@ -46,7 +55,7 @@ import sys
 import time
 from typing import Any
 
-from rummy500.rules import Rules
+from rummy500.rules import PRESETS, Rules
 from rummy500.sim.runner import GameResult, run_games
 from rummy500.sim.stats import wilson
 
@@ -84,14 +93,21 @@ def measure(
     seed: int,
     jobs: int,
     options: dict[str, dict[str, Any]],
-    target: int,
+    target: int | None,
     duplicate: bool = False,
+    preset: str = "standard",
 ) -> dict[str, Any]:
-    """Play ``games`` matches of ``level`` against ``opponent`` at ``table``; return the cell's numbers."""
+    """Play ``games`` matches of ``level`` against ``opponent`` at ``table``; return the cell's numbers.
+
+    ``preset`` gives the rules (its own target unless ``target`` is given).
+    """
     players, partnership = TABLES[table]
     per_deal = seatings(players, partnership) if duplicate else 1
     games = -(-games // per_deal) * per_deal
-    rules = Rules.from_mapping({"players": players, "partnership": partnership, "target": target})
+    asked: dict[str, Any] = {"preset": preset, "players": players, "partnership": partnership}
+    if target is not None:
+        asked["target"] = target
+    rules = Rules.from_mapping(asked)
     entries = seating(level, opponent, players, partnership)
     mine = {e for e, name in enumerate(entries) if name == level and (partnership or e == 0)}
     fair = 0.5 if partnership else 1.0 / players
@@ -139,6 +155,8 @@ def measure(
         "level": level,
         "opponent": opponent,
         "table": table,
+        "preset": preset,
+        "target": rules.target,
         "games": n,
         "wins": wins,
         "win_rate": wins / n if n else 0.0,
@@ -164,6 +182,19 @@ def round_margin(scores: list[int], entries: list[int], mine: set[int]) -> float
     return statistics.fmean(own) - statistics.fmean(opp) if own and opp else 0.0
 
 
+def preset_tables(preset: str, tables: list[str]) -> list[str]:
+    """The table sizes to play ``preset`` at: its own if it fixes the players, else ``tables``.
+
+    >>> preset_tables("persian", ["2p"]), preset_tables("quick", ["2p", "3p"])
+    (['4p-partners'], ['2p', '3p'])
+    """
+    fixed = PRESETS[preset]
+    if "players" not in fixed and "partnership" not in fixed:
+        return tables
+    own = (int(fixed.get("players", 2)), bool(fixed.get("partnership", False)))
+    return [name for name, shape in TABLES.items() if shape == own]
+
+
 def seatings(players: int, partnership: bool) -> int:
     """How many times ``--duplicate`` plays a deal: once from each seat (each side, for partnerships)."""
     return 2 if partnership else players
@@ -184,9 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=None, help="matches per cell (default 400; --quick: 4)")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=500)
-    p.add_argument("--target", type=int, default=500, help="the match target (default 500)")
+    p.add_argument("--target", type=int, default=None, help="the match target (default 500; with --presets each preset's own)")
+    p.add_argument("--presets", default=None, help="play every cell under each of these presets (comma list, or all)")
     p.add_argument("--pairs", default=None, help="e.g. hard:medium,expert:hard (default: all)")
-    p.add_argument("--tables", default=",".join(TABLES), help=f"table sizes (default {','.join(TABLES)})")
+    p.add_argument("--tables", default=None, help=f"table sizes (default {','.join(TABLES)}; with --presets 2p)")
     p.add_argument("--hard-options", default=None, help='options for the hard bot as JSON, e.g. \'{"iterations": 24}\'')
     p.add_argument("--expert-options", default=None, help="options for the expert bot as JSON")
     p.add_argument("--duplicate", action="store_true", help="play each deal once per seating (2 players: twice, seats swapped)")
@@ -198,43 +230,57 @@ def main(argv: list[str] | None = None) -> int:
     if wanted:
         asked = [tuple(x.split(":")) for x in wanted.split(",")]
         pairs = [(a, b, next((t for x, y, t in PAIRS if (x, y) == (a, b)), None)) for a, b in asked]
-    tables = [t for t in args.tables.split(",") if t]
+    presets = None if args.presets is None else list(PRESETS) if args.presets == "all" else [x for x in args.presets.split(",") if x]
+    if presets is not None and (not presets or any(x not in PRESETS for x in presets)):
+        print(f"strength: unknown preset in {args.presets!r} (presets: {', '.join(PRESETS)}, or all)", file=sys.stderr)
+        return 2
+    tables_arg = args.tables if args.tables is not None else ("2p" if presets else ",".join(TABLES))
+    tables = [t for t in tables_arg.split(",") if t]
     bad = [t for t in tables if t not in TABLES]
     if bad:
         print(f"strength: unknown table size(s) {', '.join(bad)} (sizes: {', '.join(TABLES)})", file=sys.stderr)
         return 2
+    target = args.target if args.target is not None or presets else 500
     options: dict[str, dict[str, Any]] = {}
     if args.hard_options:
         options["hard"] = json.loads(args.hard_options)
     if args.expert_options:
         options["expert"] = json.loads(args.expert_options)
     dup = ", duplicate deals" if args.duplicate else ""
-    print(f"strength: {games} games a cell{dup}, matches to {args.target}, seed {args.seed} (Python {sys.version.split()[0]})")
+    to = f"matches to {target}" if target is not None else "matches to each preset's target"
+    print(f"strength: {games} games a cell{dup}, {to}, seed {args.seed} (Python {sys.version.split()[0]})")
+    head = "| preset " if presets else ""
     print(
-        "| level | opponent | table | games | wins | win rate | 95% interval | fair share | bar | pts/round (level / opp.) "
+        f"{head}| level | opponent | table | games | wins | win rate | 95% interval | fair share | bar | pts/round (level / opp.) "
         "| median decision | deals won / split / lost |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
+    print("|---" * (12 + bool(presets)) + "|", flush=True)
     rows = []
     k = 0
-    for level, opponent, bar in pairs:
-        for table in tables:
-            r = measure(level, opponent, table, games, seed=args.seed + k, jobs=args.jobs, options=options, target=args.target, duplicate=args.duplicate)
-            k += 1
-            r["required"] = bar if table == "2p" else None
-            rows.append(r)
-            bar_text = f">= {bar:.0%}" if r["required"] is not None else f"> {r['fair']:.0%}"
-            deals = r["deals"]
-            deal_text = f"{deals['all_won']} / {deals['split']} / {deals['all_lost']}" if deals else "-"
-            print(
-                f"| {r['level']} | {r['opponent']} | {r['table']} | {r['games']} | {r['wins']:g} | {r['win_rate']:.1%} "
-                f"| {r['ci95'][0]:.1%} - {r['ci95'][1]:.1%} | {r['fair']:.0%} | {bar_text} "
-                f"| {r['points_per_round']:+.1f} / {r['opponent_points_per_round']:+.1f} | {r['median_decision_s'] * 1000:.0f} ms | {deal_text} |",
-                flush=True,
-            )
+    for preset in presets or ["standard"]:
+        for level, opponent, bar in pairs:
+            for table in preset_tables(preset, tables):
+                r = measure(level, opponent, table, games, seed=args.seed + k, jobs=args.jobs, options=options, target=target, duplicate=args.duplicate, preset=preset)
+                k += 1
+                r["required"] = bar if table == "2p" and preset == "standard" and r["target"] == 500 else None
+                rows.append(r)
+                bar_text = f">= {bar:.0%}" if r["required"] is not None else f"> {r['fair']:.0%}"
+                deals = r["deals"]
+                deal_text = f"{deals['all_won']} / {deals['split']} / {deals['all_lost']}" if deals else "-"
+                cell = f"| {preset} " if presets else ""
+                print(
+                    f"{cell}| {r['level']} | {r['opponent']} | {r['table']} | {r['games']} | {r['wins']:g} | {r['win_rate']:.1%} "
+                    f"| {r['ci95'][0]:.1%} - {r['ci95'][1]:.1%} | {r['fair']:.0%} | {bar_text} "
+                    f"| {r['points_per_round']:+.1f} / {r['opponent_points_per_round']:+.1f} | {r['median_decision_s'] * 1000:.0f} ms | {deal_text} |",
+                    flush=True,
+                )
     if args.out:
         with open(args.out, "w") as f:
-            json.dump({"games_per_cell": games, "duplicate": args.duplicate, "seed": args.seed, "target": args.target, "options": options, "cells": rows}, f, indent=1)
+            json.dump(
+                {"games_per_cell": games, "duplicate": args.duplicate, "seed": args.seed, "target": target, "presets": presets, "options": options, "cells": rows},
+                f,
+                indent=1,
+            )
     return 0
 
 

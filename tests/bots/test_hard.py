@@ -38,13 +38,13 @@ def test_a_close_discard_with_a_bigger_hand_is_searched() -> None:
 
 
 def test_hold_back_searches_waiting_where_the_heuristics_would_lay_at_once() -> None:
-    """With ``hold_back`` a lay is searched against the best discard; without, it is played unsearched."""
+    """With ``hold_back`` (the default) a lay is searched against the best discard; without, it is played unsearched."""
     from rummy500 import Match
     from rummy500.actions import LayOff, Meld
 
     match = Match(Rules.from_mapping({"preset": "popular"}), seed=4)
     movers = [make_bot("medium", 1), make_bot("medium", 2)]
-    plain, waiting = make_bot("hard", 3), make_bot("hard", 3, hold_back=True)
+    plain, waiting = make_bot("hard", 3, hold_back=False), make_bot("hard", 3)
     rng = random.Random(6)
     searched = 0
     for _ in range(300):

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rummy500.bots.expert import ExpertBot
 from rummy500.bots.hard import (
     LEAF_FEATURES,
     LEAF_WEIGHTS,
@@ -65,8 +66,17 @@ def test_a_meld_in_hand_is_worth_more_than_loose_cards_whoever_holds_it() -> Non
 
 def test_the_hand_written_value_is_still_there() -> None:
     state = RoundState.from_position(Rules(), SET_VS_LOOSE)
-    assert HardBot(0, horizon=4).leaf(state) == estimate_round(state)
+    assert HardBot(0, horizon=4, leaf="heuristic").leaf(state) == estimate_round(state)
     assert HardBot(0, horizon=4, leaf="fitted").leaf(state) == fitted_round(state)
+
+
+def test_hard_and_expert_search_four_turns_valued_by_the_fitted_leaf_by_default() -> None:
+    state = RoundState.from_position(Rules(), SET_VS_LOOSE)
+    bot = HardBot(0)
+    assert (bot.horizon, bot.iterations, bot.sync_stock, bot.hold_back) == (4, 48, True, True)
+    expert = ExpertBot(0)
+    assert (expert.horizon, expert.iterations, expert.sync_stock, expert.hold_back, expert.candidates) == (4, 96, True, True, 3)
+    assert bot.leaf(state) == fitted_round(state) != estimate_round(state)
 
 
 def test_an_unknown_leaf_is_refused_with_the_names_that_exist() -> None:

@@ -6,7 +6,7 @@ Levels, weakest first (see ``docs/bots.md``):
 * ``easy`` -- the medium heuristics with a beginner's blind spots;
 * ``medium`` -- meld plans, pile digging and careful discards;
 * ``hard`` -- information-set Monte Carlo tree search over determinizations;
-* ``expert`` -- ``hard``'s search with a larger budget and more candidates.
+* ``expert`` -- ``hard``'s search with twice the playouts.
 
 ``make_bot(level, seed)`` builds one; every bot has
 ``act(view, rng) -> Action | None`` (see :mod:`rummy500.bots.base`).
@@ -18,10 +18,13 @@ from collections.abc import Callable
 
 from rummy500.bots.base import Bot
 
-__all__ = ["BOT_LEVELS", "Bot", "make_bot"]
+__all__ = ["BOT_LEVELS", "Bot", "make_bot", "search_options"]
 
 #: The bot levels, weakest first.
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard", "expert")
+
+#: ``expert`` makes this many times ``hard``'s playouts per searched decision (96 and 48).
+EXPERT_BUDGET = 2
 
 
 def _factories() -> dict[str, Callable[[int | None], Bot]]:
@@ -52,3 +55,20 @@ def make_bot(level: str, seed: int | None = None, **options: object) -> Bot:
     if name not in factories:
         raise KeyError(f"unknown bot level {level!r} (levels: {', '.join(BOT_LEVELS)})")
     return factories[name](seed, **options)
+
+
+def search_options(hard_iterations: int | None) -> dict[str, dict[str, object]]:
+    """Per-level options giving ``hard`` ``hard_iterations`` playouts and ``expert`` its share.
+
+    The ``--hard-iterations`` flag of ``rummy500 simulate`` and ``tournament``:
+    ``expert`` keeps :data:`EXPERT_BUDGET` times ``hard``'s budget. ``None``
+    leaves both at their defaults.
+
+    >>> search_options(12)
+    {'hard': {'iterations': 12}, 'expert': {'iterations': 24}}
+    >>> search_options(None)
+    {}
+    """
+    if hard_iterations is None:
+        return {}
+    return {"hard": {"iterations": hard_iterations}, "expert": {"iterations": hard_iterations * EXPERT_BUDGET}}

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rummy500.bots import BOT_LEVELS
+from rummy500.bots import BOT_LEVELS, search_options
 from rummy500.record import record_to_json
 from rummy500.rules import Rules, RulesError
 from rummy500.sim.runner import GameResult, run_games
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="the run's seed (same seed, same games)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--save", metavar="DIR", default=None, help="write every game's record to DIR")
-    p.add_argument("--hard-iterations", type=int, default=None, help="playouts per searched decision of the hard bot (expert gets 8/3 as many)")
+    p.add_argument("--hard-iterations", type=int, default=None, help="playouts per searched decision of the hard bot (expert gets twice as many)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -102,10 +102,7 @@ def main(argv: list[str]) -> int:
     if args.games < 1:
         print("rummy500 simulate: --games must be at least 1", file=sys.stderr)
         return 2
-    options: dict[str, dict[str, Any]] = {}
-    if args.hard_iterations is not None:
-        options["hard"] = {"iterations": args.hard_iterations}
-        options["expert"] = {"iterations": args.hard_iterations * 8 // 3}
+    options: dict[str, dict[str, Any]] = search_options(args.hard_iterations)
     save = Path(args.save) if args.save else None
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)

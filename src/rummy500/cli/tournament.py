@@ -30,7 +30,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from rummy500.bots import BOT_LEVELS, make_bot
+from rummy500.bots import BOT_LEVELS, make_bot, search_options
 from rummy500.cli.simulate import parse_bots, rules_from_args
 from rummy500.rules import Rules, RulesError
 
@@ -112,13 +112,10 @@ def main(argv: list[str]) -> int:
     p.add_argument("--min-table", type=int, default=2, help="multi: fewest players at a table, the final table excepted (default 2)")
     p.add_argument("--rounds", type=int, default=5, help="ring: rounds to play (default 5)")
     p.add_argument("--pcr", type=int, default=1, help="ring: chips per point (default 1)")
-    p.add_argument("--hard-iterations", type=int, default=None, help="playouts per searched decision of the hard bot (expert gets 8/3 as many)")
+    p.add_argument("--hard-iterations", type=int, default=None, help="playouts per searched decision of the hard bot (expert gets twice as many)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
-    options: dict[str, dict[str, Any]] = {}
-    if args.hard_iterations is not None:
-        options["hard"] = {"iterations": args.hard_iterations}
-        options["expert"] = {"iterations": args.hard_iterations * 8 // 3}
+    options: dict[str, dict[str, Any]] = search_options(args.hard_iterations)
     try:
         if args.format == "round-robin":
             bots = parse_bots(args.bots if args.bots is not None else ",".join(BOT_LEVELS))

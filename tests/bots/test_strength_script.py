@@ -1,0 +1,37 @@
+"""``benchmarks/strength.py --presets`` plays each cell under each preset's own rules and table."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+try:
+    import strength
+finally:
+    sys.path.pop(0)
+
+
+def test_each_preset_is_played_under_its_own_target_and_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "presets.json"
+    argv = ["--presets", "quick,persian", "--pairs", "random:medium", "--games", "2", "--seed", "3", "--out", str(out)]
+    assert strength.main(argv) == 0
+    cells = json.loads(out.read_text())["cells"]
+    assert [(c["preset"], c["table"], c["target"], c["games"]) for c in cells] == [("quick", "2p", 100, 2), ("persian", "4p-partners", 500, 2)]
+    printed = capsys.readouterr().out
+    assert "| preset | level |" in printed and "| quick | random | medium | 2p | 2 |" in printed
+    # medium never loses a game to random play in either variant
+    assert all(c["wins"] == 0 for c in cells)
+
+
+def test_an_unknown_preset_is_refused_with_the_names_that_exist(capsys: pytest.CaptureFixture[str]) -> None:
+    assert strength.main(["--presets", "quick,house", "--games", "1"]) == 2
+    assert "unknown preset in 'quick,house' (presets: standard, popular" in capsys.readouterr().err
+
+
+def test_a_preset_that_fixes_the_table_is_played_at_its_own_table() -> None:
+    assert strength.preset_tables("standard", ["2p", "3p"]) == ["2p", "3p"]
+    assert strength.preset_tables("partnership", ["2p"]) == ["4p-partners"]
