@@ -23,9 +23,6 @@ __all__ = ["BOT_LEVELS", "Bot", "make_bot", "search_options"]
 #: The bot levels, weakest first.
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard", "expert")
 
-#: ``expert`` makes this many times ``hard``'s playouts per searched decision (96 and 48).
-EXPERT_BUDGET = 2
-
 
 def _factories() -> dict[str, Callable[[int | None], Bot]]:
     from rummy500.bots.easy import EasyBot
@@ -61,8 +58,9 @@ def search_options(hard_iterations: int | None) -> dict[str, dict[str, object]]:
     """Per-level options giving ``hard`` ``hard_iterations`` playouts and ``expert`` its share.
 
     The ``--hard-iterations`` flag of ``rummy500 simulate`` and ``tournament``:
-    ``expert`` keeps :data:`EXPERT_BUDGET` times ``hard``'s budget. ``None``
-    leaves both at their defaults.
+    ``expert`` keeps :data:`rummy500.bots.expert.EXPERT_BUDGET` times
+    ``hard``'s budget, as its defaults do. ``None`` leaves both at their
+    defaults.
 
     >>> search_options(12)
     {'hard': {'iterations': 12}, 'expert': {'iterations': 24}}
@@ -71,4 +69,6 @@ def search_options(hard_iterations: int | None) -> dict[str, dict[str, object]]:
     """
     if hard_iterations is None:
         return {}
+    from rummy500.bots.expert import EXPERT_BUDGET
+
     return {"hard": {"iterations": hard_iterations}, "expert": {"iterations": hard_iterations * EXPERT_BUDGET}}

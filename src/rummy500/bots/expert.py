@@ -26,7 +26,10 @@ from __future__ import annotations
 
 from rummy500.bots.hard import HardBot
 
-__all__ = ["ExpertBot"]
+__all__ = ["EXPERT_BUDGET", "ExpertBot"]
+
+#: ``expert`` makes this many times ``hard``'s playouts per searched decision.
+EXPERT_BUDGET = 2
 
 
 class ExpertBot(HardBot):
@@ -40,5 +43,5 @@ class ExpertBot(HardBot):
 
     level = "expert"
 
-    def __init__(self, seed: int | None = None, *, iterations: int = 96, **options: object) -> None:
+    def __init__(self, seed: int | None = None, *, iterations: int = EXPERT_BUDGET * HardBot.ITERATIONS, **options: object) -> None:
         super().__init__(seed, iterations=iterations, **options)  # type: ignore[arg-type]

@@ -147,11 +147,14 @@ class HardBot(Bot):
     #: Decisions with this many cards or fewer in hand are not searched.
     TRIVIAL_HAND = 2
 
+    #: Playouts per searched decision, by default (``expert`` makes a multiple of it).
+    ITERATIONS = 48
+
     def __init__(
         self,
         seed: int | None = None,
         *,
-        iterations: int = 48,
+        iterations: int = ITERATIONS,
         candidates: int = 3,
         horizon: int | None = 4,
         margin: float = 10.0,
