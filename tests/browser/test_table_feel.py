@@ -391,6 +391,32 @@ def test_the_lobby_sets_the_clock_hints_and_privacy_and_the_table_says_so(server
     expect(page.get_by_test_id("btn-hint")).to_have_count(0)
 
 
+def test_create_waits_for_the_rules_catalogue_and_then_makes_a_standard_table(server, new_page):
+    # A slow network: the rules catalogue has not come yet when the player is ready to press
+    # Create. The button waits for it (a table made without it would have no preset), then works.
+    page = new_page(*VIEWPORTS["laptop"])
+    held: list[Any] = []
+    page.route("**/api/rules", lambda route: held.append(route))
+    page.goto(server + "/")
+    page.get_by_test_id("name-input").fill("Ann")
+    create = page.get_by_test_id("create-table")
+    expect(create).to_be_disabled()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the lobby never asked for the rules catalogue"
+    expect(create).to_be_disabled()  # still waiting: nothing has answered
+    held[0].continue_()
+    expect(create).to_be_enabled()
+    expect(page.get_by_test_id("preset")).to_have_value("standard")
+    create.click()
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    expect(page.get_by_test_id("error-banner")).to_be_hidden()
+    page.get_by_test_id("rules-panel").locator("summary").click()
+    expect(page.get_by_test_id("table-rules")).to_contain_text("First to 500 points wins.")
+
+
 # ------------------------------------------------------------ chat over a reload
 def _post(base: str, path: str, body: dict, token: str | None = None) -> Any:
     headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})

@@ -170,7 +170,10 @@ export function renderLobby(root) {
     TURN_CLOCKS.map(([v, label]) => h("option", { value: String(v) }, label)));
   const hintsBox = h("input", { type: "checkbox", checked: true, dataset: { testid: "allow-hints" } });
   const publicBox = h("input", { type: "checkbox", dataset: { testid: "public-table" } });
-  const createBtn = h("button", { type: "submit", class: "primary", dataset: { testid: "create-table" } }, "Create table");
+  // Disabled until the rules catalogue is here: a table made before it would have no preset.
+  const createBtn = h("button", {
+    type: "submit", class: "primary", disabled: true, dataset: { testid: "create-table" },
+  }, "Create table");
 
   let catalogue = { options: [], presets: {} };
   const controls = new Map(); // option name -> {get(), set(v), row}
@@ -382,7 +385,7 @@ export function renderLobby(root) {
     createBtn.disabled = true;
     try {
       const body = {
-        name, seats: +seatsSel.value, preset: presetSel.value, rules, bots,
+        name, seats: +seatsSel.value, preset: presetSel.value || "standard", rules, bots,
         turn_clock: +clockSel.value, hints: hintsBox.checked, public: publicBox.checked,
       };
       if (titleInput.value.trim()) body.title = titleInput.value.trim();
@@ -443,6 +446,9 @@ export function renderLobby(root) {
     renderRules();
   }).catch((e) => {
     rulesBox.textContent = `Could not load the rules catalogue: ${e.message}`;
+  }).finally(() => {
+    // Without the catalogue the table still gets the standard rules (the server checks them).
+    createBtn.disabled = false;
   });
 }
 
