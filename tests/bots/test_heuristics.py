@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -165,3 +166,24 @@ def test_a_pile_card_a_joker_bridges_to_a_table_run_is_worth_taking() -> None:
     an = Analysis(view)
     assert an.take_value(1, must_use=True) > 0
     assert make_bot("medium", 1).act(view, random.Random(0)) == Take(1)
+
+
+# The stock is spent (standard rules: the round ends when the player to move does not take).
+# Seat 0 holds the two of clubs; the two of diamonds lies on top of the pile.
+SPENT = "dealer=1 to_move=0 phase=draw discard=9C.2D hands={}|2H.7C.JD.4S stock=-"
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+def test_with_the_stock_spent_a_card_that_cannot_be_laid_is_not_taken(level: str) -> None:
+    # The two of diamonds would pair the two of clubs and sit next to the three of diamonds,
+    # but makes no meld: it would go back on the pile, and the two players could pass it to and
+    # fro for ever. The round ends instead.
+    from rummy500.actions import Pass
+
+    state = RoundState.from_position(Rules(), SPENT.format("2C.3D.9H"))
+    view = state.view(0)
+    assert set(view.legal) == {Take(1), Pass()}
+    assert make_bot(level, 1).act(view, random.Random(1)) == Pass()
+    # With a pair of twos the taken two makes a set: worth taking, and laid this turn.
+    playable = RoundState.from_position(Rules(), SPENT.format("2C.2S.KS.9H.5D"))
+    assert make_bot(level, 1).act(playable.view(0), random.Random(1)) == Take(1)

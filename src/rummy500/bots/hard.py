@@ -281,8 +281,7 @@ class HardBot(Bot):
                     case Draw():
                         out.append((an.expected_draw_value(), a))
                     case Take(n, split):
-                        must = n > 1 or split or view.must_use_top_card
-                        v = an.take_value(n, must_use=must, split=split)
+                        v = an.take_value(n, must_use=an.must_use(n, split=split), split=split)
                         if v > float("-inf"):
                             out.append((v - (4.0 if split else 0.0), a))
                     case CallRummy(n, None, None):  # steals are decided by the guide's special()

@@ -715,6 +715,18 @@ class Analysis:
         sub = self.ctx.best(rest, used=frozenset({on}) if on is not None else frozenset())[0]
         return pts + sub
 
+    def must_use(self, k: int, *, split: bool = False) -> bool:
+        """Whether taking ``k`` pile cards is worth it only if the chosen card is used this turn.
+
+        The rules oblige it for more than one card, a split and (``must_use_taken``)
+        the top card. A player also sets it for themself when the stock is spent and
+        they may end the round instead (``Pass``): a card taken then that is not laid
+        is thrown back and taken again, turn after turn, and the round never ends.
+        """
+        if k > 1 or split or self.view.must_use_top_card:
+            return True
+        return self.view.stock_count == 0 and any(isinstance(a, Pass) for a in self.view.legal)
+
     def take_value(self, k: int, *, must_use: bool, split: bool = False) -> float:
         """The worth of taking ``k`` cards from the pile (``split``: the chosen card alone)."""
         pile = list(self.view.discard)
@@ -817,8 +829,7 @@ class Analysis:
                 case Take(k, split):
                     if max_depth is not None and k > max_depth:
                         continue
-                    must = k > 1 or split or self.view.must_use_top_card
-                    v = self.take_value(k, must_use=must, split=split)
+                    v = self.take_value(k, must_use=self.must_use(k, split=split), split=split)
                     if split:
                         v -= 4.0  # the joker spent
                 case CallRummy(k, None, None):  # a steal is no draw: the bot's turn goes on after it
