@@ -71,6 +71,44 @@ def test_in_turn_answer_is_legal_and_out_of_turn_may_pass(level: str) -> None:
             break
 
 
+#: The reasons of moves a bot makes by a fixed rule (they name no action).
+RULE_REASONS = ("a wild joker", "a stolen card", "my joker is not wild", "a joker is worth", "Rummy!", "laying out of turn", "a random")
+
+
+@pytest.mark.parametrize("preset", ["boathouse", "popular"])
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_every_reason_explains_the_move_it_was_given_for(level: str, preset: str) -> None:
+    """``explain()`` (what a hint shows) is about the move just made: never a reason left from an earlier one.
+
+    A move forced by the rules (the one legal action, a meld of the card taken from the pile)
+    once kept the reason of the decision before it, so a hint said "take 3" beside a meld.
+    """
+    from rummy500.actions import Decline
+
+    match = Match(Rules.from_mapping({"preset": preset, "players": 3}), seed=5)
+    bots = [_bot(level, s) for s in range(3)]
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(150):
+        state = match.state
+        assert state is not None
+        for s in state.actors()[1:]:
+            view = match.view(s)
+            act = bots[s].act(view, rng)
+            why = bots[s].explain()
+            assert ("call" in why) if act in (None, Decline()) else why.startswith(RULE_REASONS), (act, why)
+        seat = state.public.to_move
+        view = match.view(seat)
+        act = bots[seat].act(view, rng)
+        why = bots[seat].explain()
+        assert why.startswith((str(act), *RULE_REASONS)), (str(act), why)
+        checked += 1
+        match.apply(seat, act)
+        if match.is_over:
+            break
+    assert checked >= 100
+
+
 def test_no_legal_actions_means_no_action() -> None:
     rules = Rules.from_mapping({})
     state = RoundState.new(rules, 0, random.Random(2))

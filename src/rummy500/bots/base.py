@@ -34,6 +34,8 @@ class Bot(ABC):
     """
 
     level: str = "?"
+    #: Why the last action was chosen, in a player's words (:meth:`explain`; empty when the bot keeps no reason).
+    last_reason: str = ""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
@@ -55,10 +57,12 @@ class Bot(ABC):
         r = rng if rng is not None else self.rng
         if view.seat != view.to_move:
             if view.legal == (Decline(),):
+                self.last_reason = "there is nothing to call"
                 return Decline()
             call = self.out_of_turn(view, r)
             return call if call is not None else Decline()
         if len(view.legal) == 1:
+            self.last_reason = f"{view.legal[0]} is the only move"
             return view.legal[0]
         return self.choose(view, r)
 
@@ -75,7 +79,7 @@ class Bot(ABC):
 
     def explain(self) -> str:
         """One line on why the last action was chosen (empty when the bot keeps no reason)."""
-        return getattr(self, "last_reason", "")
+        return self.last_reason
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} level={self.level!r} seed={self.seed!r}>"

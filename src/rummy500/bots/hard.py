@@ -233,6 +233,7 @@ class HardBot(Bot):
         if len(legal) == 1:
             self.last_reason = f"{legal[0]} is the only move"
             return legal[0]
+        guide.last_reason = ""  # (a reason of the guide's last decision would explain the wrong move)
         an = guide.analysis(view)
         ranked = self._candidates(view, an, legal)
         if len(ranked) == 1 or self.iterations <= 0 or self._trivial(view):

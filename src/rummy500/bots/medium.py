@@ -165,6 +165,7 @@ class MediumBot(Bot):
             if lay is not None and v > 0 and v >= an.base()[0] - 1e-9:
                 self.last_reason = "laying out of turn what I would lay anyway"
                 return lay
+        self.last_reason = "no call worth making"
         return None
 
 

@@ -33,4 +33,5 @@ class RandomBot(Bot):
         if calls and rng.random() < self.call_chance:
             self.last_reason = "a random call"
             return rng.choice(calls)
+        self.last_reason = "no call, at random"
         return None
