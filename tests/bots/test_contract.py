@@ -6,12 +6,14 @@ import ast
 import dataclasses
 import gc
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import rummy500.bots as bots_pkg
 from rummy500 import Match, Rules
+from rummy500.actions import Action, Decline
 from rummy500.bots import BOT_LEVELS, Bot, make_bot
 from rummy500.state import RoundState
 from rummy500.views import View
@@ -47,28 +49,39 @@ def test_unknown_level_is_refused_with_the_list() -> None:
         make_bot("grandmaster")
 
 
-@pytest.mark.parametrize("level", BOT_LEVELS)
-def test_in_turn_answer_is_legal_and_out_of_turn_may_pass(level: str) -> None:
-    rules = Rules.from_mapping({"preset": "popular", "players": 3})
-    match = Match(rules, seed=11)
+def _play(level: str, preset: str, seed: int, steps: int, check: Callable[[Bot, View, Action | None, bool], None]) -> int:
+    """Three ``level`` bots play a ``preset`` match for ``steps`` turns; ``check(bot, view, answer, in_turn)`` sees every answer.
+
+    Returns how many in-turn answers were checked.
+    """
+    match = Match(Rules.from_mapping({"preset": preset, "players": 3}), seed=seed)
     bots = [_bot(level, s) for s in range(3)]
-    rng = random.Random(0)
-    passes = 0
-    for _ in range(120):
+    rng = random.Random(seed)
+    turns = 0
+    for _ in range(steps):
         state = match.state
         assert state is not None
         for s in state.actors()[1:]:
             view = match.view(s)
-            act = bots[s].act(view, rng)
-            assert act is None or act in view.legal
-            passes += act is None
+            check(bots[s], view, bots[s].act(view, rng), False)
         seat = state.public.to_move
         view = match.view(seat)
         act = bots[seat].act(view, rng)
-        assert act in view.legal
+        check(bots[seat], view, act, True)
+        turns += 1
+        assert act is not None
         match.apply(seat, act)
         if match.is_over:
             break
+    return turns
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_in_turn_answer_is_legal_and_out_of_turn_may_pass(level: str) -> None:
+    def legal(_bot: Bot, view: View, act: Action | None, in_turn: bool) -> None:
+        assert act in view.legal if in_turn else (act is None or act in view.legal)
+
+    assert _play(level, "popular", 11, 120, legal) >= 100
 
 
 #: The reasons of moves a bot makes by a fixed rule (they name no action).
@@ -83,30 +96,17 @@ def test_every_reason_explains_the_move_it_was_given_for(level: str, preset: str
     A move forced by the rules (the one legal action, a meld of the card taken from the pile)
     once kept the reason of the decision before it, so a hint said "take 3" beside a meld.
     """
-    from rummy500.actions import Decline
 
-    match = Match(Rules.from_mapping({"preset": preset, "players": 3}), seed=5)
-    bots = [_bot(level, s) for s in range(3)]
-    rng = random.Random(3)
-    checked = 0
-    for _ in range(150):
-        state = match.state
-        assert state is not None
-        for s in state.actors()[1:]:
-            view = match.view(s)
-            act = bots[s].act(view, rng)
-            why = bots[s].explain()
-            assert ("call" in why) if act in (None, Decline()) else why.startswith(RULE_REASONS), (act, why)
-        seat = state.public.to_move
-        view = match.view(seat)
-        act = bots[seat].act(view, rng)
-        why = bots[seat].explain()
-        assert why.startswith((str(act), *RULE_REASONS)), (str(act), why)
-        checked += 1
-        match.apply(seat, act)
-        if match.is_over:
-            break
-    assert checked >= 100
+    def explained(bot: Bot, _view: View, act: Action | None, in_turn: bool) -> None:
+        why = bot.explain()
+        if in_turn:
+            assert why.startswith((str(act), *RULE_REASONS)), (str(act), why)
+        elif act in (None, Decline()):
+            assert "call" in why, why
+        else:
+            assert why.startswith(RULE_REASONS), (act, why)
+
+    assert _play(level, preset, 5, 150, explained) >= 100
 
 
 def test_no_legal_actions_means_no_action() -> None:
