@@ -173,3 +173,57 @@ def test_discard_model_plays_a_searched_decision_within_its_budget() -> None:
                 searched += 1
         match.apply(seat, movers[seat].act(view, rng))
     assert searched >= 1
+
+
+def _playouts_ended(bot: object, view: object) -> list[bool]:
+    """Whether each playout of ``bot``'s search of ``view`` reached the end of the round."""
+    ended: list[bool] = []
+    evaluate = bot._evaluate  # type: ignore[attr-defined]
+
+    def spy(state: RoundState, seat: int) -> float:
+        ended.append(state.is_over)
+        return float(evaluate(state, seat))
+
+    bot._evaluate = spy  # type: ignore[attr-defined]
+    bot.act(view, random.Random(2))  # type: ignore[attr-defined]
+    return ended
+
+
+def test_endgame_plays_out_to_the_end_of_the_round_when_the_stock_is_short() -> None:
+    """``endgame``: with three cards in the stock, every playout is played to the round's real end."""
+    view = RoundState.from_position(Rules(), FIVE_CARDS).view(0)
+    assert view.stock_count == 3
+    near = _playouts_ended(make_bot("hard", 1, iterations=12, margin=100.0, horizon=1, endgame=3), view)
+    far = _playouts_ended(make_bot("hard", 1, iterations=12, margin=100.0, horizon=1, endgame=2), view)
+    assert near and all(near)
+    assert far and not any(far)  # one turn, then the leaf's estimate
+
+
+def test_endgame_counts_a_short_hand_across_the_table() -> None:
+    # Seat 1 holds two cards: whoever is to go out may do so at once, whatever the stock.
+    short = RoundState.from_position(Rules(), "dealer=1 to_move=0 phase=play discard=TC hands=KS.3D.9C.6H.QH|4C.4D stock=QD.7S.5C.JH.2D.8D")
+    bot = make_bot("hard", 1, endgame=3)
+    assert bot._endgame(short.view(0))  # type: ignore[attr-defined]
+    assert not bot._endgame(RoundState.from_position(Rules(), FIVE_CARDS.replace("stock=QD.7S.5C", "stock=QD.7S.5C.JH")).view(0))  # type: ignore[attr-defined]
+    assert not make_bot("hard", 1)._endgame(short.view(0))  # type: ignore[attr-defined]  # off by default
+
+
+def test_draws_may_be_searched_wider_than_discards() -> None:
+    # Seat 0 to draw: the stock, the top card, or the pile 3, 4 or 5 deep (down to a king, a nine
+    # or a five it makes a set with).
+    pile = "dealer=1 to_move=0 phase=draw discard=5S.9D.KC.QC.JC hands=KS.KH.9C.9S.5H.5D.3D|4C.4D.4S.8D.8H.8C.2S stock=QD.7S.6C.JH.2D"
+    view = RoundState.from_position(Rules(), pile).view(0)
+    narrow, wide = make_bot("hard", 1), make_bot("hard", 1, draw_candidates=6, draw_margin=1000.0)
+    for bot in (narrow, wide):
+        bot.guide._observe(view)  # type: ignore[attr-defined]
+    n = narrow._candidates(view, narrow.guide.analysis(view), list(view.legal))  # type: ignore[attr-defined]
+    w = wide._candidates(view, wide.guide.analysis(view), list(view.legal))  # type: ignore[attr-defined]
+    assert len(n) <= 3 < len(w) <= 6
+    assert w[: len(n)] == n  # the same order: the wider search adds the heuristics' next choices
+    # Discards keep the narrow search.
+    play = RoundState.from_position(Rules(), FIVE_CARDS).view(0)
+    for bot in (narrow, wide):
+        bot.guide._observe(play)  # type: ignore[attr-defined]
+    assert wide._candidates(play, wide.guide.analysis(play), list(play.legal)) == narrow._candidates(  # type: ignore[attr-defined]
+        play, narrow.guide.analysis(play), list(play.legal)  # type: ignore[attr-defined]
+    )

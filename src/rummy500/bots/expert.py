@@ -10,7 +10,9 @@ candidates (the 3 best within 10 heuristic points): a wider choice (5
 within 16 or 20) measured weaker with 4-turn playouts, which overrate moves
 the heuristics rank far down. Measured against ``hard`` it is **not yet
 stronger** (``docs/bots.md``, *Measured strength*): its former edge,
-searching when to lay, is now ``hard``'s too.
+searching when to lay, is now ``hard``'s too, and neither a wider or longer
+search nor playouts to the end of the round near it gave a new one
+(*Screening an edge for expert*).
 
 **Opponent modelling** comes from the shared heuristics: the cards each
 opponent was seen taking stay in their hand in every determinization, and

@@ -140,6 +140,13 @@ class HardBot(Bot):
         leaf: how a playout stopped before the end of the round is valued
             (:data:`LEAVES`): ``"heuristic"`` (:func:`estimate_round`) or
             ``"fitted"`` (:func:`fitted_round`, the game review's choice).
+        endgame: when the stock holds at most this many cards, or another
+            seat holds at most two, the decision's playouts run to the end of
+            the round (real scores instead of the leaf's estimate; 0: never).
+        draw_candidates: how many draws (the stock, pile depths) are searched
+            (None: :attr:`candidates`).
+        draw_margin: heuristic points within which draws are searched
+            (None: :attr:`margin`).
     """
 
     level = "hard"
@@ -167,6 +174,9 @@ class HardBot(Bot):
         discard_model: int = 0,
         sync_stock: bool = True,
         leaf: str = "fitted",
+        endgame: int = 0,
+        draw_candidates: int | None = None,
+        draw_margin: float | None = None,
     ) -> None:
         super().__init__(seed)
         self.iterations = max(0, int(iterations))
@@ -184,6 +194,11 @@ class HardBot(Bot):
         self.consistent = bool(consistent)
         self.discard_model = max(0, int(discard_model))
         self.sync_stock = bool(sync_stock)
+        self.endgame = max(0, int(endgame))
+        self.draw_candidates = self.candidates if draw_candidates is None else max(1, int(draw_candidates))
+        self.draw_margin = self.margin if draw_margin is None else float(draw_margin)
+        #: The horizon of the current decision's playouts (:attr:`horizon`, or None in the endgame).
+        self._horizon = horizon
         self.guide = MediumBot(seed)
         self.policy = _PlayoutPolicy(seed)
         self.last_reason = ""
@@ -250,6 +265,13 @@ class HardBot(Bot):
         """
         return len(view.hand) <= self.TRIVIAL_HAND
 
+    def _endgame(self, view: View) -> bool:
+        """Whether the round is near its end (:attr:`endgame`): playouts then run to it."""
+        if not self.endgame or view.seat is None:
+            return False
+        others = [n for s, n in enumerate(view.hand_sizes) if s != view.seat]
+        return view.stock_count <= self.endgame or (bool(others) and min(others) <= 2)
+
     def out_of_turn(self, view: View, rng: random.Random) -> Action | None:
         act = self.guide.out_of_turn(view, rng)
         self.last_reason = self.guide.last_reason
@@ -262,8 +284,9 @@ class HardBot(Bot):
             return legal[:1]
         scored.sort(key=lambda s: -s[0])
         top = scored[0][0]
-        close = [a for v, a in scored if v >= top - self.margin][: self.candidates]
-        return close
+        drawing = view.phase == "draw"
+        margin = self.draw_margin if drawing else self.margin
+        return [a for v, a in scored if v >= top - margin][: self.draw_candidates if drawing else self.candidates]
 
     def score_actions(self, view: View, an: Analysis, legal: list[Action]) -> list[tuple[float, Action]]:
         """Heuristic values of the decision's actions (higher is better).
@@ -320,6 +343,7 @@ class HardBot(Bot):
         seat = view.seat
         assert seat is not None
         self._scores = view.scores if self.win_chance else None
+        self._horizon = None if self._endgame(view) else self.horizon
         weights = infer_weights(view, self.guide._seen_discards, self._declined) if self.inference else None
         last = {o: cards[-1] for o, cards in self._declined.items() if cards}
         throw = _last_throw(view, self.guide._seen_discards) if self.discard_model > 1 else None
@@ -396,7 +420,7 @@ class HardBot(Bot):
             if isinstance(first, Draw):
                 synced.arrange(seat)
         state.apply(first, seat, check=False)
-        horizon = self.horizon if self.horizon is not None else MAX_PLAYOUT_TURNS
+        horizon = self._horizon if self._horizon is not None else MAX_PLAYOUT_TURNS
         steps = [0]
 
         def count(_d: Decision, action: Action, _e: list[Event]) -> None:
