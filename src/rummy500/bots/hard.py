@@ -197,8 +197,6 @@ class HardBot(Bot):
         self.endgame = max(0, int(endgame))
         self.draw_candidates = self.candidates if draw_candidates is None else max(1, int(draw_candidates))
         self.draw_margin = self.margin if draw_margin is None else float(draw_margin)
-        #: The horizon of the current decision's playouts (:attr:`horizon`, or None in the endgame).
-        self._horizon = horizon
         self.guide = MediumBot(seed)
         self.policy = _PlayoutPolicy(seed)
         self.last_reason = ""
@@ -343,7 +341,7 @@ class HardBot(Bot):
         seat = view.seat
         assert seat is not None
         self._scores = view.scores if self.win_chance else None
-        self._horizon = None if self._endgame(view) else self.horizon
+        to_end = self._endgame(view)
         weights = infer_weights(view, self.guide._seen_discards, self._declined) if self.inference else None
         last = {o: cards[-1] for o, cards in self._declined.items() if cards}
         throw = _last_throw(view, self.guide._seen_discards) if self.discard_model > 1 else None
@@ -369,7 +367,7 @@ class HardBot(Bot):
             seed = r.getrandbits(64)
             streams = stock_streams(world) if self.sync_stock else None
             for a in alive:
-                results[a][it] = self.playout(world.copy(), seat, a, random.Random(seed), streams)
+                results[a][it] = self.playout(world.copy(), seat, a, random.Random(seed), streams, to_end=to_end)
                 used += 1
             it += 1
             if not half_done and used >= budget // 2 and len(alive) > 2:
@@ -403,14 +401,22 @@ class HardBot(Bot):
         return best
 
     def playout(
-        self, state: RoundState, seat: int, first: Action, rng: random.Random, streams: list[list[int]] | None = None
+        self,
+        state: RoundState,
+        seat: int,
+        first: Action,
+        rng: random.Random,
+        streams: list[list[int]] | None = None,
+        *,
+        to_end: bool = False,
     ) -> float:
         """Play ``first`` then the default policy; return ``seat``'s side advantage.
 
         With ``streams`` (:func:`stock_streams` of the position), every draw
         from the stock takes the drawing seat's next card of its own stream
         (:class:`_Streams`), so the candidates of one guess deal each seat the
-        same stock cards however their turns go.
+        same stock cards however their turns go. ``to_end`` plays to the end of
+        the round whatever :attr:`horizon` says (:attr:`endgame`).
         """
         start = state.public.turns  # the horizon counts from the decision, whatever ``first`` is
         agents: list[Agent] = [self.policy] * state.n
@@ -420,7 +426,7 @@ class HardBot(Bot):
             if isinstance(first, Draw):
                 synced.arrange(seat)
         state.apply(first, seat, check=False)
-        horizon = self._horizon if self._horizon is not None else MAX_PLAYOUT_TURNS
+        horizon = MAX_PLAYOUT_TURNS if to_end or self.horizon is None else self.horizon
         steps = [0]
 
         def count(_d: Decision, action: Action, _e: list[Event]) -> None:
