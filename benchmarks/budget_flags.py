@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from typing import Literal
 
 from rummy500.bots.hard import LEAVES
 from rummy500.review import DEFAULT_BUDGET, Budget
@@ -35,8 +36,19 @@ def add_budget_flags(parser: argparse.ArgumentParser) -> None:
         "--sync-stock", action=argparse.BooleanOptionalAction, default=d.sync_stock,
         help="budget: every seat draws the stock cards of its own stream in a guess (see Budget.sync_stock)",
     )
-    add("--horizon", default=str(d.horizon), help="budget: turns played out after the move, or 'end' (to the end of the round)")
+    add("--horizon", default=str(d.horizon), help="budget: turns played out after the move, 'auto' (as the hard bot: 4, or 8 at four players alone) or 'end' (to the end of the round)")
     add("--leaf", default=d.leaf, choices=tuple(LEAVES), help="budget: how a playout is valued at the horizon")
+
+
+def parse_horizon(text: str) -> int | Literal["auto"] | None:
+    """A ``--horizon`` value: a number of turns, ``auto`` or ``end`` (None: to the end of the round).
+
+    >>> parse_horizon("8"), parse_horizon("auto"), parse_horizon("end")
+    (8, 'auto', None)
+    """
+    if text in ("end", "None"):
+        return None
+    return "auto" if text == "auto" else int(text)
 
 
 def budget_from(args: argparse.Namespace) -> Budget:
@@ -54,6 +66,6 @@ def budget_from(args: argparse.Namespace) -> Budget:
         prune_after=args.prune_after,
         estimate_unsure=args.estimate_unsure,
         sync_stock=args.sync_stock,
-        horizon=None if args.horizon in ("end", "None") else int(args.horizon),
+        horizon=parse_horizon(args.horizon),
         leaf=args.leaf,
     )

@@ -49,9 +49,9 @@ import random
 import sys
 import time
 from dataclasses import asdict, replace
-from typing import Any
+from typing import Any, Literal
 
-from budget_flags import add_budget_flags, budget_from
+from budget_flags import add_budget_flags, budget_from, parse_horizon
 
 from rummy500.bots import make_bot
 from rummy500.record import load_record
@@ -139,7 +139,7 @@ def ranking(
     out: str | None,
     levels: tuple[str, ...] = LEVELS,
     only_differ: bool = False,
-    horizons: tuple[int | None, ...] = (),
+    horizons: tuple[int | Literal["auto"] | None, ...] = (),
 ) -> None:
     """Every level decides the same sampled positions; the moves are judged on the same guesses.
 
@@ -371,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.what == "stability":
         stability(args.games, args.first, args.rounds, budget, out)
     else:
-        horizons = tuple(None if h in ("end", "None") else int(h) for h in args.horizons.split(",") if h)
+        horizons = tuple(parse_horizon(h) for h in args.horizons.split(",") if h)
         ranking(args.games, args.first, args.per_game, budget, out, tuple(args.levels.split(",")), args.only_differ, horizons)
     if out:
         print_tables(summarize([out]))

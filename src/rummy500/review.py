@@ -70,7 +70,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from rummy500.actions import Action, Discard, LayOff, Meld, Reshuffle
 from rummy500.bots.hard import HardBot, stock_streams
@@ -116,7 +116,9 @@ class Budget:
             played out in each), and in each further batch.
         candidates: moves compared per decision, the move played included.
         horizon: turns played out after the candidate before the position is
-            valued (None: to the end of the round).
+            valued: ``"auto"`` (the default) as ``hard`` plays out, 4 turns
+            (8 at four players each alone); a number of turns; None: to the
+            end of the round.
         confidence: the margin, in standard errors of the paired difference,
             by which a move must be worse than the best to lose points at all,
             and to be rated at least an inaccuracy, a mistake or a blunder
@@ -164,7 +166,7 @@ class Budget:
 
     samples: int = 6
     candidates: int = 3
-    horizon: int | None = 4
+    horizon: int | Literal["auto"] | None = "auto"
     confidence: float = 2.0
     extend: int = 255
     prior_sd: float = 20.0

@@ -235,8 +235,10 @@ def test_no_bot_decides_a_rule_from_option_strings() -> None:
     for spec in OPTIONS.values():
         words.update(v.strip() for v in spec.values.split(",") if v.strip().replace("_", "").isalpha())
     words -= {"false", "true"}
-    # A Dealer's Gambit nomination ("wild", "double", "split") is the dealer's own move, not a rule.
-    allowed = set(GAMBIT_MODES)
+    # A Dealer's Gambit nomination ("wild", "double", "split") is the dealer's own move, not a rule;
+    # "auto" is also hard's own setting horizon="auto" (an option such as decks: auto would be read
+    # through its attribute, which the second test below catches).
+    allowed = set(GAMBIT_MODES) | {"auto"}
     found = []
     for path in sorted(Path(bots_pkg.__file__).parent.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):

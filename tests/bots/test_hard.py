@@ -227,3 +227,48 @@ def test_draws_may_be_searched_wider_than_discards() -> None:
     assert wide._candidates(play, wide.guide.analysis(play), list(play.legal)) == narrow._candidates(  # type: ignore[attr-defined]
         play, narrow.guide.analysis(play), list(play.legal)  # type: ignore[attr-defined]
     )
+
+
+def _playout_lengths(bot: object, view: object, start: int) -> list[int | None]:
+    """How many turns each playout of ``bot``'s search of ``view`` ran (None: it reached the end of the round)."""
+    lengths: list[int | None] = []
+    evaluate = bot._evaluate  # type: ignore[attr-defined]
+
+    def spy(state: RoundState, seat: int) -> float:
+        lengths.append(None if state.is_over else state.public.turns - start)
+        return float(evaluate(state, seat))
+
+    bot._evaluate = spy  # type: ignore[attr-defined]
+    bot.act(view, random.Random(2))  # type: ignore[attr-defined]
+    return lengths
+
+
+# Four seats, seat 0 to throw one of five loose cards; a long stock, so four-turn and
+# eight-turn playouts seldom reach the end of the round.
+FOUR_SEATS = (
+    "dealer=3 to_move=0 phase=play discard=TC hands=KS.3D.9C.6H.QH|4C.4D.7S.KD.9H.8C.2S|5C.JD.3H.6S.TD.AH.8S|2H.7D.QS.4H.JC.AC.9S "
+    "stock=QD.5S.6C.JH.2D.8D.3C.7H.KH.5D.TH.AS.6D.2C.KC.QC.TS.JS.4S.5H.7C.9D.8H.AD.3S"
+)
+
+
+@pytest.mark.parametrize(
+    ("position", "table", "turns"),
+    [(FIVE_CARDS, {"players": 2}, 4), (FOUR_SEATS, {"players": 4}, 8), (FOUR_SEATS, {"players": 4, "partnership": True}, 4)],
+)
+def test_playouts_run_two_turns_of_every_seat_at_four_players_alone(position: str, table: dict[str, object], turns: int) -> None:
+    """``horizon="auto"``: 4 turns at two players and in partnerships, 8 at four players each alone.
+
+    (A fixed 4 turns would give each of four seats playing alone a single turn.)
+    """
+    state = RoundState.from_position(Rules.from_mapping(table), position)
+    lengths = _playout_lengths(make_bot("hard", 1, iterations=12, margin=100.0), state.view(0), state.public.turns)
+    assert lengths and set(lengths) <= {turns, None}
+    assert turns in lengths
+    fixed = _playout_lengths(make_bot("hard", 1, iterations=12, margin=100.0, horizon=4), state.view(0), state.public.turns)
+    assert set(fixed) <= {4, None} and 4 in fixed
+
+
+@pytest.mark.parametrize("horizon", [0, -2, "far", 2.5, True])
+def test_a_horizon_that_is_not_a_number_of_turns_is_refused(horizon: object) -> None:
+    with pytest.raises(ValueError, match="horizon must be a number of turns"):
+        make_bot("hard", 1, horizon=horizon)

@@ -73,9 +73,9 @@ def test_the_hand_written_value_is_still_there() -> None:
 def test_hard_and_expert_search_four_turns_valued_by_the_fitted_leaf_by_default() -> None:
     state = RoundState.from_position(Rules(), SET_VS_LOOSE)
     bot = HardBot(0)
-    assert (bot.horizon, bot.iterations, bot.sync_stock, bot.hold_back) == (4, 48, True, True)
+    assert (bot.horizon, bot.iterations, bot.sync_stock, bot.hold_back) == ("auto", 48, True, True)
     expert = ExpertBot(0)
-    assert (expert.horizon, expert.iterations, expert.sync_stock, expert.hold_back, expert.candidates) == (4, 96, True, True, 3)
+    assert (expert.horizon, expert.iterations, expert.sync_stock, expert.hold_back, expert.candidates) == ("auto", 96, True, True, 3)
     assert bot.leaf(state) == fitted_round(state) != estimate_round(state)
 
 

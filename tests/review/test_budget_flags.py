@@ -38,6 +38,7 @@ def test_each_flag_sets_its_field() -> None:
         estimate_unsure=True, prior_sd=12.0, settle_after=3, prune_after=2,
     )
     assert budget_from(parse("--horizon", "8")).horizon == 8
+    assert budget_from(parse("--horizon", "auto")).horizon == "auto" == DEFAULT_BUDGET.horizon
 
 
 def test_an_unknown_leaf_is_refused_by_the_parser(capsys: pytest.CaptureFixture[str]) -> None:

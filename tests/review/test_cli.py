@@ -61,6 +61,21 @@ def test_review_can_judge_to_the_end_of_the_round(tmp_path: Path, capsys) -> Non
     assert d["best"] == "layoff KS on 0"
     assert main(["review", str(game), "--horizon", "0"]) == 2
     assert "--horizon" in capsys.readouterr().err
+    assert main(["review", str(game), "--horizon", "far"]) == 2
+    assert "a number of turns (at least 1), auto or end" in capsys.readouterr().err
+
+
+def test_review_plays_out_as_the_hard_bot_does_by_default(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(POSITION))
+    assert main(["review", str(game), "--json", "--budget", "2", "--seat", "0"]) == 0
+    auto = json.loads(capsys.readouterr().out)
+    assert auto["budget"]["horizon"] == "auto"
+    assert main(["review", str(game), "--json", "--budget", "2", "--seat", "0", "--horizon", "4"]) == 0
+    four = json.loads(capsys.readouterr().out)
+    assert four["budget"]["horizon"] == 4
+    # two players: "auto" is four turns, the same judge
+    assert auto["decisions"] == four["decisions"]
 
 
 def test_review_can_value_playouts_by_the_hand_written_estimate(tmp_path: Path, capsys) -> None:  # noqa: ANN001

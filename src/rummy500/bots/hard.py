@@ -17,8 +17,8 @@ information-set Monte Carlo search:
    in their holders' hands, hand sizes and the stock size are respected).
 2. **Play out.** In that position, play each candidate and then a fast default
    policy (the medium heuristics, for every seat, on the views of the
-   determinized position) for ``horizon`` turns (4 by default; None: to the
-   end of the round). With ``sync_stock`` (the default) every seat draws the
+   determinized position) for ``horizon`` turns (by default 4, but 8 at four
+   players each alone; None: to the end of the round). With ``sync_stock`` (the default) every seat draws the
    same stock cards whichever candidate was played (:func:`stock_streams`).
 3. **Evaluate.** A finished round is worth its real score difference; an
    unfinished one is valued per side by the leaf (:data:`LEAVES`): by default
@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rummy500 import fastmeld
 from rummy500.actions import Action, CallRummy, Decline, Discard, Draw, LayOff, Meld, Pass, Take
@@ -59,6 +59,7 @@ from rummy500.views import View
 
 if TYPE_CHECKING:
     from rummy500.events import Event
+    from rummy500.rules import Rules
     from rummy500.state import Decision, RoundState
 
 __all__ = ["LEAF_FEATURES", "LEAF_WEIGHTS", "LEAVES", "HardBot", "estimate_round", "fitted_round", "infer_weights", "leaf_features", "win_chance"]
@@ -66,6 +67,11 @@ __all__ = ["LEAF_FEATURES", "LEAF_WEIGHTS", "LEAVES", "HardBot", "estimate_round
 #: A playout "to the end of the round" stops after this many turns (long
 #: rounds under ``stock_out: play_on`` or ``reshuffle``) and is estimated.
 MAX_PLAYOUT_TURNS = 40
+
+#: ``horizon="auto"``: playouts of this many turns,
+AUTO_TURNS = 4
+#: except at four players each alone (two turns of every seat instead of one), where this many.
+AUTO_FOUR_ALONE = 8
 
 #: ``win_chance``: a side scores about this share of the match's goal in a round ...
 ROUND_SHARE = 0.2
@@ -103,11 +109,17 @@ class HardBot(Bot):
         seed: seeds the bot's own randomness.
         iterations: playouts per searched decision (split among candidates).
         candidates: how many of the heuristically best actions are searched.
-        horizon: turns played out after the candidate before evaluating
-            (None: to the end of the round, at most :data:`MAX_PLAYOUT_TURNS`).
-            Four turns valued by the fitted leaf cost about 2.4 times less
-            than playouts to the end of the round and their paired
-            differences spread about half as far (``docs/bots.md``).
+        horizon: turns (of all seats together) played out after the
+            candidate before evaluating; ``"auto"`` (the default): 4 turns,
+            but 8 (two turns of every seat) at four players each alone
+            (:meth:`turns_ahead`); None: to the end of the round, at most
+            :data:`MAX_PLAYOUT_TURNS`. Four turns at two players valued by the
+            fitted leaf cost about 2.4 times less than playouts to the end of
+            the round and their paired differences spread about half as far.
+            At four players alone 4 turns (one turn of each seat) won a
+            third of the games against three ``medium`` seats, 8 half of
+            them; two turns of every seat measured no better at three or six
+            players, nor in partnerships (``docs/bots.md``).
         margin: heuristic points within which actions are close enough to search.
         confidence: standard errors by which a candidate must beat the
             heuristic favourite in paired playouts to be chosen instead.
@@ -163,7 +175,7 @@ class HardBot(Bot):
         *,
         iterations: int = ITERATIONS,
         candidates: int = 3,
-        horizon: int | None = 4,
+        horizon: int | Literal["auto"] | None = "auto",
         margin: float = 10.0,
         confidence: float = 1.0,
         time_limit: float | None = None,
@@ -181,6 +193,8 @@ class HardBot(Bot):
         super().__init__(seed)
         self.iterations = max(0, int(iterations))
         self.candidates = max(1, int(candidates))
+        if horizon is not None and horizon != "auto" and (isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1):
+            raise ValueError(f"horizon must be a number of turns (at least 1), 'auto' or None, not {horizon!r}")
         self.horizon = horizon
         if leaf not in LEAVES:
             raise ValueError(f"leaf must be one of {', '.join(LEAVES)}, not {leaf!r}")
@@ -426,7 +440,7 @@ class HardBot(Bot):
             if isinstance(first, Draw):
                 synced.arrange(seat)
         state.apply(first, seat, check=False)
-        horizon = MAX_PLAYOUT_TURNS if to_end or self.horizon is None else self.horizon
+        horizon = MAX_PLAYOUT_TURNS if to_end else self.turns_ahead(state.rules)
         steps = [0]
 
         def count(_d: Decision, action: Action, _e: list[Event]) -> None:
@@ -442,6 +456,23 @@ class HardBot(Bot):
                 observe=count,
             )
         return self._evaluate(state, seat)
+
+    def turns_ahead(self, rules: Rules) -> int:
+        """How many turns a playout runs after its candidate under ``rules`` (:attr:`horizon`).
+
+        >>> from rummy500.rules import Rules
+        >>> [HardBot().turns_ahead(Rules(players=n)) for n in (2, 3, 4, 6)]
+        [4, 4, 8, 4]
+        >>> HardBot().turns_ahead(Rules(players=4, partnership=True)), HardBot(horizon=5).turns_ahead(Rules(players=4))
+        (4, 5)
+        >>> HardBot(horizon=None).turns_ahead(Rules()) == MAX_PLAYOUT_TURNS
+        True
+        """
+        if self.horizon is None:
+            return MAX_PLAYOUT_TURNS
+        if self.horizon == "auto":
+            return AUTO_FOUR_ALONE if rules.players == 4 and not rules.partnership else AUTO_TURNS
+        return self.horizon
 
     def _evaluate(self, state: RoundState, seat: int) -> float:
         rules = state.rules

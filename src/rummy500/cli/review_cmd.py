@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 from dataclasses import replace
+from typing import Literal
 
 from rummy500.bots.hard import LEAVES
 from rummy500.review import DEFAULT_BUDGET, THRESHOLDS, Review, ReviewError, cores, review_record
@@ -41,9 +42,10 @@ def main(argv: list[str]) -> int:
         ),
     )
     parser.add_argument(
-        "--horizon", default=str(DEFAULT_BUDGET.horizon), metavar="N|end",
+        "--horizon", default=str(DEFAULT_BUDGET.horizon), metavar="N|auto|end",
         help=(
-            f"turns played out after each move before the position is valued (default {DEFAULT_BUDGET.horizon}), "
+            "turns played out after each move before the position is valued: a number, "
+            "auto (the default: 4, or 8 at four players each alone, as the hard bot plays out), "
             "or end: to the end of the round (a less short-sighted judge, several times slower)"
         ),
     )
@@ -66,13 +68,15 @@ def main(argv: list[str]) -> int:
     if args.budget < 2:
         print("rummy500 review: --budget must be at least 2 (a difference needs two samples to be judged)", file=sys.stderr)
         return 2
-    horizon: int | None
+    horizon: int | Literal["auto"] | None
     if args.horizon == "end":
         horizon = None
+    elif args.horizon == "auto":
+        horizon = "auto"
     elif args.horizon.isdigit() and int(args.horizon) >= 1:
         horizon = int(args.horizon)
     else:
-        print("rummy500 review: --horizon must be a number of turns (at least 1) or end", file=sys.stderr)
+        print("rummy500 review: --horizon must be a number of turns (at least 1), auto or end", file=sys.stderr)
         return 2
     try:
         record = _read(args.file)
