@@ -36,7 +36,7 @@ def add_budget_flags(parser: argparse.ArgumentParser) -> None:
         "--sync-stock", action=argparse.BooleanOptionalAction, default=d.sync_stock,
         help="budget: every seat draws the stock cards of its own stream in a guess (see Budget.sync_stock)",
     )
-    add("--horizon", default=str(d.horizon), help="budget: turns played out after the move, 'auto' (as the hard bot: 4, or 8 at four players alone) or 'end' (to the end of the round)")
+    add("--horizon", default=str(d.horizon), help="budget: turns played out after the move, 'auto' (as the hard bot: 4, or two turns of every seat at 4+ players alone) or 'end' (to the end of the round)")
     add("--leaf", default=d.leaf, choices=tuple(LEAVES), help="budget: how a playout is valued at the horizon")
 
 

@@ -17,8 +17,9 @@ information-set Monte Carlo search:
    in their holders' hands, hand sizes and the stock size are respected).
 2. **Play out.** In that position, play each candidate and then a fast default
    policy (the medium heuristics, for every seat, on the views of the
-   determinized position) for ``horizon`` turns (by default 4, but 8 at four
-   players each alone; None: to the end of the round). With ``sync_stock`` (the default) every seat draws the
+   determinized position) for ``horizon`` turns (by default 4, but two turns
+   of every seat at four or more players each alone; None: to the end of
+   the round). With ``sync_stock`` (the default) every seat draws the
    same stock cards whichever candidate was played (:func:`stock_streams`).
 3. **Evaluate.** A finished round is worth its real score difference; an
    unfinished one is valued per side by the leaf (:data:`LEAVES`): by default
@@ -68,10 +69,10 @@ __all__ = ["LEAF_FEATURES", "LEAF_WEIGHTS", "LEAVES", "HardBot", "estimate_round
 #: rounds under ``stock_out: play_on`` or ``reshuffle``) and is estimated.
 MAX_PLAYOUT_TURNS = 40
 
-#: ``horizon="auto"``: playouts of this many turns,
+#: ``horizon="auto"``: playouts of this many turns at two or three players and in partnerships,
 AUTO_TURNS = 4
-#: except at four players each alone (two turns of every seat instead of one), where this many.
-AUTO_FOUR_ALONE = 8
+#: and of this many turns of every seat (``2 × players`` in all) at four or more players each alone.
+AUTO_LAPS = 2
 
 #: ``win_chance``: a side scores about this share of the match's goal in a round ...
 ROUND_SHARE = 0.2
@@ -110,16 +111,17 @@ class HardBot(Bot):
         iterations: playouts per searched decision (split among candidates).
         candidates: how many of the heuristically best actions are searched.
         horizon: turns (of all seats together) played out after the
-            candidate before evaluating; ``"auto"`` (the default): 4 turns,
-            but 8 (two turns of every seat) at four players each alone
-            (:meth:`turns_ahead`); None: to the end of the round, at most
+            candidate before evaluating; ``"auto"`` (the default): 4 turns
+            at two or three players and in partnerships, two turns of every
+            seat at four or more players each alone (8 at four, 12 at six;
+            :meth:`turns_ahead`); None: to the end of the round, at most
             :data:`MAX_PLAYOUT_TURNS`. Four turns at two players valued by the
             fitted leaf cost about 2.4 times less than playouts to the end of
             the round and their paired differences spread about half as far.
             At four players alone 4 turns (one turn of each seat) won a
             third of the games against three ``medium`` seats, 8 half of
-            them; two turns of every seat measured no better at three or six
-            players, nor in partnerships (``docs/bots.md``).
+            them; at three players 6 turns won fewer games than 4, and in
+            partnerships 8 as many (``docs/bots.md``).
         margin: heuristic points within which actions are close enough to search.
         confidence: standard errors by which a candidate must beat the
             heuristic favourite in paired playouts to be chosen instead.
@@ -462,7 +464,7 @@ class HardBot(Bot):
 
         >>> from rummy500.rules import Rules
         >>> [HardBot().turns_ahead(Rules(players=n)) for n in (2, 3, 4, 6)]
-        [4, 4, 8, 4]
+        [4, 4, 8, 12]
         >>> HardBot().turns_ahead(Rules(players=4, partnership=True)), HardBot(horizon=5).turns_ahead(Rules(players=4))
         (4, 5)
         >>> HardBot(horizon=None).turns_ahead(Rules()) == MAX_PLAYOUT_TURNS
@@ -471,7 +473,7 @@ class HardBot(Bot):
         if self.horizon is None:
             return MAX_PLAYOUT_TURNS
         if self.horizon == "auto":
-            return AUTO_FOUR_ALONE if rules.players == 4 and not rules.partnership else AUTO_TURNS
+            return AUTO_TURNS if rules.players <= 3 or rules.partnership else AUTO_LAPS * rules.players
         return self.horizon
 
     def _evaluate(self, state: RoundState, seat: int) -> float:

@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
         "--horizon", default=str(DEFAULT_BUDGET.horizon), metavar="N|auto|end",
         help=(
             "turns played out after each move before the position is valued: a number, "
-            "auto (the default: 4, or 8 at four players each alone, as the hard bot plays out), "
+            "auto (the default, as the hard bot plays out: 4, or two turns of every seat at 4+ players each alone), "
             "or end: to the end of the round (a less short-sighted judge, several times slower)"
         ),
     )
