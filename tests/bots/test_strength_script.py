@@ -35,3 +35,13 @@ def test_an_unknown_preset_is_refused_with_the_names_that_exist(capsys: pytest.C
 def test_a_preset_that_fixes_the_table_is_played_at_its_own_table() -> None:
     assert strength.preset_tables("standard", ["2p", "3p"]) == ["2p", "3p"]
     assert strength.preset_tables("partnership", ["2p"]) == ["4p-partners"]
+
+
+def test_six_players_are_a_table_of_their_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--tables 6p``: one seat of the level against five of the opponent; duplicate deals are played from all six seats."""
+    out = tmp_path / "six.json"
+    argv = ["--pairs", "random:medium", "--tables", "6p", "--games", "1", "--duplicate", "--target", "100", "--out", str(out)]
+    assert strength.main(argv) == 0
+    (cell,) = json.loads(out.read_text())["cells"]
+    assert (cell["table"], cell["games"], cell["fair"]) == ("6p", 6, pytest.approx(1 / 6))
+    assert "| random | medium | 6p | 6 |" in capsys.readouterr().out
