@@ -473,7 +473,8 @@ class HardBot(Bot):
         if self.horizon is None:
             return MAX_PLAYOUT_TURNS
         if self.horizon == "auto":
-            return AUTO_TURNS if rules.players <= 3 or rules.partnership else AUTO_LAPS * rules.players
+            alone = rules.n_sides == rules.players  # no partnerships
+            return AUTO_LAPS * rules.players if alone and rules.players >= 4 else AUTO_TURNS
         return self.horizon
 
     def _evaluate(self, state: RoundState, seat: int) -> float:
