@@ -175,18 +175,23 @@ def test_discard_model_plays_a_searched_decision_within_its_budget() -> None:
     assert searched >= 1
 
 
-def _playouts_ended(bot: object, view: object) -> list[bool]:
-    """Whether each playout of ``bot``'s search of ``view`` reached the end of the round."""
-    ended: list[bool] = []
+def _playout_lengths(bot: object, view: object, start: int = 0) -> list[int | None]:
+    """How many turns past ``start`` each playout of ``bot``'s search of ``view`` ran (None: it reached the end of the round)."""
+    lengths: list[int | None] = []
     evaluate = bot._evaluate  # type: ignore[attr-defined]
 
     def spy(state: RoundState, seat: int) -> float:
-        ended.append(state.is_over)
+        lengths.append(None if state.is_over else state.public.turns - start)
         return float(evaluate(state, seat))
 
     bot._evaluate = spy  # type: ignore[attr-defined]
     bot.act(view, random.Random(2))  # type: ignore[attr-defined]
-    return ended
+    return lengths
+
+
+def _playouts_ended(bot: object, view: object) -> list[bool]:
+    """Whether each playout of ``bot``'s search of ``view`` reached the end of the round."""
+    return [n is None for n in _playout_lengths(bot, view)]
 
 
 def test_endgame_plays_out_to_the_end_of_the_round_when_the_stock_is_short() -> None:
@@ -227,20 +232,6 @@ def test_draws_may_be_searched_wider_than_discards() -> None:
     assert wide._candidates(play, wide.guide.analysis(play), list(play.legal)) == narrow._candidates(  # type: ignore[attr-defined]
         play, narrow.guide.analysis(play), list(play.legal)  # type: ignore[attr-defined]
     )
-
-
-def _playout_lengths(bot: object, view: object, start: int) -> list[int | None]:
-    """How many turns each playout of ``bot``'s search of ``view`` ran (None: it reached the end of the round)."""
-    lengths: list[int | None] = []
-    evaluate = bot._evaluate  # type: ignore[attr-defined]
-
-    def spy(state: RoundState, seat: int) -> float:
-        lengths.append(None if state.is_over else state.public.turns - start)
-        return float(evaluate(state, seat))
-
-    bot._evaluate = spy  # type: ignore[attr-defined]
-    bot.act(view, random.Random(2))  # type: ignore[attr-defined]
-    return lengths
 
 
 # Four seats, seat 0 to throw one of five loose cards; a long stock, so four-turn and
