@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
-from typing import Literal
 
 from rummy500.bots.hard import LEAVES
-from rummy500.review import DEFAULT_BUDGET, Budget
+from rummy500.review import DEFAULT_BUDGET, Budget, parse_horizon
 
 
 def add_budget_flags(parser: argparse.ArgumentParser) -> None:
@@ -38,17 +37,6 @@ def add_budget_flags(parser: argparse.ArgumentParser) -> None:
     )
     add("--horizon", default=str(d.horizon), help="budget: turns played out after the move, 'auto' (as the hard bot: 4, or two turns of every seat at 4+ players alone) or 'end' (to the end of the round)")
     add("--leaf", default=d.leaf, choices=tuple(LEAVES), help="budget: how a playout is valued at the horizon")
-
-
-def parse_horizon(text: str) -> int | Literal["auto"] | None:
-    """A ``--horizon`` value: a number of turns, ``auto`` or ``end`` (None: to the end of the round).
-
-    >>> parse_horizon("8"), parse_horizon("auto"), parse_horizon("end")
-    (8, 'auto', None)
-    """
-    if text in ("end", "None"):
-        return None
-    return "auto" if text == "auto" else int(text)
 
 
 def budget_from(args: argparse.Namespace) -> Budget:

@@ -51,11 +51,11 @@ import time
 from dataclasses import asdict, replace
 from typing import Any, Literal
 
-from budget_flags import add_budget_flags, budget_from, parse_horizon
+from budget_flags import add_budget_flags, budget_from
 
 from rummy500.bots import make_bot
 from rummy500.record import load_record
-from rummy500.review import Budget, _walk, accuracy_of, judge_moves, review_record
+from rummy500.review import Budget, _walk, accuracy_of, judge_moves, parse_horizon, review_record
 from rummy500.rules import Rules
 from rummy500.sim.runner import play_game
 

@@ -92,6 +92,7 @@ __all__ = [
     "clear_cache",
     "cores",
     "judge_moves",
+    "parse_horizon",
     "review_record",
     "verdict_for",
 ]
@@ -183,6 +184,24 @@ class Budget:
 
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
 DEFAULT_BUDGET = Budget()
+
+
+def parse_horizon(text: str) -> int | Literal["auto"] | None:
+    """A ``--horizon`` value as :attr:`Budget.horizon` takes it: a number of turns (at least 1), ``auto`` or ``end``.
+
+    >>> parse_horizon("8"), parse_horizon("auto"), parse_horizon("end")
+    (8, 'auto', None)
+    >>> parse_horizon("0")
+    Traceback (most recent call last):
+    ValueError: --horizon must be a number of turns (at least 1), auto or end, not '0'
+    """
+    if text in ("end", "None"):
+        return None
+    if text == "auto":
+        return "auto"
+    if text.isdigit() and int(text) >= 1:
+        return int(text)
+    raise ValueError(f"--horizon must be a number of turns (at least 1), auto or end, not {text!r}")
 
 
 def verdict_for(loss: float, stderr: float = 0.0, confidence: float = 0.0) -> str:

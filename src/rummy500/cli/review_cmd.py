@@ -13,10 +13,9 @@ import argparse
 import json
 import sys
 from dataclasses import replace
-from typing import Literal
 
 from rummy500.bots.hard import LEAVES
-from rummy500.review import DEFAULT_BUDGET, THRESHOLDS, Review, ReviewError, cores, review_record
+from rummy500.review import DEFAULT_BUDGET, THRESHOLDS, Review, ReviewError, cores, parse_horizon, review_record
 
 __all__ = ["main"]
 
@@ -68,15 +67,10 @@ def main(argv: list[str]) -> int:
     if args.budget < 2:
         print("rummy500 review: --budget must be at least 2 (a difference needs two samples to be judged)", file=sys.stderr)
         return 2
-    horizon: int | Literal["auto"] | None
-    if args.horizon == "end":
-        horizon = None
-    elif args.horizon == "auto":
-        horizon = "auto"
-    elif args.horizon.isdigit() and int(args.horizon) >= 1:
-        horizon = int(args.horizon)
-    else:
-        print("rummy500 review: --horizon must be a number of turns (at least 1), auto or end", file=sys.stderr)
+    try:
+        horizon = parse_horizon(args.horizon)
+    except ValueError as exc:
+        print(f"rummy500 review: {exc}", file=sys.stderr)
         return 2
     try:
         record = _read(args.file)
