@@ -118,8 +118,8 @@ class Budget:
         candidates: moves compared per decision, the move played included.
         horizon: turns played out after the candidate before the position is
             valued: ``"auto"`` (the default) as ``hard`` plays out, 4 turns
-            (two turns of every seat at four or more players each alone); a number of turns; None: to the
-            end of the round.
+            (two turns of every seat at four or more players each alone); a
+            number of turns; None: to the end of the round.
         confidence: the margin, in standard errors of the paired difference,
             by which a move must be worse than the best to lose points at all,
             and to be rated at least an inaccuracy, a mistake or a blunder

@@ -1,9 +1,10 @@
 """The ``expert`` level: ``hard``'s search with twice the playouts.
 
 Strategy. ``expert`` decides like ``hard`` (information-set Monte Carlo search
-over determinizations, medium-policy playouts of 4 turns (two turns of every seat
-at four or more players alone) valued by the fitted leaf, stock streams, waiting searched against laying at once, paired
-comparisons against the heuristic favourite; see :mod:`rummy500.bots.hard`)
+over determinizations, medium-policy playouts of 4 turns (two turns of every
+seat at four or more players alone) valued by the fitted leaf, stock streams,
+waiting searched against laying at once, paired comparisons against the
+heuristic favourite; see :mod:`rummy500.bots.hard`)
 with **twice the playouts**: 96 per searched decision (``hard``: 48), so a
 smaller edge over the heuristic favourite is trusted. It searches the same
 candidates (the 3 best within 10 heuristic points): a wider choice (5
