@@ -1,7 +1,7 @@
 """How strong is each bot level? Seat-rotated matches at every table size, with 95% intervals.
 
 Prints one table: each level against each of its opponents, at each table
-size -- 2 players, 3, 4 and 6 players (one seat of the level, the others
+size -- 2 players, and 3 to 8 players (one seat of the level, the others
 the opponent) and a 4-player partnership (the level's side against the
 opponent's side). The seats rotate every game and every game is dealt from
 its own seed. Per cell: games, the level's wins (a tie counts as the fair
@@ -22,8 +22,8 @@ Run::
     python benchmarks/strength.py --duplicate --pairs hard:medium --tables 2p --games 200
 
 ``--duplicate`` deals every hand set once per seating: each deal is played
-twice with the seats swapped at 2 players (and once from every seat at 3, 4
-and 6; twice, sides swapped, for partnerships), so the luck of the cards falls on
+twice with the seats swapped at 2 players (and once from every seat at 3 to
+8; twice, sides swapped, for partnerships), so the luck of the cards falls on
 both sides equally and the win rate's noise shrinks. The interval is still
 Wilson's over games, which treats a deal's games as independent: their
 outcomes are negatively correlated (the good hand goes to each side once), so
@@ -70,7 +70,7 @@ PAIRS: list[tuple[str, str, float | None]] = [
 ]
 
 #: Table sizes: name -> (players, partnership).
-TABLES: dict[str, tuple[int, bool]] = {"2p": (2, False), "3p": (3, False), "4p": (4, False), "4p-partners": (4, True), "6p": (6, False)}
+TABLES: dict[str, tuple[int, bool]] = {"2p": (2, False), "3p": (3, False), "4p": (4, False), "4p-partners": (4, True), "5p": (5, False), "6p": (6, False), "7p": (7, False), "8p": (8, False)}
 
 #: ``--quick``: these pairs, these games per cell.
 QUICK_PAIRS = "hard:medium,expert:medium,expert:hard"

@@ -37,11 +37,14 @@ def test_a_preset_that_fixes_the_table_is_played_at_its_own_table() -> None:
     assert strength.preset_tables("partnership", ["2p"]) == ["4p-partners"]
 
 
-def test_six_players_are_a_table_of_their_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``--tables 6p``: one seat of the level against five of the opponent; duplicate deals are played from all six seats."""
-    out = tmp_path / "six.json"
-    argv = ["--pairs", "random:medium", "--tables", "6p", "--games", "1", "--duplicate", "--target", "100", "--out", str(out)]
+@pytest.mark.parametrize("table, players", [("5p", 5), ("6p", 6), ("7p", 7), ("8p", 8)])
+def test_five_to_eight_players_are_tables_of_their_own(
+    table: str, players: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--tables 5p`` to ``8p``: one seat of the level against the opponent in every other seat, each deal played from every seat."""
+    out = tmp_path / f"{table}.json"
+    argv = ["--pairs", "random:medium", "--tables", table, "--games", "1", "--duplicate", "--target", "100", "--out", str(out)]
     assert strength.main(argv) == 0
     (cell,) = json.loads(out.read_text())["cells"]
-    assert (cell["table"], cell["games"], cell["fair"]) == ("6p", 6, pytest.approx(1 / 6))
-    assert "| random | medium | 6p | 6 |" in capsys.readouterr().out
+    assert (cell["table"], cell["games"], cell["fair"]) == (table, players, pytest.approx(1 / players))
+    assert f"| random | medium | {table} | {players} |" in capsys.readouterr().out
