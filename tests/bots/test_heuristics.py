@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rummy500 import Rules, parse_cards
 from rummy500.actions import Discard, Draw, Meld, Take
 from rummy500.bots import make_bot
-from rummy500.bots.heuristics import Analysis, Planner, card_outs
+from rummy500.bots.heuristics import Analysis, Planner, card_outs, hand_masks
 from rummy500.cards import JOKER, Card
 from rummy500.state import RoundState
 
@@ -144,6 +144,59 @@ def test_a_cards_outs_do_not_depend_on_the_card_itself_being_in_the_hand(
         rest.remove(c)
         assert card_outs(c, hand, live, rules) == card_outs(c, rest, live, rules)
         assert card_outs(c, [*hand, c], live, rules) == card_outs(c, rest, live, rules)
+
+
+def _outs_by_sets(c: Card, hand: list[Card], live: dict[Card, int], rules: Rules) -> float:
+    """``card_outs`` as it was written before the hand became bit masks: the same sums in the same order."""
+    rank, suit = c.rank, c.suit
+    outs = 0.0
+    same_rank = {h >> 4 for h in hand if h & 15 == rank and h >> 4 != suit}
+    if same_rank:
+        for s in range(4):
+            if s != suit and s not in same_rank:
+                outs += live.get(Card(s * 16 + rank), 0)
+    else:
+        outs += 0.15 * sum(live.get(Card(s * 16 + rank), 0) for s in range(4) if s != suit)
+    ranks = {h & 15 for h in hand if h >> 4 == suit}
+    top = 14 if rules.short_pack else 13
+
+    def live_rank(r: int) -> int:
+        r = 1 if r == 14 else r
+        return live.get(Card(suit * 16 + r), 0) if 1 <= r <= 13 else 0
+
+    for d in (1, 2):
+        for nb in (rank - d, rank + d):
+            if (1 if nb == 14 else nb) in ranks and 1 <= nb <= top + 1:
+                if d == 1:
+                    outs += live_rank(min(rank, nb) - 1) + live_rank(max(rank, nb) + 1)
+                else:
+                    outs += live_rank((rank + nb) // 2)
+    if rank == 1:
+        for nb, mid in ((13, None), (12, 13)):
+            if nb in ranks:
+                outs += live_rank(12) if mid is None else live_rank(mid)
+    return outs
+
+
+@given(
+    cards=st.lists(st.integers(0, 52), min_size=1, max_size=14, unique=True),
+    jokers=st.integers(0, 2),
+    counts=st.lists(st.integers(0, 2), min_size=53, max_size=53),
+    short_pack=st.booleans(),
+)
+def test_a_cards_outs_are_counted_alike_from_the_hand_or_its_masks(cards: list[int], jokers: int, counts: list[int], short_pack: bool) -> None:
+    """``card_outs`` reads the hand as bit masks (:func:`hand_masks`, kept per analysis): the same outs as by sets of suits and ranks."""
+    pack = [Card(s * 16 + r) for s in range(4) for r in range(1, 14)] + [JOKER]
+    hand = [pack[i] for i in cards] + [JOKER] * jokers
+    rules = Rules.from_mapping({"preset": "standard", "players": 2, "short_pack": short_pack})
+    live = {c: n for c, n in zip(pack, counts, strict=True) if n}
+    masks = hand_masks(hand)
+    for c in hand:
+        if c == JOKER:
+            continue
+        expected = _outs_by_sets(c, hand, live, rules)
+        assert card_outs(c, hand, live, rules) == expected
+        assert card_outs(c, hand, live, rules, masks) == expected
 
 
 def test_a_pile_card_a_joker_bridges_to_a_table_run_is_worth_taking() -> None:

@@ -29,7 +29,7 @@ from rummy500.rules import Rules
 from rummy500.scoring import card_value, meld_points, new_meld_points
 from rummy500.views import View
 
-__all__ = ["Analysis", "Group", "PlanContext", "Planner", "bare", "card_outs", "pack_counter"]
+__all__ = ["Analysis", "Group", "PlanContext", "Planner", "bare", "card_outs", "hand_masks", "pack_counter"]
 
 _JK = JOKER
 
@@ -111,10 +111,10 @@ class Group:
     points: int
 
 
-# (cards, id of the table meld or of None, seat, rules) -> (that meld, points); melds and rules
+# rules -> (cards, id of the table meld or of None, seat) -> (that meld, points); melds and rules
 # are immutable values. The meld is held in the entry (so its id stays its own) and compared
 # by identity: hashing a meld's every field at each look-up cost more than the points.
-_POINTS: dict[tuple[object, ...], tuple[TableMeld | None, int | None]] = {}
+_POINTS: dict[Rules, dict[tuple[object, ...], tuple[TableMeld | None, int | None]]] = {}
 # cards as an action writes them -> the hand cards they use, bare and sorted.
 _NEEDS: dict[tuple[Card, ...], tuple[Card, ...]] = {}
 
@@ -175,6 +175,10 @@ class Planner:
         self.may_extend = may_extend or (lambda m: True)
         self.wild = wild
         self.node_budget = node_budget
+        # The rules' points memo, found once here rather than hashing the rules at every look-up.
+        if len(_POINTS) > 64 and rules not in _POINTS:
+            _POINTS.clear()
+        self._points = _POINTS.setdefault(rules, {})
 
     # -- groups
     def groups(self, hand: Sequence[Card]) -> list[Group]:
@@ -211,8 +215,9 @@ class Planner:
         meld = None
         if on is not None:
             meld = self.table[on] if on < len(self.table) and self.table[on].id == on else _by_id(self.table, on)
-        key = (tuple(cards), id(meld), self.seat, self.rules)
-        hit = _POINTS.get(key)
+        memo = self._points
+        key = (tuple(cards), id(meld), self.seat)
+        hit = memo.get(key)
         if hit is not None and hit[0] is meld:
             return hit[1]
         try:
@@ -224,9 +229,9 @@ class Planner:
                 pts = after - before
         except MeldError:
             pts = None
-        if len(_POINTS) > 200_000:
-            _POINTS.clear()
-        _POINTS[key] = (meld, pts)
+        if len(memo) > 200_000:
+            memo.clear()
+        memo[key] = (meld, pts)
         return pts
 
     # -- the search
@@ -426,28 +431,51 @@ def _by_id(table: Sequence[TableMeld], meld_id: int) -> TableMeld:
     raise MeldError(f"no meld {meld_id}")
 
 
-def card_outs(c: Card, hand: Sequence[Card], live: Mapping[Card, int], rules: Rules) -> float:
+def hand_masks(hand: Iterable[Card]) -> tuple[list[int], list[int]]:
+    """The hand as bit masks: per rank the suits held, per suit the ranks held (what :func:`card_outs` reads).
+
+    >>> from rummy500.cards import parse_cards
+    >>> seven, _, eight = hand = parse_cards("7H 7S 8H")
+    >>> by_rank, by_suit = hand_masks(hand)
+    >>> [s for s in range(4) if by_rank[7] >> s & 1] == sorted({seven.suit, hand[1].suit})
+    True
+    >>> [r for r in range(16) if by_suit[seven.suit] >> r & 1]
+    [7, 8]
+    """
+    by_rank = [0] * 16
+    by_suit = [0] * 5
+    for h in hand:
+        # A card is suit * 16 + rank; a bare joker (code 64) lands on "rank" 0 and "suit" 4,
+        # which no natural card reads.
+        by_rank[h & 15] |= 1 << (h >> 4)
+        by_suit[h >> 4] |= 1 << (h & 15)
+    return by_rank, by_suit
+
+
+def card_outs(
+    c: Card, hand: Sequence[Card], live: Mapping[Card, int], rules: Rules, masks: tuple[list[int], list[int]] | None = None
+) -> float:
     """How many live cards would make ``c`` part of a 3-card meld with one other held card.
 
     ``live`` counts the cards that may still come (the stock and hidden hands);
     a joker in hand makes every card worth keeping, so jokers score high.
+    ``masks``: :func:`hand_masks` of ``hand``, when the caller has them.
     """
     if c == _JK:
         return 20.0
-    rank, suit = c.rank, c.suit
+    rank, suit = c & 15, c >> 4
+    by_rank, by_suit = hand_masks(hand) if masks is None else masks
     outs = 0.0
-    # Cards as codes (suit * 16 + rank): a hand holds natural cards and bare jokers only, and a
-    # bare joker (code 64: "suit" 4, "rank" 0) never matches a natural card's rank or suit below.
-    same_rank = {h >> 4 for h in hand if h & 15 == rank and h >> 4 != suit}
     get = cast("dict[int, int]", live).get  # cards are their int codes
+    same_rank = by_rank[rank] & ~(1 << suit)  # the other suits of its rank held
     if same_rank:
         for s in range(4):
-            if s != suit and s not in same_rank:
+            if s != suit and not same_rank >> s & 1:
                 outs += get(s * 16 + rank, 0)
     else:
         # A lone card: two more of its rank would do; count them at a discount.
         outs += 0.15 * sum(get(s * 16 + rank, 0) for s in range(4) if s != suit)
-    ranks = {h & 15 for h in hand if h >> 4 == suit}
+    ranks = by_suit[suit]  # the ranks of its suit held
     top = 14 if rules.short_pack else 13
 
     def live_rank(r: int) -> int:
@@ -459,8 +487,7 @@ def card_outs(c: Card, hand: Sequence[Card], live: Mapping[Card, int], rules: Ru
 
     for d in (1, 2):
         for nb in (rank - d, rank + d):
-            nb_r = 1 if nb == 14 else nb
-            if nb_r in ranks and 1 <= nb <= top + 1:
+            if 1 <= nb <= top + 1 and ranks >> (1 if nb == 14 else nb) & 1:
                 if d == 1:
                     lo, hi = min(rank, nb), max(rank, nb)
                     outs += live_rank(lo - 1) + live_rank(hi + 1)
@@ -469,7 +496,7 @@ def card_outs(c: Card, hand: Sequence[Card], live: Mapping[Card, int], rules: Ru
     if rank == 1:
         # the ace also sits above the king
         for nb, mid in ((13, None), (12, 13)):
-            if nb in ranks:
+            if ranks >> nb & 1:
                 outs += live_rank(12) if mid is None else live_rank(mid)
     return outs
 
@@ -511,19 +538,26 @@ class Analysis:
         self._pile_suits: dict[int, set[int]] | None = None
         self._plan_cards: Counter[Card] | None = None
         self._extendable: list[TableMeld] | None = None
+        self._masks: tuple[list[int], list[int]] | None = None
         self._values = _hand_values(rules)
         side = rules.side_of(seat)
         self._opps = opps = [s for s in range(view.players) if s != seat and rules.side_of(s) != side]
-        # Cards that may still come: the pack less everything this seat can see.
+        # Cards that may still come: the pack less everything this seat can see, counted down
+        # in a copy of the pack (so in the pack's order, as the counts were always listed).
         seen: list[Card] = [*view.hand, *view.discard, *view.removed]
         for m in view.melds:
-            seen.extend(_need(m.cards))  # the order of ``seen`` does not matter: it is counted
+            seen.extend(_need(m.cards))
         for s, k in enumerate(view.known):
             if s != seat:
                 seen.extend(k)
-        gone = Counter(seen).get
-        # In the pack's order, as the counts were always listed; only cards still to come.
-        self.live: dict[Card, int] = {c: r for c, n in _shared_pack(rules).items() if (r := n - gone(c, 0)) > 0}
+        live: dict[Card, int] = dict(_shared_pack(rules))
+        for c in seen:
+            r = live.get(c, 0) - 1
+            if r > 0:
+                live[c] = r
+            elif r == 0:
+                del live[c]  # none left to come
+        self.live = live
         n = view.players
         dealt = n * rules.n_hand + 1
         start_stock = max(1, rules.pack_size - dealt)
@@ -566,7 +600,12 @@ class Analysis:
         """How much holding ``c`` is worth: its chances to meld less the risk of being caught."""
         # ``c`` itself is not taken out of the hand: card_outs never counts a card of c's own
         # suit and rank (other suits of its rank, other ranks of its suit), so it is the same.
-        outs = card_outs(c, self.hand if hand is None else hand, self.live, self.rules)
+        if hand is None:
+            if self._masks is None:
+                self._masks = hand_masks(self.hand)
+            outs = card_outs(c, self.hand, self.live, self.rules, self._masks)
+        else:
+            outs = card_outs(c, hand, self.live, self.rules)
         v = self.value(c)
         if c == _JK:
             return 100.0 if self.wild else -v * self.risk
@@ -807,7 +846,7 @@ class Analysis:
         single = len(cards) == 1
         plan_cards = planned if single else planned.copy()  # counted down below: a copy
         for c in cards:
-            k = self.keep_value(c, hand)
+            k = self.keep_value(c, None if len(hand) == len(self.hand) else hand)  # nothing taken out yet: the hand's own masks
             if plan_cards[c] > 0:
                 # A card of a meld we could lay: keep it (a meld we may not lay yet, say).
                 k += 2 * self.value(c) + 10
