@@ -31,7 +31,10 @@ the interval is, if anything, too wide. Per cell it also counts the deals the
 level won from every seat, the split deals, and the deals it lost from every
 seat. ``--out`` keeps every game's outcome and its rounds' margins (the
 level's round score less the opponents'), so two runs on the same seed can be
-compared deal by deal (``benchmarks/compare_strength.py``).
+compared deal by deal (``benchmarks/compare_strength.py``). The file is
+written again each time a game finishes (the cell marked ``"complete":
+false`` until its last game), so a run stopped early still leaves the games
+it finished, from the first on, for that comparison.
 
 ``--presets standard,quick`` (or ``all``) plays every cell once per preset,
 each under that preset's own rules and target (``--target`` overrides it),
@@ -53,6 +56,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rummy500.rules import PRESETS, Rules
@@ -96,10 +100,14 @@ def measure(
     target: int | None,
     duplicate: bool = False,
     preset: str = "standard",
+    on_partial: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` matches of ``level`` against ``opponent`` at ``table``; return the cell's numbers.
 
     ``preset`` gives the rules (its own target unless ``target`` is given).
+    ``on_partial`` is handed the cell's numbers so far (``"complete": False``)
+    each time the games finished from the first on grow: a run stopped
+    early still leaves every finished game's outcome, in game order.
     """
     players, partnership = TABLES[table]
     per_deal = seatings(players, partnership) if duplicate else 1
@@ -116,9 +124,23 @@ def measure(
 
     won: dict[int, float] = {}
     so_far: list[float] = []
+    finished: dict[int, GameResult] = {}
+    prefix: list[GameResult] = []
+
+    def numbers(results: list[GameResult], complete: bool) -> dict[str, Any]:
+        cell = summarize(results, level=level, opponent=opponent, table=table, preset=preset, rules=rules, mine=mine, fair=fair, per_deal=per_deal, seconds=time.perf_counter() - start)
+        cell["complete"] = complete
+        return cell
 
     def tick(r: GameResult) -> None:
         done[0] += 1
+        finished[r.index] = r
+        grew = False
+        while len(prefix) in finished:
+            prefix.append(finished.pop(len(prefix)))
+            grew = True
+        if grew and on_partial is not None and len(prefix) < games:
+            on_partial(numbers(prefix, False))
         won[r.index] = fair if not r.winners else float(r.entries[r.winners[0]] in mine)
         for seat, e in enumerate(r.entries):
             if e in mine and seat < len(r.decision_times):
@@ -133,6 +155,23 @@ def measure(
         )
 
     results = run_games(entries, rules, games, seed=seed, jobs=jobs, bot_options=options, on_result=tick, duplicate=per_deal)
+    return numbers(results, True)
+
+
+def summarize(
+    results: list[GameResult],
+    *,
+    level: str,
+    opponent: str,
+    table: str,
+    preset: str,
+    rules: Rules,
+    mine: set[int],
+    fair: float,
+    per_deal: int,
+    seconds: float,
+) -> dict[str, Any]:
+    """One cell's numbers from its games (in game order)."""
     wins = 0.0
     share: list[float] = []
     my_pts: list[float] = []
@@ -167,7 +206,7 @@ def measure(
         "opponent_points_per_round": statistics.fmean(their_pts) if their_pts else 0.0,
         "median_decision_s": statistics.median(times) if times else 0.0,
         "decisions": len(times),
-        "seconds": time.perf_counter() - start,
+        "seconds": seconds,
         "duplicate": per_deal,
         "deals": deal_outcomes(share, per_deal) if per_deal > 1 else None,
         "outcomes": share,
@@ -255,12 +294,25 @@ def main(argv: list[str] | None = None) -> int:
         "| median decision | deals won / split / lost |"
     )
     print("|---" * (12 + bool(presets)) + "|", flush=True)
-    rows = []
+    rows: list[dict[str, Any]] = []
     k = 0
+
+    def save(cells: list[dict[str, Any]]) -> None:
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump(
+                    {"games_per_cell": games, "duplicate": args.duplicate, "seed": args.seed, "target": target, "presets": presets, "options": options, "cells": cells},
+                    f,
+                    indent=1,
+                )
+
     for preset in presets or ["standard"]:
         for level, opponent, bar in pairs:
             for table in preset_tables(preset, tables):
-                r = measure(level, opponent, table, games, seed=args.seed + k, jobs=args.jobs, options=options, target=target, duplicate=args.duplicate, preset=preset)
+                r = measure(
+                    level, opponent, table, games, seed=args.seed + k, jobs=args.jobs, options=options, target=target,
+                    duplicate=args.duplicate, preset=preset, on_partial=lambda cell: save([*rows, cell]),
+                )
                 k += 1
                 r["required"] = bar if table == "2p" and preset == "standard" and r["target"] == 500 else None
                 rows.append(r)
@@ -274,13 +326,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"| {r['points_per_round']:+.1f} / {r['opponent_points_per_round']:+.1f} | {r['median_decision_s'] * 1000:.0f} ms | {deal_text} |",
                     flush=True,
                 )
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(
-                {"games_per_cell": games, "duplicate": args.duplicate, "seed": args.seed, "target": target, "presets": presets, "options": options, "cells": rows},
-                f,
-                indent=1,
-            )
+    save(rows)
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,3 +49,19 @@ def test_five_to_eight_players_are_tables_of_their_own(
     (cell,) = json.loads(out.read_text())["cells"]
     assert (cell["table"], cell["games"], cell["fair"]) == (table, players, pytest.approx(1 / players))
     assert f"| random | medium | {table} | {players} |" in capsys.readouterr().out
+
+
+def test_a_run_stopped_early_leaves_the_games_it_finished(tmp_path: Path) -> None:
+    """``--out`` is written after every game: a stopped run's file holds its finished games, marked incomplete."""
+    seen: list[dict[str, Any]] = []
+    cell = strength.measure(
+        "random", "medium", "2p", 2, seed=5, jobs=1, options={}, target=100, duplicate=True, on_partial=seen.append
+    )
+    assert [(c["games"], c["complete"], len(c["outcomes"])) for c in seen] == [(1, False, 1)]
+    assert (cell["games"], cell["complete"], len(cell["outcomes"])) == (2, True, 2)
+    assert seen[0]["outcomes"] == cell["outcomes"][:1] and seen[0]["round_margins"] == cell["round_margins"][:1]
+
+    out = tmp_path / "run.json"
+    assert strength.main(["--pairs", "random:medium", "--tables", "2p", "--games", "2", "--target", "100", "--seed", "5", "--out", str(out)]) == 0
+    (final,) = json.loads(out.read_text())["cells"]
+    assert final["complete"] is True and len(final["outcomes"]) == 2
