@@ -127,10 +127,53 @@ def measure(
     finished: dict[int, GameResult] = {}
     prefix: list[GameResult] = []
 
+    def share_of(r: GameResult) -> float:
+        """The level's share of one game's win (the fair share for a game nobody won)."""
+        return fair if not r.winners else float(r.entries[r.winners[0]] in mine)
+
     def numbers(results: list[GameResult], complete: bool) -> dict[str, Any]:
-        cell = summarize(results, level=level, opponent=opponent, table=table, preset=preset, rules=rules, mine=mine, fair=fair, per_deal=per_deal, seconds=time.perf_counter() - start)
-        cell["complete"] = complete
-        return cell
+        """The cell's numbers from its games so far (in game order)."""
+        wins = 0.0
+        share: list[float] = []
+        my_pts: list[float] = []
+        their_pts: list[float] = []
+        times: list[float] = []
+        margins: list[list[float]] = []
+        for r in results:
+            got = share_of(r)
+            wins += got
+            share.append(got)
+            for seat, e in enumerate(r.entries):
+                pts = [float(rs[seat]) for rs in r.round_scores]
+                (my_pts if e in mine else their_pts).extend(pts)
+                if e in mine and seat < len(r.decision_times):
+                    times.extend(r.decision_times[seat])
+            margins.append([round_margin(rs, r.entries, mine) for rs in r.round_scores])
+        n = len(results)
+        lo, hi = wilson(wins, n)
+        return {
+            "level": level,
+            "opponent": opponent,
+            "table": table,
+            "preset": preset,
+            "target": rules.target,
+            "games": n,
+            "wins": wins,
+            "win_rate": wins / n if n else 0.0,
+            "ci95": [lo, hi],
+            "fair": fair,
+            "rounds": sum(len(r.round_scores) for r in results),
+            "points_per_round": statistics.fmean(my_pts) if my_pts else 0.0,
+            "opponent_points_per_round": statistics.fmean(their_pts) if their_pts else 0.0,
+            "median_decision_s": statistics.median(times) if times else 0.0,
+            "decisions": len(times),
+            "seconds": time.perf_counter() - start,
+            "duplicate": per_deal,
+            "deals": deal_outcomes(share, per_deal) if per_deal > 1 else None,
+            "outcomes": share,
+            "round_margins": margins,
+            "complete": complete,
+        }
 
     def tick(r: GameResult) -> None:
         done[0] += 1
@@ -141,7 +184,7 @@ def measure(
             grew = True
         if grew and on_partial is not None and len(prefix) < games:
             on_partial(numbers(prefix, False))
-        won[r.index] = fair if not r.winners else float(r.entries[r.winners[0]] in mine)
+        won[r.index] = share_of(r)
         for seat, e in enumerate(r.entries):
             if e in mine and seat < len(r.decision_times):
                 so_far.extend(r.decision_times[seat])
@@ -156,62 +199,6 @@ def measure(
 
     results = run_games(entries, rules, games, seed=seed, jobs=jobs, bot_options=options, on_result=tick, duplicate=per_deal)
     return numbers(results, True)
-
-
-def summarize(
-    results: list[GameResult],
-    *,
-    level: str,
-    opponent: str,
-    table: str,
-    preset: str,
-    rules: Rules,
-    mine: set[int],
-    fair: float,
-    per_deal: int,
-    seconds: float,
-) -> dict[str, Any]:
-    """One cell's numbers from its games (in game order)."""
-    wins = 0.0
-    share: list[float] = []
-    my_pts: list[float] = []
-    their_pts: list[float] = []
-    times: list[float] = []
-    margins: list[list[float]] = []
-    for r in results:
-        got = fair if not r.winners else float(r.entries[r.winners[0]] in mine)
-        wins += got
-        share.append(got)
-        for seat, e in enumerate(r.entries):
-            pts = [float(rs[seat]) for rs in r.round_scores]
-            (my_pts if e in mine else their_pts).extend(pts)
-            if e in mine and seat < len(r.decision_times):
-                times.extend(r.decision_times[seat])
-        margins.append([round_margin(rs, r.entries, mine) for rs in r.round_scores])
-    n = len(results)
-    lo, hi = wilson(wins, n)
-    return {
-        "level": level,
-        "opponent": opponent,
-        "table": table,
-        "preset": preset,
-        "target": rules.target,
-        "games": n,
-        "wins": wins,
-        "win_rate": wins / n if n else 0.0,
-        "ci95": [lo, hi],
-        "fair": fair,
-        "rounds": sum(len(r.round_scores) for r in results),
-        "points_per_round": statistics.fmean(my_pts) if my_pts else 0.0,
-        "opponent_points_per_round": statistics.fmean(their_pts) if their_pts else 0.0,
-        "median_decision_s": statistics.median(times) if times else 0.0,
-        "decisions": len(times),
-        "seconds": seconds,
-        "duplicate": per_deal,
-        "deals": deal_outcomes(share, per_deal) if per_deal > 1 else None,
-        "outcomes": share,
-        "round_margins": margins,
-    }
 
 
 def round_margin(scores: list[int], entries: list[int], mine: set[int]) -> float:
