@@ -67,6 +67,31 @@ def test_hold_back_searches_waiting_where_the_heuristics_would_lay_at_once() -> 
     assert searched >= 1
 
 
+# Seat 0 holds one joker and two melds that want it: a set of aces or a run of clubs.
+ONE_JOKER_TWO_MELDS = (
+    "dealer=1 to_move=0 phase=play discard=TD hands=AC.AH.JK.8C.9C.JC.5H.2S|4C.4D.4S.KD.9H.8D.2D stock=QD.7S.5C.6D"
+)
+
+
+def test_lay_choices_search_the_other_way_to_split_the_cards() -> None:
+    """``lay_choices`` adds the best lay outside the hand's plan: here the joker in the run instead of the set."""
+    from rummy500.actions import Meld
+
+    view = RoundState.from_position(Rules(), ONE_JOKER_TWO_MELDS).view(0)
+    plain, wider = make_bot("hard", 1), make_bot("hard", 1, lay_choices=2)
+    for bot in (plain, wider):
+        bot.guide._observe(view)  # type: ignore[attr-defined]
+    lay_only = plain._candidates(view, plain.guide.analysis(view), list(view.legal))  # type: ignore[attr-defined]
+    more = wider._candidates(view, wider.guide.analysis(view), list(view.legal))  # type: ignore[attr-defined]
+    assert [str(a) for a in lay_only] == ["meld AC AH JK=AD", "discard JC"]  # the set (45 points) and waiting
+    # The run with the joker keeps 42 points layable: within the margin, so it is searched too. Laying the
+    # plan's melds in another order is no choice, so nothing else is added (it would be under 35 points).
+    assert [str(a) for a in more] == ["meld AC AH JK=AD", "meld 8C 9C JC JK=TC", "discard JC"]
+    assert all(isinstance(a, Meld) or a in lay_only for a in more)
+    action = make_bot("hard", 1, lay_choices=1, iterations=12).act(view, random.Random(3))
+    assert action in more
+
+
 def test_consistent_determinizations_hold_no_meld_the_opponent_would_have_laid() -> None:
     """``conform`` leaves a seat that has played a turn no meld in hand, and changes nothing the seat sees."""
     from dataclasses import replace

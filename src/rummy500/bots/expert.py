@@ -14,8 +14,10 @@ stronger**, not by the 60% issue 14 asks: 221 of 400 games (55.3%, 95%
 interval 50.4% - 60.0%; ``docs/bots.md``, *Measured strength*, *expert
 against hard on 400 games*). Its former edge, searching when to lay, is now
 ``hard``'s too, and neither a wider or longer search, playouts to the end
-of the round near it, nor a stricter or a looser confidence rule gave a
-larger one (*Screening an edge for expert*, *Two more screens for expert*).
+of the round near it, a stricter or a looser confidence rule, nor searching
+other ways to split the cards into melds (``lay_choices``) gave a larger one
+(*Screening an edge for expert*, *Two more screens for expert*, *Searching
+other ways to lay*).
 
 **Opponent modelling** comes from the shared heuristics: the cards each
 opponent was seen taking stay in their hand in every determinization, and

@@ -94,6 +94,12 @@ MAX_DEALS = 40
 MAX_SWAPS = 24
 
 
+def _lay_key(a: Action) -> tuple[tuple[Card, ...], int | None]:
+    """A meld's or lay-off's hand cards (bare, sorted) and the meld it extends (None: a new meld)."""
+    assert isinstance(a, (Meld, LayOff))
+    return tuple(sorted(bare(a.cards))), a.on if isinstance(a, LayOff) else None
+
+
 class _PlayoutPolicy(MediumBot):
     """The medium heuristics without memory: the default policy of playouts."""
 
@@ -161,6 +167,11 @@ class HardBot(Bot):
             (None: :attr:`candidates`).
         draw_margin: heuristic points within which draws are searched
             (None: :attr:`margin`).
+        lay_choices: where the plan would lay a meld or lay-off, also search
+            this many other lays (0: none): the best-valued melds and
+            lay-offs that are not part of the hand's best plan, within
+            :attr:`margin` of the plan's value (another way to split the
+            cards between melds, or a lay-off instead of a meld).
     """
 
     level = "hard"
@@ -191,6 +202,7 @@ class HardBot(Bot):
         endgame: int = 0,
         draw_candidates: int | None = None,
         draw_margin: float | None = None,
+        lay_choices: int = 0,
     ) -> None:
         super().__init__(seed)
         self.iterations = max(0, int(iterations))
@@ -213,6 +225,7 @@ class HardBot(Bot):
         self.endgame = max(0, int(endgame))
         self.draw_candidates = self.candidates if draw_candidates is None else max(1, int(draw_candidates))
         self.draw_margin = self.margin if draw_margin is None else float(draw_margin)
+        self.lay_choices = max(0, int(lay_choices))
         self.guide = MediumBot(seed)
         self.policy = _PlayoutPolicy(seed)
         self.last_reason = ""
@@ -333,14 +346,42 @@ class HardBot(Bot):
         discards = [a for a in legal if isinstance(a, Discard)]
         if lay is not None and v > 0:
             self.guide.last_reason = f"{lay} keeps {v:.0f} points layable"
+            out = [(float(v), lay)]
             if self.hold_back and discards and len(view.hand) > self.TRIVIAL_HAND + 2:
                 wait = max(discards, key=lambda d: -an.discard_score(d.cards))
-                return [(float(v), lay), (float(v) - self.margin / 2, wait)]
-            return [(float(v), lay)]
+                out.append((float(v) - self.margin / 2, wait))
+            if self.lay_choices:
+                out += self._other_lays(an, legal, lay, float(v))
+            return out
         if discards:
             return [(-an.discard_score(d.cards), d) for d in discards]
         others = [a for a in legal if isinstance(a, (Meld, LayOff))]
         return [(0.0, a) for a in (others or legal)[:1]]
+
+    def _other_lays(self, an: Analysis, legal: list[Action], lay: Action, best: float) -> list[tuple[float, Action]]:
+        """Up to :attr:`lay_choices` lays outside the hand's best plan, within :attr:`margin` of ``best``.
+
+        Every group of the best plan is worth the plan's value when laid
+        first (the rest of the plan follows), so laying them in another order
+        is no choice; a meld or lay-off outside the plan splits the cards
+        another way. ``lay`` (the heuristics' choice) and any other way of
+        writing the same cards on the same meld are left out too.
+        """
+        seen = {(g.need, g.on) for g in an.base()[1]}
+        seen.add(_lay_key(lay))
+        others: list[tuple[float, Action]] = []
+        for a in legal:
+            if not isinstance(a, (Meld, LayOff)):
+                continue
+            key = _lay_key(a)
+            if key in seen:
+                continue
+            seen.add(key)
+            w = an.lay_value(a)
+            if w >= best - self.margin:
+                others.append((w, a))
+        others.sort(key=lambda s: -s[0])
+        return others[: self.lay_choices]
 
     # ------------------------------------------------------------ search
     def _search(self, view: View, cands: list[Action], rng: random.Random) -> Action:
