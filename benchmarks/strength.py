@@ -34,7 +34,11 @@ level's round score less the opponents'), so two runs on the same seed can be
 compared deal by deal (``benchmarks/compare_strength.py``). The file is
 written again each time a game finishes (the cell marked ``"complete":
 false`` until its last game), so a run stopped early still leaves the games
-it finished, from the first on, for that comparison.
+it finished, from the first on, for that comparison. ``--resume`` (with
+``--out``) goes on with that file's run: the games it holds are kept and only
+the rest are played, the same games an uninterrupted run plays (a larger
+``--games`` lengthens a finished run). A file played with other settings, or
+holding more games than asked, is refused.
 
 ``--presets standard,quick`` (or ``all``) plays every cell once per preset,
 each under that preset's own rules and target (``--target`` overrides it),
@@ -52,7 +56,9 @@ takes hours on two cores; ``--quick`` takes minutes and its intervals are wide.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import os
 import statistics
 import sys
 import time
@@ -101,6 +107,8 @@ def measure(
     duplicate: bool = False,
     preset: str = "standard",
     on_partial: Callable[[dict[str, Any]], None] | None = None,
+    before: list[GameResult] | None = None,
+    seconds_before: float = 0.0,
 ) -> dict[str, Any]:
     """Play ``games`` matches of ``level`` against ``opponent`` at ``table``; return the cell's numbers.
 
@@ -108,6 +116,10 @@ def measure(
     ``on_partial`` is handed the cell's numbers so far (``"complete": False``)
     each time the games finished from the first on grow: a run stopped
     early still leaves every finished game's outcome, in game order.
+    ``before`` are the cell's first games, played by an earlier run with the
+    same seed and settings (``--resume``); only the games after them are
+    played, and the numbers cover them all (``seconds_before``: the time
+    those took).
     """
     players, partnership = TABLES[table]
     per_deal = seatings(players, partnership) if duplicate else 1
@@ -119,7 +131,8 @@ def measure(
     entries = seating(level, opponent, players, partnership)
     mine = {e for e, name in enumerate(entries) if name == level and (partnership or e == 0)}
     fair = 0.5 if partnership else 1.0 / players
-    start = time.perf_counter()
+    start = time.perf_counter() - seconds_before
+    before = list(before or [])[:games]
     done = [0]
 
     won: dict[int, float] = {}
@@ -157,6 +170,7 @@ def measure(
             "table": table,
             "preset": preset,
             "target": rules.target,
+            "seed": seed,
             "games": n,
             "wins": wins,
             "win_rate": wins / n if n else 0.0,
@@ -173,7 +187,15 @@ def measure(
             "outcomes": share,
             "round_margins": margins,
             "complete": complete,
+            "game_results": [kept(r) for r in results],
         }
+
+    def kept(r: GameResult) -> dict[str, Any]:
+        """What ``--resume`` needs of a game: all but its record, and only the level's decision times."""
+        out = dataclasses.asdict(r)
+        del out["record"]
+        out["decision_times"] = [[round(t, 5) for t in ts] if r.entries[seat] in mine else [] for seat, ts in enumerate(r.decision_times)]
+        return out
 
     def tick(r: GameResult) -> None:
         done[0] += 1
@@ -182,12 +204,14 @@ def measure(
         while len(prefix) in finished:
             prefix.append(finished.pop(len(prefix)))
             grew = True
-        if grew and on_partial is not None and len(prefix) < games:
+        if grew and on_partial is not None and done[0] > len(before) and len(prefix) < games:
             on_partial(numbers(prefix, False))
         won[r.index] = share_of(r)
         for seat, e in enumerate(r.entries):
             if e in mine and seat < len(r.decision_times):
                 so_far.extend(r.decision_times[seat])
+        if done[0] <= len(before):
+            return  # a game of the earlier run, counted in
         median = statistics.median(so_far) * 1000 if so_far else 0.0
         print(
             f"  {level} vs {opponent} {table}: {done[0]}/{games} games, {sum(won.values()):g} won, "
@@ -197,8 +221,12 @@ def measure(
             flush=True,
         )
 
-    results = run_games(entries, rules, games, seed=seed, jobs=jobs, bot_options=options, on_result=tick, duplicate=per_deal)
-    return numbers(results, True)
+    for r in before:
+        tick(r)
+    results = run_games(
+        entries, rules, games, seed=seed, jobs=jobs, bot_options=options, on_result=tick, duplicate=per_deal, first=len(before)
+    )
+    return numbers([*before, *results], True)
 
 
 def round_margin(scores: list[int], entries: list[int], mine: set[int]) -> float:
@@ -249,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--expert-options", default=None, help="options for the expert bot as JSON")
     p.add_argument("--duplicate", action="store_true", help="play each deal once per seating (2 players: twice, seats swapped)")
     p.add_argument("--out", default=None, help="also write the numbers as JSON here")
+    p.add_argument(
+        "--resume", action="store_true", help="with --out: keep the games that file holds (same seed and settings) and play only the rest"
+    )
     args = p.parse_args(argv)
     games = args.games if args.games is not None else (QUICK_GAMES if args.quick else 400)
     wanted = args.pairs or (QUICK_PAIRS if args.quick else None)
@@ -272,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
         options["hard"] = json.loads(args.hard_options)
     if args.expert_options:
         options["expert"] = json.loads(args.expert_options)
+    old = load_resumable(args.out, {"duplicate": args.duplicate, "seed": args.seed, "target": target, "presets": presets, "options": options}) if args.resume else {}
+    if old is None:
+        return 2
     dup = ", duplicate deals" if args.duplicate else ""
     to = f"matches to {target}" if target is not None else "matches to each preset's target"
     print(f"strength: {games} games a cell{dup}, {to}, seed {args.seed} (Python {sys.version.split()[0]})")
@@ -296,9 +330,34 @@ def main(argv: list[str] | None = None) -> int:
     for preset in presets or ["standard"]:
         for level, opponent, bar in pairs:
             for table in preset_tables(preset, tables):
+                earlier = old.pop((preset, level, opponent, table), None)
+                if earlier is not None and earlier.get("seed") != args.seed + k:
+                    print(
+                        f"strength: {args.out} played {level} against {opponent} at {table} from seed {earlier.get('seed')}, "
+                        f"this run from {args.seed + k} (other pairs, tables or presets before it): cannot resume it",
+                        file=sys.stderr,
+                    )
+                    return 2
+                before = None
+                if earlier is not None:
+                    players, partnership = TABLES[table]
+                    per_deal = seatings(players, partnership) if args.duplicate else 1
+                    if len(earlier["game_results"]) > -(-games // per_deal) * per_deal:
+                        print(
+                            f"strength: {args.out} holds {len(earlier['game_results'])} games of {level} against {opponent} at {table}, "
+                            f"more than --games {games}: cannot resume it (it would drop games)",
+                            file=sys.stderr,
+                        )
+                        return 2
+                    try:
+                        before = [GameResult(**g) for g in earlier["game_results"]]
+                    except TypeError as e:
+                        print(f"strength: {args.out} has a game result that is not one: {e}", file=sys.stderr)
+                        return 2
                 r = measure(
                     level, opponent, table, games, seed=args.seed + k, jobs=args.jobs, options=options, target=target,
-                    duplicate=args.duplicate, preset=preset, on_partial=lambda cell: save([*rows, cell]),
+                    duplicate=args.duplicate, preset=preset, on_partial=lambda cell: save([*rows, cell, *old.values()]),
+                    before=before, seconds_before=earlier["seconds"] if earlier is not None else 0.0,
                 )
                 k += 1
                 r["required"] = bar if table == "2p" and preset == "standard" and r["target"] == 500 else None
@@ -313,8 +372,40 @@ def main(argv: list[str] | None = None) -> int:
                     f"| {r['points_per_round']:+.1f} / {r['opponent_points_per_round']:+.1f} | {r['median_decision_s'] * 1000:.0f} ms | {deal_text} |",
                     flush=True,
                 )
-    save(rows)
+    save([*rows, *old.values()])
     return 0
+
+
+def load_resumable(path: str | None, settings: dict[str, Any]) -> dict[tuple[str, str, str, str], dict[str, Any]] | None:
+    """``--resume``: the cells of ``path`` by (preset, level, opponent, table); None (after saying why) when it cannot be resumed.
+
+    A missing file is a run not yet started (nothing to keep). The file must
+    have been played with the same ``settings`` (seed, duplicate deals,
+    target, presets, bot options) and hold every game's result.
+    """
+    if not path:
+        print("strength: --resume needs --out, the file of the run to go on with", file=sys.stderr)
+        return None
+    if not os.path.exists(path):
+        return {}
+    try:
+        with open(path) as f:
+            prior = json.load(f)
+        cells = prior["cells"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"strength: cannot read {path} to resume it: {e!r}", file=sys.stderr)
+        return None
+    for key, want in settings.items():
+        if prior.get(key) != want:
+            print(f"strength: {path} was played with {key} {prior.get(key)!r}, this run asks for {want!r}: cannot resume it", file=sys.stderr)
+            return None
+    out: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for c in cells:
+        if "game_results" not in c:
+            print(f"strength: {path} holds no per-game results (written before --resume existed): cannot resume it", file=sys.stderr)
+            return None
+        out[(c["preset"], c["level"], c["opponent"], c["table"])] = c
+    return out
 
 
 if __name__ == "__main__":

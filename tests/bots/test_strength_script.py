@@ -65,3 +65,55 @@ def test_a_run_stopped_early_leaves_the_games_it_finished(tmp_path: Path) -> Non
     assert strength.main(["--pairs", "random:medium", "--tables", "2p", "--games", "2", "--target", "100", "--seed", "5", "--out", str(out)]) == 0
     (final,) = json.loads(out.read_text())["cells"]
     assert final["complete"] is True and len(final["outcomes"]) == 2
+
+
+def _run(*extra: str) -> list[str]:
+    return ["--pairs", "medium:random", "--tables", "2p", "--duplicate", "--target", "100", "--seed", "5", *extra]
+
+
+def _same_games(cell: dict[str, Any]) -> dict[str, Any]:
+    """A cell less what the clock decides (times, and the decision times of each game kept)."""
+    games = [{k: v for k, v in g.items() if k != "decision_times"} for g in cell["game_results"]]
+    return {k: v for k, v in cell.items() if k not in ("seconds", "median_decision_s", "game_results")} | {"games_kept": games}
+
+
+def test_a_resumed_run_plays_only_the_games_after_those_it_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--resume`` keeps the file's games and plays the rest: the same games as one run of them all."""
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    assert strength.main(_run("--games", "4", "--out", str(whole))) == 0
+    assert strength.main(_run("--games", "2", "--out", str(part))) == 0
+    capsys.readouterr()
+    assert strength.main(_run("--games", "4", "--out", str(part), "--resume")) == 0
+    progress = capsys.readouterr().err
+    assert "3/4 games" in progress and "4/4 games" in progress
+    assert "1/4 games" not in progress and "2/4 games" not in progress  # the kept games are not played again
+    (resumed,) = json.loads(part.read_text())["cells"]
+    (once,) = json.loads(whole.read_text())["cells"]
+    assert resumed["games"] == 4 and resumed["complete"] is True
+    assert _same_games(resumed) == _same_games(once)
+    assert resumed["decisions"] == once["decisions"]  # every decision time of the level kept, the first two games' too
+    # Fewer games than the file holds would drop some: refused.
+    assert strength.main(_run("--games", "2", "--out", str(part), "--resume")) == 2
+    assert "holds 4 games of medium against random at 2p, more than --games 2" in capsys.readouterr().err
+
+
+def test_a_run_that_cannot_be_resumed_is_refused_with_the_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run.json"
+    assert strength.main(_run("--games", "2", "--resume")) == 2
+    assert "--resume needs --out" in capsys.readouterr().err
+    assert strength.main(_run("--games", "2", "--out", str(out), "--resume")) == 0  # no file yet: a run from the start
+    played = out.read_text()
+    assert strength.main(["--pairs", "medium:random", "--tables", "2p", "--duplicate", "--target", "100", "--seed", "6", "--games", "4", "--out", str(out), "--resume"]) == 2
+    assert "was played with seed 5, this run asks for 6" in capsys.readouterr().err
+    assert strength.main(_run("--games", "4", "--out", str(out), "--resume", "--expert-options", '{"iterations": 8}')) == 2
+    assert "was played with options {}" in capsys.readouterr().err
+    assert out.read_text() == played  # a refusal leaves the file as it was
+    old = json.loads(played)
+    for cell in old["cells"]:
+        del cell["game_results"]  # as strength.py wrote it before --resume
+    out.write_text(json.dumps(old))
+    assert strength.main(_run("--games", "4", "--out", str(out), "--resume")) == 2
+    assert "holds no per-game results" in capsys.readouterr().err
+    out.write_text("{not json")
+    assert strength.main(_run("--games", "4", "--out", str(out), "--resume")) == 2
+    assert "cannot read" in capsys.readouterr().err

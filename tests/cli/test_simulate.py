@@ -37,6 +37,23 @@ def test_simulate_same_seed_same_results_whatever_the_jobs(capsys) -> None:  # n
     assert _json(capsys, [*hard, "--jobs", "1"]) == _json(capsys, [*hard, "--jobs", "2"])
 
 
+def test_a_run_from_a_later_game_plays_those_games_as_a_whole_run_does() -> None:
+    """``run_games(first=n)``: games n onward, dealt and seated as in the whole run (how a stopped run goes on)."""
+    from dataclasses import replace
+
+    from rummy500.rules import Rules
+    from rummy500.sim.runner import run_games
+
+    rules = Rules.from_mapping({"target": 150})
+    whole = run_games(["medium", "random"], rules, 6, seed=4, duplicate=2)
+    rest = run_games(["medium", "random"], rules, 6, seed=4, duplicate=2, first=4)
+    longer = run_games(["medium", "random"], rules, 8, seed=4, duplicate=2, first=6)  # the seeds do not depend on the length
+    assert [r.index for r in rest] == [4, 5] and [r.index for r in longer] == [6, 7]
+    untimed = [replace(r, decision_times=[]) for r in (*whole[4:], *rest)]
+    assert untimed[:2] == untimed[2:]
+    assert (longer[0].seed, longer[0].entries) == (longer[1].seed, longer[1].entries[::-1])  # one deal, seats swapped
+
+
 def test_simulate_saves_replayable_records(tmp_path: Path, capsys) -> None:  # noqa: ANN001
     out = _json(capsys, ["simulate", "--bots", "easy,random", "--games", "2", "--rules", '{"players": 3, "target": 100}', "--save", str(tmp_path), "--json"])
     files = sorted(tmp_path.glob("*.json"))

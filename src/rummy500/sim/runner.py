@@ -202,6 +202,7 @@ def run_games(
     max_rounds: int = MAX_ROUNDS,
     on_result: Callable[[GameResult], None] | None = None,
     duplicate: int = 1,
+    first: int = 0,
 ) -> list[GameResult]:
     """Play ``games`` matches between ``bots`` (levels), rotating seats each game.
 
@@ -221,14 +222,18 @@ def run_games(
         duplicate: play each deal this many times in a row, the seats rotated
             one further each time (duplicate deals: 2 in a 2-player game swaps
             the hands). Game ``i`` is dealt from seed number ``i // duplicate``.
+        first: play only games ``first`` to ``games - 1``, exactly as a
+            whole run plays them (to go on with a run stopped after ``first``
+            games, or to lengthen a finished one: the seeds of a run do not
+            depend on its number of games).
 
     Returns:
-        The results, in game order.
+        The results of the games played, in game order.
     """
     per_deal = max(1, int(duplicate))
     seeds = game_seeds(seed, -(-games // per_deal))
     tasks = []
-    for i in range(games):
+    for i in range(max(0, first), games):
         order = seat_order(len(bots), rules.players, i)
         levels = [bots[e] for e in order]
         tasks.append((levels, rules, seeds[i // per_deal], i, order, dict(bot_options or {}), keep_records, max_rounds))
