@@ -316,7 +316,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("|---" * (12 + bool(presets)) + "|", flush=True)
     rows: list[dict[str, Any]] = []
-    k = 0
 
     def save(cells: list[dict[str, Any]]) -> None:
         if args.out:
@@ -327,53 +326,61 @@ def main(argv: list[str] | None = None) -> int:
                     indent=1,
                 )
 
-    for preset in presets or ["standard"]:
-        for level, opponent, bar in pairs:
-            for table in preset_tables(preset, tables):
-                earlier = old.pop((preset, level, opponent, table), None)
-                if earlier is not None and earlier.get("seed") != args.seed + k:
-                    print(
-                        f"strength: {args.out} played {level} against {opponent} at {table} from seed {earlier.get('seed')}, "
-                        f"this run from {args.seed + k} (other pairs, tables or presets before it): cannot resume it",
-                        file=sys.stderr,
-                    )
-                    return 2
-                before = None
-                if earlier is not None:
-                    players, partnership = TABLES[table]
-                    per_deal = seatings(players, partnership) if args.duplicate else 1
-                    if len(earlier["game_results"]) > -(-games // per_deal) * per_deal:
-                        print(
-                            f"strength: {args.out} holds {len(earlier['game_results'])} games of {level} against {opponent} at {table}, "
-                            f"more than --games {games}: cannot resume it (it would drop games)",
-                            file=sys.stderr,
-                        )
-                        return 2
-                    try:
-                        before = [GameResult(**g) for g in earlier["game_results"]]
-                    except TypeError as e:
-                        print(f"strength: {args.out} has a game result that is not one: {e}", file=sys.stderr)
-                        return 2
-                r = measure(
-                    level, opponent, table, games, seed=args.seed + k, jobs=args.jobs, options=options, target=target,
-                    duplicate=args.duplicate, preset=preset, on_partial=lambda cell: save([*rows, cell, *old.values()]),
-                    before=before, seconds_before=earlier["seconds"] if earlier is not None else 0.0,
-                )
-                k += 1
-                r["required"] = bar if table == "2p" and preset == "standard" and r["target"] == 500 else None
-                rows.append(r)
-                bar_text = f">= {bar:.0%}" if r["required"] is not None else f"> {r['fair']:.0%}"
-                deals = r["deals"]
-                deal_text = f"{deals['all_won']} / {deals['split']} / {deals['all_lost']}" if deals else "-"
-                cell = f"| {preset} " if presets else ""
-                print(
-                    f"{cell}| {r['level']} | {r['opponent']} | {r['table']} | {r['games']} | {r['wins']:g} | {r['win_rate']:.1%} "
-                    f"| {r['ci95'][0]:.1%} - {r['ci95'][1]:.1%} | {r['fair']:.0%} | {bar_text} "
-                    f"| {r['points_per_round']:+.1f} / {r['opponent_points_per_round']:+.1f} | {r['median_decision_s'] * 1000:.0f} ms | {deal_text} |",
-                    flush=True,
-                )
+    plan = [
+        (preset, level, opponent, bar, table)
+        for preset in presets or ["standard"]
+        for level, opponent, bar in pairs
+        for table in preset_tables(preset, tables)
+    ]
+    kept: dict[int, tuple[list[GameResult], float]] = {}
+    for k, (preset, level, opponent, _, table) in enumerate(plan):
+        earlier = old.get((preset, level, opponent, table))
+        if earlier is not None:
+            got = kept_games(earlier, f"{level} against {opponent} at {table}", args.seed + k, games, TABLES[table], args.duplicate)
+            if isinstance(got, str):
+                print(f"strength: {args.out} {got}: cannot resume it", file=sys.stderr)
+                return 2
+            kept[k] = (got, float(earlier.get("seconds", 0.0)))
+    for k, (preset, level, opponent, bar, table) in enumerate(plan):
+        old.pop((preset, level, opponent, table), None)
+        before, seconds_before = kept.get(k, ([], 0.0))
+        r = measure(
+            level, opponent, table, games, seed=args.seed + k, jobs=args.jobs, options=options, target=target,
+            duplicate=args.duplicate, preset=preset, on_partial=lambda cell: save([*rows, cell, *old.values()]),
+            before=before, seconds_before=seconds_before,
+        )
+        r["required"] = bar if table == "2p" and preset == "standard" and r["target"] == 500 else None
+        rows.append(r)
+        bar_text = f">= {bar:.0%}" if r["required"] is not None else f"> {r['fair']:.0%}"
+        deals = r["deals"]
+        deal_text = f"{deals['all_won']} / {deals['split']} / {deals['all_lost']}" if deals else "-"
+        cell = f"| {preset} " if presets else ""
+        print(
+            f"{cell}| {r['level']} | {r['opponent']} | {r['table']} | {r['games']} | {r['wins']:g} | {r['win_rate']:.1%} "
+            f"| {r['ci95'][0]:.1%} - {r['ci95'][1]:.1%} | {r['fair']:.0%} | {bar_text} "
+            f"| {r['points_per_round']:+.1f} / {r['opponent_points_per_round']:+.1f} | {r['median_decision_s'] * 1000:.0f} ms | {deal_text} |",
+            flush=True,
+        )
     save([*rows, *old.values()])
     return 0
+
+
+def kept_games(
+    cell: dict[str, Any], name: str, seed: int, games: int, table: tuple[int, bool], duplicate: bool
+) -> list[GameResult] | str:
+    """The games an earlier run left in ``cell`` for ``--resume``, or why they cannot be kept."""
+    if cell.get("seed") != seed:
+        return f"played {name} from seed {cell.get('seed')}, this run from {seed} (other pairs, tables or presets before it)"
+    per_deal = seatings(*table) if duplicate else 1
+    results = cell["game_results"]
+    if not isinstance(results, list):
+        return f"has no list of games for {name}"
+    if len(results) > -(-games // per_deal) * per_deal:
+        return f"holds {len(results)} games of {name}, more than --games {games} (it would drop games)"
+    try:
+        return [GameResult(**g) for g in results]
+    except TypeError as e:
+        return f"has a game of {name} that is not one ({e})"
 
 
 def load_resumable(path: str | None, settings: dict[str, Any]) -> dict[tuple[str, str, str, str], dict[str, Any]] | None:

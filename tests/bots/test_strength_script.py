@@ -117,3 +117,19 @@ def test_a_run_that_cannot_be_resumed_is_refused_with_the_reason(tmp_path: Path,
     out.write_text("{not json")
     assert strength.main(_run("--games", "4", "--out", str(out), "--resume")) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_run_whose_cells_come_in_another_order_is_refused_before_any_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each cell is played from the run's seed plus its place: pairs in another order are other games."""
+    out = tmp_path / "two.json"
+    common = ["--tables", "2p", "--duplicate", "--target", "100", "--seed", "5", "--games", "2", "--out", str(out)]
+    assert strength.main(["--pairs", "medium:random,easy:random", *common]) == 0
+    played = out.read_text()
+    assert [c["seed"] for c in json.loads(played)["cells"]] == [5, 6]
+    capsys.readouterr()
+    # The first cell matches; a new one comes between, so the last is played from another seed.
+    assert strength.main(["--pairs", "medium:random,medium:easy,easy:random", *common, "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "played easy against random at 2p from seed 6, this run from 7" in err
+    assert "/2 games" not in err  # refused before the new cell's games were played
+    assert out.read_text() == played
