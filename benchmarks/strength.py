@@ -122,8 +122,7 @@ def measure(
     those took).
     """
     players, partnership = TABLES[table]
-    per_deal = seatings(players, partnership) if duplicate else 1
-    games = -(-games // per_deal) * per_deal
+    per_deal, games = cell_games(games, table, duplicate)
     asked: dict[str, Any] = {"preset": preset, "players": players, "partnership": partnership}
     if target is not None:
         asked["target"] = target
@@ -332,18 +331,18 @@ def main(argv: list[str] | None = None) -> int:
         for level, opponent, bar in pairs
         for table in preset_tables(preset, tables)
     ]
-    kept: dict[int, tuple[list[GameResult], float]] = {}
+    resumed: dict[int, tuple[list[GameResult], float]] = {}
     for k, (preset, level, opponent, _, table) in enumerate(plan):
         earlier = old.get((preset, level, opponent, table))
         if earlier is not None:
-            got = kept_games(earlier, f"{level} against {opponent} at {table}", args.seed + k, games, TABLES[table], args.duplicate)
+            got = kept_games(earlier, f"{level} against {opponent} at {table}", args.seed + k, games, table, args.duplicate)
             if isinstance(got, str):
                 print(f"strength: {args.out} {got}: cannot resume it", file=sys.stderr)
                 return 2
-            kept[k] = (got, float(earlier.get("seconds", 0.0)))
+            resumed[k] = (got, float(earlier.get("seconds", 0.0)))
     for k, (preset, level, opponent, bar, table) in enumerate(plan):
         old.pop((preset, level, opponent, table), None)
-        before, seconds_before = kept.get(k, ([], 0.0))
+        before, seconds_before = resumed.get(k, ([], 0.0))
         r = measure(
             level, opponent, table, games, seed=args.seed + k, jobs=args.jobs, options=options, target=target,
             duplicate=args.duplicate, preset=preset, on_partial=lambda cell: save([*rows, cell, *old.values()]),
@@ -365,17 +364,20 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def kept_games(
-    cell: dict[str, Any], name: str, seed: int, games: int, table: tuple[int, bool], duplicate: bool
-) -> list[GameResult] | str:
+def cell_games(games: int, table: str, duplicate: bool) -> tuple[int, int]:
+    """(games a deal, games a cell): ``games`` rounded up to whole deals with duplicate deals."""
+    per_deal = seatings(*TABLES[table]) if duplicate else 1
+    return per_deal, -(-games // per_deal) * per_deal
+
+
+def kept_games(cell: dict[str, Any], name: str, seed: int, games: int, table: str, duplicate: bool) -> list[GameResult] | str:
     """The games an earlier run left in ``cell`` for ``--resume``, or why they cannot be kept."""
     if cell.get("seed") != seed:
         return f"played {name} from seed {cell.get('seed')}, this run from {seed} (other pairs, tables or presets before it)"
-    per_deal = seatings(*table) if duplicate else 1
     results = cell["game_results"]
     if not isinstance(results, list):
         return f"has no list of games for {name}"
-    if len(results) > -(-games // per_deal) * per_deal:
+    if len(results) > cell_games(games, table, duplicate)[1]:
         return f"holds {len(results)} games of {name}, more than --games {games} (it would drop games)"
     try:
         return [GameResult(**g) for g in results]

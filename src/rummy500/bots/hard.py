@@ -50,7 +50,7 @@ from rummy500 import fastmeld
 from rummy500.actions import Action, CallRummy, Decline, Discard, Draw, LayOff, Meld, Pass, Take
 from rummy500.bots.base import Bot
 from rummy500.bots.determinize import DeterminizeError, determinize
-from rummy500.bots.heuristics import Analysis, Planner, bare
+from rummy500.bots.heuristics import Analysis, Planner, _need, bare
 from rummy500.bots.medium import MediumBot
 from rummy500.cards import JOKER, Card, card
 from rummy500.drive import Agent, AgentError, drive
@@ -97,7 +97,7 @@ MAX_SWAPS = 24
 def _lay_key(a: Action) -> tuple[tuple[Card, ...], int | None]:
     """A meld's or lay-off's hand cards (bare, sorted) and the meld it extends (None: a new meld)."""
     assert isinstance(a, (Meld, LayOff))
-    return tuple(sorted(bare(a.cards))), a.on if isinstance(a, LayOff) else None
+    return _need(tuple(a.cards)), a.on if isinstance(a, LayOff) else None
 
 
 class _PlayoutPolicy(MediumBot):
