@@ -288,3 +288,46 @@ def test_playouts_run_two_turns_of_every_seat_at_four_players_alone(position: st
 def test_a_horizon_that_is_not_a_number_of_turns_is_refused(horizon: object) -> None:
     with pytest.raises(ValueError, match="horizon must be a number of turns"):
         make_bot("hard", 1, horizon=horizon)
+
+
+# Seat 0 holds one 3 and seat 1 another; seat 1 throws back a 3 each turn (the opponent of the
+# loop found in expert against hard runs, where two searching bots passed 3S, 3D and 3C between
+# them through the pile until the 1,500-turn limit ended the round).
+THREES = "dealer=1 to_move=0 phase=draw discard=4C.QS.3S hands=3D|3C.KH stock=9H.8D.2D.QD.3H.7S.5C.6D.TC.JD"
+
+
+def test_hard_does_not_take_back_a_card_it_threw_unless_it_can_use_it() -> None:
+    from rummy500.actions import Discard
+    from rummy500.cards import parse_cards
+
+    state = RoundState.from_position(Rules(), THREES)
+    bot = make_bot("hard", 1)
+    rng = random.Random(2)
+    thrown: list[str] = []
+    draws: list[tuple[str, str, bool]] = []  # (pile top, seat 0's draw, whether seat 0 threw that card)
+    declined = state.view(0)
+    for _ in range(3):
+        while state.public.to_move == 0 and not state.is_over:
+            view = state.view(0)
+            action = bot.act(view, rng)
+            if view.phase == "draw":
+                top = str(view.discard[-1])
+                draws.append((top, str(action), top in thrown))
+                if top in thrown:
+                    declined = view
+            elif str(action).startswith("discard"):
+                thrown.append(str(action).split()[1])
+            state.apply(action, 0)
+        if state.is_over:
+            break
+        # Seat 1 takes seat 0's throw and throws its other 3 back.
+        taken = state.public.discard[-1]
+        state.apply(next(a for a in state.legal_actions(1) if str(a) == "take 1"), 1)
+        other = next(c for c in state.hands[1] if c != taken and c in parse_cards("3S 3D 3C 3H"))
+        state.apply(Discard((other,)), 1)
+    # A 3 it never threw is taken to pair with its own 3, as before; one it threw is not taken back.
+    assert draws[0] == ("3S", "take 1", False)
+    assert any(mine for _, _, mine in draws)
+    assert all(action == "draw" for _, action, mine in draws if mine)
+    # A bot that did not throw that card (no memory of this round) takes it in the same position.
+    assert str(make_bot("hard", 1).act(declined, random.Random(2))) == "take 1"

@@ -236,12 +236,24 @@ class HardBot(Bot):
         # that the next seat did not take (see _track).
         self._declined: dict[int, list[Card]] = {}
         self._my_discard: Card | None = None
+        #: The cards this seat threw this round (see _track and :meth:`score_actions`).
+        self._thrown: set[Card] = set()
         self._scores: tuple[int, ...] | None = None
 
     # ------------------------------------------------------------ decisions
     def choose(self, view: View, rng: random.Random) -> Action:
         action = self._choose(view, rng)
         self._my_discard = action.cards[0] if isinstance(action, Discard) and len(action.cards) == 1 else None
+        return action
+
+    def act(self, view: View, rng: random.Random | None = None) -> Action | None:
+        # Every card this seat throws is remembered, a forced throw (the only legal move, which
+        # never reaches choose()) too.
+        if view.seat == view.to_move and self.guide._new_round(view):
+            self._thrown = set()
+        action = super().act(view, rng)
+        if isinstance(action, Discard) and view.seat == view.to_move:
+            self._thrown.update(action.cards)
         return action
 
     def _track(self, view: View) -> None:
@@ -254,6 +266,7 @@ class HardBot(Bot):
         if self.guide._new_round(view):
             self._declined = {}
             self._my_discard = None
+            self._thrown = set()
         mine = self._my_discard
         if mine is not None and view.phase == "draw" and view.seat is not None:
             nxt = (view.seat + view.rules.step) % view.players
@@ -332,7 +345,12 @@ class HardBot(Bot):
                     case Draw():
                         out.append((an.expected_draw_value(), a))
                     case Take(n, split):
-                        v = an.take_value(n, must_use=an.must_use(n, split=split), split=split)
+                        # A card this seat threw this round is worth taking back only to use it now:
+                        # kept in hand it was the card the seat wanted least. (Without this rule two
+                        # seats can pass the same few cards between them through the pile for ever,
+                        # each taking the other's throw to pair with the card it holds.)
+                        back = view.discard[-n] in self._thrown
+                        v = an.take_value(n, must_use=back or an.must_use(n, split=split), split=split)
                         if v > float("-inf"):
                             out.append((v - (4.0 if split else 0.0), a))
                     case CallRummy(n, None, None):  # steals are decided by the guide's special()
