@@ -23,11 +23,11 @@ a quarter of the searched decisions, with twice the playouts on a fifth
 the 4-turn judge, so a finer estimate of that judge gains little (*How often
 expert and hard choose differently*). Shown the opponent's real hand (a
 measuring stick, ``benchmarks/oracle.py``), the same search wins 141 of 200
-games against ``hard`` where it wins 117 fair. Yet every guessing model of
-``hard`` puts in the opponent's hand within two points as many of its real
-hidden cards as a random deal does (about a fifth; ``benchmarks/guesses.py``).
-The information ``expert`` lacks is mostly not to be had (*What seeing the
-hands is worth*).
+games against ``hard`` where it wins 117 fair. Yet a random deal already
+guesses about a fifth of the opponent's hidden cards right, and none of
+``hard``'s guessing models does more than two points better
+(``benchmarks/guesses.py``). The information ``expert`` lacks is mostly not
+to be had (*What seeing the hands is worth*).
 
 **Opponent modelling** comes from the shared heuristics: the cards each
 opponent was seen taking stay in their hand in every determinization, and

@@ -236,7 +236,7 @@ class HardBot(Bot):
         # that the next seat did not take (see _track).
         self._declined: dict[int, list[Card]] = {}
         self._my_discard: Card | None = None
-        #: The cards this seat threw this round (see _track and :meth:`score_actions`).
+        #: The cards this seat threw this round (kept by :meth:`act`, read by :meth:`score_actions`).
         self._thrown: set[Card] = set()
         self._scores: tuple[int, ...] | None = None
 
@@ -247,8 +247,8 @@ class HardBot(Bot):
         return action
 
     def act(self, view: View, rng: random.Random | None = None) -> Action | None:
-        # Every card this seat throws is remembered, a forced throw (the only legal move, which
-        # never reaches choose()) too.
+        # Every card this seat throws this round is remembered, a forced throw (the only legal
+        # move, which never reaches choose()) too; a new round forgets them.
         if view.seat == view.to_move and self.guide._new_round(view):
             self._thrown = set()
         action = super().act(view, rng)
@@ -266,7 +266,6 @@ class HardBot(Bot):
         if self.guide._new_round(view):
             self._declined = {}
             self._my_discard = None
-            self._thrown = set()
         mine = self._my_discard
         if mine is not None and view.phase == "draw" and view.seat is not None:
             nxt = (view.seat + view.rules.step) % view.players
