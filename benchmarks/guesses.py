@@ -29,6 +29,7 @@ Usage: ``python benchmarks/guesses.py [--rounds 20] [--seed 1] [--samples 40] [-
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import statistics
 import sys
@@ -37,43 +38,32 @@ from collections.abc import Callable
 from typing import Any
 
 from rummy500.bots import BOT_LEVELS, make_bot
-from rummy500.bots.determinize import determinize
-from rummy500.bots.hard import HardBot, _last_throw, _likeliest, conform, infer_weights
+from rummy500.bots.hard import HardBot
 from rummy500.rules import Rules
 from rummy500.state import Phase, RoundState
 from rummy500.views import View
 
-#: The guessing models, in the order printed.
-MODELS = ("uniform", "inference", "consistent", "discard_model")
-
 #: ``discard_model``: a guess is drawn from this many deals.
 DEALS = 8
 
-Guess = Callable[[View, HardBot, random.Random], RoundState]
+#: Each model as the ``HardBot`` settings that turn it on.
+SETTINGS: dict[str, dict[str, Any]] = {
+    "uniform": {},
+    "inference": {"inference": True},
+    "consistent": {"consistent": True},
+    "discard_model": {"discard_model": DEALS},
+}
+
+#: The guessing models, in the order printed.
+MODELS = tuple(SETTINGS)
 
 
-def _uniform(view: View, bot: HardBot, rng: random.Random) -> RoundState:
-    return determinize(view, rng)
-
-
-def _inference(view: View, bot: HardBot, rng: random.Random) -> RoundState:
-    return determinize(view, rng, infer_weights(view, bot.guide._seen_discards, bot._declined))
-
-
-def _consistent(view: View, bot: HardBot, rng: random.Random) -> RoundState:
-    world = determinize(view, rng)
-    conform(world, view, rng, {o: cards[-1] for o, cards in bot._declined.items() if cards})
-    return world
-
-
-def _discard_model(view: View, bot: HardBot, rng: random.Random) -> RoundState:
-    throw = _last_throw(view, bot.guide._seen_discards)
-    if throw is None:
-        return determinize(view, rng)
-    return _likeliest([determinize(view, rng) for _ in range(DEALS)], *throw, rng)
-
-
-GUESSES: dict[str, Guess] = {"uniform": _uniform, "inference": _inference, "consistent": _consistent, "discard_model": _discard_model}
+def guesser(bot: HardBot, model: str, view: View) -> Callable[[random.Random], RoundState]:
+    """``bot``'s guesser of ``view`` (:meth:`HardBot.guesser`, with its memory) under ``model``'s settings."""
+    variant = copy.copy(bot)  # the same memory of the round, other settings
+    for name, value in SETTINGS[model].items():
+        setattr(variant, name, value)
+    return variant.guesser(view)
 
 
 def hit_share(guess: list[Any], truth: list[Any], known: tuple[Any, ...]) -> float | None:
@@ -111,11 +101,11 @@ def measure(rounds: int, seed: int, samples: int, opponent: str = "hard", option
             if seat == 0:
                 action = me.act(view, rng)  # (its memory now includes this view, as in its own search)
                 truth = state.hands[1]
-                if hit_share(truth, truth, view.known[1]) is not None:
+                if len(truth) > len(view.known[1]):  # some of the opponent's cards are hidden
                     for model in MODELS:
-                        guess = GUESSES[model]
+                        guess = guesser(me, model, view)
                         local = random.Random(rng.getrandbits(64))
-                        got = [hit_share(guess(view, me, local).hands[1], truth, view.known[1]) for _ in range(samples)]
+                        got = [hit_share(guess(local).hands[1], truth, view.known[1]) for _ in range(samples)]
                         shares[model].append(statistics.fmean(x for x in got if x is not None))
             else:
                 action = other.act(view, rng)

@@ -22,6 +22,7 @@ Usage: ``python benchmarks/oracle.py [--oracle LEVEL] STRENGTH.PY ARGUMENTS``, e
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import sys
@@ -84,26 +85,20 @@ def install(level: str) -> None:
     hard_module.determinize = oracle_guess
 
 
-def _take(args: list[str], flag: str) -> str | None:
-    """The value of ``flag`` (``--flag VALUE`` or ``--flag=VALUE``) in ``args``, or None."""
-    for i, a in enumerate(args):
-        if a == flag and i + 1 < len(args):
-            return args[i + 1]
-        if a.startswith(flag + "="):
-            return a.split("=", 1)[1]
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    level = _take(args, "--oracle") or "expert"
-    args = [a for i, a in enumerate(args) if a != "--oracle" and not a.startswith("--oracle=") and (i == 0 or args[i - 1] != "--oracle")]
+    # --oracle is this script's own; every other argument goes to strength.py, whose --out is read back.
+    own = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    own.add_argument("--oracle", default="expert")
+    ours, args = own.parse_known_args(argv)
+    peek = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    peek.add_argument("--out")
+    out = peek.parse_known_args(args)[0].out
+    level = ours.oracle
     if level not in BOT_LEVELS:
         print(f"oracle: unknown level {level!r} (levels: {', '.join(BOT_LEVELS)})", file=sys.stderr)
         return 2
     install(level)
     code = strength.main(args)
-    out = _take(args, "--out")
     if out is not None and code == 0:
         path = Path(out)
         data = json.loads(path.read_text())

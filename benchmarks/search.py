@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from rummy500.bots import make_bot
+from rummy500.bots.hard import HardBot
 from rummy500.rules import Rules
 from rummy500.state import Phase, RoundState
 
@@ -62,8 +63,6 @@ def measure(rounds: int, iterations: int, seed: int, *, to_end: bool = False) ->
     ``to_end``: playouts run to the end of the round (in a version whose
     ``hard`` has a horizon; before it had one they always did).
     """
-    from rummy500.bots.hard import HardBot
-
     rules = Rules.preset_rules("standard", players=2)
     options: dict[str, Any] = {"iterations": iterations}
     has_horizon = "horizon" in inspect.signature(HardBot.__init__).parameters

@@ -416,9 +416,7 @@ class HardBot(Bot):
         assert seat is not None
         self._scores = view.scores if self.win_chance else None
         to_end = self._endgame(view)
-        weights = infer_weights(view, self.guide._seen_discards, self._declined) if self.inference else None
-        last = {o: cards[-1] for o, cards in self._declined.items() if cards}
-        throw = _last_throw(view, self.guide._seen_discards) if self.discard_model > 1 else None
+        guess = self.guesser(view)
         results: dict[Action, dict[int, float]] = {a: {} for a in cands}
         alive = list(cands)
         budget = self.iterations
@@ -430,14 +428,9 @@ class HardBot(Bot):
                 self.timed_out = True
                 break
             try:
-                world = determinize(view, r, weights)
-                if throw is not None:
-                    more = [determinize(view, r, weights) for _ in range(self.discard_model - 1)]
-                    world = _likeliest([world, *more], *throw, r)
+                world = guess(r)
             except DeterminizeError:
                 break
-            if self.consistent:
-                conform(world, view, r, last)
             seed = r.getrandbits(64)
             streams = stock_streams(world) if self.sync_stock else None
             for a in alive:
@@ -473,6 +466,33 @@ class HardBot(Bot):
                 f"more than {fav}, the heuristic favourite"
             )
         return best
+
+    def guesser(self, view: View) -> Callable[[random.Random], RoundState]:
+        """How this bot guesses the cards ``view`` hides: a function dealing one guess per call.
+
+        The deal follows the bot's settings (:attr:`inference`,
+        :attr:`discard_model`, :attr:`consistent`) and its memory of the
+        round; the guess is consistent with ``view``.
+
+        Raises (when called):
+            DeterminizeError: the view does not add up to a position.
+        """
+        weights = infer_weights(view, self.guide._seen_discards, self._declined) if self.inference else None
+        last = {o: cards[-1] for o, cards in self._declined.items() if cards}
+        throw = _last_throw(view, self.guide._seen_discards) if self.discard_model > 1 else None
+        deals = self.discard_model
+        consistent = self.consistent
+
+        def guess(r: random.Random) -> RoundState:
+            world = determinize(view, r, weights)
+            if throw is not None:
+                more = [determinize(view, r, weights) for _ in range(deals - 1)]
+                world = _likeliest([world, *more], *throw, r)
+            if consistent:
+                conform(world, view, r, last)
+            return world
+
+        return guess
 
     def playout(
         self,
