@@ -9,10 +9,10 @@ with **twice the playouts**: 96 per searched decision (``hard``: 48), so a
 smaller edge over the heuristic favourite is trusted. It searches the same
 candidates (the 3 best within 10 heuristic points): a wider choice (5
 within 16 or 20) measured weaker with 4-turn playouts, which overrate moves
-the heuristics rank far down. Measured against ``hard`` it is **a little
-stronger**, not by the 60% issue 14 asks: 221 of 400 games (55.3%, 95%
-interval 50.4% - 60.0%; ``docs/bots.md``, *Measured strength*, *expert
-against hard on 400 games*). Its former edge, searching when to lay, is now
+the heuristics rank far down. Measured against ``hard`` it is **no
+measurably stronger**, far from the 60% issue 14 asks: 215 of 400 games
+(53.8%, 95% interval 48.9% - 58.6%; ``docs/bots.md``, *Measured strength*,
+*Replayed after the take-back rule*; 221 before ``hard``'s take-back rule). Its former edge, searching when to lay, is now
 ``hard``'s too, and neither a wider or longer search, playouts to the end
 of the round near it, a stricter or a looser confidence rule, nor searching
 other ways to split the cards into melds (``lay_choices``) gave a larger one
