@@ -42,7 +42,10 @@ echo "== conformance"
 python "$SHARED/tools/check_conformance.py" "$SHARED/conformance"
 echo "== pytest"
 # Two workers (pytest-xdist): CI runs on a 2-core machine and must finish in 10 minutes.
-python -m pytest -q -n "${RUMMY500_TEST_WORKERS:-2}" "$@"
+# --dist loadscope keeps each module's tests on one worker, so a module's fixtures (an
+# in-process server, finished games to list) are set up once, not once per worker: about
+# 7% less time on the 2-core machine (411 s against 439-447 s).
+python -m pytest -q -n "${RUMMY500_TEST_WORKERS:-2}" --dist loadscope "$@"
 
 # The optional compiled engine (issue 10): built from the same sources with mypyc, it must
 # give exactly the same results. The legal-list fingerprint of every preset, then the
