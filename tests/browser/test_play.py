@@ -30,10 +30,14 @@ def _get(base: str, path: str) -> object:
         return json.loads(r.read())
 
 
-@pytest.mark.parametrize("viewport", VIEWPORTS, ids=["laptop", "phone"])
-def test_play_a_round_against_a_bot_and_read_its_summary(server, new_page, viewport):
+# On the laptop a whole round of the standard game; on the phone a round of the 32-card pack
+# (five cards in the stock): the same summary to read, after a few turns.
+@pytest.mark.parametrize(
+    ("viewport", "house_rules"), [((1366, 768), {}), ((390, 844), {"short_pack": True})], ids=["laptop", "phone"]
+)
+def test_play_a_round_against_a_bot_and_read_its_summary(server, new_page, viewport, house_rules):
     page = new_page(*viewport)
-    create_table(page, server, name="Ann", seats=2, bots={1: "random"})
+    create_table(page, server, name="Ann", seats=2, bots={1: "random"}, house_rules=house_rules)
     expect(page.get_by_test_id("player-1")).to_contain_text("bot")
     turns = play_until_round_over(page, meld=True)
     assert turns > 0
@@ -286,9 +290,12 @@ def test_screenshot_of_the_table(server, new_page, artifacts):
 
 
 def test_game_over_then_replay_and_record(server, new_page, artifacts):
-    # On a phone: the whole game, its end screen and the replay fit a small screen.
+    # On a phone: the whole game, its end screen and the replay fit a small screen. A one-round
+    # game on the 32-card pack (five cards in the stock) ends in a few turns: the end is the subject.
     page = new_page(390, 844)
-    table_id = create_table(page, server, name="Ann", seats=2, bots={1: "random"}, house_rules={"rounds": 1}, public=True)
+    table_id = create_table(
+        page, server, name="Ann", seats=2, bots={1: "random"}, house_rules={"rounds": 1, "short_pack": True}, public=True
+    )
     play_until_round_over(page)
     # The end: who won, the final totals, a replay link and the record.
     banner = page.get_by_test_id("round-over")

@@ -23,7 +23,8 @@ def _fits(page) -> bool:
 
 def test_review_marks_the_moves_and_charts_the_standing(server, new_page, artifacts):
     page = new_page(1366, 768)
-    table_id = create_table(page, server, name="Ann", seats=2, bots={1: "medium"}, house_rules={"rounds": 1})
+    # One round on the 32-card pack (five cards in the stock): a short game with moves to judge.
+    table_id = create_table(page, server, name="Ann", seats=2, bots={1: "medium"}, house_rules={"rounds": 1, "short_pack": True})
     play_until_round_over(page)
     expect(page.get_by_test_id("round-over")).to_contain_text("Game over", timeout=60_000)
     page.goto(f"{server}/#replay/{table_id}")

@@ -476,13 +476,16 @@ async def _finish(app: Any, table_id: str) -> None:
 
 @pytest.fixture(scope="module")
 def finished_games(seeded_server) -> dict[str, str]:
-    """Three finished games, in this order: a public one, a private one, a public two-round one."""
+    """Three finished games, in this order: a public one, a private one, a public two-round one.
+
+    They are played on the 32-card pack (five cards in the stock), so each round is a few turns.
+    """
     games = {}
     for name, public, rounds in (("old", True, 1), ("private", False, 1), ("new", True, 2)):
         made = _post(
             seeded_server.url,
             "/api/tables",
-            {"name": "Ann", "seats": 2, "bots": {"1": "medium"}, "rules": {"rounds": rounds}, "public": public},
+            {"name": "Ann", "seats": 2, "bots": {"1": "medium"}, "rules": {"rounds": rounds, "short_pack": True}, "public": public},
         )
         _post(seeded_server.url, f"/api/tables/{made['table_id']}/start", {}, made["token"])
         seeded_server.call(lambda app, t=made["table_id"]: _finish(app, t), timeout=120)

@@ -287,7 +287,8 @@ def test_dealers_gambit_against_a_bot(seeded_server, new_page, artifacts):
     seed, _ = _first_seed(_ann_deals, range(1, 100))
     seeded_server.seeds.append(seed)
     page = new_page()
-    # A target out of one round's reach, so that a second round is dealt.
+    # A target out of one round's reach, so that a second round is dealt; the 32-card pack (and
+    # its jokers) leaves a short stock, so the first round is over in a few turns.
     create_table(
         page,
         seeded_server.url,
@@ -295,7 +296,7 @@ def test_dealers_gambit_against_a_bot(seeded_server, new_page, artifacts):
         seats=2,
         bots={1: "random"},
         preset="dealers_gambit",
-        house_rules={"target": 1000},
+        house_rules={"target": 1000, "short_pack": True},
     )
     wait_for_my_move(page)
     # Ann deals: before anyone plays she nominates what jokers do this hand.
