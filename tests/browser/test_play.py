@@ -44,6 +44,9 @@ def test_play_a_round_against_a_bot_and_read_its_summary(server, new_page, viewp
     banner = page.get_by_test_id("round-over")
     expect(banner).to_contain_text("Round 1 over")
     expect(banner).to_be_in_viewport()
+    # Nothing on the page, the summary with its rows of cards included, is wider than the screen:
+    # a phone never scrolls sideways (before 6 December a summary pushed the phone's page to 420 px).
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport[0]
     # The summary holds the table for Ann: each seat's melded and in-hand points, as scored.
     summary = state(page)["pace"]["summary"]
     assert summary is not None and summary["waiting"] == [0]
@@ -281,11 +284,18 @@ def test_screenshot_of_the_table(server, new_page, artifacts):
     seat = page.evaluate("(k) => localStorage.getItem(k)", key)
     phone = new_page(390, 844)
     phone.goto(server + "/")
+    expect(phone.get_by_test_id("create-table")).to_be_visible()
+    # The lobby fits the phone's width, with the house rules open too: nothing scrolls sideways
+    # (before 6 December a select's longest option widened the form past the screen).
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.get_by_test_id("house-rules").locator("summary").click()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
     phone.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, seat])
     phone.goto(f"{server}/t/{table_id}")
     expect(phone.get_by_test_id("hand")).to_be_visible()
     phone.screenshot(path=str(artifacts / "table-phone.png"), full_page=True)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     assert (artifacts / "table.png").stat().st_size > 10_000
 
 

@@ -731,6 +731,12 @@ class TablePage {
 
   renderPile() {
     const v = this.view;
+    if (this.pileDepth && this.pileDepth > (v.discard || []).length) this.pileDepth = null;
+    // Drawn again only when something it shows has changed: the card faces are pictures, costly
+    // to paint, and most states (a card selected, an opponent's meld) leave the pile as it was.
+    const key = JSON.stringify([v.discard, v.stock_count, v.legal, !!this.windowWait, this.pendingAction, this.pileDepth]);
+    if (key === this.pileKey) return;
+    this.pileKey = key;
     clear(this.stockEl);
     clear(this.pileEl);
     const legal = this.windowWait ? [] : (v.legal || []);
@@ -748,7 +754,6 @@ class TablePage {
 
     const pile = v.discard || [];
     this.pileEl.classList.toggle("choosing", takes.size > 0 || rummies.length > 0);
-    if (this.pileDepth && this.pileDepth > pile.length) this.pileDepth = null;
     pile.forEach((c, i) => {
       const depth = pile.length - i; // 1 = top card
       const usable = takes.has(depth) || rummies.some((r) => r.rummy === depth);
@@ -848,22 +853,27 @@ class TablePage {
   renderMelds() {
     const v = this.view;
     const el = this.meldsEl;
-    clear(el);
     const names = this.names();
     const melds = v.melds || [];
+    const sel = this.hand.selectedCards();
+    const layoffs = sel.length && melds.length ? selectionChoices(v.legal || [], sel).layoffs : new Map();
+    const sides = this.sides();
+    // Drawn again only when something it shows has changed (see renderPile): a tap on a card of
+    // the hand changes the melds only when it makes one a lay-off target, or no longer one.
+    const key = JSON.stringify([melds, names, sides, this.mySeat(), [...layoffs]]);
+    if (key === this.meldsKey) return;
+    this.meldsKey = key;
+    clear(el);
     if (!melds.length) {
       el.append(h("p", { class: "hint" }, "No melds yet."));
       return;
     }
-    const sel = this.hand.selectedCards();
-    const layoffs = sel.length ? selectionChoices(v.legal || [], sel).layoffs : new Map();
     const byOwner = new Map();
     for (const m of melds) {
       const owner = m.owner; // the seat that laid the meld down (the server says)
       if (!byOwner.has(owner)) byOwner.set(owner, []);
       byOwner.get(owner).push(m);
     }
-    const sides = this.sides();
     for (const owner of [...byOwner.keys()].sort((a, b) => a - b)) {
       const side = sides ? sides.findIndex((x) => x.includes(owner)) : -1;
       const group = h("div", { class: `meld-group${side >= 0 ? ` side-${side}` : ""}`, dataset: { testid: `melds-of-${owner}` } },
