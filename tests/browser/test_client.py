@@ -345,6 +345,36 @@ def test_score_sheet_of_a_partnership_from_the_state(scripted):
     expect(sheet.get_by_test_id("score-totals").locator("td")).to_have_text(["95", "115"])
 
 
+def test_eight_long_names_on_a_phone_never_widen_the_page(scripted_touch):
+    """Eight seats with long names: the chips, the table and the score sheet stay within 390 px.
+
+    The score sheet's columns may need more than the screen; it scrolls inside
+    its panel (before 6 December it pushed the whole page to 519 px, and its spoken-only
+    text, positioned outside the scrolling panel, to 839 px).
+    """
+    page, script = scripted_touch
+    table = dict(script.table)
+    table["rules"] = {**table.get("rules", {}), "players": 8}
+    names = ["Ann", "Bob", "Maximiliana", "Bartholomew", "Guinevere", "Konstantinos", "Wilhelmina", "Ferdinand"]
+    table["seats"] = [
+        table["seats"][0],
+        *(
+            {"seat": s, "name": names[s], "kind": "human", "bot_level": None, "connected": True, "autoplay": False}
+            for s in range(1, 8)
+        ),
+    ]
+    script.table = table
+    rounds = [{"round": 0, "dealer": 7, "went_out": 3, "round_scores": [15, -40, 5, 95, 0, -5, 20, 10]}]
+    rounds[0]["totals"] = rounds[0]["round_scores"]
+    view = _view(players=8, hand_sizes=[7] * 8, known=[[], ["QD"], [], [], [], [], [], []], scores=rounds[0]["totals"])
+    script.push(view, version=11, rounds=rounds)
+    sheet = page.get_by_test_id("score-sheet")
+    expect(sheet.locator("thead th")).to_have_count(10)
+    expect(page.get_by_test_id("player-7")).to_contain_text("Ferdinand")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert sheet.evaluate("el => el.getBoundingClientRect().right") <= 390
+
+
 FOCUS_INFO = """() => {
   const e = document.activeElement;
   if (!e || e === document.body) return null;
