@@ -209,8 +209,8 @@ def new_page(browser, request):
         ctx.set_default_timeout(15_000)
         contexts.append(ctx)
         page = ctx.new_page()
-        # The page's card movements run, at four times their speed (Chromium's DevTools protocol):
-        # the tests still tap a hand that has just moved, and wait a quarter as long for it to settle.
+        # The page's card movements run, ANIMATION_SPEED times faster (Chromium's DevTools protocol):
+        # the tests still tap a hand that has just moved, and wait less for it to settle.
         ctx.new_cdp_session(page).send("Animation.setPlaybackRate", {"playbackRate": ANIMATION_SPEED})
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
         page.on(

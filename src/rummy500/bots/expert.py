@@ -12,8 +12,8 @@ within 16 or 20) measured weaker with 4-turn playouts, which overrate moves
 the heuristics rank far down. Measured against ``hard`` it is **no
 measurably stronger**, far from the 60% issue 14 asks: 215 of 400 games
 (53.8%, 95% interval 48.9% - 58.6%; ``docs/bots.md``, *Measured strength*,
-*Replayed after the take-back rule*; 221 before ``hard``'s take-back rule). Its former edge, searching when to lay, is now
-``hard``'s too, and neither a wider or longer search, playouts to the end
+*Replayed after the take-back rule*; 221 before ``hard``'s take-back rule).
+Its former edge, searching when to lay, is now ``hard``'s too, and neither a wider or longer search, playouts to the end
 of the round near it, a stricter or a looser confidence rule, nor searching
 other ways to split the cards into melds (``lay_choices``) gave a larger one
 (*Screening an edge for expert*, *Two more screens for expert*, *Searching

@@ -40,6 +40,7 @@ class TablePage {
     this.table = null;          // table info (REST or state.table)
     this.view = null;
     this.log = [];
+    this.drawnWith = new Map(); // the inputs each costly part was last drawn with (see changed())
     this.chat = [];
     this.pendingAction = false;
     this.pileDepth = null;      // depth of the pile card the player looks at
@@ -609,6 +610,19 @@ class TablePage {
   }
 
   // ---------------------------------------------------------- rendering
+  /**
+   * Whether a part of the page must be drawn again: true when `inputs` (everything the part
+   * shows) differ from those it was last drawn with, which are then remembered. Parts whose
+   * drawing costs (the card faces are pictures, costly to paint) skip states that leave them as
+   * they were.
+   */
+  changed(part, inputs) {
+    const key = JSON.stringify(inputs);
+    if (this.drawnWith.get(part) === key) return false;
+    this.drawnWith.set(part, key);
+    return true;
+  }
+
   render() {
     this.renderPlayers();
     this.renderStatus();
@@ -624,9 +638,7 @@ class TablePage {
 
   /** The table's house rules in words (the side panel). */
   renderRules() {
-    const key = JSON.stringify([this.table?.rules, this.table?.settings]);
-    if (key === this.rulesKey) return;
-    this.rulesKey = key;
+    if (!this.changed("rules", [this.table?.rules, this.table?.settings])) return;
     clear(this.rulesList);
     for (const line of rulesInWords(this.table?.rules || {}, this.table?.settings || {})) {
       this.rulesList.append(h("li", {}, line));
@@ -732,11 +744,8 @@ class TablePage {
   renderPile() {
     const v = this.view;
     if (this.pileDepth && this.pileDepth > (v.discard || []).length) this.pileDepth = null;
-    // Drawn again only when something it shows has changed: the card faces are pictures, costly
-    // to paint, and most states (a card selected, an opponent's meld) leave the pile as it was.
-    const key = JSON.stringify([v.discard, v.stock_count, v.legal, !!this.windowWait, this.pendingAction, this.pileDepth]);
-    if (key === this.pileKey) return;
-    this.pileKey = key;
+    // Most states (a card selected, an opponent's meld) leave the pile as it was.
+    if (!this.changed("pile", [v.discard, v.stock_count, v.legal, !!this.windowWait, this.pendingAction, this.pileDepth])) return;
     clear(this.stockEl);
     clear(this.pileEl);
     const legal = this.windowWait ? [] : (v.legal || []);
@@ -858,11 +867,8 @@ class TablePage {
     const sel = this.hand.selectedCards();
     const layoffs = sel.length && melds.length ? selectionChoices(v.legal || [], sel).layoffs : new Map();
     const sides = this.sides();
-    // Drawn again only when something it shows has changed (see renderPile): a tap on a card of
-    // the hand changes the melds only when it makes one a lay-off target, or no longer one.
-    const key = JSON.stringify([melds, names, sides, this.mySeat(), [...layoffs]]);
-    if (key === this.meldsKey) return;
-    this.meldsKey = key;
+    // A tap on a card of the hand changes the melds only when it makes one a lay-off target, or no longer one.
+    if (!this.changed("melds", [melds, names, sides, this.mySeat(), [...layoffs]])) return;
     clear(el);
     if (!melds.length) {
       el.append(h("p", { class: "hint" }, "No melds yet."));
