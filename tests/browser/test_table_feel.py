@@ -325,7 +325,10 @@ def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # n
         "round": 0,
         "went_out": 1,
         "seats": [
-            {"seat": 0, "melded": 45, "in_hand": 15, "round_score": 30, "total": 30, "hand": ["2C", "KS"]},
+            {
+                "seat": 0, "melded": 45, "in_hand": 80, "round_score": -35, "total": -35,
+                "hand": ["2C", "3C", "4D", "5D", "6H", "7H", "8S", "9S", "TC", "JD", "QH", "KS"],
+            },
             {"seat": 1, "melded": 60, "in_hand": 0, "round_score": 60, "total": 60, "hand": []},
         ],
         "melds": [
@@ -337,7 +340,7 @@ def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # n
         "waiting": [0, 1],
     }
     pace = {"turn_clock": 0, "hints": True, "call_window": None, "clock": None, "summary": summary}
-    next_deal = _view(hand=["AS", "3D", "8C", "JH", "QS", "4C", "9H"], melds=[], legal=[], scores=[30, 60])
+    next_deal = _view(hand=["AS", "3D", "8C", "JH", "QS", "4C", "9H"], melds=[], legal=[], scores=[-35, 60])
     _send(script, next_deal, 11, pace=pace)
     banner = page.get_by_test_id("round-over")
     expect(banner).to_contain_text("Round 1 over")
@@ -345,8 +348,8 @@ def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # n
     expect(banner).to_be_in_viewport()
     ann = page.get_by_test_id("summary-0")
     expect(ann.get_by_test_id("melded")).to_have_text("+45")
-    expect(ann.get_by_test_id("in-hand")).to_have_text("15")
-    expect(ann.locator(".left-cards .card")).to_have_count(2)
+    expect(ann.get_by_test_id("in-hand")).to_have_text("80")
+    expect(ann.locator(".left-cards .card")).to_have_count(12)
     expect(page.get_by_test_id("summary-melds-1").locator(".card")).to_have_count(3)
     # Each row of cards says what it is (left in hand counts against, melded for).
     expect(ann.locator(".left-cards .what")).to_have_text("left in hand")
@@ -358,12 +361,23 @@ def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # n
     expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for Ann, Bob.")
     ready = page.get_by_test_id("round-over-ok")
     expect(ready).to_be_focused()  # the keyboard is where the next move is
+    # The row of cards left in hand fits its cell (the last card's overlap once stuck out by 10 px).
+    assert ann.locator(".left-cards").evaluate("el => el.scrollWidth <= el.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORTS[size][0]
+    # A state that only moves the countdown leaves the summary as drawn (its card faces are
+    # costly pictures, and the focused button keeps the focus): the same button, the new count.
+    ready.evaluate("el => { el.dataset.mark = 'kept'; }")
+    _send(script, next_deal, 12, pace={**pace, "summary": {**summary, "left": 9.0}})
+    _at(page, 12)
+    expect(countdown).to_have_text("Next round in 9 s at most.")
+    expect(ready).to_have_attribute("data-mark", "kept")
+    expect(ready).to_be_focused()
     ready.click()
     page.wait_for_function("() => !document.querySelector('[data-testid=round-over-ok]')")
     assert {"type": "ready"} in script.sent
     expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for Bob.")
     # Bob is ready too: the hold ends and the new deal is played.
-    _send(script, _view(hand=next_deal["hand"], melds=[]), 12, pace={**pace, "summary": None})
+    _send(script, _view(hand=next_deal["hand"], melds=[]), 13, pace={**pace, "summary": None})
     expect(banner).to_be_hidden()
     expect(page.get_by_test_id("btn-meld")).to_be_visible()
 

@@ -917,7 +917,6 @@ class TablePage {
 
   renderRoundBanner() {
     const el = this.roundBanner;
-    clear(el);
     const held = this.pace?.summary ?? null;
     if (this.heldBefore && !held && !this.banner?.game_over) this.banner = null; // everyone is ready: play on
     this.heldBefore = !!held;
@@ -928,6 +927,8 @@ class TablePage {
     this.measureHand();
     if (!showing) {
       el.hidden = true;
+      clear(el);
+      this.drawnWith.delete("banner");
       return;
     }
     el.hidden = false;
@@ -936,6 +937,13 @@ class TablePage {
       requestAnimationFrame(() => el.scrollIntoView({ block: "nearest" }));
     }
     const names = this.names();
+    const me = this.mySeat();
+    // The summary's card faces are pictures: drawn again only when what it shows changes (not
+    // at every state while it is held; the countdown is written into it by renderTimers).
+    const inputs = [held && { ...held, left: null }, b, this.lastRound, names, this.sides(), me,
+      this.readySent, this.view?.hand != null, this.view?.scores, this.tableId];
+    if (!this.changed("banner", inputs)) return;
+    clear(el);
     const ro = b?.round_over ?? null;
     const go = b?.game_over ?? null;
     const summary = held ?? (this.lastRound && (!ro || this.lastRound.round === ro.round) ? this.lastRound : null);
@@ -951,7 +959,6 @@ class TablePage {
     }
     if (go) this.renderGameOver(el, go, names);
     const row = h("div", { class: "row" });
-    const me = this.mySeat();
     if (held && !go) {
       const mineReady = held.ready.includes(me) || this.readySent === held.round;
       const seated = me !== null && me !== undefined && this.view?.hand != null;
