@@ -17,11 +17,17 @@ hidden cards each guess puts in its hand (the multiset overlap). The models:
 * ``consistent``: no meld the opponent would have laid
   (``HardBot(consistent=True)``, :func:`rummy500.bots.hard.conform`);
 * ``discard_model``: one deal of 8, drawn by how likely the opponent's last
-  throw was from it (``HardBot(discard_model=8)``).
+  throw was from it (``HardBot(discard_model=8)``);
+* ``structure``: the uniform deal, then swaps with the stock that make the
+  hand as connected as real hands are (``HardBot(structure=1.0)``,
+  :func:`rummy500.bots.hard.structure`).
 
 Printed: each model's mean share over the decisions, and its paired
 difference from ``uniform`` with a 95% interval over decisions (the same
-positions; an exact guess scores 100%).
+positions; an exact guess scores 100%); and how connected the guessed hands
+are: the share of their cards with a partner in the hand
+(:func:`rummy500.bots.hard.linked`: a card of the same rank or of the same
+suit within two ranks), against the real hands'.
 
 Usage: ``python benchmarks/guesses.py [--rounds 20] [--seed 1] [--samples 40] [--opponent hard]``
 """
@@ -38,7 +44,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rummy500.bots import BOT_LEVELS, make_bot
-from rummy500.bots.hard import HardBot
+from rummy500.bots.hard import HardBot, linked
 from rummy500.rules import Rules
 from rummy500.state import Phase, RoundState
 from rummy500.views import View
@@ -52,6 +58,7 @@ SETTINGS: dict[str, dict[str, Any]] = {
     "inference": {"inference": True},
     "consistent": {"consistent": True},
     "discard_model": {"discard_model": DEALS},
+    "structure": {"structure": 1.0},
 }
 
 #: The guessing models, in the order printed.
@@ -89,6 +96,7 @@ def measure(rounds: int, seed: int, samples: int, opponent: str = "hard", option
     other = make_bot(opponent, seed + 1, **(options or {}))
     rng = random.Random(seed)
     shares: dict[str, list[float]] = {m: [] for m in MODELS}
+    links: dict[str, list[float]] = {m: [] for m in ("real", *MODELS)}
     for r in range(rounds):
         state = RoundState.new(rules, r % 2, rng)
         while not state.is_over:
@@ -102,16 +110,19 @@ def measure(rounds: int, seed: int, samples: int, opponent: str = "hard", option
                 action = me.act(view, rng)  # (its memory now includes this view, as in its own search)
                 truth = state.hands[1]
                 if len(truth) > len(view.known[1]):  # some of the opponent's cards are hidden
+                    links["real"].append(linked(truth) / len(truth))
                     for model in MODELS:
                         guess = guesser(me, model, view)
                         local = random.Random(rng.getrandbits(64))
-                        got = [hit_share(guess(local).hands[1], truth, view.known[1]) for _ in range(samples)]
+                        hands = [guess(local).hands[1] for _ in range(samples)]
+                        got = [hit_share(hand, truth, view.known[1]) for hand in hands]
                         shares[model].append(statistics.fmean(x for x in got if x is not None))
+                        links[model].append(statistics.fmean(linked(hand) / len(hand) for hand in hands))
             else:
                 action = other.act(view, rng)
             assert action is not None
             state.apply(action, seat)
-    return {"decisions": len(shares["uniform"]), "shares": shares}
+    return {"decisions": len(shares["uniform"]), "shares": shares, "linked": links}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,7 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     got = measure(args.rounds, args.seed, args.samples, args.opponent)
     shares = got["shares"]
     print(f"{args.rounds} rounds against {args.opponent}, seed {args.seed}: {got['decisions']} decisions, {args.samples} guesses each")
-    print(f"  {'model':<15}{'hidden cards right':>20}{'less uniform (95%)':>24}")
+    links = got["linked"]
+    share = statistics.fmean(links["real"]) if links["real"] else 0.0
+    print(f"  {'model':<15}{'hidden cards right':>20}{'less uniform (95%)':>24}{'cards linked':>14}")
+    print(f"  {'(real hands)':<15}{'':>20}{'':>24}{share:>14.1%}")
     base = shares["uniform"]
     for model in MODELS:
         xs = shares[model]
@@ -135,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
         mean = statistics.fmean(xs) if xs else 0.0
         delta = f"{statistics.fmean(diffs):+.1%} ± {half:.1%}" if diffs and model != "uniform" else ""
-        print(f"  {model:<15}{mean:>20.1%}{delta:>24}")
+        joined = statistics.fmean(links[model]) if links[model] else 0.0
+        print(f"  {model:<15}{mean:>20.1%}{delta:>24}{joined:>14.1%}")
     return 0
 
 

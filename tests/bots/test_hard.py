@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -10,6 +11,7 @@ from rummy500.actions import Discard
 from rummy500.bots import make_bot
 from rummy500.rules import Rules
 from rummy500.state import RoundState
+from rummy500.views import View
 
 # Seat 0 drew and holds two cards it cannot lay: which one to throw is all that is left.
 TWO_CARDS = "dealer=1 to_move=0 phase=play discard=TC hands=KS.3D|4C.4D.4S.KD.9H.8C.2S stock=QD.7S.5C"
@@ -92,25 +94,35 @@ def test_lay_choices_search_the_other_way_to_split_the_cards() -> None:
     assert action in more
 
 
+def _views_of_a_medium_game(seed: int, plies: int) -> Iterator[View]:
+    """The views of the seat to move, ply by ply, of a 2-player game between two ``medium`` bots."""
+    from rummy500 import Match
+
+    match = Match(Rules(), seed=seed)
+    movers = [make_bot("medium", 1), make_bot("medium", 2)]
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if match.is_over:
+            return
+        seat = match.state.public.to_move
+        view = match.view(seat)
+        yield view
+        match.apply(seat, movers[seat].act(view, rng))
+
+
 def test_consistent_determinizations_hold_no_meld_the_opponent_would_have_laid() -> None:
     """``conform`` leaves a seat that has played a turn no meld in hand, and changes nothing the seat sees."""
     from dataclasses import replace
 
-    from rummy500 import Match, fastmeld
+    from rummy500 import fastmeld
     from rummy500.bots.determinize import determinize
     from rummy500.bots.hard import conform
 
-    rules = Rules()
-    t = fastmeld.tables(rules)
-    match = Match(rules, seed=11)
-    movers = [make_bot("medium", 1), make_bot("medium", 2)]
-    rng = random.Random(3)
+    t = fastmeld.tables(Rules())
     repaired = checked = 0
-    for _ in range(120):
-        if match.is_over:
-            break
-        seat = match.state.public.to_move
-        view = match.view(seat)
+    for view in _views_of_a_medium_game(11, 120):
+        seat = view.seat
+        assert seat is not None
         other = 1 - seat
         if view.phase == "draw" and view.turns >= 1 and view.opened[other]:
             for k in range(4):
@@ -126,8 +138,50 @@ def test_consistent_determinizations_hold_no_meld_the_opponent_would_have_laid()
                 assert set(again.legal) == set(view.legal)
                 repaired += before != world.hands[other]
                 checked += 1
-        match.apply(seat, movers[seat].act(view, rng))
     assert checked >= 10 and repaired >= 1
+
+
+def test_structured_guesses_give_the_opponent_a_connected_hand_and_change_nothing_the_seat_sees() -> None:
+    """``structure`` swaps only unseen cards, keeps what the opponent was seen taking, and links the hand as real ones are."""
+    from dataclasses import replace
+
+    from rummy500.bots.determinize import determinize
+    from rummy500.bots.hard import linked, structure
+
+    uniform: list[float] = []
+    shaped: list[float] = []
+    for view in _views_of_a_medium_game(13, 80):
+        seat = view.seat
+        assert seat is not None
+        other = 1 - seat
+        if view.phase == "draw" and view.stock_count:
+            for k in range(3):
+                world = determinize(view, random.Random(k))
+                unseen = sorted(world.hands[other] + world.stock)
+                uniform.append(linked(world.hands[other]) / len(world.hands[other]))
+                structure(world, view, random.Random(k), 1.0)
+                shaped.append(linked(world.hands[other]) / len(world.hands[other]))
+                assert sorted(world.hands[other] + world.stock) == unseen  # only unseen cards moved
+                for c in view.known[other]:
+                    assert world.hands[other].count(c) >= view.known[other].count(c)  # seen taken: still held
+                again = world.view(seat, view.scores)
+                assert replace(again, legal=()) == replace(view, legal=())
+                assert set(again.legal) == set(view.legal)
+    assert len(shaped) >= 30
+    # Real hands keep their cards with partners (about 71% of them against hard); a uniform deal
+    # links about 55%: the shaped guesses come close to the real share.
+    assert sum(shaped) / len(shaped) > sum(uniform) / len(uniform) + 0.1
+
+
+def test_linked_counts_the_cards_with_a_partner_in_the_hand() -> None:
+    from rummy500.bots.hard import linked
+    from rummy500.cards import parse_cards
+
+    assert linked(parse_cards("7H 7S 9H KD AD 4C")) == 5  # a pair, a gap of one, K-A of diamonds; 4C alone
+    assert linked(parse_cards("AH 3H")) == 2 and linked(parse_cards("AH QH")) == 2  # the ace is low and high
+    assert linked(parse_cards("AH 4H 2C JC")) == 0
+    assert linked(parse_cards("JK 5C 9D")) == 1  # a joker counts (a player keeps it) but partners no card here
+    assert linked([]) == 0
 
 
 def test_win_chance_is_decided_at_the_goal_and_even_when_level() -> None:
