@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -37,6 +38,11 @@ def test_a_close_discard_with_a_bigger_hand_is_searched() -> None:
     action = bot.act(view, random.Random(2))
     assert action in view.legal
     assert bot.last_stats["playouts"] > 0  # type: ignore[attr-defined]
+    # The reason (a hint's words to a player) names the move and the try-outs in plain words.
+    reason = bot.explain()
+    assert reason.startswith(f"{action}: ") and "a few turns ahead, over guesses of the hidden cards" in reason
+    assert "heuristic" not in reason and "dealt-out" not in reason
+    assert re.search(r"\b1 points\b", reason) is None  # "1 point"
 
 
 def test_hold_back_searches_waiting_where_the_heuristics_would_lay_at_once() -> None:

@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 import doctest
+import importlib
+import importlib.util
+import pkgutil
 from pathlib import Path
 
 import pytest
 
+import rummy500
 from rummy500 import bots, drive, events, position
 
 API = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+
+
+def _modules_with_examples() -> list[str]:
+    """Every module of the package whose source holds a docstring example (``>>>``)."""
+    names = ["rummy500"] + [m.name for m in pkgutil.walk_packages(rummy500.__path__, "rummy500.") if not m.name.endswith("__main__")]
+    out = []
+    for name in names:
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.origin is not None
+        if ">>>" in Path(spec.origin).read_text(encoding="utf-8"):
+            out.append(name)
+    return out
 
 
 def test_the_api_guide_examples_run() -> None:
@@ -20,4 +36,11 @@ def test_the_api_guide_examples_run() -> None:
 @pytest.mark.parametrize("module", [drive, events, position, bots], ids=lambda m: m.__name__)
 def test_engine_docstring_examples_run(module: object) -> None:
     failures, attempted = doctest.testmod(module, raise_on_error=False)  # type: ignore[arg-type]
+    assert attempted > 0 and failures == 0
+
+
+@pytest.mark.parametrize("name", _modules_with_examples())
+def test_every_modules_examples_run(name: str) -> None:
+    """No example in a docstring goes unchecked: each module that has one runs them (bots, review, rules ... too)."""
+    failures, attempted = doctest.testmod(importlib.import_module(name), raise_on_error=False)
     assert attempted > 0 and failures == 0

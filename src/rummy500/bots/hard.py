@@ -457,16 +457,17 @@ class HardBot(Bot):
                 best, edge = a, mean
         self.last_stats = {"playouts": float(used), "seconds": time.perf_counter() - start}
         n = len(results[best])
+        # The reason is read by players (hints): plain words, no search jargon.
+        tried = f"played out {n} times a few turns ahead, over guesses of the hidden cards"
         if best == fav:
+            avg = _mean(results[best])
+            where = f"{_points(abs(avg))} {'ahead of' if avg >= 0 else 'behind'}" if round(avg) else "level with"
             self.last_reason = (
-                f"{best}: the heuristic favourite, and no other move did clearly better "
-                f"over {n} dealt-out guesses of the hidden cards (it averaged {_mean(results[best]):+.0f} points against the best other side)"
+                f"{best}: the first choice by rule of thumb, and no other move did clearly better when {tried} "
+                f"(on average it ended {where} the best other side)"
             )
         else:
-            self.last_reason = (
-                f"{best}: over {n} dealt-out guesses of the hidden cards it averaged {edge:+.0f} points "
-                f"more than {fav}, the heuristic favourite"
-            )
+            self.last_reason = f"{best}: {tried}, it ended {_points(edge)} better on average than {fav}, the first choice by rule of thumb"
         return best
 
     def guesser(self, view: View) -> Callable[[random.Random], RoundState]:
@@ -905,6 +906,16 @@ def structure(world: RoundState, view: View, rng: random.Random, beta: float, st
 def _melds_with(t: fastmeld.Tables, hand: list[Card], extra: Card | None) -> list[tuple[Card, ...]]:
     """The melds ``hand`` holds, with ``extra`` (a card the seat let lie) added when given."""
     return fastmeld.all_melds(t, fastmeld.scan(hand if extra is None else [*hand, extra]))
+
+
+def _points(x: float) -> str:
+    """``x`` points in words, rounded.
+
+    >>> _points(1.2), _points(12.4), _points(0.4)
+    ('1 point', '12 points', '0 points')
+    """
+    n = round(x)
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def _mean(values: dict[int, float]) -> float:
