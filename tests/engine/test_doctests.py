@@ -1,4 +1,4 @@
-"""The documentation's examples run: docs/api.md and the engine modules' (and the bots package's) docstrings."""
+"""The documentation's examples run: docs/api.md and the docstrings of every module of the package."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import rummy500
-from rummy500 import bots, drive, events, position
 
 API = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
@@ -33,14 +32,8 @@ def test_the_api_guide_examples_run() -> None:
     assert attempted > 5 and failures == 0
 
 
-@pytest.mark.parametrize("module", [drive, events, position, bots], ids=lambda m: m.__name__)
-def test_engine_docstring_examples_run(module: object) -> None:
-    failures, attempted = doctest.testmod(module, raise_on_error=False)  # type: ignore[arg-type]
-    assert attempted > 0 and failures == 0
-
-
 @pytest.mark.parametrize("name", _modules_with_examples())
 def test_every_modules_examples_run(name: str) -> None:
-    """No example in a docstring goes unchecked: each module that has one runs them (bots, review, rules ... too)."""
+    """No example in a docstring goes unchecked: each module that has one runs them (the engine's, the bots', review, rules ...)."""
     failures, attempted = doctest.testmod(importlib.import_module(name), raise_on_error=False)
     assert attempted > 0 and failures == 0

@@ -861,8 +861,8 @@ def structure(world: RoundState, view: View, rng: random.Random, beta: float, st
     real hand holds far more cards with a partner (:func:`linked`) than a
     uniform deal of the unseen cards: in 2-player rounds of ``hard`` against
     ``hard``, 71% of the opponent's cards against 53-57% in uniform guesses
-    (``benchmarks/guesses.py``; 74-78% with ``beta`` 1). Each step proposes to swap a hidden card of
-    the hand with a stock card and accepts with chance
+    (``benchmarks/guesses.py``; 74-78% with ``beta`` 1). Each step proposes
+    to swap a hidden card of the hand with a stock card and accepts with chance
     ``min(1, exp(beta * gain))``, ``gain`` being the change in :func:`linked`:
     the hands are drawn in proportion to ``exp(beta * linked)`` among the
     deals consistent with the view (the cards the seat was seen taking stay;
