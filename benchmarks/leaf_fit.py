@@ -21,6 +21,8 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+from collections.abc import Callable
+from typing import TypeVar
 
 from rummy500.bots import make_bot
 from rummy500.bots.hard import LEAF_FEATURES, LEAF_WEIGHTS, _PlayoutPolicy, estimate_round, leaf_features
@@ -28,21 +30,27 @@ from rummy500.public import Phase
 from rummy500.rules import Rules
 from rummy500.state import RoundState
 
+T = TypeVar("T")
 Row = tuple[list[float], float, float]  # feature difference, target, hand-written estimate's difference
 
 
-def rows(rounds: int, seed: int, preset: str, players: int = 2) -> list[list[Row]]:
-    """One list of rows per round: at each turn's start, seat 0 minus seat 1."""
+def play_rounds(rounds: int, seed: int, preset: str, players: int, record: Callable[[RoundState], T]) -> list[tuple[list[T], RoundState]]:
+    """Play seeded rounds with the playout policy; ``record`` each turn's start. One (records, final state) per finished round.
+
+    A third of the rounds are played by the policy throughout; the others
+    are opened by ``random`` or ``easy`` moves for a few turns, so that weak
+    positions occur too.
+    """
     rules = Rules.preset_rules(preset, players=players)
     rng = random.Random(seed)
     policy = _PlayoutPolicy(seed)
     openers = [make_bot("random", seed), make_bot("easy", seed)]
-    out: list[list[Row]] = []
+    out: list[tuple[list[T], RoundState]] = []
     for r in range(rounds):
         state = RoundState.new(rules, r % players, rng)
         opener = openers[r % 2] if r % 3 else None
         opening = rng.randrange(2, 12)
-        pending: list[tuple[list[float], float]] = []
+        pending: list[T] = []
         last_turn = -1
         while not state.is_over:
             if state.public.phase is Phase.SHUFFLE:
@@ -50,9 +58,7 @@ def rows(rounds: int, seed: int, preset: str, players: int = 2) -> list[list[Row
                 continue
             if state.public.phase is Phase.DRAW and state.public.turns != last_turn:
                 last_turn = state.public.turns
-                f0, f1 = leaf_features(state, 0), leaf_features(state, 1)
-                est = estimate_round(state)
-                pending.append(([a - b for a, b in zip(f0, f1, strict=True)], est[0] - est[1]))
+                pending.append(record(state))
             decision = state.decision()
             if decision is None:
                 break
@@ -65,8 +71,22 @@ def rows(rounds: int, seed: int, preset: str, players: int = 2) -> list[list[Row
             state.apply(action, seat, check=False)
             if state.public.turns > 200:
                 break
-        if state.result is None:
-            continue
+        if state.result is not None:
+            out.append((pending, state))
+    return out
+
+
+def rows(rounds: int, seed: int, preset: str, players: int = 2) -> list[list[Row]]:
+    """One list of rows per round: at each turn's start, seat 0 minus seat 1."""
+
+    def record(state: RoundState) -> tuple[list[float], float]:
+        f0, f1 = leaf_features(state, 0), leaf_features(state, 1)
+        est = estimate_round(state)
+        return [a - b for a, b in zip(f0, f1, strict=True)], est[0] - est[1]
+
+    out: list[list[Row]] = []
+    for pending, state in play_rounds(rounds, seed, preset, players, record):
+        assert state.result is not None
         y = float(state.result.round_scores[0] - state.result.round_scores[1])
         out.append([(f, y, e) for f, e in pending])
     return out

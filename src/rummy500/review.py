@@ -156,8 +156,10 @@ class Budget:
             candidate was played, so the candidates' playouts stay alike for
             longer and their paired difference is less noisy.
         leaf: how a playout stopped at the horizon is valued:
-            ``"heuristic"`` (:func:`rummy500.bots.hard.estimate_round`) or
-            ``"fitted"`` (:func:`rummy500.bots.hard.fitted_round`).
+            ``"heuristic"`` (:func:`rummy500.bots.hard.estimate_round`),
+            ``"fitted"`` (:func:`rummy500.bots.hard.fitted_round`) or
+            ``"learned"`` (:func:`rummy500.bots.hard.learned_round`, a small
+            network; 2-player rounds, else the fitted leaf).
         prune_after: every candidate is played out in this many batches
             before the ones that cannot be a mistake's margin better than
             the judged moves are dropped (:func:`_live`); a rival dropped

@@ -14,10 +14,11 @@ measurably stronger**, far from the 60% issue 14 asks: 215 of 400 games
 (53.8%, 95% interval 48.9% - 58.6%; ``docs/bots.md``, *Measured strength*,
 *Replayed after the take-back rule*; 221 before ``hard``'s take-back rule).
 Its former edge, searching when to lay, is now ``hard``'s too, and neither a wider or longer search, playouts to the end
-of the round near it, a stricter or a looser confidence rule, nor searching
-other ways to split the cards into melds (``lay_choices``) gave a larger one
-(*Screening an edge for expert*, *Two more screens for expert*, *Searching
-other ways to lay*). Two searches of one position by the same bot disagree on
+of the round near it, a stricter or a looser confidence rule, searching
+other ways to split the cards into melds (``lay_choices``), nor a learned
+leaf (``leaf="learned"``, :func:`rummy500.bots.leaves.learned_round`) gave a
+larger one (*Screening an edge for expert*, *Two more screens for expert*,
+*Searching other ways to lay*, *A learned leaf*). Two searches of one position by the same bot disagree on
 a quarter of the searched decisions, with twice the playouts on a fifth
 (``benchmarks/agreement.py``): the candidates are mostly worth the same to
 the 4-turn judge, so a finer estimate of that judge gains little (*How often

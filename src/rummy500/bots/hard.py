@@ -43,19 +43,26 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from functools import partial
 from typing import TYPE_CHECKING, Literal
 
 from rummy500 import fastmeld
 from rummy500.actions import Action, CallRummy, Decline, Discard, Draw, LayOff, Meld, Pass, Take
 from rummy500.bots.base import Bot
 from rummy500.bots.determinize import DeterminizeError, determinize
-from rummy500.bots.heuristics import Analysis, Planner, _need, bare
+from rummy500.bots.heuristics import Analysis, _need, bare
+from rummy500.bots.leaves import (
+    LEAF_FEATURES,
+    LEAF_WEIGHTS,
+    LEAVES,
+    estimate_round,
+    fitted_round,
+    leaf_features,
+    learned_round,
+)
 from rummy500.bots.medium import MediumBot
 from rummy500.cards import JOKER, Card, card
 from rummy500.drive import Agent, AgentError, drive
 from rummy500.public import Phase
-from rummy500.scoring import card_value, hand_value, meld_points
 from rummy500.views import View
 
 if TYPE_CHECKING:
@@ -63,7 +70,18 @@ if TYPE_CHECKING:
     from rummy500.rules import Rules
     from rummy500.state import Decision, RoundState
 
-__all__ = ["LEAF_FEATURES", "LEAF_WEIGHTS", "LEAVES", "HardBot", "estimate_round", "fitted_round", "infer_weights", "leaf_features", "win_chance"]
+__all__ = [
+    "LEAF_FEATURES",
+    "LEAF_WEIGHTS",
+    "LEAVES",
+    "HardBot",
+    "estimate_round",
+    "fitted_round",
+    "infer_weights",
+    "leaf_features",
+    "learned_round",
+    "win_chance",
+]
 
 #: A playout "to the end of the round" stops after this many turns (long
 #: rounds under ``stock_out: play_on`` or ``reshuffle``) and is estimated.
@@ -158,8 +176,10 @@ class HardBot(Bot):
             whichever candidate was played, so the candidates' playouts stay
             alike for longer and their paired comparison is less noisy.
         leaf: how a playout stopped before the end of the round is valued
-            (:data:`LEAVES`): ``"heuristic"`` (:func:`estimate_round`) or
-            ``"fitted"`` (:func:`fitted_round`, the game review's choice).
+            (:data:`LEAVES`, :mod:`rummy500.bots.leaves`): ``"heuristic"``
+            (:func:`estimate_round`), ``"fitted"`` (:func:`fitted_round`,
+            the game review's choice) or ``"learned"`` (:func:`learned_round`,
+            a small network trained on the same rounds; at two players).
         endgame: when the stock holds at most this many cards, or another
             seat holds at most two, the decision's playouts run to the end of
             the round (real scores instead of the leaf's estimate; 0: never).
@@ -920,137 +940,3 @@ def _points(x: float) -> str:
 
 def _mean(values: dict[int, float]) -> float:
     return sum(values.values()) / len(values) if values else float("-inf")
-
-
-#: The features of :func:`leaf_features`, in order.
-LEAF_FEATURES = (
-    "table",
-    "lay",
-    "lay*near",
-    "dead",
-    "dead*near",
-    "dead*short",
-    "partial",
-    "partial*near",
-    "cards",
-    "tempo",
-)
-
-
-#: :func:`fitted_round`'s weight of each of :data:`LEAF_FEATURES` (``benchmarks/leaf_fit.py``).
-LEAF_WEIGHTS = (0.977, -0.141, 3.803, -0.057, 2.267, -0.265, 1.127, -2.774, -4.070, 3.983)
-
-
-def fitted_round(state: RoundState) -> list[float]:
-    """Each seat's prospects in an unfinished round, by weights fitted to round ends (:data:`LEAF_WEIGHTS`).
-
-    Only the differences between seats are meaningful: the weights were
-    fitted to predict the difference of two seats' round scores.
-    """
-    return [sum(w * x for w, x in zip(LEAF_WEIGHTS, f, strict=True)) for f in _all_leaf_features(state)]
-
-
-def _partial_value(cards: list[Card], values: list[int]) -> float:
-    """The points of the cards that have a partner among ``cards`` (a pair, or a suit neighbour within two).
-
-    A joker partners anything. ``values`` are the cards' values in hand.
-    """
-    ranks = [0] * 14
-    suits = [0] * 4
-    for c in cards:
-        if c < JOKER:  # a natural card is ``suit << 4 | rank``
-            ranks[c & 15] += 1
-            suits[c >> 4] |= 1 << (c & 15)
-    total = 0.0
-    for c, v in zip(cards, values, strict=True):
-        if c >= JOKER:
-            total += v
-            continue
-        rank = c & 15
-        near = suits[c >> 4] & (0b11111 << rank >> 2) & ~(1 << rank)
-        if ranks[rank] > 1 or near:
-            total += v
-    return total
-
-
-def leaf_features(state: RoundState, seat: int) -> list[float]:
-    """What :data:`LEAF_WEIGHTS` value ``seat``'s prospects by, in an unfinished (determinized) round.
-
-    In the order of :data:`LEAF_FEATURES`: the seat's points on the table;
-    the points its hand could lay at once (alone, and times ``near``, the
-    share ``10 / (stock + 10)`` that grows to 1 as the stock runs out); the
-    points left in the hand after that (alone, times ``near``, and when
-    another hand holds two cards or fewer); of those, the points of cards
-    with a partner (a pair, or a suit neighbour within two; alone and times
-    ``near``); how many cards are left; and 1 if the seat draws next.
-    """
-    return _all_leaf_features(state, (seat,))[0]
-
-
-def _all_leaf_features(state: RoundState, seats: tuple[int, ...] | None = None) -> list[list[float]]:
-    rules = state.rules
-    n = state.n
-    table = _table_points(state)
-    near = 10.0 / (len(state.stock) + 10.0)
-    sizes = [len(h) for h in state.hands]
-    pub = state.public
-    out = []
-    for seat in range(n) if seats is None else seats:
-        short = 1.0 if min(sz for s, sz in enumerate(sizes) if s != seat) <= 2 else 0.0
-        pts, left = _lay_plan(state, seat)
-        values = [card_value(c, rules) for c in left]
-        dead = float(sum(values))
-        part = _partial_value(left, values)
-        tempo = 1.0 if pub.phase is Phase.DRAW and pub.to_move == seat else 0.0
-        out.append([table[seat], pts, pts * near, dead, dead * near, dead * short, part, part * near, float(len(left)), tempo])
-    return out
-
-
-def _table_points(state: RoundState) -> list[float]:
-    """Each seat's points on the table."""
-    table = [0.0] * state.n
-    for m in state.public.melds:
-        for s, pts in meld_points(m, state.rules).items():
-            table[s] += pts
-    return table
-
-
-def _lay_plan(state: RoundState, seat: int) -> tuple[int, list[Card]]:
-    """The most points ``seat``'s hand could lay at once, and the cards it would keep."""
-    planner = Planner(
-        state.rules, state.public.melds, seat, may_layoff=state.may_lay_off_now(seat), may_extend=partial(state.may_extend, seat)
-    )
-    pts, plan = planner.best(state.hands[seat])
-    left = list(state.hands[seat])
-    for g in plan:
-        for c in g.need:
-            if c in left:
-                left.remove(c)
-    return pts, left
-
-
-def estimate_round(state: RoundState) -> list[float]:
-    """Each seat's expected round score in an unfinished (determinized) round.
-
-    Table points count in full; what a hand can lay at once counts 90%; the
-    rest of the hand counts against its holder, weighted by how near the
-    round is to its end.
-    """
-    rules = state.rules
-    n = state.n
-    table = _table_points(state)
-    total_stock = max(1, len(state.stock) + 10)
-    near_end = 1.0 - min(1.0, len(state.stock) / total_stock)
-    shortest = min(len(h) for h in state.hands)
-    risk = 0.55 + 0.4 * near_end
-    if shortest <= 2:
-        risk = 0.95
-    out = []
-    for s in range(n):
-        pts, left = _lay_plan(state, s)
-        out.append(table[s] + 0.9 * pts - risk * hand_value(left, rules))
-    return out
-
-
-#: The values of an unfinished playout, by name (``HardBot(leaf=...)``, :attr:`rummy500.review.Budget.leaf`).
-LEAVES: dict[str, Callable[[RoundState], list[float]]] = {"heuristic": estimate_round, "fitted": fitted_round}
