@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from rummy500.bots import leaf_net
-from rummy500.bots.leaves import LEARNED_INPUTS, estimate_round, fitted_round, learned_inputs, learned_round
+from rummy500.bots.leaves import LEARNED_INPUTS, estimate_round, fitted_round, learned_inputs, learned_lead
 from rummy500.state import RoundState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -45,8 +45,8 @@ def positions(rounds: int, seed: int) -> dict[str, np.ndarray]:
 
     def record(state: RoundState) -> tuple[list[float], list[float], float, float, float]:
         mine, theirs = learned_inputs(state)
-        est, fit, net = estimate_round(state), fitted_round(state), learned_round(state)
-        return mine, theirs, est[0] - est[1], fit[0] - fit[1], net[0] - net[1]
+        est, fit = estimate_round(state), fitted_round(state)
+        return mine, theirs, est[0] - est[1], fit[0] - fit[1], learned_lead(mine, theirs)
 
     cols: dict[str, list] = {k: [] for k in ("a", "b", "heuristic", "fitted", "shipped", "y")}
     for pending, state in play_rounds(rounds, seed, "standard", 2, record):
@@ -120,8 +120,9 @@ def fit_of(pred: np.ndarray, y: np.ndarray) -> str:
     return f"R^2 {1.0 - sse / float(((y - y.mean()) ** 2).sum()):.3f}  rms error {(sse / len(y)) ** 0.5:.2f} points"
 
 
-def _numbers(name: str, values: list[float], indent: str = "") -> list[str]:
-    lines = [f"{indent}{name} = ("]
+def _numbers(head: str, values: list[float], indent: str = "", close: str = ")") -> list[str]:
+    """``head``, then ``values`` in rows of at most 118 characters, then ``close``."""
+    lines = [f"{indent}{head}"]
     row = indent + "   "
     for x in values:
         item = f" {x:.6g},"
@@ -130,7 +131,7 @@ def _numbers(name: str, values: list[float], indent: str = "") -> list[str]:
             row = indent + "   "
         row += item
     lines.append(row)
-    lines.append(f"{indent})")
+    lines.append(f"{indent}{close}")
     return lines
 
 
@@ -145,17 +146,16 @@ def write(net: Net, note: str) -> None:
         "unit with bias ``BIAS[j]`` and output weight ``OUT[j]``.",
         '"""',
         "",
-        *_numbers("MEAN", [float(x) for x in net.mean]),
-        *_numbers("SCALE", [float(x) for x in net.scale]),
+        *_numbers("MEAN = (", [float(x) for x in net.mean]),
+        *_numbers("SCALE = (", [float(x) for x in net.scale]),
         "HIDDEN = (",
     ]
     for j in range(w1.shape[1]):
-        lines.extend(_numbers("", [float(x) for x in w1[:, j]], "    ")[0:-1])
-        lines.append("    ),")
+        lines.extend(_numbers("(", [float(x) for x in w1[:, j]], "    ", "),"))
     lines.append(")")
-    lines.extend(_numbers("BIAS", [float(x) for x in b1]))
-    lines.extend(_numbers("OUT", [float(x) for x in w2]))
-    text = "\n".join(lines).replace("     = (", "    (") + "\n"
+    lines.extend(_numbers("BIAS = (", [float(x) for x in b1]))
+    lines.extend(_numbers("OUT = (", [float(x) for x in w2]))
+    text = "\n".join(lines) + "\n"
     NET_FILE.write_text(text)
     print(f"wrote {NET_FILE}")
 

@@ -37,6 +37,7 @@ __all__ = [
     "fitted_round",
     "leaf_features",
     "learned_inputs",
+    "learned_lead",
     "learned_round",
 ]
 
@@ -69,17 +70,23 @@ def fitted_round(state: RoundState) -> list[float]:
     return [sum(w * x for w, x in zip(LEAF_WEIGHTS, f, strict=True)) for f in _all_leaf_features(state)]
 
 
-def _partial_value(cards: list[Card], values: list[int]) -> float:
-    """The points of the cards that have a partner among ``cards`` (a pair, or a suit neighbour within two).
-
-    A joker partners anything. ``values`` are the cards' values in hand.
-    """
+def _partner_index(cards: list[Card]) -> tuple[list[int], list[int]]:
+    """Of the natural cards among ``cards``: how many of each rank, and each suit's ranks as bits."""
     ranks = [0] * 14
     suits = [0] * 4
     for c in cards:
         if c < JOKER:  # a natural card is ``suit << 4 | rank``
             ranks[c & 15] += 1
             suits[c >> 4] |= 1 << (c & 15)
+    return ranks, suits
+
+
+def _partial_value(cards: list[Card], values: list[int]) -> float:
+    """The points of the cards that have a partner among ``cards`` (a pair, or a suit neighbour within two).
+
+    A joker partners anything. ``values`` are the cards' values in hand.
+    """
+    ranks, suits = _partner_index(cards)
     total = 0.0
     for c, v in zip(cards, values, strict=True):
         if c >= JOKER:
@@ -184,12 +191,7 @@ LEARNED_INPUTS = (
 
 def _pile_fits(hand: list[Card], pile: list[Card], values: list[int]) -> tuple[float, float]:
     """How many cards of the pile have a partner in ``hand`` (as :func:`_partial_value` pairs them), and their points."""
-    ranks = [0] * 14
-    suits = [0] * 4
-    for c in hand:
-        if c < JOKER:
-            ranks[c & 15] += 1
-            suits[c >> 4] |= 1 << (c & 15)
+    ranks, suits = _partner_index(hand)
     count = 0.0
     points = 0.0
     for c, v in zip(pile, values, strict=True):
@@ -255,9 +257,13 @@ def learned_round(state: RoundState) -> list[float]:
     """
     if state.n != 2:
         return fitted_round(state)
-    mine, theirs = learned_inputs(state)
-    lead = (_net(mine) - _net(theirs)) / 2.0
+    lead = learned_lead(*learned_inputs(state))
     return [lead / 2.0, -lead / 2.0]
+
+
+def learned_lead(mine: list[float], theirs: list[float]) -> float:
+    """Seat 0's lead over seat 1 by the network, from :func:`learned_inputs`' two readings."""
+    return (_net(mine) - _net(theirs)) / 2.0
 
 
 #: The values of an unfinished playout, by name (``HardBot(leaf=...)``, :attr:`rummy500.review.Budget.leaf`).
