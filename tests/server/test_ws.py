@@ -260,3 +260,25 @@ def test_every_message_matches_the_protocol_models(client: TestClient) -> None:
         models[message["type"]].model_validate(message)
         kinds.add(message["type"])
     assert kinds == {"state", "table", "chat", "error"}
+
+
+def test_chat_survives_the_game_being_forgotten_while_nobody_watched(client: TestClient) -> None:
+    """A reload whose old socket closes first lets the server forget the idle game: its chat comes back with it."""
+    import time
+
+    table_id, ann, _bob = two_player_table(client)
+    with client.websocket_connect(_ws(table_id, ann)) as ws_ann:
+        receive(ws_ann, "state")
+        ws_ann.send_json({"type": "chat", "text": "back in a minute"})
+        receive(ws_ann, "chat")
+    manager = client.app.state.manager
+    deadline = time.monotonic() + 10
+    while table_id in manager.sessions and time.monotonic() < deadline:
+        manager.release(table_id)  # what the last socket's closing does (once the server has counted it gone)
+        time.sleep(0.02)
+    assert table_id not in manager.sessions  # forgotten: nobody watches and nothing can happen
+    with client.websocket_connect(_ws(table_id, ann)) as ws_ann:
+        receive(ws_ann, "state")  # rebuilt from the record
+        said = [{"type": "chat", "seat": 0, "from": "Ann", "text": "back in a minute"}]
+        assert manager.sessions[table_id].chat_history() == said
+        assert receive(ws_ann, "chat_history")["messages"] == said

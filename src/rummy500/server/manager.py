@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 HOUSEKEEPING_SECONDS = 60.0
 #: Finished games whose replay steps are kept in memory.
 REPLAYS_KEPT = 8
+#: Games forgotten while nobody watched whose chat lines are kept for when they reload.
+CHATS_KEPT = 1000
 
 
 class LobbyError(Exception):
@@ -127,6 +129,9 @@ class TableManager:
         #: Bot thinking and replays, off the event loop.
         self.workers = Workers(settings.workers)
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        # The chat of a session forgotten by release(): only the session held it, and a
+        # page that reloads after its last socket closed would otherwise find it gone.
+        self._chats: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._replaying: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
         #: Coordination with the other server processes (``None``: this one is alone).
         self.cluster: Cluster | None = Cluster(self, bus) if bus is not None and bus.shared else None
@@ -356,6 +361,8 @@ class TableManager:
             summary_seconds=self.settings.summary_seconds,
             think=self.workers.think,
         )
+        for line in self._chats.pop(row.id, ()):
+            session.remember_chat(line["from"], line["seat"], line["text"])
         session.listeners.append(self.hub)
         self.sessions[row.id] = session
         return session
@@ -436,6 +443,12 @@ class TableManager:
         if forget:
             del self.sessions[table_id]
             session.retire()
+            history = session.chat_history()
+            if history:
+                self._chats[table_id] = history
+                self._chats.move_to_end(table_id)
+                while len(self._chats) > CHATS_KEPT:
+                    self._chats.popitem(last=False)
 
     def prune(self) -> None:
         """:meth:`release` every session that may go."""
