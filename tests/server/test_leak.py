@@ -35,6 +35,7 @@ import pytest
 from rummy500.server.engine import LiveGame, parse_rules
 from rummy500.server.hub import Connection, Hub, state_message
 from rummy500.server.session import MatchSession, SeatInfo
+from rummy500.server.storage import ChatLine
 
 from .helpers import run_async
 
@@ -52,6 +53,9 @@ class MemoryStore:
     def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
         assert seq == len(self.actions)
         self.actions.append((seat, action))
+
+    def append_chat(self, game_id: str, line: ChatLine) -> None:
+        pass
 
     def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
         self.finished = {"record": record, "result": result}

@@ -20,6 +20,7 @@ from rummy500.bots import make_bot
 from rummy500.server.engine import LiveGame, parse_rules
 from rummy500.server.pace import TableSettings
 from rummy500.server.session import MatchSession, SeatInfo, SessionError
+from rummy500.server.storage import ChatLine
 
 from .helpers import run_async
 from .test_leak import CARD, DECLARED
@@ -38,9 +39,13 @@ class Clock:
 class Store:
     def __init__(self) -> None:
         self.actions: list[tuple[int, dict[str, Any]]] = []
+        self.chat: list[ChatLine] = []
 
     def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
         self.actions.append((seat, action))
+
+    def append_chat(self, game_id: str, line: ChatLine) -> None:
+        self.chat.append(line)
 
     def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
         pass
@@ -315,7 +320,7 @@ def test_chat_history_is_kept_for_people_who_reconnect() -> None:
             chat_history=2,
         )
         for text in ("hi", "good luck", "thanks"):
-            session.chat(0, text)
+            await session.chat(0, text)
         assert session.chat_history() == [
             {"type": "chat", "seat": 0, "from": "Ann", "text": "good luck"},
             {"type": "chat", "seat": 0, "from": "Ann", "text": "thanks"},

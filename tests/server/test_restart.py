@@ -10,7 +10,7 @@ from rummy500.record import match_from_record
 from rummy500.server.app import create_app
 from rummy500.server.storage import open_storage
 
-from .helpers import TableDriver, create_table, fixed_seeds, join, make_settings, start
+from .helpers import TableDriver, create_table, fixed_seeds, join, make_settings, receive, start, two_player_table
 
 
 def _ws(table_id: str, token: str) -> str:
@@ -82,3 +82,29 @@ def test_each_state_is_stored_before_it_is_sent(tmp_path: Path) -> None:
                 # Read through a separate connection the moment the state arrives.
                 assert len(reader.actions(made["table_id"])) >= state["version"]
         reader.close()
+
+
+def test_what_was_said_at_a_table_is_still_there_after_a_restart(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    with TestClient(create_app(settings, seed_source=fixed_seeds(5))) as client:
+        table_id, ann, bob = two_player_table(client)
+        with (
+            client.websocket_connect(_ws(table_id, ann)) as ws_ann,
+            client.websocket_connect(_ws(table_id, bob)) as ws_bob,
+        ):
+            receive(ws_ann, "state")
+            receive(ws_bob, "state")
+            ws_ann.send_json({"type": "chat", "text": "good luck"})
+            receive(ws_bob, "chat", text="good luck")
+            ws_bob.send_json({"type": "chat", "text": "you too!"})
+            receive(ws_ann, "chat", text="you too!")
+    said = [
+        {"type": "chat", "seat": 0, "from": "Ann", "text": "good luck"},
+        {"type": "chat", "seat": 1, "from": "Bob", "text": "you too!"},
+    ]
+    with TestClient(create_app(settings, seed_source=fixed_seeds(6))) as client:
+        # A spectator (no token) gets the table's chat too: it is public there.
+        for url in (_ws(table_id, bob), f"/ws/tables/{table_id}"):
+            with client.websocket_connect(url) as ws:
+                receive(ws, "state")
+                assert receive(ws, "chat_history")["messages"] == said

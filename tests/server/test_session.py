@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
+import time
 from typing import Any
 
 import pytest
@@ -12,7 +14,7 @@ import pytest
 from rummy500.server.engine import LiveGame, parse_rules
 from rummy500.server.hub import CLOSE_TOO_SLOW, Connection, encode
 from rummy500.server.session import MatchSession, SeatInfo, SessionError
-from rummy500.server.storage import ConflictError, StorageError
+from rummy500.server.storage import ChatLine, ConflictError, StorageError
 
 from .helpers import run_async
 
@@ -23,11 +25,17 @@ class Store:
     def __init__(self, fail: Exception | None = None) -> None:
         self.fail = fail
         self.actions: list[tuple[int, int, dict[str, Any]]] = []
+        self.chat: list[ChatLine] = []
 
     def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
         if self.fail is not None:
             raise self.fail
         self.actions.append((seq, seat, action))
+
+    def append_chat(self, game_id: str, line: ChatLine) -> None:
+        if self.fail is not None:
+            raise self.fail
+        self.chat.append(line)
 
     def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
         pass
@@ -37,6 +45,7 @@ class Listener:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.stored_when_told: list[tuple[int, int]] = []
+        self.heard: list[tuple[str, int]] = []  # each chat line told, with the lines stored then
 
     def state_changed(self, session: MatchSession) -> None:
         self.stored_when_told.append((session.version, len(self.store.actions)))
@@ -45,7 +54,7 @@ class Listener:
         pass
 
     def chat(self, session: MatchSession, sender: str, seat: int, text: str) -> None:
-        pass
+        self.heard.append((text, len(self.store.chat)))
 
 
 def _session(store: Store) -> MatchSession:
@@ -101,6 +110,55 @@ def test_a_failed_write_changes_nothing_and_tells_nobody(failure: Exception, bro
         await session.close()
 
     run_async(run())
+
+
+class SlowStore(Store):
+    """A store in another thread that takes longer for the first line than for the next."""
+
+    def append_chat(self, game_id: str, line: ChatLine) -> None:
+        time.sleep(0.05 if line.text == "first" else 0.0)
+        super().append_chat(game_id, line)
+
+
+def test_chat_lines_are_stored_before_they_are_sent_and_in_the_order_said() -> None:
+    async def run() -> None:
+        store = SlowStore()
+        session = _session(store)
+        listener = Listener(store)
+        session.listeners.append(listener)
+        await asyncio.gather(session.chat(0, "first"), session.chat(1, "second"), session.chat(0, " third  "))
+        assert [(line.seat, line.name, line.text) for line in store.chat] == [
+            (0, "Ann", "first"),
+            (1, "Bob", "second"),
+            (0, "Ann", "third"),
+        ]
+        assert listener.heard == [("first", 1), ("second", 2), ("third", 3)]
+        assert [m["text"] for m in session.chat_history()] == ["first", "second", "third"]
+        with pytest.raises(SessionError, match="empty chat message"):
+            await session.chat(0, "   ")
+        with pytest.raises(SessionError, match="only seated players can chat"):
+            await session.chat(None, "hello")
+        assert len(store.chat) == 3  # refused lines are not kept
+        await session.close()
+
+    run_async(run())
+
+
+def test_a_chat_line_the_store_fails_to_keep_is_still_sent(caplog: pytest.LogCaptureFixture) -> None:
+    async def run() -> None:
+        store = Store(fail=StorageError("disk full"))
+        session = _session(store)
+        listener = Listener(store)
+        session.listeners.append(listener)
+        await session.chat(1, "can you hear me?")
+        assert listener.heard == [("can you hear me?", 0)]
+        assert session.chat_history() == [{"type": "chat", "seat": 1, "from": "Bob", "text": "can you hear me?"}]
+        await session.close()
+
+    with caplog.at_level(logging.WARNING, logger="rummy500.server.session.match"):
+        run_async(run())
+    assert "could not keep a chat line: disk full" in caplog.text
+    assert "can you hear me" not in caplog.text  # what players say stays out of the logs
 
 
 def test_the_chain_of_checks_names_each_refusal() -> None:

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from rummy500.server.app import create_app
 from rummy500.server.storage import (
+    ChatLine,
     ConflictError,
     PostgresStorage,
     SeatRow,
@@ -99,6 +100,52 @@ def test_joins_fill_seats_in_order_until_full(storage: SqlStorage) -> None:
     with pytest.raises(ConflictError):
         storage.join("nope", "Di", "h4")
     assert storage.get_game("nope") is None
+
+
+def test_chat_lines_are_kept_in_order_and_read_back_last_first_cut(storage: SqlStorage) -> None:
+    _table(storage, seats=2)
+    storage.create_table(
+        game_id="g2",
+        title="Other",
+        rules={"players": 2},
+        seats=[SeatRow(0, "human", "Ann"), SeatRow(1, "bot", "Bot", "easy")],
+        creator_token_hash="h-ann2",
+    )
+    storage.join("g1", "Bob", "h-bob")
+    storage.start("g1", seed=5, bot_level="random")
+    assert storage.chat_lines("g1") == []
+    said = [ChatLine(0, "Ann", "hi"), ChatLine(1, "Bob", "hello 👋"), ChatLine(0, "Ann", "x" * 500)]
+    for line in said:
+        storage.append_chat("g1", line)
+    storage.append_chat("g2", ChatLine(0, "Ann", "another table"))
+    assert storage.chat_lines("g1") == said
+    assert storage.chat_lines("g1", limit=2) == said[1:]  # the last two, oldest first
+    assert storage.chat_lines("g1", limit=0) == []
+    assert storage.chat_lines("g2") == [ChatLine(0, "Ann", "another table")]
+    assert storage.chat_lines("nope") == []
+    with pytest.raises(StorageError, match="no game nope"):
+        storage.append_chat("nope", ChatLine(0, "Ann", "into the void"))
+    storage.finish("g1", record={}, result={"totals": [0, 0], "winner": 0})
+    storage.append_chat("g1", ChatLine(1, "Bob", "good game"))  # said over the final position
+    assert storage.chat_lines("g1", limit=1) == [ChatLine(1, "Bob", "good game")]
+
+
+def test_a_database_made_before_chat_was_kept_gets_its_chat_table(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    first = SqliteStorage(f"sqlite:///{path}")
+    _table(first, seats=2)
+    first.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP TABLE chat")
+    store = SqliteStorage(f"sqlite:///{path}")
+    try:
+        assert store.get_game("g1") is not None  # the old tables are untouched
+        store.append_chat("g1", ChatLine(0, "Ann", "hello"))
+        assert store.chat_lines("g1") == [ChatLine(0, "Ann", "hello")]
+    finally:
+        store.close()
 
 
 def test_open_storage_refuses_unknown_urls() -> None:

@@ -27,7 +27,7 @@ import logging
 import random
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -41,7 +41,7 @@ from rummy500.server.pace import TableSettings
 from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo, TableSettingsInfo
 from rummy500.server.session import MatchSession, SeatInfo, SessionError, clean_text
 from rummy500.server.session.events import label_actions
-from rummy500.server.storage import ConflictError, GameRow, SeatRow, Storage
+from rummy500.server.storage import ChatLine, ConflictError, GameRow, SeatRow, Storage, StorageError
 from rummy500.server.workers import Workers, rebuild, replay_steps
 
 __all__ = ["LobbyError", "TableManager", "hash_token"]
@@ -52,8 +52,8 @@ log = logging.getLogger(__name__)
 HOUSEKEEPING_SECONDS = 60.0
 #: Finished games whose replay steps are kept in memory.
 REPLAYS_KEPT = 8
-#: Games forgotten while nobody watched whose chat lines are kept for when they reload.
-CHATS_KEPT = 1000
+#: Chat lines a game reloaded from storage shows to pages that (re)connect.
+CHAT_LINES = 50
 
 
 class LobbyError(Exception):
@@ -129,9 +129,6 @@ class TableManager:
         #: Bot thinking and replays, off the event loop.
         self.workers = Workers(settings.workers)
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
-        # The chat of a session forgotten by release(): only the session held it, and a
-        # page that reloads after its last socket closed would otherwise find it gone.
-        self._chats: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._replaying: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
         #: Coordination with the other server processes (``None``: this one is alone).
         self.cluster: Cluster | None = Cluster(self, bus) if bus is not None and bus.shared else None
@@ -339,8 +336,10 @@ class TableManager:
         return await self.cluster.chat_history(table_id)
 
     # ------------------------------------------------------------- sessions
-    def _make_session(self, row: GameRow, game: LiveGame, events: list[dict[str, Any]]) -> MatchSession:
-        """Wrap a dealt or rebuilt game (``events``: the public events of its replay)."""
+    def _make_session(
+        self, row: GameRow, game: LiveGame, events: list[dict[str, Any]], chat: Sequence[ChatLine] = ()
+    ) -> MatchSession:
+        """Wrap a dealt or rebuilt game (``events``: the public events of its replay; ``chat``: its stored chat)."""
         label_actions(events, row.players, lambda seat: row.seats[seat].kind == "bot")
         session = MatchSession(
             game_id=row.id,
@@ -359,10 +358,11 @@ class TableManager:
             settings=_settings(row),
             call_window=self.settings.call_window,
             summary_seconds=self.settings.summary_seconds,
+            chat_history=CHAT_LINES,
             think=self.workers.think,
         )
-        for line in self._chats.pop(row.id, ()):
-            session.remember_chat(line["from"], line["seat"], line["text"])
+        for line in chat:
+            session.remember_chat(line.name, line.seat, line.text)
         session.listeners.append(self.hub)
         self.sessions[row.id] = session
         return session
@@ -395,9 +395,14 @@ class TableManager:
         actions = [(a.seat, a.action) for a in stored]
         # Replaying a long log takes a while: in a worker, never in the event loop.
         game, events = await self.workers.call(rebuild, row.rules, row.players, row.seed or 0, actions)
+        try:
+            chat = await asyncio.to_thread(self.storage.chat_lines, row.id, CHAT_LINES)
+        except StorageError as exc:  # the game goes on without what was said before
+            log.warning("game %s: could not read its chat: %s", row.id, exc)
+            chat = []
         if row.id in self.sessions:  # started here while this replayed
             return self.sessions[row.id]
-        session = self._make_session(row, game, events)
+        session = self._make_session(row, game, events, chat)
         if session.finished and row.status != "finished":
             # The last action was stored but the end was not: finish it now.
             await self.store_end(session)
@@ -440,15 +445,9 @@ class TableManager:
             # Alone, a game nobody watches anywhere whose bots have nothing to do
             # stays as it is until someone comes back: it reloads then.
             forget = self.cluster is None and session.idle()
-        if forget:
+        if forget:  # (its chat is stored: it comes back with the game)
             del self.sessions[table_id]
             session.retire()
-            history = session.chat_history()
-            if history:
-                self._chats[table_id] = history
-                self._chats.move_to_end(table_id)
-                while len(self._chats) > CHATS_KEPT:
-                    self._chats.popitem(last=False)
 
     def prune(self) -> None:
         """:meth:`release` every session that may go."""

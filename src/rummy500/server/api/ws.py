@@ -149,7 +149,9 @@ async def _serve(
     if session is not None:
         session.connect(seat)  # the others hear of it now ...
         conn.push(state_message(session, seat))  # ... this socket starts with the state
-        history = session.chat_history() if shared_history is None else shared_history
+        # (Redis keeps what every process heard; an empty answer, after Redis lost
+        # its keys, falls back to this session's lines, read from the database.)
+        history = shared_history or session.chat_history()
         if history:  # what was said before this page (re)connected
             conn.push({"type": "chat_history", "messages": history})
         hub.add(conn)
@@ -257,7 +259,7 @@ async def _handle(
                 conn.error("not_running", "chat opens when the game starts")
                 return
             try:
-                session.chat(conn.seat, said, chat_limit)
+                await session.chat(conn.seat, said, chat_limit)
             except SessionError as exc:
                 conn.error(exc.code, exc.message)
         case ClientAction(version=version, action=record):

@@ -36,7 +36,7 @@ from rummy500.server.session.driver import BotDriver, Thinker, think_in_thread
 from rummy500.server.session.events import EventLog, dumps, label_actions
 from rummy500.server.session.guards import SessionError, chat_text, check_move, parse_request, seat_of
 from rummy500.server.session.presence import Presence, SeatInfo
-from rummy500.server.storage import ConflictError, StorageError, StoredAction
+from rummy500.server.storage import ChatLine, ConflictError, StorageError, StoredAction
 
 __all__ = ["ActionStore", "MatchSession", "SessionListener", "SessionRelay"]
 
@@ -58,6 +58,9 @@ class ActionStore(Protocol):
 
     def actions_since(self, game_id: str, seq: int) -> list[StoredAction]:
         """The stored actions numbered ``seq`` and on (only shared sessions ask)."""
+
+    def append_chat(self, game_id: str, line: ChatLine) -> None:
+        """Keep a chat line said at the game (raise ``StorageError`` if it cannot)."""
 
 
 class SessionListener(Protocol):
@@ -174,6 +177,7 @@ class MatchSession:
         )
         self.pace.summary = game.last_summary
         self._chat: deque[dict[str, Any]] = deque(maxlen=max(chat_history, 1))
+        self._chat_lock = asyncio.Lock()
         #: ``ready`` heard from other processes for a version not applied here yet.
         self._early_ready: dict[int, set[int]] = {}
         self._new_position()
@@ -290,7 +294,7 @@ class MatchSession:
         return self.pace.public(self._clock(), clock_seat=clock_seat, away=away)
 
     def remember_chat(self, sender: str, seat: int, text: str) -> None:
-        """Keep a chat line said through another process (for pages that reconnect here)."""
+        """Keep a chat line said before this session was loaded, or through another process (for pages that reconnect here)."""
         self._chat.append({"type": "chat", "seat": seat, "from": sender, "text": text})
 
     def chat_history(self) -> list[dict[str, Any]]:
@@ -533,19 +537,33 @@ class MatchSession:
         return applied
 
     # ------------------------------------------------------------------- chat
-    def chat(self, seat: int | None, text: Any, limit: int = 500) -> None:
-        """Pass a seated player's chat line to the listeners.
+    async def chat(self, seat: int | None, text: Any, limit: int = 500) -> None:
+        """Keep a seated player's chat line and pass it to the listeners.
+
+        The line is stored first (so a reload, or a server restarted, shows it
+        again), then sent; lines at one table are stored and sent in one order.
+        A store that fails is logged and the line is sent all the same: the
+        table goes on talking, only that line is not kept.
 
         Raises:
             SessionError: Not seated, or the text is empty or not a string.
         """
         speaker, clean = chat_text(seat, text, limit)
         name = self.seats[speaker].name
-        self._chat.append({"type": "chat", "seat": speaker, "from": name, "text": clean})
-        for listener in list(self.listeners):
-            listener.chat(self, name, speaker, clean)
-        if self.relay is not None:
-            self.relay.said(self, name, speaker, clean)
+        async with self._chat_lock:
+            line = ChatLine(speaker, name, clean)
+            try:
+                if getattr(self.store, "quick_appends", False):
+                    self.store.append_chat(self.game_id, line)
+                else:
+                    await asyncio.to_thread(self.store.append_chat, self.game_id, line)
+            except StorageError as exc:
+                log.warning("game %s: could not keep a chat line: %s", self.game_id, exc)
+            self._chat.append(line.message())
+            for listener in list(self.listeners):
+                listener.chat(self, name, speaker, clean)
+            if self.relay is not None:
+                self.relay.said(self, name, speaker, clean)
 
     # --------------------------------------------------------------- presence
     def connect(self, seat: int | None) -> None:

@@ -1,6 +1,7 @@
 """Storage of tables and games: the :class:`Storage` interface and its SQL adapters."""
 
 from rummy500.server.storage.base import (
+    ChatLine,
     ConflictError,
     GameRow,
     SeatKind,
@@ -13,6 +14,7 @@ from rummy500.server.storage.base import (
 from rummy500.server.storage.sql import PostgresStorage, SqliteStorage, SqlStorage, open_storage
 
 __all__ = [
+    "ChatLine",
     "ConflictError",
     "GameRow",
     "PostgresStorage",

@@ -5,7 +5,9 @@ it, it starts and becomes a running game, and it finishes. The stored truth of a
 game is its rules, its players, its secret seed and its append-only action log;
 the live state is rebuilt from them by replaying the log (see
 :mod:`rummy500.server.engine`). When a game ends its RECORD.md record and result
-are stored too.
+are stored too. What the players say at a started game is kept beside its log
+(chat lines are public at the table: a page that reconnects, or a server that
+restarts, finds them again).
 
 Methods are synchronous; the server calls them from worker threads.
 """
@@ -18,6 +20,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 __all__ = [
+    "ChatLine",
     "ConflictError",
     "GameRow",
     "SeatKind",
@@ -64,6 +67,23 @@ class StoredAction:
     seq: int
     seat: int
     action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One chat line said at a game: the speaker's seat and display name, and the cleaned text."""
+
+    seat: int
+    name: str
+    text: str
+
+    def message(self) -> dict[str, Any]:
+        """The line as the ``chat`` message sockets are sent.
+
+        >>> ChatLine(1, "Ann", "good game").message()
+        {'type': 'chat', 'seat': 1, 'from': 'Ann', 'text': 'good game'}
+        """
+        return {"type": "chat", "seat": self.seat, "from": self.name, "text": self.text}
 
 
 @dataclass(frozen=True)
@@ -172,6 +192,18 @@ class Storage(ABC):
         Adapters should override this with a query that reads only those rows.
         """
         return [a for a in self.actions(game_id) if a.seq >= seq]
+
+    @abstractmethod
+    def append_chat(self, game_id: str, line: ChatLine) -> None:
+        """Keep a chat line said at a started (or finished) game, after the ones before it.
+
+        Raises:
+            StorageError: The database failed, or the game is unknown.
+        """
+
+    @abstractmethod
+    def chat_lines(self, game_id: str, limit: int = 50) -> list[ChatLine]:
+        """The last ``limit`` chat lines said at a game, oldest first."""
 
     @abstractmethod
     def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:

@@ -1,10 +1,12 @@
 """SQLAlchemy adapters of :class:`~rummy500.server.storage.base.Storage`: SQLite and PostgreSQL.
 
-Three tables: ``games`` (one row per table, from lobby to finished: rules,
+Four tables: ``games`` (one row per table, from lobby to finished: rules,
 players, the secret seed and, once over, the record), ``seats`` (who sits where,
-bots, hashed seat tokens) and ``actions`` (the append-only log, primary key
+bots, hashed seat tokens), ``actions`` (the append-only log, primary key
 ``(game_id, seq)`` so two servers can never fork a game: the second writer of
-an action number gets a :class:`ConflictError`).
+an action number gets a :class:`ConflictError`) and ``chat`` (the lines said at
+each game, in the order they were said; a database made before it existed gets
+it when it is next opened).
 
 Every write commits before it returns; SQLite runs in WAL mode with
 ``synchronous=NORMAL``: an acknowledged action survives the server process
@@ -35,6 +37,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     create_engine,
     delete,
     event,
@@ -50,6 +53,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from rummy500.server.storage.base import (
+    ChatLine,
     ConflictError,
     GameRow,
     SeatRow,
@@ -108,6 +112,19 @@ ACTIONS = Table(
     Column("seq", Integer, primary_key=True, autoincrement=False),
     Column("seat", Integer, nullable=False),
     Column("action", _JSON, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+
+CHAT = Table(
+    "chat",
+    metadata,
+    # The order lines were said in, across every game.
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
 )
 
@@ -409,6 +426,35 @@ class SqlStorage(Storage):
             for r in rows
         ]
 
+    def append_chat(self, game_id: str, line: ChatLine) -> None:
+        """See :meth:`Storage.append_chat`."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(CHAT).values(
+                        game_id=game_id, seat=line.seat, name=line.name, text=line.text, created=_now()
+                    )
+                )
+        except IntegrityError as exc:
+            raise StorageError(f"no game {game_id} to chat at") from exc
+        except SQLAlchemyError as exc:
+            raise StorageError(str(exc)) from exc
+
+    def chat_lines(self, game_id: str, limit: int = 50) -> list[ChatLine]:
+        """See :meth:`Storage.chat_lines`."""
+        query = (
+            select(CHAT.c.seat, CHAT.c.name, CHAT.c.text)
+            .where(CHAT.c.game_id == game_id)
+            .order_by(CHAT.c.id.desc())
+            .limit(max(limit, 0))
+        )
+        try:
+            with self.engine.connect() as conn:
+                rows = list(conn.execute(query))
+        except SQLAlchemyError as exc:
+            raise StorageError(str(exc)) from exc
+        return [ChatLine(seat=r.seat, name=r.name, text=r.text) for r in reversed(rows)]
+
     def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
         """See :meth:`Storage.finish`."""
         try:
@@ -532,6 +578,11 @@ class SqliteStorage(SqlStorage):
     def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
         """See :meth:`SqlStorage.append_action`; the next checkpoint copies it into the database file."""
         super().append_action(game_id, seq, seat, action)
+        self._written = True
+
+    def append_chat(self, game_id: str, line: ChatLine) -> None:
+        """See :meth:`SqlStorage.append_chat`; the next checkpoint copies it into the database file."""
+        super().append_chat(game_id, line)
         self._written = True
 
     def _checkpoint_loop(self) -> None:
