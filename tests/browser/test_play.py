@@ -213,6 +213,33 @@ def test_chat_between_players(server, new_page):
     expect(ann.get_by_test_id("chat-list")).to_contain_text("Bob: <b>you too</b>")
 
 
+def test_people_talk_in_the_waiting_room_and_the_game_keeps_it(server, new_page):
+    ann = new_page()
+    bob = new_page()
+    create_table(ann, server, name="Ann", seats=2, bots={}, start=False)
+    bob.goto(ann.get_by_test_id("invite-link").input_value())
+    # A visitor reads the waiting room's chat but joins a seat to speak.
+    expect(bob.get_by_test_id("chat-input")).to_be_disabled()
+    expect(bob.get_by_test_id("chat-input")).to_have_attribute("placeholder", "Join a seat to chat")
+    ann.get_by_test_id("chat-input").fill("anyone coming?")
+    ann.get_by_test_id("chat-input").press("Enter")
+    expect(bob.get_by_test_id("chat-list")).to_contain_text("Ann: anyone coming?")
+    bob.get_by_test_id("join-name").fill("Bob")
+    bob.get_by_test_id("join-table").click()
+    expect(ann.get_by_test_id("seat-list")).to_contain_text("Bob")
+    expect(bob.get_by_test_id("chat-input")).to_be_enabled()
+    bob.get_by_test_id("chat-input").fill("here, deal!")
+    bob.get_by_test_id("chat-send").click()
+    expect(ann.get_by_test_id("chat-list")).to_contain_text("Bob: here, deal!")
+    expect(ann.get_by_test_id("error-banner")).to_be_hidden()
+    start_game(ann)
+    expect(bob.get_by_test_id("hand")).to_be_visible()
+    # The game goes on with what was said before it; a reload reads it back.
+    bob.reload()
+    expect(bob.get_by_test_id("hand")).to_be_visible()
+    expect(bob.get_by_test_id("chat-list").locator("li")).to_have_text(["Ann: anyone coming?", "Bob: here, deal!"])
+
+
 def test_two_players_in_two_browsers(server, new_page):
     ann, bob = _two_players(server, new_page)
     # Take turns; each side sees the other's discard on the pile.

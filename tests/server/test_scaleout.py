@@ -819,3 +819,30 @@ def test_chat_history_and_the_round_summary_are_shared_by_the_processes(
             with a.client.websocket_connect(_ws(table_id, ann)) as again:
                 lines = _history_on_connect(again)[1]
                 assert [m["text"] for m in lines] == ["said on A before Bob came", "said on B"]
+
+
+@pytest.mark.parametrize("bus", ["redis", "memory"])
+def test_the_waiting_room_talks_across_processes_and_the_game_keeps_it(
+    tmp_path: Path, pg_schema: str, redis_prefix: str, bus: str
+) -> None:
+    """Ann waits on A, Bob on B: each hears the other before the start, and the started game has both lines."""
+    shared: dict[str, Any] = {"prefix": redis_prefix} if bus == "redis" else {"broker": MemoryBroker()}
+    with instance(tmp_path / "a", pg_schema, **shared) as a, instance(tmp_path / "b", pg_schema, **shared) as b:
+        made = create_table(a.client, seats=2, rules={"preset": "standard"})
+        table_id, ann = made["table_id"], made["token"]
+        bob = join(a.client, table_id, "Bob")["token"]
+        with (
+            a.client.websocket_connect(_ws(table_id, ann)) as ws0,
+            b.client.websocket_connect(_ws(table_id, bob)) as ws1,
+        ):
+            # Each process knows the other's person is there (so it hears of the table).
+            receive(ws0, "table", where=lambda m: m["table"]["seats"][1]["connected"])
+            receive(ws1, "table", where=lambda m: m["table"]["seats"][0]["connected"])
+            ws0.send_json({"type": "chat", "text": "ready when you are"})
+            assert receive(ws1, "chat") == {"type": "chat", "seat": 0, "from": "Ann", "text": "ready when you are"}
+            ws1.send_json({"type": "chat", "text": "go"})
+            assert receive(ws0, "chat", text="go")["from"] == "Bob"  # (after its own line)
+        start(a.client, table_id, ann)
+        with b.client.websocket_connect(_ws(table_id, bob)) as ws1:
+            lines = _history_on_connect(ws1)[1]
+            assert [(m["from"], m["text"]) for m in lines] == [("Ann", "ready when you are"), ("Bob", "go")]

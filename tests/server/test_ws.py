@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from .helpers import act, create_table, receive, two_player_table
+from .helpers import act, create_table, join, receive, start, two_player_table
 
 
 def _ws(table_id: str, token: str | None = None) -> str:
@@ -282,3 +282,44 @@ def test_chat_survives_the_game_being_forgotten_while_nobody_watched(client: Tes
         said = [{"type": "chat", "seat": 0, "from": "Ann", "text": "back in a minute"}]
         assert manager.sessions[table_id].chat_history() == said
         assert receive(ws_ann, "chat_history")["messages"] == said
+
+
+def test_people_waiting_for_the_start_can_talk_and_the_game_keeps_what_they_said(client: TestClient) -> None:
+    made = create_table(client, seats=3)
+    table_id = made["table_id"]
+    bob = join(client, table_id, "Bob")
+    with (
+        client.websocket_connect(_ws(table_id, made["token"])) as ws_ann,
+        client.websocket_connect(_ws(table_id, bob["token"])) as ws_bob,
+        client.websocket_connect(f"/ws/tables/{table_id}") as ws_watcher,
+    ):
+        for ws in (ws_ann, ws_bob, ws_watcher):
+            receive(ws, "table")
+        ws_ann.send_json({"type": "chat", "text": "waiting for Cy?"})
+        for ws in (ws_ann, ws_bob, ws_watcher):
+            assert receive(ws, "chat") == {"type": "chat", "seat": 0, "from": "Ann", "text": "waiting for Cy?"}
+        ws_watcher.send_json({"type": "chat", "text": "hello"})
+        assert receive(ws_watcher, "error")["code"] == "not_seated"
+        ws_bob.send_json({"type": "chat", "text": "   "})
+        assert receive(ws_bob, "error")["code"] == "bad_message"
+        ws_bob.send_json({"type": "chat", "text": "no, let a bot play"})
+        receive(ws_ann, "chat", text="no, let a bot play")
+    said = [
+        {"type": "chat", "seat": 0, "from": "Ann", "text": "waiting for Cy?"},
+        {"type": "chat", "seat": 1, "from": "Bob", "text": "no, let a bot play"},
+    ]
+    # A page that opens in the waiting room reads what was said there ...
+    with client.websocket_connect(_ws(table_id, bob["token"])) as ws_bob:
+        receive(ws_bob, "table")
+        assert receive(ws_bob, "chat_history")["messages"] == said
+    start(client, table_id, made["token"])
+    # ... and the game keeps it.
+    with client.websocket_connect(_ws(table_id, made["token"])) as ws_ann:
+        receive(ws_ann, "state")
+        assert receive(ws_ann, "chat_history")["messages"] == said
+        ws_ann.send_json({"type": "chat", "text": "good luck"})
+        receive(ws_ann, "chat", text="good luck")
+        assert client.app.state.manager.sessions[table_id].chat_history() == [
+            *said,
+            {"type": "chat", "seat": 0, "from": "Ann", "text": "good luck"},
+        ]

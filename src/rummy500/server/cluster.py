@@ -158,7 +158,11 @@ class Cluster:
 
     def said(self, session: MatchSession, sender: str, seat: int, text: str) -> None:
         """Pass a chat line to the other processes."""
-        self._outbox.put_nowait(("chat", session.game_id, (seat, sender, text)))
+        self.said_at(session.game_id, sender, seat, text)
+
+    def said_at(self, table_id: str, sender: str, seat: int, text: str) -> None:
+        """Pass a chat line said at a table (in its waiting room too) to the other processes."""
+        self._outbox.put_nowait(("chat", table_id, (seat, sender, text)))
 
     def ready(self, session: MatchSession, seat: int) -> None:
         """Pass on that a person here has read the round summary (every process holds the table for them)."""

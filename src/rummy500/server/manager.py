@@ -41,6 +41,7 @@ from rummy500.server.pace import TableSettings
 from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo, TableSettingsInfo
 from rummy500.server.session import MatchSession, SeatInfo, SessionError, clean_text
 from rummy500.server.session.events import label_actions
+from rummy500.server.session.guards import chat_text
 from rummy500.server.storage import ChatLine, ConflictError, GameRow, SeatRow, Storage, StorageError
 from rummy500.server.workers import Workers, rebuild, replay_steps
 
@@ -128,6 +129,7 @@ class TableManager:
         self._housekeeping: asyncio.Task[None] | None = None
         #: Bot thinking and replays, off the event loop.
         self.workers = Workers(settings.workers)
+        self._lobby_chat_lock = asyncio.Lock()
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._replaying: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
         #: Coordination with the other server processes (``None``: this one is alone).
@@ -216,7 +218,8 @@ class TableManager:
         except ConflictError as exc:
             raise LobbyError(409, "not_in_lobby", str(exc)) from exc
         game = LiveGame(parse_rules(row.rules, len(row.seats)), row.players, seed)
-        session = self._make_session(row, game, [])
+        chat = await self.stored_chat(table_id)  # what was said in the waiting room
+        session = self._make_session(row, game, [], chat)
         # Everyone already watching counts at once: one table message each, not one per socket.
         session.connect_many(conn.seat for conn in self.hub.connections(table_id))
         if self.cluster is not None:
@@ -335,6 +338,49 @@ class TableManager:
             return None
         return await self.cluster.chat_history(table_id)
 
+    # ----------------------------------------------------------------- chat
+    async def stored_chat(self, table_id: str) -> list[ChatLine]:
+        """The last :data:`CHAT_LINES` lines said at a table, oldest first (none if the database fails)."""
+        try:
+            return await asyncio.to_thread(self.storage.chat_lines, table_id, CHAT_LINES)
+        except StorageError as exc:  # the table goes on without what was said before
+            log.warning("table %s: could not read its chat: %s", table_id[:8], exc)
+            return []
+
+    async def lobby_chat(self, table_id: str, seat: int | None, text: Any, limit: int) -> None:
+        """A line said in the waiting room: stored with the table, then sent to everyone there.
+
+        People seated at a table in the lobby talk while they wait for the
+        others; the lines stay with the game once it starts (its session reads
+        them). A game that started meanwhile takes the line as its own chat.
+
+        Raises:
+            SessionError: Not seated, an empty or non-text line, or no such table.
+        """
+        speaker, clean = chat_text(seat, text, limit)
+        row = await self._row(table_id)
+        if row is not None and row.status != "lobby":
+            session = await self.session(table_id)
+            if session is not None:
+                await session.chat(seat, text, limit)
+                return
+        if row is None:
+            raise SessionError("no_table", "no such table")
+        name = row.seats[speaker].name or f"Seat {speaker + 1}"
+        # One line at a time: stored and sent in the same order.
+        async with self._lobby_chat_lock:
+            line = ChatLine(speaker, name, clean)
+            try:
+                if getattr(self.storage, "quick_appends", False):
+                    self.storage.append_chat(table_id, line)
+                else:
+                    await asyncio.to_thread(self.storage.append_chat, table_id, line)
+            except StorageError as exc:
+                log.warning("table %s: could not keep a chat line: %s", table_id[:8], exc)
+            self.hub.send_chat(table_id, name, speaker, clean)
+            if self.cluster is not None:
+                self.cluster.said_at(table_id, name, speaker, clean)
+
     # ------------------------------------------------------------- sessions
     def _make_session(
         self, row: GameRow, game: LiveGame, events: list[dict[str, Any]], chat: Sequence[ChatLine] = ()
@@ -395,11 +441,7 @@ class TableManager:
         actions = [(a.seat, a.action) for a in stored]
         # Replaying a long log takes a while: in a worker, never in the event loop.
         game, events = await self.workers.call(rebuild, row.rules, row.players, row.seed or 0, actions)
-        try:
-            chat = await asyncio.to_thread(self.storage.chat_lines, row.id, CHAT_LINES)
-        except StorageError as exc:  # the game goes on without what was said before
-            log.warning("game %s: could not read its chat: %s", row.id, exc)
-            chat = []
+        chat = await self.stored_chat(row.id)
         if row.id in self.sessions:  # started here while this replayed
             return self.sessions[row.id]
         session = self._make_session(row, game, events, chat)

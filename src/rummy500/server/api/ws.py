@@ -158,6 +158,11 @@ async def _serve(
     else:
         hub.add(conn)
         conn.push(TableMessage(table=info).model_dump(mode="json"))
+        # What was said in the waiting room so far (a line said meanwhile comes
+        # live as well: the page redraws the whole list from a history).
+        lobby_history = shared_history or [line.message() for line in await manager.stored_chat(table_id)]
+        if lobby_history:
+            conn.push({"type": "chat_history", "messages": lobby_history})
         await manager.lobby_presence_changed(table_id)
     manager.presence_changed(table_id)  # the other server processes, if any
     if session is not None and manager.cluster is not None:
@@ -255,11 +260,11 @@ async def _handle(
             except SessionError as exc:
                 conn.error(exc.code, exc.message, session.version)
         case ClientChat(text=said):
-            if session is None:
-                conn.error("not_running", "chat opens when the game starts")
-                return
             try:
-                await session.chat(conn.seat, said, chat_limit)
+                if session is None:  # the waiting room
+                    await manager.lobby_chat(conn.table_id, conn.seat, said, chat_limit)
+                else:
+                    await session.chat(conn.seat, said, chat_limit)
             except SessionError as exc:
                 conn.error(exc.code, exc.message)
         case ClientAction(version=version, action=record):

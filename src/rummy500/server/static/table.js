@@ -311,6 +311,10 @@ class TablePage {
     const add = (...nodes) => { for (const node of nodes) w.insertBefore(node, keep); };
     w.hidden = false;
     this.board.hidden = true;
+    // People seated here talk while they wait; a visitor joins a seat first.
+    const seated = this.mySeat() !== null;
+    this.chatInput.disabled = !seated;
+    this.chatInput.placeholder = seated ? "Say something\u2026" : "Join a seat to chat";
     if (this.isStarted()) {
       this.joinBox = null;
       // The first state is on its way.
