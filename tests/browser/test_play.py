@@ -202,13 +202,20 @@ def _two_players(server, new_page):
     return ann, bob
 
 
+def _say(page, text, *, button=False):
+    """Type a chat line and send it (with Enter, or the Send button)."""
+    page.get_by_test_id("chat-input").fill(text)
+    if button:
+        page.get_by_test_id("chat-send").click()
+    else:
+        page.get_by_test_id("chat-input").press("Enter")
+
+
 def test_chat_between_players(server, new_page):
     ann, bob = _two_players(server, new_page)
-    ann.get_by_test_id("chat-input").fill("good luck")
-    ann.get_by_test_id("chat-input").press("Enter")
+    _say(ann, "good luck")
     expect(bob.get_by_test_id("chat-list")).to_contain_text("Ann: good luck")
-    bob.get_by_test_id("chat-input").fill("<b>you too</b>")
-    bob.get_by_test_id("chat-send").click()
+    _say(bob, "<b>you too</b>", button=True)
     # Plain text, never HTML.
     expect(ann.get_by_test_id("chat-list")).to_contain_text("Bob: <b>you too</b>")
 
@@ -221,15 +228,13 @@ def test_people_talk_in_the_waiting_room_and_the_game_keeps_it(server, new_page)
     # A visitor reads the waiting room's chat but joins a seat to speak.
     expect(bob.get_by_test_id("chat-input")).to_be_disabled()
     expect(bob.get_by_test_id("chat-input")).to_have_attribute("placeholder", "Join a seat to chat")
-    ann.get_by_test_id("chat-input").fill("anyone coming?")
-    ann.get_by_test_id("chat-input").press("Enter")
+    _say(ann, "anyone coming?")
     expect(bob.get_by_test_id("chat-list")).to_contain_text("Ann: anyone coming?")
     bob.get_by_test_id("join-name").fill("Bob")
     bob.get_by_test_id("join-table").click()
     expect(ann.get_by_test_id("seat-list")).to_contain_text("Bob")
     expect(bob.get_by_test_id("chat-input")).to_be_enabled()
-    bob.get_by_test_id("chat-input").fill("here, deal!")
-    bob.get_by_test_id("chat-send").click()
+    _say(bob, "here, deal!", button=True)
     expect(ann.get_by_test_id("chat-list")).to_contain_text("Bob: here, deal!")
     expect(ann.get_by_test_id("error-banner")).to_be_hidden()
     start_game(ann)
