@@ -1843,13 +1843,13 @@ class RoundState:
                     d.turn_points = d.turn_points + new_meld_points(meld, self.rules)
                     if d.turn_points >= self.rules.first_meld_min:
                         d.opened = _with(d.opened, seat, True)
-            if meld.kind == RUN and len(meld.cards) >= 7:
-                d.turn_long_run = True
+            if meld.kind == RUN and len(meld.cards) >= 7 and seat == d.to_move:
+                d.turn_long_run = True  # (a run laid out of turn is no Master's Hand of the player to move)
         else:
             old = d.melds[onto]
             new = extend_meld(old, cards, self.rules, seat)
             if claimed:
-                new = _mark_claimed(new, claimed_card, start=len(old.cards))
+                new = _mark_claimed(new, claimed_card, old=old)
             d.melds = _with(d.melds, onto, new)
         used, extra = self._hand_cost(seat, cards)
         if extra:
@@ -2162,11 +2162,23 @@ def _bare(cards: Iterable[Card]) -> list[Card]:
     return [JOKER if c >= 64 else c for c in cards]
 
 
-def _mark_claimed(meld: TableMeld, claimed: Card, start: int = 0) -> TableMeld:
+def _mark_claimed(meld: TableMeld, claimed: Card, old: TableMeld | None = None) -> TableMeld:
+    """Flag the card claimed by a Rummy call among the cards just laid in ``meld``.
+
+    ``old``: the meld before a lay-off. Its cards keep their order inside the
+    new one, with the new cards before them (the low end of a run), after
+    them, or both; only those new cards are looked at.
+    """
     flags = list(meld.claimed)
-    for i in range(start, len(meld.cards)):
+    n = len(meld.cards)
+    kept = range(0)
+    if old is not None:
+        m = len(old.cards)
+        front = next(i for i in range(n - m + 1) if meld.cards[i : i + m] == old.cards)
+        kept = range(front, front + m)
+    for i in range(n):
         c = meld.cards[i]
-        if (JOKER if c >= 64 else c) == claimed and not flags[i]:
+        if i not in kept and (JOKER if c >= 64 else c) == claimed and not flags[i]:
             flags[i] = True
             break
     return replace(meld, claimed=tuple(flags))

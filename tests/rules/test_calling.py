@@ -7,6 +7,8 @@ Seat 0 discarded it, so seats 1 (about to draw) and 2 may call: RULES.md's
 
 from __future__ import annotations
 
+import pytest
+
 from rummy500.actions import CallRummy
 
 from .scenario import contrast, play
@@ -128,6 +130,17 @@ def test_rummy_card_value_15_scores_the_claimed_card_15():
     assert base.over and base.went_out == 2 and opt.went_out == 2
     assert base.scores[2] == 8 and opt.scores[2] == 15
     assert base.scores[0] == opt.scores[0] == 18 - 9 - 2
+
+
+@pytest.mark.parametrize("mode", ["pile", "top_card"])
+@pytest.mark.parametrize("card", ["8H", "4H"])
+def test_rummy_card_value_15_counts_the_claimed_card_at_either_end_of_a_run(mode, card):
+    # Seat 0 discards a card that fits its own run, above it (8H) or below it (4H); seat 2 calls.
+    hands = ["5H 6H 7H 4H 8H 9C", "KD QD 2S 3S", "TC"]
+    actions = ["0 draw", "0 meld 5H 6H 7H", f"0 discard {card}", "2 rummy 1", f"2 layoff {card} on 0", "2 discard TC"]
+    out = play({"calling_rummy": mode, "rummy_card_value": 15}, hands, STOCK, "JS", actions)
+    assert out.over and out.went_out == 2 and out.scores[2] == 15
+    assert out.meld(0) == (["5H", "6H", "7H", "8H"] if card == "8H" else ["4H", "5H", "6H", "7H"])
 
 
 # -------------------------------------------------------- rummy_after_going_out

@@ -165,6 +165,14 @@ def test_masters_hand_scores_500_for_a_seven_card_run_and_a_going_out_discard():
     assert play({"masters_hand": True, "score_divisor": 5}, SEVEN, "KS", "8D", actions).scores == [100, -4]
 
 
+def test_masters_hand_is_not_the_player_to_moves_for_a_run_someone_else_laid_out_of_turn():
+    hands = ["5H 6H 7H", "2S 3S 4S 5S 6S 7S 8S KD QD"]
+    actions = ["0 draw", "0 meld 5H 6H 7H", "1 meld 2S 3S 4S 5S 6S 7S 8S", "0 discard 9C"]
+    out = play({"masters_hand": True, "meld_out_of_turn": True}, hands, "9C 2C", "9D", actions)
+    assert out.over and out.went_out == 0
+    assert out.scores == [18, 35 - 20]  # plain counts (not 500): seat 0's run; seat 1's run less KD QD
+
+
 def test_masters_hand_needs_the_run_laid_at_once_and_a_discard():
     in_parts = ["0 draw", "0 meld 3H 4H 5H 6H", "0 layoff 7H 8H 9H on 0", "0 discard KS"]
     assert play({"masters_hand": True}, SEVEN, "KS", "8D", in_parts).scores == [42, -22]
