@@ -35,6 +35,7 @@ __all__ = [
     "Floated",
     "GameOver",
     "LaidOff",
+    "LeftRummy",
     "Melded",
     "Nominated",
     "Passed",
@@ -157,6 +158,21 @@ class Floated(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class LeftRummy(_Event):
+    """(``rummy_after_going_out``) ``seat`` discarded its last card leaving ``card`` playable in the pile.
+
+    It has not gone out: it took ``cards``, the pile above ``card``, back into
+    hand (none when ``card`` is its own discard: it floats with an empty hand),
+    ``card`` lies on top of the pile, and play goes on with the next seat.
+    """
+
+    seat: int
+    card: Card
+    cards: tuple[Card, ...]
+    kind = "left_rummy"
+
+
+@dataclass(frozen=True, slots=True)
 class Passed(_Event):
     """The stock was empty and ``seat`` passed: the round ends."""
 
@@ -245,6 +261,7 @@ Event = (
     | Swapped
     | Discarded
     | Floated
+    | LeftRummy
     | Passed
     | CalledRummy
     | Blocked

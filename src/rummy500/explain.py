@@ -112,8 +112,6 @@ def explain(state: Round, action: Action, seat: int) -> str:  # noqa: C901 - one
         if rules.meld_out_of_turn and isinstance(action, (Meld, LayOff)):
             return _explain_lay(state, action, seat, in_turn=False)
         return f"it is not your turn: seat {state.public.to_move} is to play"
-    if state.public.rummy_due:
-        return "you went out leaving a playable card in the pile: you must call Rummy and take it"
     if state.public.phase is Phase.DRAW and isinstance(action, _PLAYS):
         return "draw first: take the top card of the stock or cards from the discard pile"
     if state.public.phase is Phase.PLAY and isinstance(action, _DRAWS):
@@ -244,8 +242,6 @@ def _explain_discard(state: Round, seat: int, cards: tuple[Card, ...]) -> str:
 def _explain_call(state: Round, action: CallRummy, seat: int) -> str:
 
     rules = state.rules
-    if state.public.rummy_due and seat == state.public.to_move:
-        return "claim a playable card of the pile: it must be one you can meld or lay off"
     if rules.calling_rummy is CallingRummy.OFF:
         return "calling Rummy is not played in this game (calling_rummy: off)"
     if seat == state.public.last_discarder:

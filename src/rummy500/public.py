@@ -69,7 +69,6 @@ class Public:
         drew_last_card: the seat that drew the last card of the stock (``stock_out: immediate``).
         gambit: the Dealer's Gambit nomination, or None.
         dealer_joker: ``available``, ``used``, ``blocked`` or None.
-        rummy_due: the player who went out must claim a playable card (``rummy_after_going_out``).
         claimed_card: the card claimed by calling Rummy that the caller must still use.
         turns: turns completed this round.
         declined: seats that passed on their out-of-turn offer at this position.
@@ -99,7 +98,6 @@ class Public:
     drew_last_card: int | None = _held("value")
     gambit: str | None = _held("value")
     dealer_joker: str | None = _held("value")
-    rummy_due: bool = _held("value")
     claimed_card: Card | None = _held("value")
     turns: int = _held("value")
     declined: frozenset[int] = _held("value")

@@ -473,7 +473,7 @@ _SPECS: list[OptionSpec] = [
     # Calling Rummy
     OptionSpec("calling_rummy", CallingRummy("off"), "off, pile, top_card, steal", "calling Rummy! on a playable card in the discard pile", _member_of(CallingRummy), "calling", CallingRummy),
     OptionSpec("rummy_card_value", RummyCardValue.NORMAL, "normal, 15", "value scored for a card claimed by calling Rummy", _words_or(RummyCardValue, _one_of(15)), "calling", words=RummyCardValue),
-    OptionSpec("rummy_after_going_out", False, "false, true", "the player who went out may claim a playable card left in the pile, and play goes on", _is_bool, "calling"),
+    OptionSpec("rummy_after_going_out", False, "false, true", "a going-out discard that leaves a playable card in the pile is a Rummy: the player takes the pile above it back into hand, and play goes on", _is_bool, "calling"),
     # Card values and scoring
     OptionSpec("card_values", CardValues("standard"), "standard, flat, ace_25, pip_rank, ace_11", "the table of card values", _member_of(CardValues), "scoring", CardValues),
     OptionSpec("low_ace_value", Auto.AUTO, "auto, any integer", "value of an ace at the low end of a run", _words_or(Auto, _is_int), "scoring", words=Auto),
@@ -506,7 +506,7 @@ _BOOL_TEXT: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     "meld_out_of_turn": (("Own turn only", "you meld and lay off only in your own turn"), ("Out of turn", "you may meld and lay off during other players' turns (not your last card)")),
     "discard_back": (("No discard back", "the single top card you took may not be discarded this turn"), ("Discard back", "you may discard the single top card you just took")),
     "stock_out_penalty": (("No penalty", "when the stock runs out nobody deducts their hand"), ("Hands count", "when the stock runs out, cards left in hand count against their holders")),
-    "rummy_after_going_out": (("Going out ends it", "going out ends the round even if a callable card is left in the pile"), ("Claim after going out", "a going-out discard that leaves a callable card in the pile: you claim it and play on")),
+    "rummy_after_going_out": (("Going out ends it", "going out ends the round even if a callable card is left in the pile"), ("Rummy on going out", "a going-out discard that leaves a callable card in the pile: you take the cards above it back into hand, and play goes on")),
     "four_aces_bonus": (("No bonus", "four aces count their usual value"), ("Four aces 100", "four natural aces laid down at once in one meld count 100")),
     "four_of_a_kind_double": (("No doubling", "a set of four counts its usual value"), ("Fours double", "a set laid down with four cards at once counts double (Persian)")),
     "masters_hand": (("No master's hand", "a long run counts its usual value"), ("Master's hand", "a run of 7+ laid down in the turn you go out by discarding scores 500 for the round")),

@@ -47,6 +47,7 @@ from rummy500.events import (
     Event,
     Floated,
     LaidOff,
+    LeftRummy,
     Melded,
     Nominated,
     Passed,
@@ -410,7 +411,6 @@ class RoundState:
             drew_last_card=None,
             gambit=None,
             dealer_joker="available" if dealer_joker else None,
-            rummy_due=False,
             claimed_card=None,
             turns=0,
             declined=_NOBODY,
@@ -718,9 +718,6 @@ class RoundState:
 
     def _draw_actions(self, seat: int) -> list[Action]:
         p = self.public
-        if p.rummy_due:
-            # rummy_after_going_out: the player who went out must claim the playable card.
-            return [CallRummy(k) for k in self._callable_depths(seat, _CALLING_RUMMY_PILE)]
         rules = self.rules
         acts: list[Action] = []
         if self.stock:
@@ -1349,7 +1346,6 @@ class RoundState:
             or p.phase is not _PH_DRAW
             or p.last_discarder is None
             or seat == p.last_discarder
-            or p.rummy_due
         ):
             return []
         if self.rules.calling_rummy is _CALLING_RUMMY_STEAL:
@@ -1374,7 +1370,7 @@ class RoundState:
         """Whether no seat but the one to move can call Rummy now (the cheap reasons first; see :meth:`_call_actions`)."""
         p = self.public
         mode = self.rules.calling_rummy
-        if mode is _CALLING_RUMMY_OFF or p.phase is not _PH_DRAW or p.last_discarder is None or p.rummy_due:
+        if mode is _CALLING_RUMMY_OFF or p.phase is not _PH_DRAW or p.last_discarder is None:
             return True
         return mode is not _CALLING_RUMMY_STEAL and not self._playable(mode)
 
@@ -1494,12 +1490,15 @@ class RoundState:
             if sizes[seat] != held:
                 d.hand_sizes = (*sizes[:seat], held, *sizes[seat + 1 :])
             d.stock_count = len(self.stock)
+            # (A going-out discard that left a Rummy: its event, then what the player took back.)
+            happened: list[Event] = list(event) if isinstance(event, tuple) else [event]
             if d.phase is not _PH_OVER:
-                return [event]
+                return happened
             result = self.result
             assert result is not None
             d.round_scores = scores = tuple(result.round_scores)
-            return [event, RoundOver(d.went_out, scores, tuple(tuple(h) for h in hands))]
+            happened.append(RoundOver(d.went_out, scores, tuple(tuple(h) for h in hands)))
+            return happened
         finally:
             d.__class__ = Public  # sealed: immutable from now on (see _seal)
 
@@ -1751,7 +1750,7 @@ class RoundState:
         self._do_swap(d, seat, action.card, action.on)
         return Swapped(seat, action.card, action.on)
 
-    def _on_discard(self, d: Draft, seat: int, action: Discard) -> Event:
+    def _on_discard(self, d: Draft, seat: int, action: Discard) -> Event | tuple[Event, Event]:
         d.declined = _NOBODY
         cards = action.cards
         hand = self.hands[seat]
@@ -1762,9 +1761,9 @@ class RoundState:
         d.discard = d.discard + tuple(cards)
         if hand:
             self._end_turn(d, seat)
-        else:
-            self._go_out_by_discard(d, seat, cards)
-        return Discarded(seat, cards)
+            return Discarded(seat, cards)
+        left = self._go_out_by_discard(d, seat, cards)
+        return Discarded(seat, cards) if left is None else (Discarded(seat, cards), left)
 
     def _on_float(self, d: Draft, seat: int, action: Float) -> Event:
         d.declined = _NOBODY
@@ -1882,22 +1881,36 @@ class RoundState:
             self._forget(d, seat, (c,))
         hand.append(JOKER)
 
-    def _go_out_by_discard(self, d: Draft, seat: int, cards: Sequence[Card]) -> None:
-        """``seat`` discarded its last card(s): it goes out, floats or owes a Rummy."""
+    def _go_out_by_discard(self, d: Draft, seat: int, cards: Sequence[Card]) -> LeftRummy | None:
+        """``seat`` discarded its last card(s): it goes out, floats, or (``rummy_after_going_out``) left a Rummy."""
         if self.rules.going_out is _GOING_OUT_UNPLAYABLE_DISCARD and any(self._fits_table(c) for c in cards):
             # The going-out discard was playable: the player floats instead.
             d.floating = _with(d.floating, seat, True)
             self._end_turn(d, seat)
-            return
+            return None
+        if self.rules.rummy_after_going_out:
+            # The going-out discard leaves a playable card in the pile: a Rummy. The player takes
+            # the cards above the playable card nearest the top back into hand (none if it is the
+            # discard itself: then the hand stays empty and the player floats), and play goes on.
+            mode = _CALLING_RUMMY_TOP_CARD if self.rules.calling_rummy is _CALLING_RUMMY_TOP_CARD else _CALLING_RUMMY_PILE
+            playable = self._playable(mode)
+            if playable:
+                k = playable[0]
+                pile = d.discard
+                back = pile[len(pile) - k + 1 :]
+                d.discard = pile[: len(pile) - k + 1]
+                if back:
+                    self.hands[seat].extend(back)
+                    self._idx[seat] = None
+                    d.known = _with(d.known, seat, tuple(sorted(d.known[seat] + back)))
+                else:
+                    d.floating = _with(d.floating, seat, True)
+                self._end_turn(d, seat)
+                return LeftRummy(seat, pile[-k], back)
         if self.rules.masters_hand and d.turn_long_run:
             self.masters = seat
-        if self.rules.rummy_after_going_out and self._callable_depths(seat, _CALLING_RUMMY_PILE):
-            # The discard leaves a playable card in the pile: a Rummy. Play goes on.
-            self.masters = None
-            d.rummy_due = True
-            d.phase = _PH_DRAW
-            return
         self._end_round(d, seat)
+        return None
 
     def _fits_table(self, c: Card) -> bool:
         r = self.rules
@@ -1912,7 +1925,7 @@ class RoundState:
     def _do_call(self, d: Draft, seat: int, k: int, on: int | None, meld_cards: tuple[Card, ...] | None) -> CalledRummy:
         pile = d.discard
         chosen = pile[-k]
-        if self.rules.calling_rummy is _CALLING_RUMMY_STEAL and not d.rummy_due:
+        if self.rules.calling_rummy is _CALLING_RUMMY_STEAL:
             claim = self.rules
             if on is not None:
                 d.discard = pile[: len(pile) - k] + pile[len(pile) - k + 1 :]
@@ -1940,7 +1953,6 @@ class RoundState:
         d.turn_points = 0
         d.turn_long_run = False
         d.last_discarder = None
-        d.rummy_due = False
         return CalledRummy(seat, k, tuple(taken))
 
     def chance_reshuffle(self, rng: random.Random) -> Reshuffle:
@@ -2003,7 +2015,6 @@ class RoundState:
         d.went_out = went_out
         d.phase = _PH_OVER
         d.last_discarder = None
-        d.rummy_due = False
         self.result = score_round(self.rules, d.melds, self.hands, went_out, masters=self.masters)
 
     # ------------------------------------------------------------- refusals
@@ -2084,7 +2095,7 @@ def _tuple(values: Sequence[int] | None) -> tuple[int, ...] | None:
     return tuple(values) if values is not None else None
 
 
-_EFFECTS: dict[type, Callable[[RoundState, Draft, int, Any], Event]] = {
+_EFFECTS: dict[type, Callable[[RoundState, Draft, int, Any], Event | tuple[Event, Event]]] = {
     Decline: RoundState._on_decline,
     Nominate: RoundState._on_nominate,
     Draw: RoundState._on_draw,

@@ -441,3 +441,36 @@ def test_keyboard_only_meld_with_the_chooser(scripted):
     page.keyboard.press("Enter")
     page.wait_for_function("() => window.rummy.pending")
     assert script.actions()[-1]["action"] == {"meld": ["5H", "6H", "JK=7H"]}
+
+
+def test_every_event_the_engine_emits_has_words_in_the_log(server, new_page):
+    """The page's log names each kind of engine event (a new kind without words would show nothing)."""
+    from rummy500 import events
+
+    kinds = sorted(
+        cls.kind for cls in vars(events).values() if isinstance(cls, type) and getattr(cls, "kind", "?") not in ("?",)
+    )
+    assert "left_rummy" in kinds and "discarded" in kinds
+    page = new_page()
+    page.goto(server + "/")
+    samples = {
+        "left_rummy": [{"event": "left_rummy", "seat": 0, "card": "8H", "cards": ["KS"]}, "left the 8♥ playable"],
+        "left_rummy_floats": [{"event": "left_rummy", "seat": 0, "card": "8H", "cards": []}, "floats with no card"],
+    }
+    texts = page.evaluate(
+        """async ([kinds, samples]) => {
+          const { eventText } = await import("/static/events.js");
+          const out = {};
+          for (const k of kinds) out[k] = eventText({ event: k, seat: 0, cards: ["KS"], card: "8H", depth: 1,
+            count: 1, round: 0, dealer: 0, went_out: 0, round_scores: [1, -1], winner: 0, totals: [1, 0],
+            mode: "wild", on: 0 }, ["Ann", "Bob"]);
+          for (const [k, [ev]] of Object.entries(samples)) out[k] = eventText(ev, ["Ann", "Bob"]);
+          return out;
+        }""",
+        [kinds, samples],
+    )
+    silent = {"declined"}  # a pass on an offer is not worth a log line
+    assert [k for k in kinds if not texts[k] and k not in silent] == []
+    for key, (_event, words) in samples.items():
+        assert words in texts[key], (key, texts[key])
+    assert texts["left_rummy"].endswith("takes back K♠")

@@ -85,3 +85,17 @@ def test_bad_options_exit_2(capsys) -> None:  # noqa: ANN001 - pytest fixture
     assert play.main(["--opponents", "wizard"]) == 2
     assert "unknown bot level" in capsys.readouterr().err
     assert play.main(["--rules", '{"players": 1}']) == 2
+
+
+def test_going_out_with_a_playable_card_left_in_the_pile_says_it_is_a_rummy(tmp_path: Path) -> None:
+    from tests.rules.scenario import make_record
+
+    # rummy_after_going_out: Ann's last card goes onto an 8H that fits her run.
+    rules = {"calling_rummy": "pile", "rummy_after_going_out": True}
+    record = make_record(rules, ["5H 6H 7H", "KD QD 2S"], "KS 2C QC JC", "8H", ["0 draw", "0 meld 5H 6H 7H"])
+    saved = tmp_path / "before.json"
+    saved.write_text(json.dumps(record))
+    code, text = _run(["--load", str(saved), "--save", str(tmp_path / "after.json"), "--seed", "1"], ["discard KS", "quit"])
+    assert code == 0
+    assert "Rummy! Seat 0 left the 8H playable in the pile: not out, takes back KS" in text
+    assert "Your hand (1): KS" in text.split("takes back KS", 1)[1]  # her turn again, the KS back in hand

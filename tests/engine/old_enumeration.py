@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
-from rummy500.actions import Action, CallRummy, Discard, Draw, Float, LayOff, Meld, Pass, Take
+from rummy500.actions import Action, Discard, Draw, Float, LayOff, Meld, Pass, Take
 from rummy500.cards import JOKER, Card
 from rummy500.melds import RUN, SET, MeldError, TableMeld
 from rummy500.rules import CallingRummy, DiscardCount, DiscardDraw, MustUseTaken, SetSuits, StockOut, TakenCardUse
@@ -40,9 +40,6 @@ class OldRound(RoundState):
         return c
 
     def _draw_actions(self, seat: int) -> list[Action]:
-        if self.public.rummy_due:
-            # rummy_after_going_out: the player who went out must claim the playable card.
-            return [CallRummy(k) for k in self._callable_depths(seat, CallingRummy.PILE)]
         rules = self.rules
         acts: list[Action] = []
         if self.stock:

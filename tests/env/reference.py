@@ -95,7 +95,7 @@ def reference_observation(view: View, selected: tuple[int, ...] = (), offer: boo
         if view.scores is not None:
             obs[off("scores") + rel[s]] = view.scores[s] / target
     t = off("turn")
-    obs[t : t + 4] = (view.drawn / 2.0, view.turn_points / 100.0, view.turns / 100.0, float(view.rummy_due))
+    obs[t : t + 3] = (view.drawn / 2.0, view.turn_points / 100.0, view.turns / 100.0)
     for token in selected:
         if token < DEPTH:
             obs[off("selected") + token - SELECT] += 1

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from rummy500.actions import CallRummy
+from rummy500.actions import CallRummy, Discard
+from rummy500.cards import parse_card
 
 from .scenario import contrast, play
 
@@ -97,11 +98,14 @@ def test_calling_rummy_pile_claims_cards_that_meld_among_themselves():
 
 def test_calling_rummy_top_card_claims_only_the_card_just_discarded():
     deep = [*SETUP[:2], "0 discard 9C", "2 rummy 2"]
-    pile, top = contrast({"calling_rummy": "top_card"}, ["5H 6H 7H 9C", "KD QD 2S 3S", "TC 4D 4S"], STOCK, "JS 8H",
-                         deep, base=PILE)
+    pile, top = contrast(
+        {"calling_rummy": "top_card"}, ["5H 6H 7H 9C", "KD QD 2S 3S", "TC 4D 4S"], STOCK, "JS 8H", deep, base=PILE
+    )
     assert pile.ok
     assert top.refused_at == 3 and "only the card just discarded" in top.message
-    last = play({"calling_rummy": "top_card"}, HANDS, STOCK, "JS", [*SETUP, "2 rummy 1", "2 layoff 8H on 0", "2 discard TC"])
+    last = play(
+        {"calling_rummy": "top_card"}, HANDS, STOCK, "JS", [*SETUP, "2 rummy 1", "2 layoff 8H on 0", "2 discard TC"]
+    )
     assert last.ok and last.state["to_move"] == 0
 
 
@@ -144,14 +148,63 @@ def test_rummy_card_value_15_counts_the_claimed_card_at_either_end_of_a_run(mode
 
 
 # -------------------------------------------------------- rummy_after_going_out
-def test_rummy_after_going_out_makes_the_goer_claim_a_playable_card_left_in_the_pile():
-    actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard KS", "0 rummy 2", "0 layoff 8H on 0", "0 discard KS"]
-    base, opt = contrast({"rummy_after_going_out": True}, ["5H 6H 7H", "KD QD 2S"], "KS 2C", "8H", actions, base=PILE)
-    assert base.refused_at == 3 and base.over and base.scores == [18, -22]
-    assert opt.ok and opt.over and opt.went_out == 0 and opt.scores == [26, -22]
-    due = play({**PILE, "rummy_after_going_out": True}, ["5H 6H 7H", "KD QD 2S"], "KS 2C", "8H", actions[:3])
-    assert not due.over and due.state["to_move"] == 0 and due.state["phase"] == "draw"
-    assert due.match().state.legal_actions(0) == [CallRummy(2)]
+def test_rummy_after_going_out_the_goer_takes_back_the_pile_above_the_playable_card_and_play_goes_on():
+    # Seat 0 melds 5H 6H 7H and throws its last card, the KS, onto the 8H: the 8H fits its run.
+    actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard KS"]
+    hands = ["5H 6H 7H", "KD QD 2S"]
+    base, opt = contrast({"rummy_after_going_out": True}, hands, "KS 2C", "8H", actions, base=PILE)
+    assert base.over and base.went_out == 0 and base.scores == [18, -22]
+    assert opt.ok and not opt.over  # a Rummy: seat 0 has not gone out
+    assert opt.state["hands"][0] == ["KS"]  # the pile above the 8H came back
+    assert opt.state["discard"] == ["8H"] and opt.state["to_move"] == 1 and opt.state["phase"] == "draw"
+    # The next player may claim the 8H; then it is seat 0's turn again, the KS in hand.
+    rules = {**PILE, "rummy_after_going_out": True}
+    on = play(rules, hands, "KS 2C QC", "8H", [*actions, "1 rummy 1", "1 layoff 8H on 0", "1 discard 2S"])
+    assert on.ok and not on.over and on.meld(0) == ["5H", "6H", "7H", "8H"]
+    assert on.state["melds"][0]["laid_by"] == [0, 0, 0, 1]
+    assert on.state["to_move"] == 0 and on.state["hands"][0] == ["KS"]
+
+
+def test_rummy_after_going_out_events_say_what_the_goer_took_back():
+    rules = {**PILE, "rummy_after_going_out": True}
+    match = play(rules, ["5H 6H 7H", "KD QD 2S"], "KS 2C", "9C 8H", ["0 draw", "0 meld 5H 6H 7H"]).match()
+    events = match.apply(0, Discard((parse_card("KS"),)))
+    assert [e.to_dict() for e in events] == [
+        {"event": "discarded", "seat": 0, "cards": ["KS"]},
+        {"event": "left_rummy", "seat": 0, "card": "8H", "cards": ["KS"]},
+    ]
+    assert match.state.public.known[0] == (parse_card("KS"),)  # everyone saw the KS go back
+
+
+def test_rummy_after_going_out_a_playable_last_discard_leaves_the_goer_floating_with_no_card():
+    # The last card, the 8H just drawn, fits the goer's own run: nothing lies above it, nothing comes back.
+    rules = {**PILE, "rummy_after_going_out": True}
+    actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard 8H"]
+    hands = ["5H 6H 7H", "KD QD 2S"]
+    out = play(rules, hands, "8H 2C QC", "9C", actions)
+    assert out.ok and not out.over and out.state["hands"][0] == []
+    assert out.match().state.public.floating == (True, False)
+    assert out.state["discard"] == ["9C", "8H"] and out.state["to_move"] == 1
+    # Seat 1 claims the 8H; seat 0 draws and goes out by throwing a card nobody can use.
+    done = play(
+        rules,
+        hands,
+        "8H 2C QC",
+        "9C",
+        [*actions, "1 rummy 1", "1 layoff 8H on 0", "1 discard 2S", "0 draw", "0 discard 2C"],
+    )
+    assert done.over and done.went_out == 0
+
+
+def test_rummy_after_going_out_only_a_card_a_call_could_claim_counts():
+    # Under top_card only the card just thrown may be claimed: an 8H deeper in the pile is no Rummy.
+    actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard KS"]
+    hands = ["5H 6H 7H", "KD QD 2S"]
+    top = play({"calling_rummy": "top_card", "rummy_after_going_out": True}, hands, "KS 2C", "8H", actions)
+    assert top.over and top.went_out == 0 and top.scores == [18, -22]
+    # Nothing playable in the pile: the player goes out as usual.
+    plain = play({**PILE, "rummy_after_going_out": True}, hands, "KS 2C", "9C", actions)
+    assert plain.over and plain.went_out == 0
 
 
 def test_calling_rummy_is_not_offered_to_a_seat_that_could_not_use_the_card():

@@ -27,7 +27,7 @@ from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
 from rummy500.cards import Card
 from rummy500.cli.simulate import rules_from_args
 from rummy500.drive import Agent, AgentError, drive
-from rummy500.events import Event
+from rummy500.events import Event, LeftRummy
 from rummy500.match import Match
 from rummy500.record import RecordError, match_from_record
 from rummy500.rules import RulesError
@@ -156,6 +156,13 @@ class Game:
         seat = decision.seat
         if seat is not None and seat != self.human and not isinstance(action, Decline):
             self.console.print(f"  {self.name(seat)}: [cyan]{action}[/]")
+        for event in events:
+            if isinstance(event, LeftRummy):  # rummy_after_going_out
+                back = " ".join(str(c) for c in event.cards) or "nothing (floats with no card)"
+                self.console.print(
+                    f"  [yellow]Rummy![/] {self.name(event.seat)} left the {event.card} playable in the pile:"
+                    f" not out, takes back {back}"
+                )
         self._report_rounds()
 
     # ------------------------------------------------------------------ input

@@ -65,7 +65,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         max_rounds: truncate a match still without a winner after this many rounds.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "rummy500_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "rummy500_v1", "is_parallelizable": False}
 
     def __init__(
         self,

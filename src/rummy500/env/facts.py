@@ -46,7 +46,6 @@ FIELDS = (
     "drawn",
     "turn_points",
     "turns",
-    "rummy_due",
 )
 
 
@@ -74,5 +73,4 @@ def read(p: Any) -> tuple[Any, ...]:
         p.drawn,
         p.turn_points,
         p.turns,
-        p.rummy_due,
     )

@@ -90,7 +90,7 @@ def layout_for(rules: Rules) -> ObservationLayout:
     >>> from rummy500.rules import Rules
     >>> lay = layout_for(Rules.preset_rules("standard"))
     >>> lay.size, lay.cards, lay.meld_slots
-    (5758, 54, 18)
+    (5757, 54, 18)
     """
     return layout(rules.players, rules.pack_size)
 
@@ -136,7 +136,7 @@ def layout(players: int, cards: int = MAX_PILE) -> ObservationLayout:
         ("obligation", HAND_KINDS, "one-hot card taken from the pile that must be used this turn"),
         ("taken_top", HAND_KINDS, "one-hot top card taken this turn (may not be discarded back)"),
         ("claimed_card", HAND_KINDS, "one-hot card claimed by calling Rummy, still to be used"),
-        ("turn", 4, "cards drawn this turn / 2, meld points this turn / 100, turns / 100, rummy_due"),
+        ("turn", 3, "cards drawn this turn / 2, meld points this turn / 100, turns / 100"),
         ("gambit", len(GAMBITS), "one-hot Dealer's Gambit nomination: none, wild, double, split"),
         ("dealer_joker", len(DEALER_JOKER), "one-hot dealer's joker: none, available, used, blocked"),
         ("selected", CARD_KINDS, "cards selected so far in this decision (SELECT tokens)"),
@@ -299,8 +299,8 @@ class SeatEncoder:
         self._vals: list[object] = [_UNSET] * 9
         self._one = [-1] * 9
         self._sizes: tuple[int, ...] = (-1,) * n  # no hand size: the first update writes them all
-        # stock_count, drawn, turn_points, turns, rummy_due as last written (-1: none yet)
-        self._nums: list[int] = [-1] * 5
+        # stock_count, drawn, turn_points, turns as last written (-1: none yet)
+        self._nums: list[int] = [-1] * 4
         self._scores: list[int] | None = None
         self._offer = False
 
@@ -347,7 +347,6 @@ class SeatEncoder:
                 drawn,
                 turn_points,
                 turns,
-                rummy_due,
             ) = read_facts(pub)
             if discard is not self._pile:
                 self._update_pile(discard)
@@ -436,10 +435,6 @@ class SeatEncoder:
             if k != nums[3]:
                 nums[3] = k
                 mv[t + 2] = k / 100.0
-            k = 1 if rummy_due else 0
-            if k != nums[4]:
-                nums[4] = k
-                mv[t + 3] = float(k)
         old = self._hand
         if hand != old:
             self._update_hand(hand, old)

@@ -328,7 +328,7 @@ class LiveGame:
         if self.is_over or self.rules.calling_rummy is CallingRummy.OFF:
             return False
         state = self._state()
-        if state.public.phase.value != "draw" or state.public.last_discarder is None or state.public.rummy_due:
+        if state.public.phase.value != "draw" or state.public.last_discarder is None:
             return False
         pile = state.public.discard
         depths = (

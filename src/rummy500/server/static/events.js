@@ -48,6 +48,10 @@ export function eventText(ev, names = []) {
     case "swapped": return `swapped ${cardText(ev.card)} for the joker on meld ${ev.on + 1}`;
     case "discarded": return `discarded ${cardsText(ev.cards)}`;
     case "floated": return "melded out and floats (goes out by discarding later)";
+    case "left_rummy": {
+      const back = ev.cards?.length ? `takes back ${cardsText(ev.cards)}` : "floats with no card";
+      return `left the ${cardText(ev.card)} playable in the pile: a Rummy! Not out: ${back}`;
+    }
     case "passed": return "passed: the stock is empty";
     case "called_rummy": {
       const cards = ev.cards || [];

@@ -51,7 +51,7 @@ const WORDS = {
   four_aces_bonus: { true: "Four aces melded together score a bonus." },
   masters_hand: { true: "A 7-card run laid down and going out scores 500 (Master's Hand)." },
   must_go_out_to_win: { true: "You must go out in the round you pass the target to win." },
-  rummy_after_going_out: { true: "A playable card left by the player going out is a Rummy for them." },
+  rummy_after_going_out: { true: "Going out while a playable card lies in the pile is a Rummy: the cards above it go back into your hand." },
   short_pack: { true: "A short pack: 7 to ace only." },
 };
 
