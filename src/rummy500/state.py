@@ -82,7 +82,7 @@ from rummy500.rules import (
     StockOut,
     TakenCardUse,
 )
-from rummy500.scoring import RoundResult, new_meld_points, score_round
+from rummy500.scoring import RoundResult, meld_card_values, new_meld_points, score_round
 from rummy500.views import View, build_view
 
 __all__ = [
@@ -841,9 +841,7 @@ class RoundState:
             rest.remove(JOKER)
             if p.obligation is not None and not self._can_use(seat, rest, p.obligation):
                 return []
-            if not self._opening_done(seat) and not self._can_reach(
-                seat, rest, self.rules.first_meld_min - p.turn_points, depth=3
-            ):
+            if not self._opening_done(seat) and not self._can_reach(seat, rest, self.rules.first_meld_min - p.turn_points):
                 return []
         return [Block()]
 
@@ -1216,27 +1214,129 @@ class RoundState:
         used, spent = self._hand_cost(seat, cards)
         rest = list(self.hands[seat])
         _remove(rest, _bare(cards)[:used])
-        return self._can_reach(seat, rest, need, depth=3, extra=max(0, self._meld_extra(seat) - spent))
+        return self._can_reach(seat, rest, need, extra=max(0, self._meld_extra(seat) - spent), base=self.hands[seat])
 
-    def _can_reach(self, seat: int, hand: list[Card], need: int, depth: int, extra: int = 0) -> bool:
-        """Whether new melds from ``hand`` (plus ``extra`` jokers: the dealer's) can make ``need`` points."""
-        if depth == 0:
-            return False
-        for cards in find_melds(self._meld_hand(seat, hand), self.rules, extra):
+    def _can_reach(self, seat: int, hand: list[Card], need: int, extra: int = 0, base: Sequence[Card] | None = None) -> bool:
+        """Whether new melds from ``hand`` (plus ``extra`` jokers: the dealer's) can make ``need`` points.
+
+        Every set of melds that fit in the hand together is tried, however
+        many it takes (:meth:`_reach_tables`). ``base``: a hand that holds
+        ``hand`` (the seat's whole hand, when ``hand`` is what a meld leaves of
+        it), whose melds and answers serve every part of it.
+        """
+        if need <= 0:
+            return True
+        options, per_card, memo = self._reach_tables(seat, hand if base is None else base, extra)
+        if sum(per_card.get(c, 0) for c in hand) < need:
+            return False  # not even every card at its best
+        keep = self._keep_min(seat, True)
+
+        def best(free: tuple[Card, ...], left: int, extra: int, before: int) -> int:
+            # The most points new melds of ``free`` (the cards not yet placed, sorted) can
+            # make, ``left`` cards being in hand: the first card stays in hand or goes into
+            # one of its melds (so each set of melds is met once). ``before``: the points of
+            # the melds chosen on the way here; enough with them ends the whole search.
+            if len(free) + extra < 3:
+                return 0
+            key = (free, left, extra)
+            known = memo.get(key)
+            if known is not None:
+                return known
+            first = free[0]
+            top = best(free[1:], left, extra, before)
+            have = Counter(free)
+            for bare, counts, pts, spent in options.get(first, ()):
+                if spent > extra or len(bare) > left - keep or any(have[c] < n for c, n in counts.items()):
+                    continue
+                rest = list(free)
+                _remove(rest, bare)
+                if pts + sum(per_card.get(c, 0) for c in rest) <= top:
+                    continue  # cannot do better than the best found
+                if before + pts >= need:
+                    raise _Enough  # (answers already kept are exact: only finished ones are)
+                got = pts + best(tuple(rest), left - len(bare), extra - spent, before + pts)
+                if got > top:
+                    top = got
+            memo[key] = top
+            return top
+
+        try:
+            return best(tuple(sorted(hand)), len(hand), extra, 0) >= need
+        except _Enough:
+            return True
+
+    def _reach_tables(
+        self, seat: int, hand: Sequence[Card], extra: int
+    ) -> tuple[dict[Card, list[tuple[list[Card], Counter[Card], int, int]]], dict[Card, float], dict[tuple[tuple[Card, ...], int, int], int]]:
+        """:meth:`_can_reach`'s tables for ``hand``: its melds by card, each card's most points, the answers so far.
+
+        Each meld is (its hand cards, their counts, its points, dealer's jokers
+        spent). A card's most points are the best share of a meld's points per
+        hand card among the melds it is in: a set of melds never scores more
+        than its cards' shares, so a hand whose shares fall short is answered
+        at once. The tables of the last hand are kept: first_meld_min asks
+        about each meld the hand could open with, and each asks about what it
+        leaves of the same hand.
+        """
+        rules = self.rules
+        key = (rules, tuple(sorted(hand)), self._keep_min(seat, True), extra, self.public.gambit)
+        last = _REACH
+        if last[0] == key:
+            return last[1], last[2], last[3]
+        options: dict[Card, list[tuple[list[Card], Counter[Card], int, int]]] = {}
+        per_card: dict[Card, float] = {}
+        for cards in find_melds(self._meld_hand(seat, hand), rules, extra):
             spent = min(sum(1 for c in cards if c >= 64), extra)
-            used = len(cards) - spent
-            if used > len(hand) - self._keep_min(seat, True):
-                continue
+            bare = _bare(cards)[: len(cards) - spent]
             try:
-                pts = new_meld_points(make_meld(cards, self.rules, 0, seat), self.rules)
+                meld = make_meld(cards, rules, 0, seat)
             except MeldError:
                 continue
-            if pts >= need:
-                return True
-            rest = list(hand)
-            _remove(rest, _bare(cards)[:used])
-            if self._can_reach(seat, rest, need - pts, depth - 1, extra - spent):
-                return True
+            pts = new_meld_points(meld, rules)
+            entry = (bare, Counter(bare), pts, spent)
+            # Each hand card's part of the points: in proportion to its value in the meld
+            # (the dealer's jokers, not hand cards, leave their part to the others).
+            parts = [(JOKER if c >= 64 else c, v) for c, v in zip(meld.cards, meld_card_values(meld, rules), strict=True)]
+            for _ in range(spent):
+                parts.remove(next(p for p in parts if p[0] == JOKER))
+            total = sum(v for _, v in parts)
+            for c, v in parts:
+                share = pts * v / total if total > 0 else pts / len(parts)
+                if share > per_card.get(c, 0):
+                    per_card[c] = share
+            for c in set(bare):
+                options.setdefault(c, []).append(entry)
+        memo: dict[tuple[tuple[Card, ...], int, int], int] = {}
+        last[:] = (key, options, per_card, memo)
+        return options, per_card, memo
+
+    def _opens_then_lays_off(self, seat: int, hand: Sequence[Card], chosen: Card, keep: int, extra: int) -> bool:
+        """first_meld_min: whether ``seat`` can open with new melds of ``hand`` without ``chosen``, then lay ``chosen`` off.
+
+        The lay-off goes on a table meld (with other cards of the hand if it
+        needs them); the opening melds are made of the cards left.
+        """
+        p = self.public
+        rules = self.rules
+        need = rules.first_meld_min - p.turn_points
+        tables = fastmeld.tables(rules)
+        index = fastmeld.scan(self._meld_hand(seat, hand))
+        jokers = index.jokers + extra
+        for meld in p.melds:
+            if not rules.may_lay_off_on(seat, meld.owner):
+                continue
+            for group in fastmeld.layoffs_of(tables, meld, index, jokers):
+                bare = _bare(group)
+                if chosen not in bare:
+                    continue
+                spent = min(sum(1 for c in group if c >= 64), extra)
+                used = len(group) - spent
+                rest = list(hand)
+                _remove(rest, bare[:used])
+                if len(rest) < keep:
+                    continue
+                if self._can_reach(seat, rest, need, extra - spent):
+                    return True
         return False
 
     # -- taking from the pile
@@ -1291,11 +1391,14 @@ class RoundState:
                 if need > 0:
                     rest = list(hand)
                     _remove(rest, _bare(cards)[:used])
-                    if not self._can_reach(seat, rest, need, depth=2, extra=extra - (len(cards) - used)):
+                    if not self._can_reach(seat, rest, need, extra=extra - (len(cards) - used)):
                         continue
             return True
-        if rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD or not opened:
+        if rules.taken_card_use is _TAKEN_CARD_USE_NEW_MELD:
             return False
+        if not opened:
+            # first_meld_min: open with other cards this turn, then lay the card off.
+            return self._opens_then_lays_off(seat, hand, chosen, keep, extra)
         if rules.layoff_needs_own_meld and not p.has_melded[seat]:
             # Lay off only after a meld of one's own: meld something else first.
             for cards in find_melds(mhand, r, extra):
@@ -2133,9 +2236,15 @@ _KEEPS_INDEX = frozenset(
 )
 
 _TAKES = [Take(k) for k in range(120)]
+
+class _Enough(Exception):
+    """:meth:`RoundState._can_reach` found melds worth enough: no need to look further."""
+
 # The last public value asked for its playable pile depths: (public, mode, rules, depths).
 # The references are held, so identity is exact.
 _PLAYABLE: list[Any] = [None, None, None, []]
+# RoundState._reach_tables' last answer: [key, melds by card, each card's most points, answers].
+_REACH: list[Any] = [None, None, None, None]
 _DRAW, _PASS, _FLOAT = Draw(), Pass(), Float()
 _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
 _DISCARD_OF = _DISCARDS.__getitem__

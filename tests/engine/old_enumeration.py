@@ -259,11 +259,13 @@ class OldRound(RoundState):
                 if need > 0:
                     rest = list(hand)
                     _remove(rest, _bare(cards)[:used])
-                    if not self._can_reach(seat, rest, need, depth=2, extra=extra - (len(cards) - used)):
+                    if not self._can_reach(seat, rest, need, extra=extra - (len(cards) - used)):
                         continue
             return True
-        if rules.taken_card_use is TakenCardUse.NEW_MELD or not opened:
+        if rules.taken_card_use is TakenCardUse.NEW_MELD:
             return False
+        if not opened:
+            return self._opens_then_lays_off(seat, hand, chosen, keep, extra)
         if rules.layoff_needs_own_meld and not self.public.has_melded[seat]:
             # Lay off only after a meld of one's own: meld something else first.
             for cards in find_melds(mhand, r, extra):

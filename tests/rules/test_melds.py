@@ -112,6 +112,33 @@ def test_first_meld_min_forbids_laying_off_before_opening():
     assert opt.refused_at == 4 and "30 points" in opt.message
 
 
+def test_first_meld_min_a_card_taken_to_lay_off_once_the_opening_is_made():
+    # Seat 1 has not opened: it may take the pile down to the 8H, open with its queens
+    # (30 points), then lay the 8H off on seat 0's run.
+    setup = ["0 draw", "0 meld 9H 9S 9D", "0 meld 5H 6H 7H", "0 meld KH KS KD", "0 discard 9C"]
+    seat0 = "9H 9S 9D 5H 6H 7H KH KS KD 9C"
+    then = ["1 take 2", "1 meld QC QD QS", "1 layoff 8H on 1", "1 discard 2D"]
+    out = play({"first_meld_min": 30}, [seat0, "QC QD QS 3C 2D"], "2C 4C", "8H", [*setup, *then])
+    assert out.ok and out.meld(1) == ["5H", "6H", "7H", "8H"]
+    # With only a pair of queens the opening cannot be made: the take is refused.
+    short = play({"first_meld_min": 30}, [seat0, "QC QD 3S 3C 2D"], "2C 4C", "8H", [*setup, "1 take 2"])
+    assert short.refused_at == 5
+
+
+def test_first_meld_min_an_opening_of_many_melds_is_found():
+    # 96 points take five runs: every one of them is offered, and laying them all goes out.
+    hands = ["2C 3C 4C 6D 7D 8D 8H 9H TH JS QS KS 2H 3H", "KH QD 9D 8C"]
+    runs = ["2C 3C 4C", "2H 3H 4H", "6D 7D 8D", "8H 9H TH", "JS QS KS"]
+    out = play({"first_meld_min": 96}, hands, "4H", "TS", ["0 draw", *(f"0 meld {r}" for r in runs)])
+    assert out.ok and out.over and out.went_out == 0
+    assert play({"first_meld_min": 97}, hands, "4H", "TS", ["0 draw", "0 meld 2C 3C 4C"]).refused_at == 1
+    # A take whose card opens only with three more melds (63 points against 60).
+    melds = ["0 meld 2D 3D 4D", "0 meld 2C 3C 4C", "0 meld 5H 6H 7H", "0 meld 8S 9S TS"]
+    hands = ["2C 3C 4C 5H 6H 7H 8S 9S TS 2D 3D KC", "KH QD 9D 8D"]
+    took = play({"first_meld_min": 60}, hands, "6C", "4D QC", ["0 take 2", *melds, "0 discard QC"])
+    assert took.ok and len(took.state["melds"]) == 4
+
+
 # ------------------------------------------------------- layoff_needs_own_meld
 def test_layoff_needs_own_meld_refuses_a_layoff_before_a_meld_of_ones_own():
     actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard 9C", "1 draw", "1 layoff 8H on 0", "1 discard 2S"]
