@@ -730,6 +730,7 @@ class RoundState:
             and rules.set_suits is _SET_SUITS_DISTINCT
             and not (seat == p.dealer and p.dealer_joker == "available")  # no dealer's joker
             and JOKER not in hand
+            and not self._jokers_to_swap()  # nor a joker to be had by a swap (for a card of the pile, too)
         )
         must_use = rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS
         if depth and not must_use and (rules.discard_back or hand):
@@ -1106,6 +1107,8 @@ class RoundState:
         _remove(rest, _bare(cards)[:used])
         if rest[0] != self.public.taken_top:
             return False
+        if self.rules.joker_swap and self._swappable(rest, None):
+            return False  # it can take a table joker's place, and the joker go on or be thrown
         if onto is False:
             return True
         sim, d = self._scratch()
@@ -1123,6 +1126,8 @@ class RoundState:
         p = self.public
         if obligation is None or p.gambit is not None or not p.opened[seat] or self._extra_jokers(seat) or index.dups is not None:
             return None
+        if self.rules.joker_swap and (JOKER in self.hands[seat] or self._jokers_to_swap()):
+            return None  # a swap (of a joker on the table, or of one a play puts there) may give a joker that uses it
         return fastmeld.ways_to_use(fastmeld.tables(self.rules), index, index.jokers, obligation)
 
     def _lays_off_after(self, seat: int, cards: Sequence[Card], onto: int | None, index: fastmeld.Hand) -> bool:
@@ -1363,7 +1368,43 @@ class RoundState:
         return self._can_use(seat, new_hand, chosen)
 
     def _can_use(self, seat: int, hand: Sequence[Card], chosen: Card, split_joker: bool = False) -> bool:
-        """Whether ``chosen`` (in ``hand``) can be melded or laid off this turn."""
+        """Whether ``chosen`` (in ``hand``) can be melded or laid off this turn.
+
+        With ``joker_swap`` a card of the hand may first be put in the place of
+        a table joker that stands for it, the joker coming into hand.
+        """
+        if self._can_use_as_is(seat, hand, chosen, split_joker):
+            return True
+        if not self.rules.joker_swap:
+            return False
+        swappable = self._swappable(hand, chosen)
+        tried: set[Card] = set()
+        for c in swappable:
+            if c in tried:
+                continue
+            tried.add(c)
+            after = list(hand)
+            after.remove(c)
+            after.append(JOKER)
+            if self._can_use(seat, after, chosen, split_joker):
+                return True
+        return False
+
+    def _jokers_to_swap(self) -> bool:
+        """Whether a joker on the table could be taken by a swap (``joker_swap``)."""
+        return self.rules.joker_swap and any(m >= 128 for meld in self.public.melds for m in meld.cards)
+
+    def _swappable(self, hand: Sequence[Card], keep: Card | None) -> list[Card]:
+        """The cards of ``hand`` (``keep`` aside) that a joker on the table stands for (``joker_swap``)."""
+        out = []
+        for meld in self.public.melds:
+            for m in meld.cards:
+                if m >= 128 and m.natural != keep and m.natural in hand:
+                    out.append(m.natural)
+        return out
+
+    def _can_use_as_is(self, seat: int, hand: Sequence[Card], chosen: Card, split_joker: bool = False) -> bool:
+        """:meth:`_can_use` without a joker swap first."""
         p = self.public
         rules = self.rules
         r = self.rules
@@ -1487,7 +1528,7 @@ class RoundState:
         pile = p.discard
         # An opened hand without jokers, duplicates or the dealer's joker: each answer on the card mask.
         base = -1
-        if JOKER not in hand and p.opened[seat] and not self._extra_jokers(seat):
+        if JOKER not in hand and p.opened[seat] and not self._extra_jokers(seat) and not self._jokers_to_swap():
             index = self._index(seat)
             if index.dups is None:
                 base = index.mask

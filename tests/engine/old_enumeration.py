@@ -2,7 +2,8 @@
 
 :class:`OldRound` is a ``RoundState`` whose enumeration methods are the
 previous bodies, verbatim, on top of the previous meld enumeration
-(``old_melds``). ``test_fast_enumeration.py`` checks that every position of
+(``old_melds``), with the rule changes made since (a joker swap before using
+a card taken from the pile; first_meld_min's lay-off after opening). ``test_fast_enumeration.py`` checks that every position of
 seeded playouts lists exactly the same actions, in the same order, both ways.
 """
 
@@ -50,6 +51,7 @@ class OldRound(RoundState):
             and rules.set_suits is SetSuits.DISTINCT
             and self._extra_jokers(seat) == 0
             and JOKER not in self.hands[seat]
+            and not self._jokers_to_swap()
         )
         have = set(self.hands[seat])
         pile = self.public.discard
@@ -188,6 +190,8 @@ class OldRound(RoundState):
         _remove(rest, _bare(cards)[:used])
         if rest[0] != self.public.taken_top:
             return False
+        if self.rules.joker_swap and self._swappable(rest, None):
+            return False
         if onto is False:
             return True
         sim, d = self._scratch()
@@ -231,8 +235,8 @@ class OldRound(RoundState):
         # it must be playable.
         return self._can_use(seat, new_hand, chosen)
 
-    def _can_use(self, seat: int, hand: Sequence[Card], chosen: Card, split_joker: bool = False) -> bool:
-        """Whether ``chosen`` (in ``hand``) can be melded or laid off this turn."""
+    def _can_use_as_is(self, seat: int, hand: Sequence[Card], chosen: Card, split_joker: bool = False) -> bool:
+        """Whether ``chosen`` (in ``hand``) can be melded or laid off this turn (no joker swap first)."""
         rules = self.rules
         r = self.rules
         keep = self._keep_min(seat, True)

@@ -215,3 +215,19 @@ def test_joker_swap_is_no_use_of_a_card_taken_from_the_pile():
     actions = ["0 draw", "0 meld 5H 6H JK=7H", "0 discard 9C", "1 take 2", "1 swap 7H on 0"]
     out = play({"joker_swap": True}, ["5H 6H JK 9C", "7S 7D 2S"], "2C 3C", "7H", actions)
     assert out.refused_at == 4 and "could no longer use the 7H" in out.message
+
+
+def test_joker_swap_a_card_taken_may_be_used_with_a_joker_won_by_a_swap():
+    # Seat 1 takes the pile down to the 8H: it has one 8 of its own, and its 6H wins the joker.
+    actions = ["0 draw", "0 meld 4H 5H JK=6H", "0 discard 9C", "1 take 2", "1 swap 6H on 0", "1 meld 8C 8H JK=8D", "1 discard 3S"]
+    base, opt = contrast({"joker_swap": True}, ["4H 5H JK 9C 9D", "8C 6H 3S"], "2C 4C", "8H", actions)
+    assert base.refused_at == 3 and "could not use the 8H" in base.message
+    assert opt.ok and opt.meld(1) == ["8C", "8H", "JK=8D"] and opt.meld(0) == ["4H", "5H", "6H"]
+
+
+def test_joker_swap_the_top_card_taken_is_not_stranded_when_it_can_win_a_joker():
+    # Seat 1 takes the 6H alone, melds its spades, puts the 6H in the joker's place and throws the joker.
+    actions = ["0 draw", "0 meld 4H 5H JK=6H", "0 discard 6H", "1 take 1", "1 meld 9S TS JS", "1 swap 6H on 0", "1 discard JK"]
+    base, opt = contrast({"joker_swap": True}, ["4H 5H JK 9C 9D", "9S TS JS"], "6H 4C", "2D", actions)
+    assert base.refused_at == 4  # without swaps the meld would leave only the 6H, which may not go back
+    assert opt.ok and opt.over and opt.went_out == 1
