@@ -73,10 +73,14 @@ def _missing(state: Round, seat: int, cards: tuple[Card, ...] | list[Card]) -> s
     need = Counter(JOKER if c >= 64 else c for c in cards)
     have = Counter(state.hands[seat])
     have[JOKER] += state.free_jokers(seat)
-    lacking = [str(c) for c, k in need.items() if have[c] < k]
-    if lacking:
-        return f"you do not hold {' '.join(lacking)}"
-    return None
+    lacking = [c for c, k in need.items() if have[c] < k]
+    if not lacking:
+        return None
+    absent = [str(c) for c in lacking if not have[c]]
+    if absent:
+        return f"you do not hold {' '.join(absent)}"
+    c = lacking[0]
+    return f"you hold only {have[c]} {c}, not {need[c]}"
 
 
 def explain(state: Round, action: Action, seat: int) -> str:  # noqa: C901 - one rule per branch
@@ -214,6 +218,12 @@ def _explain_lay(state: Round, action: Meld | LayOff, seat: int, *, in_turn: boo
         return f"after this you could no longer use the {state.public.obligation} you took from the pile, which you must"
     if not in_turn and state.public.obligation is not None:
         return "you may not play out of turn while the player to move still has to use a card taken from the pile"
+    top = state.public.taken_top
+    if in_turn and top is not None and not rules.discard_back and hand_left == 1:
+        return (
+            f"that would leave only the {top} you just took from the top of the pile, "
+            "which you may not discard again (nor can it be laid off)"
+        )
     return "that play is not allowed now"
 
 

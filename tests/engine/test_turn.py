@@ -204,3 +204,19 @@ def test_a_rummy_call_below_depth_one_is_refused_naming_the_rule_not_a_card(dept
     play(s, "draw", "meld 5H 6H 7H", "discard 2C")
     message = refused(s, CallRummy(depth), seat=2)
     assert "1 is the top card" in message and "JS" not in message and "2C" not in message
+
+
+def test_a_play_that_strands_the_top_card_just_taken_says_so():
+    s = deal(["9S TS JS", "KD QD 2S 3S"], stock="2C", discard="7H 8D")
+    play(s, "take 1")
+    before = s.view(0)
+    message = refused(s, "meld 9S TS JS")
+    assert "leave only the 8D you just took from the top of the pile" in message
+    assert s.view(0) == before  # the refusal changed nothing
+
+
+def test_a_card_named_twice_but_held_once_is_refused_by_its_count():
+    s = deal(["9C 4H 5H 6H KS", "KD QD 2S"], stock="2C 3C", discard="8D", discard_count="match_drawn", stock_draw_count=2)
+    play(s, "draw")
+    assert refused(s, "discard 9C 9C") == "you hold only 1 9C, not 2"
+    assert refused(s, "discard 9C 7C") == "you do not hold 7C"
