@@ -833,6 +833,8 @@ class Rules:
             p.append("joker_swap: true cannot be used with dealers_gambit: true (the dealer nominates what jokers do)")
         if self.calling_rummy is CallingRummy.PILE and self.discard_draw is DiscardDraw.TOP_ONLY:
             p.append("calling_rummy: pile takes from below the top card, which discard_draw: top_only forbids (use calling_rummy: top_card)")
+        if self.discard_back and self.must_use_taken is MustUseTaken.ALWAYS:
+            p.append("discard_back: true has no meaning with must_use_taken: always (a card taken must be used, so it never goes back)")
         if self.calling_rummy is CallingRummy.OFF and self.claimed_card_points is not None:
             p.append("rummy_card_value needs calling_rummy (calling_rummy: off)")
         if self.calling_rummy is CallingRummy.OFF and self.rummy_after_going_out:

@@ -32,7 +32,7 @@ CONFIGS: list[dict[str, object]] = [
     {"discard_count": "match_drawn", "stock_draw_count": 2},
     {"first_meld_min": 30, "layoff_needs_own_meld": True},
     {"joker_swap": True, "stock_out": "play_on"},
-    {"taken_card_use": "new_meld", "must_use_taken": "always", "discard_back": True},
-    {"discard_draw": "top_only", "min_run": 4, "stock_out": "immediate"},
+    {"taken_card_use": "new_meld", "must_use_taken": "always"},
+    {"discard_draw": "top_only", "min_run": 4, "stock_out": "immediate", "discard_back": True},
     {"players": 5, "set_suits": "any", "around_the_corner": True},
 ]

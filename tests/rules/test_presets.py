@@ -85,6 +85,7 @@ COMBINATIONS = [
     ({"dealers_gambit": True, "jokers": 4, "joker_use": "joker_sets_only"}, "dealers_gambit", "joker_use"),
     ({"dealers_gambit": True, "joker_swap": True}, "dealers_gambit", "joker_swap"),
     ({"calling_rummy": "pile", "discard_draw": "top_only"}, "calling_rummy", "discard_draw"),
+    ({"discard_back": True, "must_use_taken": "always"}, "discard_back", "must_use_taken"),
     ({"rummy_card_value": 15}, "rummy_card_value", "calling_rummy"),
     ({"rummy_after_going_out": True}, "rummy_after_going_out", "calling_rummy"),
     ({"rounds": 2, "must_go_out_to_win": True}, "must_go_out_to_win", "rounds"),
