@@ -178,7 +178,9 @@ def _explain_lay(state: Round, action: Meld | LayOff, seat: int, *, in_turn: boo
     missing = _missing(state, seat, cards)
     if missing:
         return missing
-    if state.public.gambit is not None and state.public.gambit != "wild" and any(c >= 128 for c in cards):
+    # Not wild this hand: a declared joker never; a bare one only on a set as it is melded (double).
+    not_wild = state.public.gambit is not None and state.public.gambit != "wild"
+    if not_wild and (any(c >= 128 for c in cards) or (isinstance(action, LayOff) and JOKER in cards)):
         return f"jokers are not wild this hand (the dealer nominated {state.public.gambit})"
     hand_left = len(state.hands[seat]) - state.hand_cards_used(seat, cards)
     if isinstance(action, LayOff):
@@ -269,6 +271,14 @@ def _explain_call(state: Round, action: CallRummy, seat: int) -> str:
         return "a steal names where the card goes: 'on' a meld id, or the pile cards it melds with"
     if rules.calling_rummy is not CallingRummy.STEAL and (action.on is not None or action.meld is not None):
         return "name only the depth of the claimed card; you then meld or lay it off yourself"
+    if action.on is not None:
+        melds = state.public.melds
+        if not 0 <= action.on < len(melds):
+            return f"there is no meld {action.on} on the table"
+        try:
+            extend_meld(melds[action.on], [chosen], rules, seat)
+        except MeldError as exc:
+            return f"the {chosen} cannot go on meld {action.on}: {exc}"
     return f"the {chosen} is not playable: it can neither be laid off on a table meld nor melded from the pile"
 
 

@@ -1285,7 +1285,7 @@ class RoundState:
         """
         rules = self.rules
         key = (rules, tuple(sorted(hand)), self._keep_min(seat, True), extra, self.public.gambit)
-        last = _REACH
+        last = _REACH[0]  # one read: another thread may put a new answer there meanwhile
         if last[0] == key:
             return last[1], last[2], last[3]
         options: dict[Card, list[tuple[list[Card], Counter[Card], int, int]]] = {}
@@ -1312,7 +1312,7 @@ class RoundState:
             for c in set(bare):
                 options.setdefault(c, []).append(entry)
         memo: dict[tuple[tuple[Card, ...], int, int], int] = {}
-        last[:] = (key, options, per_card, memo)
+        _REACH[0] = (key, options, per_card, memo)
         return options, per_card, memo
 
     def _opens_then_lays_off(self, seat: int, hand: Sequence[Card], chosen: Card, keep: int, extra: int) -> bool:
@@ -1411,13 +1411,19 @@ class RoundState:
         keep = self._keep_min(seat, True)
         extra = 0 if split_joker else self._meld_extra(seat)
         mhand = self._meld_hand(seat, hand)
-        if chosen == JOKER and chosen not in mhand:
-            return False  # a joker that is not wild this hand cannot be used
         tables = fastmeld.tables(r)
         index = fastmeld.scan(mhand)
-        melds = fastmeld.melds_using(tables, index, index.jokers + extra, chosen)
-        if p.gambit == "double" and JOKER in hand:
-            melds = [*melds, *(m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4)]
+        melds: Sequence[tuple[Card, ...]]
+        if chosen == JOKER and chosen not in mhand:
+            if p.gambit != "double":
+                return False  # a joker that is not wild this hand cannot be used
+            # Dealer's Gambit, double: the joker goes on a set of the hand as it is melded.
+            sets = fastmeld.all_melds(tables, index, extra)
+            melds = [m + (JOKER,) for m in sets if len({c.rank for c in m}) == 1 and len(m) <= 4]
+        else:
+            melds = fastmeld.melds_using(tables, index, index.jokers + extra, chosen)
+            if p.gambit == "double" and JOKER in hand:
+                melds = [*melds, *(m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4)]
         opened = p.opened[seat]
         for cards in melds:
             used = len(cards) - min(sum(1 for c in cards if c >= 64), extra) if extra else len(cards)
@@ -1499,7 +1505,7 @@ class RoundState:
     def _playable(self, mode: CallingRummy) -> list[int]:
         """The pile depths whose card is playable on the table or with the pile above it (``mode``: pile or top card)."""
         p = self.public
-        last = _PLAYABLE
+        last = _PLAYABLE[0]  # one read: another thread may put a new answer there meanwhile
         if last[0] is p and last[1] is mode and last[2] is self.rules:
             known: list[int] = last[3]
             return known
@@ -1507,7 +1513,7 @@ class RoundState:
         depths = [1] if mode is _CALLING_RUMMY_TOP_CARD else range(1, len(p.discard) + 1)
         playable = fastmeld.playable_depths(fastmeld.tables(self.rules), p.melds, p.discard, depths)
         if p.__class__ is Public:  # never a draft that apply() is still writing
-            last[:] = (p, mode, self.rules, playable)
+            _PLAYABLE[0] = (p, mode, self.rules, playable)
         return playable
 
     def _nobody_calls(self) -> bool:
@@ -2283,9 +2289,9 @@ class _Enough(Exception):
 
 # The last public value asked for its playable pile depths: (public, mode, rules, depths).
 # The references are held, so identity is exact.
-_PLAYABLE: list[Any] = [None, None, None, []]
-# RoundState._reach_tables' last answer: [key, melds by card, each card's most points, answers].
-_REACH: list[Any] = [None, None, None, None]
+_PLAYABLE: list[tuple[Any, ...]] = [(None, None, None, [])]
+# RoundState._reach_tables' last answer: (key, melds by card, each card's most points, answers).
+_REACH: list[tuple[Any, ...]] = [(None, None, None, None)]
 _DRAW, _PASS, _FLOAT = Draw(), Pass(), Float()
 _DISCARDS = {c: Discard((c,)) for c in [*natural_cards(), JOKER]}
 _DISCARD_OF = _DISCARDS.__getitem__

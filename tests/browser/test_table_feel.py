@@ -543,3 +543,31 @@ def test_replays_list_public_games_newest_first_and_show_each_rounds_end(seeded_
     # The private game still opens from its own link.
     page.goto(f"{base}/#replay/{finished_games['private']}")
     expect(page.get_by_test_id("replay-step")).to_contain_text("move 0 of")
+
+
+def test_a_replay_keeps_the_move_asked_for_when_the_names_arrive_late(seeded_server, finished_games, new_page):
+    """Next clicked before the record (the players' names) has come: its late answer must not go back to move 0."""
+    base = seeded_server.url
+    page = new_page()
+    records, moves = [], []
+    page.route("**/api/games/*/record", lambda route: records.append(route))  # the names wait ...
+    page.goto(f"{base}/#replay/{finished_games['new']}")
+    step = page.get_by_test_id("replay-step")
+    expect(step).to_contain_text("move 0 of")
+    page.route("**/api/games/*/replay/1", lambda route: moves.append(route))  # ... and so does move 1
+    page.get_by_test_id("replay-next").click()
+    for _ in range(250):  # (the click's request is on its way)
+        if moves:
+            break
+        page.wait_for_timeout(20)
+    assert moves, "Next asked for move 1"
+    for route in records:  # the names come while move 1 is still on its way
+        route.continue_()
+    expect(page.locator(".replays h2").first).to_contain_text("Replay: ")
+    page.unroute("**/api/games/*/replay/1")
+    for route in moves:
+        route.continue_()
+    expect(step).to_have_text(re.compile(r"move 1 of \d+"))
+    page.wait_for_timeout(300)  # nothing else may come and take it back
+    expect(step).to_have_text(re.compile(r"move 1 of \d+"))
+    expect(page.get_by_test_id("replay-action")).to_contain_text("Move 1")

@@ -222,3 +222,11 @@ def test_calling_rummy_the_caller_must_use_the_claimed_card_before_discarding():
 def test_calling_rummy_closes_once_the_next_player_has_drawn():
     out = play(PILE, HANDS, STOCK, "JS", [*SETUP, "1 draw", "2 rummy 1"])
     assert out.refused_at == 4
+
+
+def test_calling_rummy_steal_onto_a_meld_that_is_not_there_says_so():
+    out = play({"calling_rummy": "steal"}, HANDS, STOCK, "JS", [*SETUP, "2 rummy 1 on 5"])
+    assert out.refused_at == 3 and out.message == "there is no meld 5 on the table"
+    wrong = play({"calling_rummy": "steal"}, ["5H 6H 7H 8H 9C", "KD QD 2S 3S", "TC 4D 4S"], STOCK, "JS",
+                 ["0 draw", "0 meld 5H 6H 7H", "0 discard 9C"]).match()
+    assert wrong.state.legal_actions(2) == []  # the 9C fits nowhere: nothing to call

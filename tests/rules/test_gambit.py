@@ -103,6 +103,19 @@ def test_double_makes_jokers_not_wild():
     assert _gambit("double", [SEAT0, "5H 6H 9C"], "4D 2C", "8D", actions).refused_at == 4
 
 
+def test_double_a_joker_taken_from_the_pile_goes_on_a_set_as_it_is_melded():
+    # Seat 0 takes the pile down to the joker (it must be used): it doubles its set of eights.
+    actions = ["0 take 2", "0 meld 8C 8S 8D JK", "0 discard 5H"]
+    out = _gambit("double", ["8C 8S 8D 3S", "5D 9C QS 3D"], "4D 2C", "KD JK 5H", actions)
+    assert out.ok and out.state["melds"][0]["cards"] == ["8C", "8D", "8S", "JK"]
+    # Without a set to put it on, the joker cannot be used, so it may not be taken.
+    bare = _gambit("double", ["8C 8S 3D 3S", "5D 9C QS 3C"], "4D 2C", "KD JK 5H", ["0 take 2"])
+    assert bare.refused_at == 1 and "could not use the JK" in bare.message
+    # Nor may a joker be laid off while jokers are not wild: the refusal says so.
+    lay = _gambit("double", ["8C 8S 8D 3S JK", "5D 9C QS 3D"], "4D 2C", "KD", ["0 draw", "0 meld 8C 8S 8D", "0 layoff JK on 0"])
+    assert lay.refused_at == 3 and "jokers are not wild this hand" in lay.message
+
+
 def test_double_cannot_go_on_a_run():
     actions = [*OPENING, "1 draw", "1 meld 5H 6H 7H JK"]
     assert _gambit("double", [SEAT0, "5H 6H 7H 9C"], "4D 2C", "8D", actions).refused_at == 4

@@ -66,9 +66,11 @@ export function renderReplay(root, gameId) {
   let total = 0;
   let names = [];
   let loading = 0;
+  let wanted = 0; // the move last asked for (its answer may still be on its way)
 
   async function go(n) {
     n = Math.max(0, Math.min(total || n, n));
+    wanted = n;
     const ticket = ++loading;
     try {
       const data = await api("GET", `/api/games/${enc}/replay/${n}`);
@@ -166,7 +168,7 @@ export function renderReplay(root, gameId) {
     if (Array.isArray(rec?.players)) {
       names = rec.players;
       title.textContent = `Replay: ${names.join(", ")}`;
-      go(step);
+      go(wanted); // redrawn with the names: the move asked for last, not the one shown (a click may be on its way)
     }
   }).catch(() => {});
   go(0);
