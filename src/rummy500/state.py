@@ -1232,7 +1232,7 @@ class RoundState:
         if need <= 0:
             return True
         options, per_card, memo = self._reach_tables(seat, hand if base is None else base, extra)
-        if sum(per_card.get(c, 0) for c in hand) < need:
+        if _most_points(per_card, hand) < need:
             return False  # not even every card at its best
         keep = self._keep_min(seat, True)
 
@@ -1255,7 +1255,7 @@ class RoundState:
                     continue
                 rest = list(free)
                 _remove(rest, bare)
-                if pts + sum(per_card.get(c, 0) for c in rest) <= top:
+                if pts + _most_points(per_card, rest) <= top:
                     continue  # cannot do better than the best found
                 if before + pts >= need:
                     raise _Enough  # (answers already kept are exact: only finished ones are)
@@ -1307,7 +1307,7 @@ class RoundState:
             total = sum(v for _, v in parts)
             for c, v in parts:
                 share = pts * v / total if total > 0 else pts / len(parts)
-                if share > per_card.get(c, 0):
+                if share > per_card.get(c, 0.0):
                     per_card[c] = share
             for c in set(bare):
                 options.setdefault(c, []).append(entry)
@@ -2323,6 +2323,14 @@ def _layoff_action(cards: tuple[Card, ...], on: int) -> LayOff:
             _LAYOFF_ACTIONS.clear()
         act = _LAYOFF_ACTIONS[cards, on] = LayOff(cards, on)
     return act
+
+
+def _most_points(per_card: dict[Card, float], cards: Iterable[Card]) -> float:
+    """The most points ``cards`` can make in melds: each card's best part (see RoundState._reach_tables)."""
+    total = 0.0
+    for c in cards:
+        total += per_card.get(c, 0.0)
+    return total
 
 
 def _bare(cards: Iterable[Card]) -> list[Card]:
