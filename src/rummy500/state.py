@@ -730,7 +730,7 @@ class RoundState:
             and rules.set_suits is _SET_SUITS_DISTINCT
             and not (seat == p.dealer and p.dealer_joker == "available")  # no dealer's joker
             and JOKER not in hand
-            and not self._jokers_to_swap()  # nor a joker to be had by a swap (for a card of the pile, too)
+            and not (rules.joker_swap and self._jokers_to_swap())  # nor a joker to be had by a swap (for a card of the pile too)
         )
         must_use = rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS
         if depth and not must_use and (rules.discard_back or hand):
@@ -1534,7 +1534,7 @@ class RoundState:
         pile = p.discard
         # An opened hand without jokers, duplicates or the dealer's joker: each answer on the card mask.
         base = -1
-        if JOKER not in hand and p.opened[seat] and not self._extra_jokers(seat) and not self._jokers_to_swap():
+        if JOKER not in hand and p.opened[seat] and not self._extra_jokers(seat) and not (self.rules.joker_swap and self._jokers_to_swap()):
             index = self._index(seat)
             if index.dups is None:
                 base = index.mask
