@@ -211,16 +211,7 @@ def _say(page, text, *, button=False):
         page.get_by_test_id("chat-input").press("Enter")
 
 
-def test_chat_between_players(server, new_page):
-    ann, bob = _two_players(server, new_page)
-    _say(ann, "good luck")
-    expect(bob.get_by_test_id("chat-list")).to_contain_text("Ann: good luck")
-    _say(bob, "<b>you too</b>", button=True)
-    # Plain text, never HTML.
-    expect(ann.get_by_test_id("chat-list")).to_contain_text("Bob: <b>you too</b>")
-
-
-def test_people_talk_in_the_waiting_room_and_the_game_keeps_it(server, new_page):
+def test_chat_in_the_waiting_room_and_at_the_table(server, new_page):
     ann = new_page()
     bob = new_page()
     create_table(ann, server, name="Ann", seats=2, bots={}, start=False)
@@ -243,6 +234,11 @@ def test_people_talk_in_the_waiting_room_and_the_game_keeps_it(server, new_page)
     bob.reload()
     expect(bob.get_by_test_id("hand")).to_be_visible()
     expect(bob.get_by_test_id("chat-list").locator("li")).to_have_text(["Ann: anyone coming?", "Bob: here, deal!"])
+    # At the table: plain text, never HTML.
+    _say(ann, "good luck")
+    expect(bob.get_by_test_id("chat-list")).to_contain_text("Ann: good luck")
+    _say(bob, "<b>you too</b>", button=True)
+    expect(ann.get_by_test_id("chat-list")).to_contain_text("Bob: <b>you too</b>")
 
 
 def test_two_players_in_two_browsers(server, new_page):
