@@ -1276,10 +1276,10 @@ class RoundState:
         """:meth:`_can_reach`'s tables for ``hand``: its melds by card, each card's most points, the answers so far.
 
         Each meld is (its hand cards, their counts, its points, dealer's jokers
-        spent). A card's most points are the best share of a meld's points per
-        hand card among the melds it is in: a set of melds never scores more
-        than its cards' shares, so a hand whose shares fall short is answered
-        at once. The tables of the last hand are kept: first_meld_min asks
+        spent). A card's most points are its best part of a meld's points (in
+        proportion to its value there) among the melds it is in: a set of
+        melds never scores more than its cards' parts, so a hand whose parts
+        fall short is answered at once. The tables of the last hand are kept: first_meld_min asks
         about each meld the hand could open with, and each asks about what it
         leaves of the same hand.
         """
@@ -1328,7 +1328,7 @@ class RoundState:
         index = fastmeld.scan(self._meld_hand(seat, hand))
         jokers = index.jokers + extra
         for meld in p.melds:
-            if not rules.may_lay_off_on(seat, meld.owner):
+            if not self.may_extend(seat, meld):
                 continue
             for group in fastmeld.layoffs_of(tables, meld, index, jokers):
                 bare = _bare(group)
@@ -1377,12 +1377,7 @@ class RoundState:
             return True
         if not self.rules.joker_swap:
             return False
-        swappable = self._swappable(hand, chosen)
-        tried: set[Card] = set()
-        for c in swappable:
-            if c in tried:
-                continue
-            tried.add(c)
+        for c in dict.fromkeys(self._swappable(hand, chosen)):  # each card once
             after = list(hand)
             after.remove(c)
             after.append(JOKER)

@@ -39,7 +39,7 @@ from rummy500.server.engine import LiveGame, RulesError, parse_rules
 from rummy500.server.hub import Hub
 from rummy500.server.pace import TableSettings
 from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo, TableSettingsInfo
-from rummy500.server.session import MatchSession, SeatInfo, SessionError, clean_text
+from rummy500.server.session import MatchSession, SeatInfo, SessionError, clean_text, keep_chat_line
 from rummy500.server.session.events import label_actions
 from rummy500.server.session.guards import chat_text
 from rummy500.server.storage import ChatLine, ConflictError, GameRow, SeatRow, Storage, StorageError
@@ -369,14 +369,7 @@ class TableManager:
         name = row.seats[speaker].name or f"Seat {speaker + 1}"
         # One line at a time: stored and sent in the same order.
         async with self._lobby_chat_lock:
-            line = ChatLine(speaker, name, clean)
-            try:
-                if getattr(self.storage, "quick_appends", False):
-                    self.storage.append_chat(table_id, line)
-                else:
-                    await asyncio.to_thread(self.storage.append_chat, table_id, line)
-            except StorageError as exc:
-                log.warning("table %s: could not keep a chat line: %s", table_id[:8], exc)
+            await keep_chat_line(self.storage, table_id, ChatLine(speaker, name, clean))
             self.hub.send_chat(table_id, name, speaker, clean)
             if self.cluster is not None:
                 self.cluster.said_at(table_id, name, speaker, clean)

@@ -25,7 +25,7 @@ to the :class:`SessionRelay`; the session itself never touches the bus.
 """
 
 from rummy500.server.session.guards import SessionError, clean_text
-from rummy500.server.session.match import ActionStore, MatchSession, SessionListener, SessionRelay
+from rummy500.server.session.match import ActionStore, MatchSession, SessionListener, SessionRelay, keep_chat_line
 from rummy500.server.session.presence import SeatInfo
 
 __all__ = [
@@ -36,4 +36,5 @@ __all__ = [
     "SessionListener",
     "SessionRelay",
     "clean_text",
+    "keep_chat_line",
 ]

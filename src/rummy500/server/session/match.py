@@ -38,7 +38,7 @@ from rummy500.server.session.guards import SessionError, chat_text, check_move, 
 from rummy500.server.session.presence import Presence, SeatInfo
 from rummy500.server.storage import ChatLine, ConflictError, StorageError, StoredAction
 
-__all__ = ["ActionStore", "MatchSession", "SessionListener", "SessionRelay"]
+__all__ = ["ActionStore", "MatchSession", "SessionListener", "SessionRelay", "keep_chat_line"]
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,22 @@ class ActionStore(Protocol):
 
     def append_chat(self, game_id: str, line: ChatLine) -> None:
         """Keep a chat line said at the game (raise ``StorageError`` if it cannot)."""
+
+
+async def keep_chat_line(store: ActionStore, table_id: str, line: ChatLine) -> None:
+    """Store a chat line said at a table (in its waiting room too).
+
+    A store with ``quick_appends`` (SQLite) is written on the event loop, any
+    other in a thread. A store that fails is logged, without the line's text,
+    and the caller sends the line all the same: only that line is not kept.
+    """
+    try:
+        if getattr(store, "quick_appends", False):
+            store.append_chat(table_id, line)
+        else:
+            await asyncio.to_thread(store.append_chat, table_id, line)
+    except StorageError as exc:
+        log.warning("table %s: could not keep a chat line: %s", table_id[:8], exc)
 
 
 class SessionListener(Protocol):
@@ -295,7 +311,7 @@ class MatchSession:
 
     def remember_chat(self, sender: str, seat: int, text: str) -> None:
         """Keep a chat line said before this session was loaded, or through another process (for pages that reconnect here)."""
-        self._chat.append({"type": "chat", "seat": seat, "from": sender, "text": text})
+        self._chat.append(ChatLine(seat, sender, text).message())
 
     def chat_history(self) -> list[dict[str, Any]]:
         """The recent chat lines, oldest first (for a page that (re)connects)."""
@@ -552,13 +568,7 @@ class MatchSession:
         name = self.seats[speaker].name
         async with self._chat_lock:
             line = ChatLine(speaker, name, clean)
-            try:
-                if getattr(self.store, "quick_appends", False):
-                    self.store.append_chat(self.game_id, line)
-                else:
-                    await asyncio.to_thread(self.store.append_chat, self.game_id, line)
-            except StorageError as exc:
-                log.warning("game %s: could not keep a chat line: %s", self.game_id, exc)
+            await keep_chat_line(self.store, self.game_id, line)
             self._chat.append(line.message())
             for listener in list(self.listeners):
                 listener.chat(self, name, speaker, clean)
