@@ -98,6 +98,8 @@ class Match:
         self.rounds: list[RoundLog] = []
         self.winner: int | list[int] | None = None
         self.bonus_to: int | None = None
+        #: The game reached its end with the best totals tied: the next round to leave one best total decides it.
+        self.tie_break = False
         self.state: RoundState | None = None
         if deal:
             first = dealer if dealer is not None else cut_for_dealer(rules, self.rng)
@@ -124,6 +126,7 @@ class Match:
             out.rounds = [*rounds[:-1], replace(last, actions=list(last.actions))]
         out.winner = self.winner
         out.bonus_to = self.bonus_to
+        out.tie_break = self.tie_break
         out.state = self.state.copy() if self.state is not None else None
         return out
 
@@ -254,9 +257,19 @@ class Match:
         leaders = [i for i, t in enumerate(sides) if t == best]
         went_out = self.rounds[-1].went_out
         fixed = rules.fixed_rounds
+        if self.tie_break:
+            # RULES.md Part 1: "another round is played until the tie is broken": the first
+            # round after which one total is best decides the game, whoever holds it, under the
+            # target or not.
+            if len(leaders) == 1:
+                self._crown(leaders[0])
+            return
         if fixed is not None:
-            if len(self.rounds) < fixed or len(leaders) > 1:
-                return  # more rounds to play, or tie-break rounds
+            if len(self.rounds) < fixed:
+                return  # more rounds to play
+            if len(leaders) > 1:
+                self.tie_break = True
+                return
             self._crown(leaders[0])
             return
         if best < rules.target:
@@ -270,6 +283,8 @@ class Match:
             return
         if len(leaders) == 1:
             self._crown(leaders[0])
+        else:
+            self.tie_break = True
 
     def _crown(self, side: int) -> None:
         rules = self.rules

@@ -167,8 +167,17 @@ def _one_of(*allowed: Any) -> Callable[[Any], bool]:
     return check
 
 
+#: The largest size of a number an option takes (a card value, a bonus, a target): far beyond any
+#: table's, small enough that no total of a game can outgrow what a record may hold.
+NUMBER_LIMIT = 1_000_000
+
+
 def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    return isinstance(v, int) and not isinstance(v, bool) and -NUMBER_LIMIT <= v <= NUMBER_LIMIT
+
+
+def _too_big(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and not -NUMBER_LIMIT <= v <= NUMBER_LIMIT
 
 
 def _int_in(lo: int, hi: int) -> Callable[[Any], bool]:
@@ -827,6 +836,8 @@ class Rules:
             p.append("joker_swap: true needs jokers (jokers: 0)")
         if self.dealers_gambit and self.n_jokers == 0:
             p.append("dealers_gambit: true needs jokers (jokers: 0)")
+        elif self.dealers_gambit and self.n_jokers != 2:
+            p.append(f"jokers: {self.n_jokers} cannot be used with dealers_gambit: true (it plays one 54-card pack: 2 jokers)")
         if self.dealers_gambit and self.joker_use is not JokerUse.WILD:
             p.append(f"dealers_gambit: true needs joker_use: wild (got joker_use: {self.joker_use})")
         if self.dealers_gambit and self.joker_swap:
@@ -914,6 +925,18 @@ class Rules:
         """``rummy_card_value: 15``: what a card claimed by calling Rummy scores; None for its usual value."""
         return None if isinstance(self.rummy_card_value, RummyCardValue) else self.rummy_card_value
 
+    @property
+    def going_out_rummy(self) -> CallingRummy | None:
+        """``rummy_after_going_out``: the calls whose playable cards make a going-out discard a Rummy; None when it is off.
+
+        ``top_card`` under ``calling_rummy: top_card`` (only the top card, the
+        discard itself, counts), else ``pile`` (any depth; a steal could claim
+        any depth too).
+        """
+        if not self.rummy_after_going_out:
+            return None
+        return CallingRummy.TOP_CARD if self.calling_rummy is CallingRummy.TOP_CARD else CallingRummy.PILE
+
     @cached_property
     def pack_size(self) -> int:
         """Cards in the whole pack, jokers included."""
@@ -964,6 +987,15 @@ _HASHED = tuple(f.name for f in dataclasses.fields(Rules) if (f.compare if f.has
 
 
 def _bad_value(spec: OptionSpec, value: Any) -> str:
+    limit = f"numbers run from {-NUMBER_LIMIT} to {NUMBER_LIMIT}"
+    if _too_big(value):
+        return f"option {spec.name!r} cannot be {value!r}: {limit}"
+    if spec.name == "custom_values" and isinstance(value, dict):
+        for key, val in value.items():
+            if not isinstance(key, str) or not _custom_values_ok({key: 0}):
+                return f"option 'custom_values' cannot hold {key!r}: a key is a card (QS) or a rank (Q, 10, A, JK)"
+            if not _custom_values_ok({key: val}):
+                return f"option 'custom_values' cannot give {key} {val!r}: a value is a whole number ({limit})"
     return f"option {spec.name!r} cannot be {value!r} (values: {spec.allowed()})"
 
 

@@ -102,7 +102,6 @@ __all__ = [
 # Enum members bound once: reading a member off an Enum class costs ~0.7 us in
 # Python 3.11 (EnumType.__getattr__), too slow for the legal-move loop.
 _CALLING_RUMMY_OFF = CallingRummy.OFF
-_CALLING_RUMMY_PILE = CallingRummy.PILE
 _CALLING_RUMMY_STEAL = CallingRummy.STEAL
 _CALLING_RUMMY_TOP_CARD = CallingRummy.TOP_CARD
 _DISCARD_COUNT_MATCH_DRAWN = DiscardCount.MATCH_DRAWN
@@ -2033,11 +2032,11 @@ class RoundState:
             d.floating = _with(d.floating, seat, True)
             self._end_turn(d, seat)
             return None
-        if self.rules.rummy_after_going_out:
+        mode = self.rules.going_out_rummy
+        if mode is not None:
             # The going-out discard leaves a playable card in the pile: a Rummy. The player takes
             # the cards above the playable card nearest the top back into hand (none if it is the
             # discard itself: then the hand stays empty and the player floats), and play goes on.
-            mode = _CALLING_RUMMY_TOP_CARD if self.rules.calling_rummy is _CALLING_RUMMY_TOP_CARD else _CALLING_RUMMY_PILE
             playable = self._playable(mode)
             if playable:
                 k = playable[0]

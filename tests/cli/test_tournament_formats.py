@@ -109,3 +109,37 @@ def test_help_lists_every_format(capsys: pytest.CaptureFixture[str]) -> None:
 def test_entrants_are_named_by_level() -> None:
     assert expand_bots("easy*2, random") == ["easy", "easy", "random"]
     assert entrant_names(["easy", "easy", "random"]) == ["easy-1", "easy-2", "random"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["tournament", "--games", "0"], "--games must be at least 1, not 0"),
+        (["tournament", "--jobs", "0"], "--jobs must be at least 1, not 0"),
+        (["tournament", "--format", "single", "--hard-iterations", "-5"], "--hard-iterations must be at least 1, not -5"),
+        (["tournament", "--format", "ring", "--preset", "partnership", "--bots", "random*4"], "individual players"),
+        (["simulate", "--jobs", "-2"], "--jobs must be at least 1, not -2"),
+        (["simulate", "--hard-iterations", "0"], "--hard-iterations must be at least 1, not 0"),
+    ],
+)
+def test_counts_below_one_and_ring_partnerships_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.out == ""
+
+
+def test_a_single_table_tourney_settles_in_chips(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "--format", "single", "--bots", "random*3", "--rules", '{"target": 100}', "--pcr", "3", "--seed", "2"]
+    assert main([*argv, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    totals = out["table"]["totals"]
+    winner = out["winner"]
+    # RULES.md Part 4: each loser pays the winner (winner's points - own points) x PCR.
+    assert out["pcr"] == 3
+    for name, chips in out["chips"].items():
+        if name != winner:
+            assert chips == -3 * (totals[winner] - totals[name])
+    assert sum(out["chips"].values()) == 0 and out["chips"][winner] > 0
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "chips at 3 a point" in text and f"{winner:<12} {out['chips'][winner]:+d}" in text

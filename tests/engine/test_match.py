@@ -96,6 +96,31 @@ def test_a_tie_for_the_highest_total_plays_another_round_until_it_is_broken():
     assert match.winner == 1
 
 
+def test_the_tie_break_round_decides_even_when_it_leaves_everyone_under_500():
+    # RULES.md Part 1: the game ended tied at 500, so "another round is played until the tie is
+    # broken". Nobody goes out in it (the stock runs out); seat 1 is caught with less.
+    match = Match(standard(2), scores=[494, 524], seed=1, deal=False)
+    _start(match, 1, ["AS 2S 3S", "4H 5H 6H 9C"], "QD 7S", "TC")
+    _play(match, "draw", "meld AS 2S 3S", "discard QD", auto=False)
+    assert match.totals == [500, 500] and match.tie_break and not match.is_over
+    _start(match, 0, ["KC 9D", "QS 4C"], "2C 3C", "TC")
+    _play(match, "draw", "discard 2C", "draw", "discard 3C", "pass")
+    assert match.rounds[1].round_scores == [-19, -14]
+    assert match.totals == [481, 486]
+    assert match.winner == 1  # under the target, but the tie is broken
+
+
+def test_a_tie_break_round_that_ties_again_plays_one_more():
+    match = Match(standard(2), scores=[494, 524], seed=1, deal=False)
+    _start(match, 1, ["AS 2S 3S", "4H 5H 6H 9C"], "QD 7S", "TC")
+    _play(match, "draw", "meld AS 2S 3S", "discard QD", auto=False)
+    _start(match, 0, ["KC 4D", "QS 4C"], "2C 3C", "TC")
+    _play(match, "draw", "discard 2C", "draw", "discard 3C", "pass", auto=False)
+    assert match.totals == [486, 486] and not match.is_over
+    copy = match.copy()
+    assert copy.tie_break and not copy.is_over  # a copy knows the game is in its tie-break
+
+
 def test_a_three_way_game_crowns_the_single_highest_total():
     match = Match(standard(3), scores=[480, 500, 510], seed=2, deal=False)
     _start(match, 2, ["AS 2S 3S", "KC", "QC"], "4D 5D", "TC")

@@ -134,3 +134,11 @@ def test_random_play_at_a_ring_table_settles_every_round():
     for r in rounds:
         best = max(r.round_scores)
         assert all(r.net[p] < 0 for p, s in zip(r.players, r.round_scores, strict=True) if s < best)
+
+
+def test_partnership_rules_are_refused_at_a_ring_table():
+    # Chips are settled player by player: partners would pay each other.
+    ring = RingGame(1, ["A", "B", "C", "D"])
+    with pytest.raises(FormatError, match=r"individual players \(partnership: true\)"):
+        play_ring(ring, rules(preset="partnership"), 1, seed=1)
+    assert ring.balances == {"A": 0, "B": 0, "C": 0, "D": 0}  # nothing was played

@@ -129,6 +129,31 @@ def test_results_that_do_not_fit_are_refused():
         t.next_round()
 
 
+@pytest.mark.parametrize("options", [{"set_suits": "any"}, {"joker_use": "joker_sets_only"}])
+def test_the_players_left_at_a_tie_break_play_with_their_game_s_cards(options):
+    # Five players deal two packs (and four jokers); two tied players keep them: one pack would
+    # not allow set_suits: any, nor hold the four jokers of a joker set.
+    t = SingleTableTourney(rules(players=5, target=500, **options), names(5))
+    assert (t.rules.n_decks, t.rules.n_jokers) == (2, 4)
+    t.record_round([500, 500, 100, 0, 0])
+    spec = t.next_round()
+    assert spec.players == ("P0", "P1") and spec.tie_break
+    assert (spec.rules.players, spec.rules.n_decks, spec.rules.n_jokers) == (2, 2, 4)
+    from rummy500.formats import play_table
+
+    assert play_table(t, random_policy, seed=3) in ("P0", "P1") and t.decided_by == "tie_break_round"
+
+
+def test_a_tie_break_round_under_the_target_decides_as_in_a_match():
+    # Tied at 520, the tie-break round leaves both under the target: the tie is broken all the same
+    # (a Match decides so too: tests/engine/test_match.py).
+    t = tourney(2, target=500)
+    t.record_round([520, 520])
+    t.record_round([-30, -40])
+    assert t.winner == "P0" and t.decided_by == "tie_break_round"
+    assert t.totals == {"P0": 490, "P1": 480}
+
+
 def test_bad_setups_are_refused():
     with pytest.raises(FormatError, match="repeated"):
         SingleTableTourney(rules(players=3), ["A", "B", "A"])

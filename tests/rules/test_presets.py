@@ -82,7 +82,8 @@ COMBINATIONS = [
     ({"joker_use": "joker_sets_only", "jokers": 4, "joker_value": "represented"}, "joker_value", "joker_use"),
     ({"joker_swap": True, "jokers": 0}, "joker_swap", "jokers"),
     ({"dealers_gambit": True, "jokers": 0}, "dealers_gambit", "jokers"),
-    ({"dealers_gambit": True, "jokers": 4, "joker_use": "joker_sets_only"}, "dealers_gambit", "joker_use"),
+    ({"dealers_gambit": True, "jokers": 4}, "dealers_gambit", "jokers"),
+    ({"dealers_gambit": True, "jokers": 1}, "dealers_gambit", "jokers"),
     ({"dealers_gambit": True, "joker_swap": True}, "dealers_gambit", "joker_swap"),
     ({"calling_rummy": "pile", "discard_draw": "top_only"}, "calling_rummy", "discard_draw"),
     ({"discard_back": True, "must_use_taken": "always"}, "discard_back", "must_use_taken"),
@@ -110,6 +111,15 @@ def test_a_combination_that_makes_no_sense_is_refused_naming_both_options(mappin
         load_record({"rules": mapping})
 
 
+def test_dealers_gambit_refuses_joker_sets_and_a_pack_of_four_jokers_both_named():
+    with pytest.raises(RulesError) as info:
+        Rules.from_mapping({"dealers_gambit": True, "jokers": 4, "joker_use": "joker_sets_only"})
+    assert info.value.problems == [
+        "jokers: 4 cannot be used with dealers_gambit: true (it plays one 54-card pack: 2 jokers)",
+        "dealers_gambit: true needs joker_use: wild (got joker_use: joker_sets_only)",
+    ]
+
+
 def test_every_problem_is_listed_at_once():
     with pytest.raises(RulesError) as info:
         Rules.from_mapping({"min_run": 5, "colour": "red", "rummy_after_going_out": True, "preset": "canasta"})
@@ -128,6 +138,29 @@ def test_every_problem_is_listed_at_once():
 def test_a_value_outside_the_catalogue_is_refused(name, value):
     with pytest.raises(RulesError, match=name):
         Rules.from_mapping({name: value})
+
+
+@pytest.mark.parametrize(
+    ("mapping", "message"),
+    [
+        ({"custom_values": {"ZZ": 3}}, "option 'custom_values' cannot hold 'ZZ': a key is a card (QS) or a rank (Q, 10, A, JK)"),
+        ({"custom_values": {"A": 20, "QS": "forty"}}, "option 'custom_values' cannot give QS 'forty': a value is a whole number (numbers run from -1000000 to 1000000)"),
+        ({"custom_values": {"A": 2**53}}, "option 'custom_values' cannot give A 9007199254740992: a value is a whole number (numbers run from -1000000 to 1000000)"),
+        ({"going_out_bonus": 10**9}, "option 'going_out_bonus' cannot be 1000000000: numbers run from -1000000 to 1000000"),
+        ({"target": 2**60}, "option 'target' cannot be 1152921504606846976: numbers run from -1000000 to 1000000"),
+        ({"low_ace_value": -(10**7)}, "option 'low_ace_value' cannot be -10000000: numbers run from -1000000 to 1000000"),
+    ],
+)
+def test_a_bad_house_value_or_a_number_beyond_any_table_is_named(mapping, message):
+    # A total past what a record may hold (2**53 - 1) could otherwise be scored, then refused when read back.
+    with pytest.raises(RulesError) as info:
+        Rules.from_mapping(mapping)
+    assert str(info.value) == message
+
+
+def test_the_largest_numbers_an_option_takes_are_accepted():
+    rules = Rules.from_mapping({"custom_values": {"QS": 1_000_000}, "going_out_bonus": -1_000_000, "target": 1_000_000})
+    assert rules.custom_values == {"QS": 1_000_000} and rules.going_out_bonus == -1_000_000 and rules.target == 1_000_000
 
 
 @pytest.mark.parametrize("name", list(OPTIONS))

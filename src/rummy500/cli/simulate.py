@@ -23,7 +23,16 @@ from rummy500.rules import Rules, RulesError
 from rummy500.sim.runner import GameResult, run_games
 from rummy500.sim.stats import summarize
 
-__all__ = ["build_parser", "main", "parse_bots", "rules_from_args"]
+__all__ = ["build_parser", "main", "parse_bots", "rules_from_args", "too_small"]
+
+
+def too_small(args: argparse.Namespace, **least: int) -> str | None:
+    """The first count of ``args`` below its least value (``games=1``: ``--games`` at least 1), as a message; None if all are fine."""
+    for name, low in least.items():
+        value = getattr(args, name)
+        if value is not None and value < low:
+            return f"--{name.replace('_', '-')} must be at least {low}, not {value}"
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,8 +108,9 @@ def main(argv: list[str]) -> int:
     except (ValueError, RulesError) as exc:
         print(f"rummy500 simulate: {exc}", file=sys.stderr)
         return 2
-    if args.games < 1:
-        print("rummy500 simulate: --games must be at least 1", file=sys.stderr)
+    problem = too_small(args, games=1, jobs=1, hard_iterations=1)
+    if problem is not None:
+        print(f"rummy500 simulate: {problem}", file=sys.stderr)
         return 2
     options: dict[str, dict[str, Any]] = search_options(args.hard_iterations)
     save = Path(args.save) if args.save else None

@@ -31,7 +31,7 @@ from collections import Counter
 from typing import Any
 
 from rummy500.bots import BOT_LEVELS, make_bot, search_options
-from rummy500.cli.simulate import parse_bots, rules_from_args
+from rummy500.cli.simulate import parse_bots, rules_from_args, too_small
 from rummy500.rules import Rules, RulesError
 
 __all__ = ["FORMAT_CHOICES", "entrant_names", "expand_bots", "main"]
@@ -111,10 +111,14 @@ def main(argv: list[str]) -> int:
     p.add_argument("--max-table", type=int, default=4, help="multi: most players at a table, 2..8 (default 4)")
     p.add_argument("--min-table", type=int, default=2, help="multi: fewest players at a table, the final table excepted (default 2)")
     p.add_argument("--rounds", type=int, default=5, help="ring: rounds to play (default 5)")
-    p.add_argument("--pcr", type=int, default=1, help="ring: chips per point (default 1)")
+    p.add_argument("--pcr", type=int, default=1, help="ring and single: chips per point of the settlement (default 1)")
     p.add_argument("--hard-iterations", type=int, default=None, help="playouts per searched decision of the hard bot (expert gets twice as many)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
+    problem = too_small(args, games=1, jobs=1, rounds=1, hard_iterations=1)
+    if problem is not None:
+        print(f"rummy500 tournament: {problem}", file=sys.stderr)
+        return 2
     options: dict[str, dict[str, Any]] = search_options(args.hard_iterations)
     try:
         if args.format == "round-robin":
@@ -159,13 +163,13 @@ def _play_format(args: argparse.Namespace, levels: list[str], rules: Rules, opti
     try:
         if args.format == "single":
             single = run_single_table(rules, names, rng=rng, agents=agents)
-            out.update(winner=single.winner, standings=[list(g) for g in single.standings()], table=single.to_dict())
+            settled = single.settlement(args.pcr)
+            chips = dict(zip(single.players, settled.net, strict=True))
+            out.update(winner=single.winner, standings=[list(g) for g in single.standings()], table=single.to_dict(), pcr=args.pcr, chips=chips)
         elif args.format == "multi":
             multi = run_multi_table(rules, names, seed=rng.getrandbits(32), max_table=args.max_table, min_table=args.min_table, agents=agents)
             out.update(winner=multi.winner, standings=[list(g) for g in multi.standings()], tourney=multi.to_dict())
         else:
-            if args.rounds < 1:
-                raise FormatError(f"--rounds must be at least 1, not {args.rounds}")
             ring = RingGame(args.pcr, names)
             played = play_ring(ring, rules, args.rounds, rng=rng, agents=agents)
             out.update(
@@ -201,6 +205,9 @@ def _print_format(out: dict[str, Any]) -> None:
         print(f"  {t['rounds_played']} rounds; decided by {t['decided_by']}")
         for place, group in enumerate(out["standings"], 1):
             print(f"  {place}. " + ", ".join(f"{n} {t['totals'][n]}" for n in group))
+        print(f"chips at {out['pcr']} a point (each loser pays the winner the difference):")
+        for name, chips in sorted(out["chips"].items(), key=lambda kv: -kv[1]):
+            print(f"  {name:<12} {chips:+d}")
     else:
         for level in out["tourney"]["levels"]:
             advancing = [t["winner"] for t in level["tables"]] + level["byes"]

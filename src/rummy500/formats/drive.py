@@ -23,7 +23,7 @@ from rummy500.events import Event
 from rummy500.formats.chips import RingGame, RingRound
 from rummy500.formats.games import FormatError, table_rules
 from rummy500.formats.multi import MultiTableTourney
-from rummy500.formats.tables import SingleTableTourney, TableGame
+from rummy500.formats.tables import SingleTableTourney, TableGame, check_format_rules
 from rummy500.match import Match
 from rummy500.rules import Rules
 from rummy500.scoring import RoundResult
@@ -207,7 +207,12 @@ def play_ring(
 
     Returns:
         The settled rounds.
+
+    Raises:
+        FormatError: partnership rules (a ring game's chips are settled
+            player by player: partners would pay each other).
     """
+    check_format_rules(rules)
     rng = rng if rng is not None else random.Random(seed)
     out = []
     for _ in range(rounds):

@@ -83,8 +83,17 @@ def quick_game_rules(rounds: int, rules: Rules | None = None) -> Rules:
     return base if base.fixed_rounds == rounds else base.replace(rounds=rounds)
 
 
-def table_rules(rules: Rules, players: int) -> Rules:
+def table_rules(rules: Rules, players: int, *, same_pack: bool = False) -> Rules:
     """``rules`` for a table of ``players`` seats (used when tourney tables shrink or grow).
+
+    Args:
+        rules: the rules.
+        players: the seats.
+        same_pack: keep the packs and jokers ``rules`` deal (``decks`` and
+            ``jokers: auto`` follow the number of players otherwise): the
+            players left at a tie-break play with the cards of their game, so
+            a five-player game with two packs (``set_suits: any``, say) breaks
+            a tie between two players with two packs too.
 
     Raises:
         FormatError: the rules cannot be played with that many players; the
@@ -92,8 +101,11 @@ def table_rules(rules: Rules, players: int) -> Rules:
     """
     if rules.players == players:
         return rules
+    changes: dict[str, object] = {"players": players}
+    if same_pack:
+        changes.update(decks=rules.n_decks, jokers=rules.n_jokers)
     try:
-        return rules.replace(players=players)
+        return rules.replace(**changes)
     except RulesError as exc:
         raise FormatError(f"these rules cannot seat {players} players: {exc}") from exc
 
@@ -141,6 +153,8 @@ def game_status(
     totals: Sequence[int],
     rounds_played: int,
     went_out: int | None = None,
+    *,
+    tied_before: bool = False,
 ) -> GameStatus:
     """Decide a game from its totals after a round, as :class:`~rummy500.match.Match` does.
 
@@ -151,6 +165,11 @@ def game_status(
         rounds_played: rounds finished so far, the one just played included.
         went_out: the *seat* that went out in the round just played, if any
             (only ``must_go_out_to_win`` looks at it).
+        tied_before: the game had reached its end with the best totals tied
+            (an earlier status said ``tie_break``), so the round just played
+            was a tie-break round: one best total now wins, under the target
+            or not (RULES.md Part 1: "another round is played until the tie
+            is broken").
 
     Returns:
         The status; ``final_bonus`` is not included in ``totals`` (the match
@@ -159,6 +178,8 @@ def game_status(
     if len(totals) != rules.n_sides:
         raise FormatError(f"{len(totals)} totals for a game of {rules.n_sides} sides")
     top = leaders(totals)
+    if tied_before:
+        return GameStatus(len(top) == 1, top[0] if len(top) == 1 else None, top, tie_break=len(top) > 1)
     fixed = rules.fixed_rounds
     if fixed is not None:
         if rounds_played < fixed:

@@ -216,7 +216,8 @@ class TableGame:
         players = self._active
         n = len(players)
         if n not in self._rules_for:
-            self._rules_for[n] = table_rules(self.rules, n)
+            # Only a tie-break shrinks a table: the players left play with their game's cards.
+            self._rules_for[n] = table_rules(self.rules, n, same_pack=True)
         new_game = not self.history or self.history[-1].players != players
         return RoundSpec(
             table=self.table_id,
