@@ -11,7 +11,9 @@ makes:
   though it never misses a meld of its own);
 * now and then it discards on impulse: its highest card that is not part of
   a meld, without weighing what it might still become;
-* it calls Rummy only when the claim is obviously good.
+* it calls Rummy only when the claim is obviously good;
+* (``rummy_after_going_out``) it goes out without looking at the pile, so
+  it may leave a Rummy there and take cards back.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class EasyBot(MediumBot):
     call_threshold = 12.0
     track_opponents = False
     max_dig = 3
+    rummy_wary = False
     #: Chance of overlooking the lay-offs available this decision.
     miss_layoff = 0.4
     #: Chance of an impulsive discard.

@@ -311,6 +311,10 @@ class HardBot(Bot):
             return legal[0]
         guide.last_reason = ""  # (a reason of the guide's last decision would explain the wrong move)
         an = guide.analysis(view)
+        safe = an.rummy_safe_play(legal) if guide.rummy_wary else None
+        if safe is not None:
+            self.last_reason = f"{safe}: going out now would leave a Rummy in the pile"
+            return safe
         ranked = self._candidates(view, an, legal)
         if len(ranked) == 1 or self.iterations <= 0 or self._trivial(view):
             self.last_reason = guide.last_reason or f"{ranked[0]} is clearly best by the heuristics"

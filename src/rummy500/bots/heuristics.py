@@ -25,7 +25,7 @@ from rummy500 import fastmeld
 from rummy500.actions import Action, CallRummy, Discard, Draw, LayOff, Meld, Pass, Take
 from rummy500.cards import JOKER, Card, card
 from rummy500.melds import MeldError, TableMeld, extend_meld, fits_alone, make_meld
-from rummy500.rules import Rules
+from rummy500.rules import CallingRummy, Rules
 from rummy500.scoring import card_value, meld_points, new_meld_points
 from rummy500.views import View
 
@@ -856,6 +856,94 @@ class Analysis:
             if c in hand:
                 hand.remove(c)
         return total
+
+    # -------------------------------------------------------------- rummy_after_going_out
+    def left_rummy(self, groups: Sequence[Group], discard: Sequence[Card]) -> tuple[Card, ...] | None:
+        """(``rummy_after_going_out``) What laying ``groups`` then going out by throwing ``discard`` brings back.
+
+        The engine's rule, on the table and pile this seat sees: if the pile
+        then holds a card a Rummy call could claim, the cards above the one
+        nearest the top come back into hand (an empty tuple: the discard
+        itself is callable, and the hand floats empty). None: the seat goes out.
+        """
+        rules = self.rules
+        mode = rules.going_out_rummy
+        if mode is None:
+            return None
+        melds = list(self.view.melds)
+        try:
+            for g in groups:
+                if g.on is None:
+                    melds.append(make_meld(g.cards, rules, len(melds), self.seat))
+                else:
+                    melds[g.on] = extend_meld(melds[g.on], g.cards, rules, self.seat)
+        except (MeldError, IndexError):
+            return None
+        pile = (*self.view.discard, *discard)
+        depths: Iterable[int] = [1] if mode is CallingRummy.TOP_CARD else range(1, len(pile) + 1)
+        playable = fastmeld.playable_depths(fastmeld.tables(rules), melds, pile, depths)
+        if not playable:
+            return None
+        return tuple(pile[len(pile) - playable[0] + 1 :])
+
+    def rummy_safe_play(self, legal: Sequence[Action]) -> Action | None:
+        """(``rummy_after_going_out``) A play that keeps a card back rather than go out into a Rummy, or None.
+
+        When the hand's best plan lays every card but one and throws that one,
+        and :meth:`left_rummy` says the throw would leave a callable card in
+        the pile, going out fails: the cards above that card come back and
+        the card is left for the others. Going out anyway is worth the plan's
+        points less the risk of being caught with the cards that come back
+        and the card given away; holding back one group of the plan keeps its
+        cards (they may still be laid later, or be caught) and throws one of
+        them or the last card (what it gives the opponents counted, as
+        :meth:`danger` counts it). The better of the two is played: None when
+        going out is better (or clean), else the next lay of the plan without
+        the group held back, or, once those are laid, that discard.
+        """
+        view = self.view
+        if self.rules.going_out_rummy is None or view.phase != "play":
+            return None
+        plan = self.base()[1]
+        rest = Counter(view.hand)
+        for g in plan:
+            rest.subtract(g.need)
+        if any(n < 0 for n in rest.values()):
+            return None  # the plan spends the dealer's joker: not judged here
+        left = list(rest.elements())
+        if len(left) != 1 or Discard((left[0],)) not in legal:
+            return None  # not going out by one discard now (a meld of every card goes out cleanly)
+        back = self.left_rummy(plan, left)
+        if back is None:
+            return None
+        risk = self.risk
+        after = (*view.discard, left[0])
+        given = after[-len(back) - 1]  # the callable card, left on top
+        # Laying the held group later is worth its points if the round lasts; its cards
+        # are caught if it does not. Going out into the Rummy lays everything now.
+        go = -risk * sum(self.value(c) for c in back) - self.value(given)
+        best: tuple[float, Group, Card] | None = None
+        for g in plan:
+            if view.obligation is not None and view.obligation in g.need:
+                continue  # the card taken from the pile must be used this turn
+            held = [*left, *g.need]
+            for d in set(held):
+                kept = list(held)
+                kept.remove(d)
+                v = (1 - risk) * g.points - risk * sum(self.value(c) for c in kept) - g.points - self.danger(d)
+                if best is None or v > best[0]:
+                    best = (v, g, d)
+        if best is None or best[0] <= go:
+            return None
+        _, hold, throw = best
+        for g in plan:
+            if g is hold:
+                continue
+            lay: Action = Meld(g.cards) if g.on is None else LayOff(g.cards, g.on)
+            if lay in legal:
+                return lay
+        out = Discard((throw,))
+        return out if out in legal else None
 
     # -------------------------------------------------------------- policies
     def best_draw(self, legal: Sequence[Action], *, max_depth: int | None = None) -> tuple[Action, float]:

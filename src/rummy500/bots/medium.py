@@ -53,6 +53,8 @@ class MediumBot(Bot):
     call_threshold = 4.0
     track_opponents = True
     max_dig: int | None = None
+    #: (``rummy_after_going_out``) Hold a card back rather than go out into a Rummy when that costs less.
+    rummy_wary = True
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -132,6 +134,11 @@ class MediumBot(Bot):
 
     def play(self, view: View, an: Analysis, legal: list[Action], rng: random.Random) -> Action:
         """The play phase: lay what keeps the most points layable, else discard."""
+        if self.rummy_wary:
+            safe = an.rummy_safe_play(legal)
+            if safe is not None:
+                self.last_reason = f"{safe}: going out now would leave a Rummy in the pile"
+                return safe
         lay, v = an.best_lay(legal)
         if lay is not None and v > 0:
             self.last_reason = f"{lay} keeps {v:.0f} points layable"
