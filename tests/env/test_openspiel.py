@@ -132,3 +132,49 @@ def test_reshuffle_is_dealt_by_chance_card_by_card() -> None:
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
     raise AssertionError("the stock never ran out")
+
+
+def test_rewards_of_every_state_chance_nodes_included_sum_to_the_returns() -> None:
+    # OpenSpiel (spiel.h): Returns(S_t) is the sum of Rewards(S_0..S_t). A round's rewards are paid at
+    # the first decision after the next deal, never at the deal's chance nodes.
+    game = pyspiel.load_game(GAME_NAME, {"preset": "quick", "max_rounds": 3})
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state()
+    summed = np.zeros(2)
+    paid_at_chance = 0
+    rounds_paid = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        rewards = np.array(state.rewards())
+        summed += rewards
+        paid_at_chance += int(state.is_chance_node() and bool(rewards.any()))
+        rounds_paid += int(rewards.any())
+        assert np.allclose(summed, state.returns())
+    assert paid_at_chance == 0
+    assert rounds_paid == len(state.c.table.match.rounds) >= 2
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)  # decision nodes alone agree too
+
+
+def test_a_selection_in_progress_is_the_deciders_secret() -> None:
+    game = pyspiel.load_game(GAME_NAME, {})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        play_to_decision(state, rng, 1)
+        player = state.current_player()
+        selects = [a for a in state.legal_actions() if state.action_to_string(player, a).startswith("SELECT")]
+        if selects:
+            break
+    else:
+        pytest.fail("no selection met")
+    other = 1 - player
+    before = (state.information_state_string(other), state.observation_string(other))
+    state.apply_action(selects[0])
+    assert state.current_player() == player
+    assert "selected SELECT" in state.observation_string(player)
+    # The other player's strings are unchanged, as its tensors are.
+    assert (state.information_state_string(other), state.observation_string(other)) == before

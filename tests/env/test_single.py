@@ -50,9 +50,36 @@ def test_bad_arguments_and_bad_tokens() -> None:
         SingleAgentEnv(players=3, opponents=["easy"])
     with pytest.raises(ValueError, match="seat must be"):
         SingleAgentEnv(seat=5)
-    e = SingleAgentEnv(opponents="random")
+    with pytest.raises(ValueError, match="render_mode"):
+        SingleAgentEnv(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="illegal_action"):
+        SingleAgentEnv(illegal_action="ignore")
+    e = SingleAgentEnv(opponents="random", illegal_action="raise")
     obs, _ = e.reset(seed=1)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(ValueError, match="not legal now"):
         e.step(bad)
     assert np.array_equal(e._obs()["observation"], obs["observation"])
+
+
+def test_an_illegal_token_is_penalised_and_changes_nothing_by_default() -> None:
+    e = SingleAgentEnv(opponents="random", illegal_penalty=2.5)
+    obs, _ = e.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    after, reward, terminated, truncated, info = e.step(bad)
+    assert reward == -2.5 and not terminated and not truncated
+    assert "not legal now" in info["illegal_action"]
+    assert np.array_equal(after["observation"], obs["observation"]) and np.array_equal(after["action_mask"], obs["action_mask"])
+    good = int(np.flatnonzero(obs["action_mask"])[0])
+    _, _, _, _, info = e.step(good)
+    assert "illegal_action" not in info
+
+
+@pytest.mark.parametrize("render_mode", [None, "ansi"])
+def test_gymnasium_s_own_checker_passes(render_mode: str | None) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    e = SingleAgentEnv(rules={"rounds": 1}, players=3, opponents="easy", render_mode=render_mode)
+    check_env(e, skip_render_check=render_mode is None)  # it steps action_space.sample(), masks or not
+    e.reset(seed=2)
+    assert (e.render() is None) == (render_mode is None)

@@ -161,6 +161,8 @@ class _Core:
         self.decision: Decision | None = None
         self.returns_ = [0.0] * rules.players
         self.rewards_ = [0.0] * rules.players
+        # round rewards waiting for the first decision after the next deal (see Rummy500State.rewards)
+        self.pending = [0.0] * rules.players
         # the engine's events (each knows what a seat may see of it) and the deals
         self.history: list[Event | _Deal] = []
         self.discarded: list[Counter[Card]] = [Counter() for _ in range(rules.players)]
@@ -176,6 +178,7 @@ class _Core:
             out.decision = self.decision.copy()
         out.returns_ = list(self.returns_)
         out.rewards_ = list(self.rewards_)
+        out.pending = list(self.pending)
         out.history = list(self.history)
         out.discarded = [Counter(c) for c in self.discarded]
         return out
@@ -240,6 +243,7 @@ class Rummy500State(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         chance = self._chance()
+        self.c.rewards_ = [0.0] * self.c.rules.players
         if chance == "cut":
             self.c.dealer = action
             return
@@ -250,7 +254,6 @@ class Rummy500State(pyspiel.State):
         turn = self.c.table.turn()
         assert turn is not None
         engine_action = self.c.decision.push(action)
-        self.c.rewards_ = [0.0] * self.c.rules.players
         if engine_action is None:
             return
         if isinstance(engine_action, Discard):
@@ -259,9 +262,15 @@ class Rummy500State(pyspiel.State):
         self.c.history.extend(self.c.table.events)
         for scores in finished:
             for i, r in enumerate(round_rewards(self.c.rules, scores)):
-                self.c.rewards_[i] += r
-                self.c.returns_[i] += r
+                self.c.pending[i] += r
         self._new_decision()
+
+    def _credit(self) -> None:
+        """Pay the finished rounds' rewards once the state is a decision or the end (never at a chance node)."""
+        if self._chance() is None and any(self.c.pending):
+            self.c.rewards_ = self.c.pending
+            self.c.returns_ = [a + b for a, b in zip(self.c.returns_, self.c.pending, strict=True)]
+            self.c.pending = [0.0] * self.c.rules.players
 
     def _apply_chance_card(self, chance: str, c: Card) -> None:
         self.c.dealing.append(c)
@@ -285,14 +294,23 @@ class Rummy500State(pyspiel.State):
     def _new_decision(self) -> None:
         turn = self.c.table.turn()
         self.c.decision = Decision(turn.legal) if turn is not None else None
+        self._credit()
 
     # --------------------------------------------------------- information
     def returns(self) -> list[float]:
-        """Each seat's summed round rewards so far."""
+        """Each seat's summed round rewards so far (a round's from the state that pays them: :meth:`rewards`)."""
         return list(self.c.returns_)
 
     def rewards(self) -> list[float]:
-        """The round rewards the last move produced (non-zero only when it ended a round)."""
+        """The round rewards paid on the move into this state.
+
+        A round's rewards are paid at the first state after it that is not a
+        chance node: the end of the match, or the first decision after the
+        next deal (the deal's chance nodes pay nothing). So the rewards of
+        every state, chance nodes included, sum to :meth:`returns`, as
+        OpenSpiel asks, and a reader of decision nodes alone (``rl_environment``,
+        ``random_sim_test``) sees each round's rewards once.
+        """
         return list(self.c.rewards_)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -399,7 +417,9 @@ class _Observer:
             f"p{player} hand {' '.join(map(str, v.hand))} | pile {' '.join(map(str, v.discard))} | "
             f"melds {' ; '.join(' '.join(map(str, m.cards)) for m in v.melds)} | totals {list(state.c.table.match.totals)}"
         )
-        if state.c.decision is not None and state.c.decision.selected:
+        turn = state.c.table.turn()
+        if state.c.decision is not None and state.c.decision.selected and turn is not None and turn.seat == player:
+            # The cards a decider has selected so far are its own secret until the action is complete.
             now += " | selected " + ", ".join(token_name(t) for t in state.c.decision.selected)
         if not self.perfect_recall:
             return now

@@ -45,6 +45,15 @@ class SingleAgentEnv(gymnasium.Env):
             (``random``, ``easy``, ``medium``, ``hard``).
         seat: the learner's seat, or ``"random"`` for a new one each episode.
         max_rounds: truncate a match still without a winner after this many rounds.
+        render_mode: ``"ansi"`` (:meth:`render` returns the learner's view as
+            text) or None (it returns None).
+        illegal_action: what a token outside the action mask does: ``"penalty"``
+            (the default: nothing changes, the step's reward is
+            ``-illegal_penalty`` and ``info["illegal_action"]`` says why, so a
+            learner without masks, or Gymnasium's ``check_env`` sampling
+            ``action_space``, can step on) or ``"raise"`` (``ValueError``,
+            nothing changes).
+        illegal_penalty: the penalty of an illegal token (in round points).
     """
 
     metadata = {"render_modes": ["ansi"]}
@@ -57,7 +66,15 @@ class SingleAgentEnv(gymnasium.Env):
         seat: int | str = 0,
         max_rounds: int = 50,
         render_mode: str | None = None,
+        illegal_action: str = "penalty",
+        illegal_penalty: float = 1.0,
     ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, not {render_mode!r}")
+        if illegal_action not in ("penalty", "raise"):
+            raise ValueError(f"illegal_action must be 'penalty' or 'raise', not {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
         self.rules = make_rules(rules, players)
         n = self.rules.players
         levels = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
@@ -141,16 +158,22 @@ class SingleAgentEnv(gymnasium.Env):
     def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
         """Play one token of the learner; the bots answer before the learner's next decision.
 
+        A token outside the action mask changes nothing: under
+        ``illegal_action="penalty"`` the step returns the same observation,
+        reward ``-illegal_penalty`` and ``info["illegal_action"]`` (the reason).
+
         Raises:
-            ValueError: the token is not allowed by the action mask (nothing changes),
-                or the episode is over.
+            ValueError: the episode is over, or (``illegal_action="raise"``) the
+                token is not allowed by the action mask (nothing changes).
         """
         if self.table is None or self.decision is None:
             raise ValueError("the episode is over: call reset()")
         try:
             engine_action = self.decision.push(int(action))
         except (EncodingError, TypeError, ValueError) as exc:
-            raise ValueError(str(exc)) from None
+            if self.illegal_action == "raise":
+                raise ValueError(str(exc)) from None
+            return self._obs(), -self.illegal_penalty, False, False, {**self._info(), "illegal_action": str(exc)}
         reward = 0.0
         if engine_action is not None:
             reward += self._rewards(self.table.play(engine_action))
@@ -160,8 +183,8 @@ class SingleAgentEnv(gymnasium.Env):
         return self._obs(), reward, terminated, truncated, self._info()
 
     def render(self) -> str | None:
-        """The learner's view as text."""
-        if self.table is None:
+        """The learner's view as text (``render_mode="ansi"``; None without a render mode)."""
+        if self.table is None or self.render_mode is None:
             return None
         v = self.table.view(self.seat)
         return (
