@@ -33,6 +33,7 @@ from rummy500.rules import (
     CallingRummy,
     DiscardCount,
     DiscardDraw,
+    FirstDiscard,
     GoingOut,
     LayoffOnto,
     MustUseTaken,
@@ -119,6 +120,11 @@ def explain(state: Round, action: Action, seat: int) -> str:  # noqa: C901 - one
     if state.public.phase is Phase.DRAW and isinstance(action, _PLAYS):
         return "draw first: take the top card of the stock or cards from the discard pile"
     if state.public.phase is Phase.PLAY and isinstance(action, _DRAWS):
+        if _opening_discard_turn(state):
+            return (
+                "you were dealt the extra card (first_discard: first_player): the first player does not draw "
+                "but starts the discard pile with a discard"
+            )
         return "you have already drawn this turn"
     match action:
         case Draw():
@@ -146,6 +152,18 @@ def explain(state: Round, action: Action, seat: int) -> str:  # noqa: C901 - one
         case Float():
             return "you may float only when you have melded all your cards and must still discard to go out"
     return "that move is not allowed now"
+
+
+def _opening_discard_turn(state: Round) -> bool:
+    """(``first_discard: first_player``) The first turn of the round: dealt the extra card, nothing drawn."""
+    p = state.public
+    return (
+        state.rules.first_discard is FirstDiscard.FIRST_PLAYER
+        and p.turns == 0
+        and p.drawn == 0
+        and p.last_discarder is None
+        and p.claimed_card is None
+    )
 
 
 def _explain_take(state: Round, seat: int, k: int, split: bool) -> str:
@@ -234,6 +252,9 @@ def _explain_discard(state: Round, seat: int, cards: tuple[Card, ...]) -> str:
     missing = _missing(state, seat, [c for c in cards])
     if missing:
         return missing
+    declared = [c for c in cards if c.is_declared]
+    if declared:
+        return f"a discarded joker is written plain 'JK', not '{declared[0]}': a joker stands for a card only in a meld"
     if state.public.obligation is not None:
         how = "a new meld" if rules.taken_card_use is TakenCardUse.NEW_MELD else "a meld or a lay-off"
         return f"you must use the {state.public.obligation} you took from the pile in {how} before you discard"

@@ -8,6 +8,7 @@ object ``rummy500 replay`` prints.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -20,7 +21,10 @@ from rummy500.rules import Rules, RulesError
 from rummy500.state import IllegalAction, RoundState, build_pack
 
 __all__ = [
+    "DEAL_KEYS",
     "MAX_NUMBER",
+    "RECORD_KEYS",
+    "ROUND_KEYS",
     "Record",
     "RecordError",
     "RoundSpec",
@@ -152,6 +156,57 @@ def _cards(value: Any, where: str, *, allow_declared: bool = False) -> list[Card
     return out
 
 
+#: The fields of a record (RECORD.md); other top-level fields (event names, dates) are ignored.
+RECORD_KEYS = ("rules", "players", "scores", "rounds", "dealer", "deal", "actions")
+#: The fields of a round object.
+ROUND_KEYS = ("dealer", "deal", "actions")
+#: The fields of a deal: ``hands``/``stock``/``discard``, or ``deck``.
+DEAL_KEYS = ("hands", "stock", "discard", "deck")
+
+
+def _close_key(key: Any, known: tuple[str, ...]) -> str | None:
+    """The field ``key`` is most likely a misspelling of, if any (case aside)."""
+    if not isinstance(key, str):
+        return None
+    folded = key.lower()
+    if folded in known:
+        return folded
+    close = difflib.get_close_matches(folded, known, n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
+def _unknown_key(key: Any, where: str, known: tuple[str, ...]) -> RecordError:
+    """``where`` names the object, as in "rounds[0].deal" or "top level"."""
+    guess = _close_key(key, known)
+    hint = f"did you mean {guess!r}?" if guess else f"known keys: {', '.join(repr(k) for k in known)}"
+    return RecordError(f"{where}: unknown key {key!r} ({hint})")
+
+
+def _check_keys(obj: dict[Any, Any], where: str, known: tuple[str, ...]) -> None:
+    """Refuse a key of a round or a deal that the format does not define."""
+    for key in obj:
+        if key not in known:
+            raise _unknown_key(key, where, known)
+
+
+def _check_top_keys(obj: dict[Any, Any]) -> None:
+    """Refuse a top-level key that is a misspelt record field or a deal's field out of place.
+
+    Other extra top-level fields (event names, dates, ...) are ignored, as docs/records.md promises.
+    """
+    for key in obj:
+        if key in RECORD_KEYS or not isinstance(key, str):
+            continue
+        if key.lower() in DEAL_KEYS:
+            raise RecordError(f"top level: unknown key {key!r} (a deal's field: it belongs inside 'deal')")
+        if _close_key(key, RECORD_KEYS) is not None:
+            raise _unknown_key(key, "top level", RECORD_KEYS)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def load_record(obj: Any) -> Record:
     """Validate a record (a parsed JSON value, or a JSON string).
 
@@ -163,6 +218,7 @@ def load_record(obj: Any) -> Record:
     if not isinstance(obj, dict):
         raise RecordError("a record must be a JSON object")
     _check_numbers(obj)
+    _check_top_keys(obj)
     rules_obj = obj.get("rules", {})
     if not isinstance(rules_obj, dict):
         raise RecordError("'rules' must be an object")
@@ -179,8 +235,13 @@ def load_record(obj: Any) -> Record:
             overrides["players"] = len(names)
         else:
             raise RecordError("'players' must be a count or a list of names")
-        if "players" in rules_obj and rules_obj["players"] != overrides["players"]:
-            raise RecordError(f"'players' ({overrides['players']!r}) and rules.players ({rules_obj['players']!r}) disagree")
+        if "players" in rules_obj:
+            given = rules_obj["players"]
+            if _is_int(given) and given != overrides["players"]:
+                raise RecordError(f"'players' ({overrides['players']!r}) and rules.players ({given!r}) disagree")
+            # Equal or not a whole number: rules.players is checked as if it stood alone
+            # (2.0 is refused with or without 'players').
+            del overrides["players"]
     try:
         rules = Rules.from_mapping(rules_obj, **overrides)
     except RulesError as exc:
@@ -197,8 +258,9 @@ def load_record(obj: Any) -> Record:
             raise RecordError("'rounds' must be a list")
         if any(k in obj for k in ("deal", "actions", "dealer")):
             raise RecordError("give 'rounds', or one round's 'dealer'/'deal'/'actions' at the top level, not both")
-    elif "deal" in obj or "actions" in obj:
-        rounds_obj = [{k: obj[k] for k in ("dealer", "deal", "actions") if k in obj}]
+    elif any(k in obj for k in ROUND_KEYS):
+        # A top-level 'dealer' alone is still a round (one without a deal: refused below).
+        rounds_obj = [{k: obj[k] for k in ROUND_KEYS if k in obj}]
     else:
         rounds_obj = []
     pack = Counter(build_pack(rules))
@@ -212,6 +274,7 @@ def _load_round(obj: Any, i: int, rules: Rules, pack: Counter[Card]) -> RoundSpe
     where = f"rounds[{i}]"
     if not isinstance(obj, dict):
         raise RecordError(f"{where} must be an object")
+    _check_keys(obj, where, ROUND_KEYS)
     n = rules.players
     dealer = obj.get("dealer")
     if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n):
@@ -219,6 +282,7 @@ def _load_round(obj: Any, i: int, rules: Rules, pack: Counter[Card]) -> RoundSpe
     deal = obj.get("deal")
     if not isinstance(deal, dict):
         raise RecordError(f"{where}.deal is missing: give hands/stock/discard or deck")
+    _check_keys(deal, f"{where}.deal", DEAL_KEYS)
     spec = RoundSpec(dealer, None, None, None, None)
     if "deck" in deal:
         if any(k in deal for k in ("hands", "stock", "discard")):
