@@ -2,39 +2,56 @@
 
 The table is drawn with ``rich`` (red hearts and diamonds, the hand sorted by
 suit or rank, the discard pile with the depth of each card, the melds with
-their ids and owners, the scores after every round). Moves are typed in the
-record's text notation (``draw``, ``take 3``, ``meld 5H 6H JK=7H``,
-``layoff 8H on 4``, ``discard KS``, ``pass``, ``rummy 2``...) or with
+their ids and owners, the dealer, the partners of a partnership game). Moves
+are typed in the record's text notation (``draw``, ``take 3``, ``meld 5H 6H
+JK=7H``, ``layoff 8H on 4``, ``discard KS``, ``pass``, ``rummy 2``...) or with
 shortcuts (``d``, ``t3``, ``x KS``, or the number of a move listed by
 ``moves``). ``hint`` asks the strongest bot that answers within the hint
-budget (``expert``, else ``hard``, else ``medium``; ``--hint-seconds``), ``save FILE`` writes the game
-record, ``--load FILE`` resumes one. It reads plain lines from standard input,
-so it works as well through a pipe; at the end of the input it saves and quits.
+budget (``expert``, else ``hard``, else ``medium``; ``--hint-seconds``). At
+the end of each round every hand left is shown with each seat's table points,
+hand points and round score, and why the round ended.
+
+``save FILE`` writes the game record, ``--load FILE`` resumes one. ``quit``
+(and Ctrl-C, or the end of the input) saves the game: to ``--save FILE``, else
+to the file it was loaded from, else to ``rummy500-save.json`` in the current
+folder, or ``rummy500-save-2.json``... when that file already exists (another
+game is never overwritten). A save that fails says why and the game goes on
+(on quit: the exit status is 1). It reads plain lines from standard input, so
+it works as well through a pipe.
+
+Everything a player or a record supplies (names, typed text, error messages)
+is escaped before it reaches ``rich``'s markup.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
+import os
 import random
+import re
+import shlex
 import sys
-from pathlib import Path
-from typing import IO
+import tempfile
+from dataclasses import dataclass
+from typing import IO, Any
 
-from rummy500.actions import Action, ActionError, Decline, Draw, Pass, Take, parse_action
+from rummy500.actions import Action, ActionError, CallRummy, Decline, Draw, Pass, Take, parse_action
 from rummy500.bots import BOT_LEVELS, Bot, make_bot
 from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
 from rummy500.cards import Card
 from rummy500.cli.simulate import rules_from_args
 from rummy500.drive import Agent, AgentError, drive
-from rummy500.events import Event, LeftRummy
+from rummy500.events import Event, LeftRummy, Passed, RoundOver
 from rummy500.match import Match
 from rummy500.record import RecordError, match_from_record
-from rummy500.rules import RulesError
-from rummy500.state import Decision, IllegalAction
+from rummy500.rules import PRESETS, HandPenalty, Rules, RulesError
+from rummy500.state import Decision, IllegalAction, RoundState
 from rummy500.views import View
 
-__all__ = ["Game", "main"]
+__all__ = ["Game", "describe_rules", "main"]
 
 DEFAULT_SAVE = "rummy500-save.json"
 HELP = """\
@@ -45,18 +62,54 @@ Moves (the record notation):
   layoff 8H on 4       lay cards off on meld 4
   discard KS           discard, ending your turn                  (shortcut: x KS)
   pass                 decline to draw when the stock is empty    (shortcut: p)
-  rummy N              call Rummy on the N-th card of the pile
-  float, swap 7H on 2, nominate wild|double|split, block   (house rules)
+  rummy N              call Rummy on the N-th card of the pile (take the pile down to it)
+  float, swap 7H on 2, nominate wild|double|split, block, take N split   (house rules)
 Commands:
   moves      list your legal moves, numbered; then type a number to play one
   hint       what the strongest bot that answers in time would do, and why
   sort       sort your hand by suit or by rank
   table      show the table again
-  save FILE  save the game record       quit  save and stop
+  save FILE  save the game record (save alone: where quit saves)
+  quit       save and stop (the goodbye line says how to resume)
   help       this text
 When you may call out of turn, press Enter (or type 'no') to let it pass."""
 
+GAMBIT_HELP = """\
+Dealer's Gambit (this game): the dealer's joker lies face up beside the dealer and,
+while it is free, counts as a joker the dealer holds. Each hand the dealer first says
+what jokers do:
+  nominate wild     jokers are wild and worth 0
+  nominate double   jokers are not wild; a bare JK put on a set as it is melded
+                    (meld 5H 5S 5C JK) doubles the set's value and seals it
+  nominate split    jokers are not wild; take N split (N >= 2) spends a joker: only the
+                    N-th card comes to hand (use it this turn) and the N-1 cards above it
+                    leave play for the hand
+  block             in your turn, lay a joker on the dealer's joker: both leave play"""
+
+_GAMBIT_MODES = {
+    "wild": "jokers are wild and worth 0",
+    "double": "jokers are not wild; a joker put on a set as it is melded doubles it and seals it",
+    "split": "jokers are not wild; 'take N split' spends a joker to take only the N-th card (the cards above it leave play)",
+}
+
 _SUIT_SYMBOL = {0: "\u2663", 1: "\u2666", 2: "\u2665", 3: "\u2660"}
+_SEAT_WORD = re.compile(r"\bseat (\d+)\b")
+
+
+def esc(text: object) -> str:
+    """``text`` made safe to print through ``rich`` markup (``[`` is shown, never read as a tag)."""
+    from rich.markup import escape
+
+    return escape(str(text))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _card_markup(c: Card) -> str:
@@ -65,6 +118,47 @@ def _card_markup(c: Card) -> str:
         return f"[bold magenta]{text}[/]"
     colour = "red" if c.suit in (1, 2) else "default"
     return f"[bold {colour}]{text}[/]"
+
+
+def _option_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def describe_rules(rules: Rules) -> str:
+    """The rules in a few words: the nearest preset and the options that differ from it.
+
+    A record keeps the options, not the preset's name, so the preset is found
+    again by comparing the options (``persian rules``, ``standard rules with
+    calling_rummy: pile, target: 300``).
+    """
+    mine = rules.to_mapping(full=True)
+    order = [rules.preset] + [p for p in PRESETS if p != rules.preset]
+    best: tuple[int, str, dict[str, Any]] | None = None
+    for name in order:
+        try:
+            base = Rules.preset_rules(name, players=rules.players).to_mapping(full=True)
+        except RulesError:
+            continue
+        diff = {k: v for k, v in mine.items() if k != "players" and base.get(k) != v}
+        if best is None or len(diff) < best[0]:
+            best = (len(diff), name, diff)
+    assert best is not None  # the standard preset fits any number of players
+    _, name, diff = best
+    text = f"{name} rules"
+    if diff:
+        text += " with " + ", ".join(f"{k}: {_option_text(v)}" for k, v in diff.items())
+    return text
+
+
+def _goal(rules: Rules) -> str:
+    fixed = rules.fixed_rounds
+    if fixed is not None:
+        goal = _plural(fixed, "round")
+    else:
+        goal = f"target {rules.target}" + (" (only by going out)" if rules.must_go_out_to_win else "")
+    if rules.final_bonus:
+        goal += f", final bonus {rules.final_bonus:+d} to the best total"
+    return goal
 
 
 class _Quit(Exception):
@@ -76,21 +170,40 @@ class _Human:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.shown: tuple[int, int] | None = None
+        self.shown: tuple[int, int, bool] | None = None
+        self.last_offer: tuple[object, ...] | None = None
 
     def act(self, view: View, rng: random.Random) -> Action | None:
         g = self.game
         out_of_turn = view.seat != view.to_move
-        if not out_of_turn:
-            here = (g.match.round_index, len(g.match.rounds[-1].actions))
-            if self.shown != here:
-                g.show()
-                self.shown = here
-        act = g._ask_human(out_of_turn=out_of_turn)
+        here = (g.match.round_index, len(g.match.rounds[-1].actions), out_of_turn)
+        again = False
+        if out_of_turn:
+            # The engine offers again after every change of position (a decline lasts until then):
+            # the same plays offered again in the same turn are said in one line, without a redraw.
+            plays = tuple(a for a in view.legal if not isinstance(a, Decline))
+            offer = (g.match.round_index, view.turns, view.to_move, plays)
+            again = offer == self.last_offer
+            self.last_offer = offer
+        if self.shown != here and not again:  # the table as it is now, before the question (a turn or an offer)
+            g.show()
+        self.shown = here
+        act = g._ask_human(out_of_turn=out_of_turn, again=again)
         if act == "quit":
             raise _Quit
         assert not isinstance(act, str)
         return Decline() if act is None else act
+
+
+@dataclass
+class _Ended:
+    """What the end-of-round report needs of a finished round."""
+
+    state: RoundState | None
+    went_out: int | None
+    scores: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    passed: int | None = None
 
 
 class Game:
@@ -103,9 +216,12 @@ class Game:
         inp: where moves are read from.
         out: where the table is written (a ``rich`` console is built on it).
         seed: seeds the bots' decisions.
-        save_path: where ``quit`` and the end of input save the game.
+        save_path: where ``quit``, the end of input and the end of the game
+            save it (``--save``, else the file a resumed game was loaded from);
+            None: ``quit`` saves to a fresh ``rummy500-save*.json``.
         hint_seconds: the time budget of a ``hint`` (see
             :func:`rummy500.bots.hinting.strongest_hint`).
+        resumed: the match was loaded from a record (the banner says so).
     """
 
     def __init__(
@@ -119,6 +235,7 @@ class Game:
         seed: int | None = None,
         save_path: str | None = None,
         hint_seconds: float = DEFAULT_HINT_BUDGET,
+        resumed: bool = False,
     ) -> None:
         from rich.console import Console
 
@@ -126,18 +243,39 @@ class Game:
         self.human = human
         self.bots = bots
         self.inp = inp if inp is not None else sys.stdin
-        self.console = Console(file=out if out is not None else sys.stdout, highlight=False, soft_wrap=True)
+        # No emoji codes (":smile:" in a name stays text), no highlighting; markup only in our own text.
+        self.console = Console(file=out if out is not None else sys.stdout, highlight=False, soft_wrap=True, emoji=False)
         self.rng = random.Random(seed)
         self.save_path = save_path
         self.by_rank = False
         self._rounds_shown = len([r for r in match.rounds if r.round_scores is not None])
         self.hint_seconds = hint_seconds
+        self.resumed = resumed
+        self._auto_path: str | None = None
+        self._written: set[str] = set()
+        self._state: RoundState | None = match.state
 
     # ------------------------------------------------------------------ loop
     def run(self) -> int:
         """Play until the game ends or the input does; returns the exit status."""
         m = self.match
-        self.console.print(f"[bold]Rummy 500[/] - {m.rules.preset} rules, {m.rules.players} players, target {m.rules.target}. Type 'help' for help.")
+        rules = m.rules
+        how = "Resuming a game" if self.resumed else "Rummy 500"
+        self.console.print(
+            f"[bold]{how}[/] - {esc(describe_rules(rules))}, {rules.players} players, {esc(_goal(rules))}. Type 'help' for help."
+        )
+        if rules.partnership:
+            mine = rules.side_of(self.human)
+            partner = next(s for s in range(rules.players) if s != self.human and rules.side_of(s) == mine)
+            us, them = "AB"[mine], "AB"[1 - mine]
+            self.console.print(
+                f"Partnerships: side {us} ({self.side_name(mine)}) against side {them} ({self.side_name(1 - mine)});"
+                f" your partner is {self.name(partner)}. The game is decided on side totals."
+            )
+        if rules.dealers_gambit:
+            self.console.print(
+                "Dealer's Gambit: each hand the dealer says what jokers do ('help' explains wild, double and split)."
+            )
         agents: dict[int, Agent] = {**self.bots, self.human: _Human(self)}
         try:
             drive(m, agents, self.rng, observe=self._observe)
@@ -148,14 +286,19 @@ class Game:
             return 1
         self._report_rounds()
         self._announce_winner()
-        if self.save_path:
-            self.save(self.save_path)
+        target = self.save_path
+        if target is None and self._auto_path and os.path.abspath(self._auto_path) in self._written:
+            target = self._auto_path  # 'save' alone wrote there: keep that file up to date
+        if target and not self.save(target):
+            self.console.print("[red]The finished game could not be saved.[/]")
+            return 1
         return 0
 
     def _observe(self, decision: Decision, action: Action, events: list[Event]) -> None:
         seat = decision.seat
         if seat is not None and seat != self.human and not isinstance(action, Decline):
-            self.console.print(f"  {self.name(seat)}: [cyan]{action}[/]")
+            self.console.print(f"  {self.name(seat)}: [cyan]{esc(action)}[/]")
+        passed: int | None = None
         for event in events:
             if isinstance(event, LeftRummy):  # rummy_after_going_out
                 back = " ".join(str(c) for c in event.cards) or "nothing (floats with no card)"
@@ -163,6 +306,12 @@ class Game:
                     f"  [yellow]Rummy![/] {self.name(event.seat)} left the {event.card} playable in the pile:"
                     f" not out, takes back {back}"
                 )
+            elif isinstance(event, Passed):
+                passed = event.seat
+            elif isinstance(event, RoundOver):
+                ended = _Ended(self._state, event.went_out, event.round_scores, event.hands, passed)
+                self._report_rounds(ended)
+        self._state = self.match.state
         self._report_rounds()
 
     # ------------------------------------------------------------------ input
@@ -174,16 +323,59 @@ class Game:
             self.console.print()
             return None
         if not _isatty(self.inp):
-            self.console.print(line.rstrip("\n"))
+            self.console.print(line.rstrip("\n"), markup=False)
         return line.strip()
 
-    def _ask_human(self, *, out_of_turn: bool) -> Action | str | None:
-        """Read lines until a legal move (or, out of turn, a pass); 'quit' at the end of input."""
+    def _offer_text(self, view: View) -> str:
+        """The out-of-turn plays on offer, each in words (markup)."""
+        lines = []
+        for a in view.legal:
+            if isinstance(a, Decline):
+                continue
+            lines.append(f"    [bold]{esc(a)}[/]{self._explain_play(view, a)}")
+        return "\n".join(lines)
+
+    def _explain_play(self, view: View, action: Action) -> str:
+        """What a Rummy call claims and takes, in words (markup; empty for other plays)."""
+        if not isinstance(action, CallRummy):
+            return ""
+        top_first = list(reversed(view.discard))
+        k = action.depth
+        if not 1 <= k <= len(top_first):
+            return ""
+        card = top_first[k - 1]
+        text = f" - Rummy! on the {_card_markup(card)} ({_ordinal(k)} from the top)"
+        if action.on is not None:
+            return text + f": it is laid off at once on meld #{action.on}"
+        if action.meld is not None:
+            others = [c for c in action.meld]
+            with contextlib.suppress(ValueError):
+                others.remove(card)
+            return text + f": it is melded at once with {self.cards(others)} from the pile"
+        taken = top_first[:k]
+        return text + f": you take {_plural(k, 'card')} ({self.cards(taken)}) and must use the {_card_markup(card)}"
+
+    def _ask_human(self, *, out_of_turn: bool, again: bool = False) -> Action | str | None:
+        """Read lines until a legal move (or, out of turn, a pass); 'quit' at the end of input.
+
+        ``again``: the same out-of-turn plays were offered earlier in this turn (said in one line).
+        """
         m = self.match
         if out_of_turn:
             view = m.view(self.human)
-            calls = ", ".join(str(a) for a in view.legal if not isinstance(a, Decline))
-            self.console.print(f"[yellow]You may play out of turn:[/] {calls}  (Enter to let it pass)")
+            if again:
+                plays = ", ".join(esc(a) for a in view.legal if not isinstance(a, Decline))
+                self.console.print(f"[yellow]Still open to you out of turn:[/] {plays}  (Enter to let it pass, 'table' to look)")
+            else:
+                self.console.print(
+                    f"[yellow]You may play out of turn[/] ({self.name(view.to_move)} is to play):\n{self._offer_text(view)}\n"
+                    "  Type the play (or its number from 'moves'), or press Enter to let it pass."
+                )
+        else:
+            view = m.view(self.human)
+            if view.phase.value == "nominate":
+                modes = "\n".join(f"    [bold]nominate {k}[/] - {esc(v)}" for k, v in _GAMBIT_MODES.items())
+                self.console.print(f"[yellow]You deal: say what jokers do this hand[/]:\n{modes}")
         while True:
             view = m.view(self.human)
             prompt = "[bold green]call?>[/] " if out_of_turn else "[bold green]your move>[/] "
@@ -200,7 +392,9 @@ class Game:
                 return None
             match word:
                 case "help" | "?" | "h":
-                    self.console.print(HELP)
+                    self.console.print(HELP, markup=False)
+                    if m.rules.dealers_gambit:
+                        self.console.print(GAMBIT_HELP, markup=False)
                     continue
                 case "moves" | "m" | "legal":
                     self._list_moves(view)
@@ -217,21 +411,36 @@ class Game:
                     self.show()
                     continue
                 case "save":
-                    self.save(rest or self.save_path or DEFAULT_SAVE)
+                    self.save(_one_path(rest) if rest else self._save_target())
                     continue
                 case "quit" | "exit" | "q":
                     return "quit"
             try:
                 action = self.parse(line, view)
             except (ActionError, ValueError) as exc:
-                self.console.print(f"[red]{exc}[/]  (type 'help' or 'moves')")
+                self.console.print(f"[red]{esc(exc)}[/]  (type 'help' or 'moves')")
                 continue
             if action not in view.legal:
                 state = m.state
                 assert state is not None
-                self.console.print(f"[red]Not allowed: {state.explain(action, self.human)}[/]")
+                why = self._names_for_seats(state.explain(action, self.human))
+                more = ""
+                if out_of_turn:
+                    more = "; you may only play what is offered now, or press Enter to let it pass"
+                self.console.print(f"[red]Not allowed: {esc(why)}{more}[/]")
                 continue
+            if line.strip().isdigit():  # a move number: say which move it is
+                self.console.print(f"  {self.name(self.human)}: [cyan]{esc(action)}[/]")
             return action
+
+    def _names_for_seats(self, text: str) -> str:
+        """The engine's "seat 3" made the player's name."""
+
+        def name(match: re.Match[str]) -> str:
+            seat = int(match.group(1))
+            return self.match.players[seat] if 0 <= seat < len(self.match.players) else match.group(0)
+
+        return _SEAT_WORD.sub(name, text)
 
     def parse(self, line: str, view: View) -> Action:
         """A typed move: a move number, a shortcut or the record's text notation.
@@ -241,6 +450,7 @@ class Game:
         """
         text = line.strip()
         low = text.lower()
+        words = low.split()
         if text.isdigit():
             k = int(text)
             legal = self._numbered(view)
@@ -255,6 +465,11 @@ class Game:
             return Take(int(low[1:].strip()))
         if low.startswith("x ") or low.startswith("x\t"):
             return parse_action("discard " + text[2:])
+        if len(words) >= 2 and words[0] in ("take", "rummy") and words[1].lstrip("-").isdigit() and int(words[1]) < 1:
+            raise ActionError(f"{words[0]} {words[1]}: the pile's cards are counted from 1, the top card (e.g. {words[0]} 1)")
+        if words in (["meld"], ["layoff"], ["discard"]):
+            example = {"meld": "meld 5H 6H 7H", "layoff": "layoff 8H on 4", "discard": "discard KS"}[words[0]]
+            raise ActionError(f"{words[0]}: say which cards, e.g. {example}")
         return parse_action(text)
 
     def _numbered(self, view: View) -> list[Action]:
@@ -266,20 +481,26 @@ class Game:
             self.console.print("You have no moves now.")
             return
         for i, a in enumerate(legal, 1):
-            self.console.print(f"  [bold]{i:>3}[/]  {a}")
+            what = " (let it pass)" if isinstance(a, Decline) else self._explain_play(view, a)
+            self.console.print(f"  [bold]{i:>3}[/]  {esc(a)}{what}")
 
     def _hint(self, view: View) -> None:
         hint = strongest_hint(view, self.rng.getrandbits(64), self.hint_seconds)
         act = hint.action
         if act is None or isinstance(act, Decline):
-            self.console.print(f"hint ({hint.level} bot): let it pass")
+            self.console.print(f"hint ({esc(hint.level)} bot): let it pass")
             return
-        self.console.print(f"hint ({hint.level} bot): [cyan]{act}[/] - {hint.reason or 'the search likes it best'}")
+        self.console.print(f"hint ({esc(hint.level)} bot): [cyan]{esc(act)}[/] - {esc(hint.reason or 'the search likes it best')}")
 
     # ------------------------------------------------------------------ display
     def name(self, seat: int) -> str:
-        """A seat's player name."""
-        return self.match.players[seat]
+        """A seat's player name, escaped for ``rich`` markup."""
+        return esc(self.match.players[seat])
+
+    def side_name(self, side: int) -> str:
+        """A side's players (a partnership) or the seat's name, escaped for markup."""
+        rules = self.match.rules
+        return " & ".join(self.name(s) for s in range(rules.players) if rules.side_of(s) == side)
 
     def cards(self, cards: list[Card] | tuple[Card, ...]) -> str:
         """Cards as coloured markup."""
@@ -295,15 +516,20 @@ class Game:
         """Draw the table as the human sees it."""
         m = self.match
         view = m.view(self.human)
+        rules = m.rules
         c = self.console
-        c.rule(f"Round {m.round_index + 1} - {self.name(view.to_move)} to play ({view.phase})")
+        c.rule(
+            f"Round {m.round_index + 1} - {self.name(view.to_move)} to play ({view.phase.value})"
+            f" - dealer: {self.name(view.dealer)}"
+        )
         for s in range(view.players):
             if s == self.human:
                 continue
             known = view.known[s]
             extra = f", seen taking {self.cards(known)}" if known else ""
-            c.print(f"  {self.name(s)}: {view.hand_sizes[s]} cards{extra}")
-        c.print(f"  Stock: {view.stock_count} cards")
+            partner = " (your partner)" if rules.partnership and rules.side_of(s) == rules.side_of(self.human) else ""
+            c.print(f"  {self.name(s)}{partner}: {_plural(view.hand_sizes[s], 'card')}{extra}")
+        c.print(f"  Stock: {_plural(view.stock_count, 'card')}")
         pile = list(view.discard)
         if pile:
             top_first = list(reversed(pile))
@@ -314,14 +540,15 @@ class Game:
         if view.melds:
             c.print("  Melds:")
             for meld in view.melds:
-                owners = sorted({self.name(s) for s in meld.laid_by})
                 by = self.name(meld.owner)
-                others = [o for o in owners if o != by]
+                others = sorted({self.name(s) for s in meld.laid_by if s != meld.owner})
                 more = f" (lay-offs by {', '.join(others)})" if others else ""
                 flags = " [dim]sealed[/]" if meld.sealed else ""
                 c.print(f"    [bold]#{meld.id}[/] {by}: {self.cards(meld.cards)}{more}{flags}")
-        if view.gambit:
-            c.print(f"  Jokers this hand: {view.gambit}; dealer's joker: {view.dealer_joker}")
+        if rules.dealers_gambit:
+            mode = view.gambit
+            said = f"{mode} ({_GAMBIT_MODES.get(mode, '')})" if mode else "not nominated yet"
+            c.print(f"  Jokers this hand: {esc(said)}; dealer's joker: {esc(view.dealer_joker or '-')}")
         if view.obligation is not None:
             c.print(f"  [yellow]You must use the {_card_markup(view.obligation)} this turn.[/]")
         self._show_hand(view)
@@ -330,55 +557,252 @@ class Game:
         hand = self.sorted_hand(view.hand)
         self.console.print(f"  [bold]Your hand[/] ({len(hand)}): {self.cards(hand)}")
 
-    def _report_rounds(self) -> None:
+    def _report_rounds(self, ended: _Ended | None = None) -> None:
+        """Report the finished rounds not yet reported (``ended``: the one just over, in full)."""
         m = self.match
         done = [r for r in m.rounds if r.round_scores is not None]
         while self._rounds_shown < len(done):
             log = done[self._rounds_shown]
             self._rounds_shown += 1
-            self._score_table(self._rounds_shown, log.round_scores or [], log.went_out)
+            last = self._rounds_shown == len(done)
+            if ended is not None and last:
+                self._round_over(self._rounds_shown, ended)
+            else:
+                scores = tuple(log.round_scores or ())
+                self._round_over(self._rounds_shown, _Ended(None, log.went_out, scores, ()))
 
-    def _score_table(self, number: int, scores: list[int], went_out: int | None) -> None:
+    def _round_over(self, number: int, ended: _Ended) -> None:
+        """The end of a round: why, every hand left, each seat's points, the totals."""
         from rich.table import Table
 
         m = self.match
+        rules = m.rules
+        n = rules.players
+        c = self.console
+        if ended.went_out is not None:
+            why = f"{self.name(ended.went_out)} went out"
+        elif ended.passed is not None:
+            why = f"the stock ran out and {self.name(ended.passed)} passed: nobody went out"
+        else:
+            why = "the stock ran out: nobody went out"
+        of = f" of {rules.fixed_rounds}" if rules.fixed_rounds is not None else ""
+        result = ended.state.result if ended.state is not None else None
+        hands = ended.hands
         totals = _totals_after(m, number)
-        table = Table(title=f"Round {number} over" + (f" - {self.name(went_out)} went out" if went_out is not None else ""))
+        table = Table(title=f"Round {number}{of} over - {why}")
         table.add_column("player")
+        if rules.partnership:
+            table.add_column("side")
+        if hands:
+            table.add_column("cards left")
+        if result is not None:
+            table.add_column("table", justify="right")
+            table.add_column("hand", justify="right")
         table.add_column("round", justify="right")
         table.add_column("total", justify="right")
-        for s in range(m.rules.players):
-            table.add_row(self.name(s), f"{scores[s]:+d}" if s < len(scores) else "", str(totals[s]))
-        self.console.print(table)
+        scores = ended.scores
+        for s in range(n):
+            row = [self.name(s) + (" (out)" if s == ended.went_out else "")]
+            if rules.partnership:
+                row.append("AB"[rules.side_of(s)])
+            if hands:
+                row.append(self.cards(self.sorted_hand(hands[s])) if s < len(hands) else "")
+            if result is not None:
+                row += [str(result.table_points[s]), str(result.hand_points[s])]
+            row += [f"{scores[s]:+d}" if s < len(scores) else "", str(totals[s])]
+            table.add_row(*row, end_section=rules.partnership and s == n - 1)
+        if rules.partnership:
+            for side in (0, 1):
+                seats = [s for s in range(n) if rules.side_of(s) == side]
+                row = [f"[bold]side {'AB'[side]}[/]", "AB"[side]]
+                if hands:
+                    row.append("")
+                if result is not None:
+                    row += [str(sum(result.table_points[s] for s in seats)), str(sum(result.hand_points[s] for s in seats))]
+                row += [f"{sum(scores[s] for s in seats if s < len(scores)):+d}", f"[bold]{sum(totals[s] for s in seats)}[/]"]
+                table.add_row(*row)
+        c.print(table)
+        if rules.partnership:
+            side_totals = [sum(totals[s] for s in range(n) if rules.side_of(s) == side) for side in (0, 1)]
+            parts = [f"{'AB'[side]} ({self.side_name(side)}) {side_totals[side]}" for side in (0, 1)]
+            c.print("  Side totals: " + ", ".join(parts))
+        for note in self._scoring_notes(ended):
+            c.print(f"  {note}")
+        if m.tie_break and not m.is_over:
+            c.print("  The best totals are tied: another round breaks the tie.")
+
+    def _scoring_notes(self, ended: _Ended) -> list[str]:
+        """How the round scores come from the table and hand points (markup)."""
+        rules = self.match.rules
+        state = ended.state
+        if state is None or state.result is None:
+            return []
+        notes: list[str] = []
+        went_out = ended.went_out
+        if went_out is None and not rules.stock_out_penalty:
+            notes.append("Round score = table points (the stock ran out: cards left in hand do not count).")
+        elif rules.hand_penalty is HandPenalty.OWN:
+            notes.append("Round score = table points - hand points (the cards left in hand).")
+        elif went_out is not None:
+            notes.append(
+                f"Round score = table points; {self.name(went_out)} also scores the other side's cards left in hand."
+            )
+        else:
+            notes.append("Round score = table points; each side also scores the other side's cards left in hand.")
+        if went_out is not None and rules.going_out_bonus:
+            notes.append(f"Going-out bonus: {rules.going_out_bonus:+d} to {self.name(went_out)}.")
+        if state.masters is not None:
+            notes.append(f"{self.name(state.masters)} made the Rummy Master's Hand: 500 for the round.")
+        if rules.score_divisor != 1:
+            notes.append(f"Every round score is divided by {rules.score_divisor} (halves rounded away from zero).")
+        return notes
 
     def _announce_winner(self) -> None:
         m = self.match
+        rules = m.rules
+        c = self.console
         w = m.winner
-        seats = w if isinstance(w, list) else [w] if w is not None else []
-        names = " and ".join(self.name(s) for s in seats)
+        if w is None:
+            c.print("[bold]Game over.[/]")
+            return
+        seats = w if isinstance(w, list) else [w]
         you = self.human in seats
-        self.console.print(f"[bold]Game over.[/] Winner: {names}{' - well played!' if you else ''}  Totals: {m.totals}")
+        cheer = " Well played!" if you else ""
+        if m.bonus_to is not None and rules.final_bonus:
+            who = self.side_name(rules.side_of(m.bonus_to)) if rules.partnership else self.name(m.bonus_to)
+            c.print(f"Final bonus: {rules.final_bonus:+d} to {who} (the best total).")
+        sides = m.side_totals()
+        if rules.partnership:
+            win = rules.side_of(seats[0])
+            c.print(
+                f"[bold]Game over.[/] {self.side_name(win)} win with {sides[win]}"
+                f" against {sides[1 - win]}.{cheer}"
+            )
+            parts = []
+            for side in sorted((0, 1), key=lambda s: -sides[s]):
+                each = ", ".join(f"{self.name(s)} {m.totals[s]}" for s in range(rules.players) if rules.side_of(s) == side)
+                parts.append(f"{self.side_name(side)} {sides[side]} ({each})")
+            c.print("Final totals: " + "; ".join(parts))
+            return
+        c.print(f"[bold]Game over.[/] {self.name(seats[0])} wins with {m.totals[seats[0]]}.{cheer}")
+        order = sorted(range(rules.players), key=lambda s: -m.totals[s])
+        c.print("Final totals: " + ", ".join(f"{self.name(s)} {m.totals[s]}" for s in order))
 
     # ------------------------------------------------------------------ files
-    def save(self, path: str) -> None:
-        """Write the game record to ``path``."""
-        Path(path).write_text(json.dumps(self.match.record(), indent=1) + "\n")
-        self.console.print(f"Saved the game to {path}.")
+    def save(self, path: str) -> bool:
+        """Write the game record to ``path``; on failure say why (the game goes on).
+
+        Returns:
+            Whether it was saved.
+        """
+        text = json.dumps(self.match.record(), indent=1) + "\n"
+        try:
+            _write_file(path, text)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            self.console.print(f"[red]Could not save the game to {esc(path)}: {esc(reason)}.[/]")
+            return False
+        self._written.add(os.path.abspath(path))
+        self.console.print(f"Saved the game to {esc(path)}.")
+        return True
+
+    def _save_target(self) -> str:
+        """Where ``quit`` (and ``save`` alone) saves: ``--save``, the loaded file, else a default name no other game holds."""
+        if self.save_path:
+            return self.save_path
+        path = self._auto_path
+        if path is None or (os.path.lexists(path) and os.path.abspath(path) not in self._written):
+            path = self._auto_path = _fresh_save_name(self._written)
+        return path
+
+    def resume_command(self, path: str) -> str:
+        """The command that resumes the game saved to ``path``."""
+        argv = ["rummy500", "play", "--load", path]
+        if self.human != 0:  # a loaded game's human is found by name, seat 0 by default
+            argv += ["--name", self.match.players[self.human]]
+        return shlex.join(argv)
 
     def _quit(self) -> int:
-        self.save(self.save_path or DEFAULT_SAVE)
-        self.console.print("Bye - load it again with: rummy500 play --load FILE")
+        path = self._save_target()
+        if not self.save(path):
+            self.console.print("[red]The game could not be saved.[/]")
+            return 1
+        self.console.print(f"Bye - to go on with this game: {esc(self.resume_command(path))}")
         return 0
 
 
+def _fresh_save_name(ours: set[str]) -> str:
+    """``rummy500-save.json``, else the first ``rummy500-save-N.json`` (N = 2, 3...) that does not exist.
+
+    ``ours``: files this game wrote (absolute paths): one of them may be written again.
+    """
+    stem, dot, ext = DEFAULT_SAVE.rpartition(".")
+    k = 1
+    while True:
+        name = DEFAULT_SAVE if k == 1 else f"{stem}-{k}{dot}{ext}"
+        if not os.path.lexists(name) or os.path.abspath(name) in ours:
+            return name
+        k += 1
+
+
+def _one_path(text: str) -> str:
+    """A path typed after ``save``: one shell word (quotes allowed), else the text as typed."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return text
+    return words[0] if len(words) == 1 else text
+
+
+def _write_file(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` without ever leaving a half-written file in place of an old one.
+
+    A regular file (or a new one) is written beside its place and moved over it;
+    a device or a pipe is written directly.
+
+    Raises:
+        OSError: it could not be written (the message's ``strerror`` says why).
+    """
+    target = os.path.realpath(path)
+    if os.path.isdir(target):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    directory = os.path.dirname(target) or "."
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".rummy500-save-", suffix=".tmp", dir=directory)
+    except PermissionError:
+        if not (os.path.isfile(target) and os.access(target, os.W_OK)):
+            raise
+        with open(target, "w", encoding="utf-8") as f:  # a writable file in a folder we may not write
+            f.write(text)
+        return
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        if os.path.isfile(target):
+            mode = os.stat(target).st_mode & 0o7777
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def _totals_after(m: Match, rounds: int) -> list[int]:
+    """The totals after the first ``rounds`` finished rounds (without a final bonus: it is announced apart)."""
     totals = list(m.initial_scores)
     done = [r for r in m.rounds if r.round_scores is not None]
     for log in done[:rounds]:
         for i, s in enumerate(log.round_scores or []):
             totals[i] += s
-    if rounds >= len(done):
-        return list(m.totals)  # includes a final bonus, if any
     return totals
 
 
@@ -397,6 +821,34 @@ def _levels(text: str) -> list[str]:
     return levels
 
 
+def _check_save_path(path: str) -> None:
+    """Refuse a ``--save`` path that can never be written (a folder, a missing folder), before the game starts."""
+    target = os.path.realpath(path)
+    if os.path.isdir(target):
+        raise ValueError(f"cannot save to {path}: it is a directory")
+    parent = os.path.dirname(target) or "."
+    if not os.path.isdir(parent):
+        raise ValueError(f"cannot save to {path}: there is no directory {os.path.dirname(path) or '.'}")
+
+
+def _load(path: str) -> Match:
+    try:
+        with open(path, encoding="utf-8") as f:
+            record = json.loads(f.read())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ValueError(f"cannot read {path}: {reason}") from None
+    if not isinstance(record, dict) or not all(k in record for k in ("rules", "players", "rounds")):
+        raise ValueError(f"cannot resume {path}: it is not a saved game (a game record has 'rules', 'players' and 'rounds')")
+    try:
+        match = match_from_record(record)
+    except (RecordError, IllegalAction, RulesError) as exc:
+        raise ValueError(f"cannot resume {path}: {exc}") from None
+    if match.state is None:
+        raise ValueError(f"cannot resume {path}: it is not a saved game (it holds no deal)")
+    return match
+
+
 def build(args: argparse.Namespace, *, inp: IO[str] | None = None, out: IO[str] | None = None) -> Game:
     """The game ``args`` describe (new or loaded).
 
@@ -405,15 +857,12 @@ def build(args: argparse.Namespace, *, inp: IO[str] | None = None, out: IO[str] 
     """
     levels = _levels(args.opponents)
     seed = args.seed
+    if not args.hint_seconds >= 0:  # (NaN too)
+        raise ValueError(f"--hint-seconds must be 0 or more, not {args.hint_seconds:g}")
+    if args.save:
+        _check_save_path(args.save)
     if args.load:
-        try:
-            record = json.loads(Path(args.load).read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ValueError(f"cannot read {args.load}: {exc}") from None
-        try:
-            match = match_from_record(record)
-        except (RecordError, IllegalAction) as exc:
-            raise ValueError(f"cannot resume {args.load}: {exc}") from None
+        match = _load(args.load)
         match.rng = random.Random(seed)
         match.continue_play()
         names = match.players
@@ -435,7 +884,17 @@ def build(args: argparse.Namespace, *, inp: IO[str] | None = None, out: IO[str] 
         level = _level_of(match.players[s]) or levels[k % len(levels)]
         bots[s] = make_bot(level, bot_rng.getrandbits(32))
         k += 1
-    return Game(match, human, bots, inp=inp, out=out, seed=seed, save_path=args.save, hint_seconds=args.hint_seconds)
+    return Game(
+        match,
+        human,
+        bots,
+        inp=inp,
+        out=out,
+        seed=seed,
+        save_path=args.save or args.load,
+        hint_seconds=args.hint_seconds,
+        resumed=bool(args.load),
+    )
 
 
 def _level_of(name: str) -> str | None:
@@ -451,8 +910,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--opponents", default="medium", help=f"comma-separated bot levels ({', '.join(BOT_LEVELS)}); one seat each")
     p.add_argument("--name", default="You", help="your name")
     p.add_argument("--seed", type=int, default=None, help="seed the deal and the bots")
-    p.add_argument("--load", metavar="FILE", default=None, help="resume a saved game record")
-    p.add_argument("--save", metavar="FILE", default=None, help=f"save here on quit, at the end of input and at the end (default {DEFAULT_SAVE} on quit)")
+    p.add_argument("--load", metavar="FILE", default=None, help="resume a saved game record (it is saved back there)")
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        default=None,
+        help=f"save here on quit, at the end of input and at the end (default: the --load file, else {DEFAULT_SAVE}"
+        " on quit, or rummy500-save-2.json... if that file exists)",
+    )
     p.add_argument("--hint-seconds", type=float, default=DEFAULT_HINT_BUDGET, help=f"time a hint may think: the strongest bot that answers within it is asked (default {DEFAULT_HINT_BUDGET})")
     return p
 
@@ -468,5 +933,5 @@ def main(argv: list[str], *, inp: IO[str] | None = None, out: IO[str] | None = N
     try:
         return game.run()
     except KeyboardInterrupt:
+        game.console.print()
         return game._quit()
-
