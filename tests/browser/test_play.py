@@ -58,8 +58,8 @@ def test_play_a_round_against_a_bot_and_read_its_summary(server, new_page, viewp
         expect(shown.get_by_test_id("in-hand")).to_have_text(str(row["in_hand"]))
         assert row["round_score"] == row["melded"] - row["in_hand"]  # the standard game's scoring
         assert len(row["hand"]) == 0 or shown.locator(".left-cards .card").count() == len(row["hand"])
-        # The round's melds stay in view with their owner (the table itself already holds the next deal).
-        laid = [m for m in summary["melds"] if m["owner"] == row["seat"]]
+        # The cards each seat laid stay in view, meld by meld (the table itself already holds the next deal).
+        laid = [m for m in summary["melds"] if row["seat"] in m["laid_by"]]
         expect(shown.get_by_test_id(f"summary-melds-{row['seat']}").locator(".meld-cards")).to_have_count(len(laid))
     assert summary["went_out"] is None or summary["melds"]  # whoever went out had melded
     expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for Ann.")

@@ -332,7 +332,7 @@ def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # n
             {"seat": 1, "melded": 60, "in_hand": 0, "round_score": 60, "total": 60, "hand": []},
         ],
         "melds": [
-            {"id": 0, "cards": ["5H", "6H", "7H"], "laid_by": [0, 0, 0], "kind": "run", "owner": 0},
+            {"id": 0, "cards": ["5H", "6H", "7H", "8H"], "laid_by": [0, 0, 0, 1], "kind": "run", "owner": 0},
             {"id": 1, "cards": ["9C", "9D", "9S"], "laid_by": [1, 1, 1], "kind": "set", "owner": 1},
         ],
         "left": 30.0,
@@ -350,7 +350,11 @@ def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # n
     expect(ann.get_by_test_id("melded")).to_have_text("+45")
     expect(ann.get_by_test_id("in-hand")).to_have_text("80")
     expect(ann.locator(".left-cards .card")).to_have_count(12)
-    expect(page.get_by_test_id("summary-melds-1").locator(".card")).to_have_count(3)
+    # Each row shows the cards that seat laid, which its points count: Bob's 8H laid off on Ann's run
+    # is his (before 7 December it showed under Ann, with her run).
+    expect(page.get_by_test_id("summary-melds-0").locator(".card")).to_have_count(3)
+    expect(page.get_by_test_id("summary-melds-1").locator(".meld-cards")).to_have_count(2)
+    expect(page.get_by_test_id("summary-melds-1").locator(".card")).to_have_count(4)
     # Each row of cards says what it is (left in hand counts against, melded for).
     expect(ann.locator(".left-cards .what")).to_have_text("left in hand")
     expect(page.get_by_test_id("summary-melds-1").locator(".what")).to_have_text("melded")
@@ -540,6 +544,8 @@ def test_replays_list_public_games_newest_first_and_show_each_rounds_end(seeded_
     page.get_by_test_id("replay-last").click()
     # The last step is the last round's end: round 2, or a tie-break round when round 2 ended level.
     expect(where).to_have_text(f"Round {len(record['rounds'])} \u00b7 round over")
+    # ... and it says who won the game, with the final totals.
+    expect(page.get_by_test_id("replay-game-over")).to_contain_text(re.compile(r"^Game over: (Ann|Bot 2) won\. Final totals: Ann -?\d+, Bot 2 -?\d+\.$"))
     # The private game still opens from its own link.
     page.goto(f"{base}/#replay/{finished_games['private']}")
     expect(page.get_by_test_id("replay-step")).to_contain_text("move 0 of")

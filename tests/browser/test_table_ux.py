@@ -225,6 +225,37 @@ def test_one_click_game_against_the_computer(server, new_page, size):
     expect(page.locator(".your-tables")).to_contain_text("Ann's table")
 
 
+@pytest.mark.parametrize(("width", "height", "touch"), [(1366, 500, False), (390, 600, True)], ids=["laptop-mouse", "phone-touch"])
+def test_a_press_on_draw_leaves_the_page_where_it_was(server, new_page, width, height, touch):
+    # The buttons sit in the hand area pinned to the bottom of the screen. After Draw the focus
+    # moved on to the next enabled button, and focusing it scrolled the page by that area's
+    # height (scroll-padding), hiding the pile and the status line: 142 px here on the laptop,
+    # 376 px on the phone (before 7 December 2026). The windows are short so that the page scrolls.
+    page = new_page(width, height, touch=touch)
+    page.goto(server + "/")
+    page.get_by_test_id("play-computer").click()  # no name typed: the game still gets one
+    draw = page.get_by_test_id("btn-draw")
+    expect(draw).to_be_enabled(timeout=30_000)
+    assert page.evaluate("document.documentElement.scrollHeight - innerHeight") > 100  # the page can scroll
+    page.evaluate("window.scrollTo(0, 0)")
+    cards = page.get_by_test_id("hand").locator(".card")
+    before = cards.count()
+    # A press on the button where it is (Playwright's click() and tap() may scroll first to reach it).
+    box = draw.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= height
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if touch:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+    expect(cards).to_have_count(before + 1)
+    page.wait_for_timeout(300)  # (a scroll would have happened by now)
+    assert page.evaluate("document.activeElement.dataset.testid") == "btn-hint"  # the focus moved on ...
+    assert page.evaluate("window.scrollY") == 0  # ... and the page stayed
+    page.goto(server + "/")
+    expect(page.locator(".your-tables")).to_contain_text("Player's table")
+
+
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
 def test_keyboard_focus_stays_on_the_moves_and_others_moves_are_spoken(scripted, size):  # noqa: F811
     page, script = _crowded_at(scripted, size, 14)

@@ -47,6 +47,9 @@ def test_a_finished_game_can_be_listed_downloaded_and_stepped_through(client: Te
     assert one["action"]["version"] == 1 and one["action"]["name"] in ("Ann", "Bot 2")
     last = client.get(f"/api/games/{table_id}/replay/{steps}").json()
     assert last["view"]["scores"] == games[0]["totals"]
+    # The last step says how the game ended; no other step does.
+    assert last["game_over"] == {"totals": games[0]["totals"], "winner": games[0]["winner"]}
+    assert first["game_over"] is None and one["game_over"] is None
     # The end of each round is a step of its own: the round's summary, before the next deal.
     game = LiveGame(parse_rules(record["rules"], 2), record["players"], seed)
     ends = []

@@ -217,6 +217,9 @@ class ReplayStep(BaseModel):
     round_over: dict[str, Any] | None = Field(
         default=None, description="when action `step` ended a round: its summary (as a state's `last_round`)"
     )
+    game_over: dict[str, Any] | None = Field(
+        default=None, description="when action `step` ended the game: `totals` (final bonus included) and `winner` (a seat, or a side's seats)"
+    )
 
 
 # ---------------------------------------------------------- websocket: in

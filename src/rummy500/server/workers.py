@@ -63,11 +63,12 @@ def replay_steps(
     """Every step of a finished game: after each action, its event, the spectator view and every hand.
 
     A step whose action ended a round carries that round's summary (``round_over``)
-    and that round's number, so a viewer shows each round's end before the next deal.
+    and that round's number, so a viewer shows each round's end before the next deal;
+    the step that ended the game carries its result too (``game_over``: totals and winner).
     """
     game = LiveGame(parse_rules(rules, len(names)), names, seed)
     steps: list[dict[str, Any]] = [
-        {"action": None, "view": game.view_dict(None), "hands": game.hands(), "round": 0, "round_over": None}
+        {"action": None, "view": game.view_dict(None), "hands": game.hands(), "round": 0, "round_over": None, "game_over": None}
     ]
     for seat, record in actions:
         events = game.apply(seat, parse_action(record))
@@ -79,6 +80,7 @@ def replay_steps(
                 "hands": game.hands(),
                 "round": ended["round"] if ended else game.match.round_index,
                 "round_over": ended,
+                "game_over": game.result() if any(e["kind"] == "game_over" for e in events) else None,
             }
         )
     return steps

@@ -177,7 +177,7 @@ export class Hand {
       i += 1;
     }
     if (!this.order.length) this.el.append(h("p", { class: "hint empty" }, "No cards in hand."));
-    if (active) this.el.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus();
+    if (active) this.el.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus({ preventScroll: true });
   }
 
   // --- keyboard: arrows move focus; Shift/Alt + arrows move the card ---

@@ -402,7 +402,7 @@ export function renderLobby(root) {
   const quickBtn = h("button", { type: "button", class: "primary big", dataset: { testid: "play-computer" } },
     "Play against the computer");
   quickBtn.addEventListener("click", async () => {
-    const name = nameInput.value.trim() || storedName() || "You";
+    const name = nameInput.value.trim() || storedName() || "Player";
     storeName(name);
     quickBtn.disabled = true;
     try {

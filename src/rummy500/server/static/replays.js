@@ -131,6 +131,15 @@ export function renderReplay(root, gameId) {
     const r = data.round_over;
     const out = r.went_out === null || r.went_out === undefined ? "Nobody went out." : `${names[r.went_out] ?? `Seat ${r.went_out + 1}`} went out.`;
     board.append(h("h2", { class: "label", dataset: { testid: "replay-round" } }, `Round ${r.round + 1} \u00B7 round over`), h("p", {}, out));
+    const go = data.game_over;
+    if (go) {
+      // The last step: the game's end, as the table said it.
+      const winners = go.winner === null || go.winner === undefined ? [] : [].concat(go.winner);
+      const who = winners.map((s) => names[s] ?? `Seat ${s + 1}`).join(" & ");
+      const totals = (go.totals ?? []).map((t, s) => `${names[s] ?? `Seat ${s + 1}`} ${t}`).join(", ");
+      board.append(h("p", { class: "winner", dataset: { testid: "replay-game-over" } },
+        `Game over: ${who ? `${who} won` : "no winner"}. Final totals: ${totals}.`));
+    }
     board.append(h("ul", { class: "replay-hands", dataset: { testid: "replay-round-over" } }, r.seats.map((x) => h("li", { class: "replay-hand" }, [
       h("b", {}, names[x.seat] ?? `Seat ${x.seat + 1}`),
       h("span", {}, `melded ${x.melded}, left in hand ${x.in_hand}: ${x.round_score > 0 ? "+" : ""}${x.round_score} (total ${x.total})`),

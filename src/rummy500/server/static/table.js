@@ -32,6 +32,16 @@ export function renderTable(root, tableId) {
   return () => page.destroy();
 }
 
+/** How to rearrange the hand: touch screens drag; keyboards also have Shift+arrows. */
+const REARRANGE = window.matchMedia?.("(pointer: coarse)").matches ? "drag" : "drag, or Shift+arrows";
+
+/** The cards ``seat`` laid, meld by meld (``laid_by`` says who laid each card), skipping melds it laid none of. */
+export function laidBy(melds, seat) {
+  return melds
+    .map((m) => m.cards.filter((_, i) => (m.laid_by ? m.laid_by[i] : m.owner) === seat))
+    .filter((cards) => cards.length);
+}
+
 class TablePage {
   constructor(root, tableId) {
     this.root = root;
@@ -1009,12 +1019,13 @@ class TablePage {
           // Each row of cards says what it is: the cards left in hand (they count against), the melds (for).
           x.hand.length ? h("div", { class: "left-cards", role: "group", "aria-label": `left in hand: ${x.hand.map(cardLabel).join(", ")}` },
             [h("span", { class: "what", "aria-hidden": "true" }, "left in hand"), ...x.hand.map((c) => cardEl(c, { small: true }))]) : null,
-          // The melds this seat laid down, as the round ended (the table itself shows the new deal).
+          // The cards this seat laid as the round ended, meld by meld (its melds and its lay-offs on
+          // anyone's): what its "Melded" points count. Cards others laid off on its melds are theirs.
           h("div", { class: "summary-melds", dataset: { testid: `summary-melds-${x.seat}` } }, ((mine) => mine.length
-            ? [h("span", { class: "what", "aria-hidden": "true" }, "melded"), ...mine.map((m) =>
-              h("span", { class: "meld-cards", role: "group", "aria-label": `meld: ${m.cards.map(cardLabel).join(", ")}` },
-                m.cards.map((c) => cardEl(c, { small: true }))))]
-            : [])((summary.melds || []).filter((m) => m.owner === x.seat)))]),
+            ? [h("span", { class: "what", "aria-hidden": "true" }, "melded"), ...mine.map((cards) =>
+              h("span", { class: "meld-cards", role: "group", "aria-label": `meld: ${cards.map(cardLabel).join(", ")}` },
+                cards.map((c) => cardEl(c, { small: true }))))]
+            : [])(laidBy(summary.melds || [], x.seat)))]),
         h("td", { class: "num", dataset: { testid: "melded" } }, `+${x.melded}`),
         h("td", { class: "num", dataset: { testid: "in-hand" } }, String(x.in_hand)),
         h("td", { class: "num" }, h("b", {}, sign(x.round_score))),
@@ -1052,7 +1063,7 @@ class TablePage {
     const v = this.view;
     const spectating = v.hand === null || v.hand === undefined;
     this.chatInput.disabled = spectating;
-    this.chatInput.placeholder = spectating ? "Only players at the table can chat" : "Say something\u2026";
+    this.chatInput.placeholder = spectating ? "Only players can chat" : "Say something\u2026";
     this.myArea.hidden = false;
     if (spectating) {
       this.hand.el.hidden = true;
@@ -1084,7 +1095,7 @@ class TablePage {
       });
       this.sortEl.append(b);
     }
-    this.sortEl.append(h("span", { class: "hint", dataset: { testid: "sort-state" } }, this.hand.mode === "custom" ? "your order (drag, or Shift+arrows)" : "drag or Shift+arrows to rearrange"));
+    this.sortEl.append(h("span", { class: "hint", dataset: { testid: "sort-state" } }, this.hand.mode === "custom" ? `your order (${REARRANGE})` : `${REARRANGE} to rearrange`));
   }
 
   /** The move buttons: each enabled only when it is one of `legal`. */
@@ -1167,7 +1178,9 @@ class TablePage {
     if (focused) {
       const again = el.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
       const target = again && !again.disabled ? again : el.querySelector("button:not(:disabled)");
-      if (target) target.focus();
+      // (preventScroll: the buttons sit in the hand area pinned to the bottom of the screen, and
+      // focusing one would scroll the page by that area's height, hiding the pile and the status line)
+      if (target) target.focus({ preventScroll: true });
       else this.keptFocus = focused;
     }
 
