@@ -1,10 +1,12 @@
 """``rummy500 review GAME.json``: where each player's points went (see :mod:`rummy500.review`).
 
-Prints a table per player of the decisions that lost points (rich), then
-each player's accuracy and expected points lost per round; ``--json`` prints
-the whole review as JSON instead. A progress bar runs on standard error.
+Prints the game's scores round by round (replayed from the record), a table
+per player of the decisions that lost points (rich), then each player's
+accuracy and expected points lost; ``--json`` prints the whole review as JSON
+instead. A progress bar runs on standard error.
 Exit status 0, or 2 with one line on standard error for a file that cannot be
-read or a record that cannot be reviewed.
+read or a record that cannot be reviewed (malformed, an illegal action, no
+round, or a game that is not finished: ``--unfinished`` reviews one anyway).
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any
 
 from rummy500.bots.hard import LEAVES
 from rummy500.review import DEFAULT_BUDGET, THRESHOLDS, Review, ReviewError, cores, parse_horizon, review_record
 
-__all__ = ["main"]
+__all__ = ["main", "print_review", "print_scores", "replay_scores"]
 
 _STYLE = {"good": "green", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
@@ -27,16 +31,97 @@ def _read(path: str) -> object:
     return json.loads(text)
 
 
+@dataclass
+class Scores:
+    """The record replayed by the engine: what each round scored (see :func:`replay_scores`)."""
+
+    players: list[str]
+    #: per finished round: (table points, hand points, round scores, totals after it, who went out)
+    rounds: list[tuple[list[int], list[int], list[int], list[int], int | None]]
+    #: rounds in the record, the last one perhaps unfinished
+    played: int
+    #: ``(round from 1, actions)`` when the record stops inside a round, else None
+    cut: tuple[int, int] | None
+    #: the winning seats (one, or a partnership's two); empty while nobody has won
+    winners: list[int]
+    #: final totals per side (per seat without partnerships), a final bonus included
+    side_totals: list[int]
+    #: ``(seat, points)`` of a final bonus, or None
+    bonus: tuple[int, int] | None
+    partnership: bool
+    #: actions in the record, all rounds together
+    actions: int = 0
+
+
+def replay_scores(record: Any) -> Scores:
+    """Replay a record with the engine and keep each round's scoring.
+
+    Raises:
+        ReviewError: the record is malformed or an action in it is illegal (rounds and
+            actions counted from 1, as the review's tables count them).
+    """
+    from rummy500.match import Match
+    from rummy500.record import RecordError, deal_round, load_record
+    from rummy500.state import IllegalAction
+
+    try:
+        rec = load_record(record)
+    except RecordError as exc:
+        raise ReviewError(str(exc)) from None
+    match = Match(rec.rules, rec.players, rec.scores, deal=False)
+    rounds: list[tuple[list[int], list[int], list[int], list[int], int | None]] = []
+    cut: tuple[int, int] | None = None
+    for r, spec in enumerate(rec.rounds):
+        try:
+            deal_round(match, rec, r)
+        except (RecordError, IllegalAction) as exc:
+            raise ReviewError(str(exc)) from None
+        for i, (seat, action) in enumerate(spec.actions):
+            try:
+                match.apply(seat, action, auto=False)
+            except IllegalAction as exc:
+                raise ReviewError(f"round {r + 1} action {i + 1}: {exc}") from None
+        state = match.state
+        assert state is not None
+        if state.is_over and state.result is not None:
+            res = state.result
+            rounds.append((list(res.table_points), list(res.hand_points), list(res.round_scores), list(match.totals), res.went_out))
+        else:
+            cut = (r + 1, len(spec.actions))
+    winner = match.winner
+    winners = [] if winner is None else list(winner) if isinstance(winner, list) else [winner]
+    bonus = None if match.bonus_to is None else (match.bonus_to, rec.rules.final_bonus)
+    actions = sum(len(spec.actions) for spec in rec.rounds)
+    return Scores(list(rec.players), rounds, len(rec.rounds), cut, winners, match.side_totals(), bonus, rec.rules.partnership, actions)
+
+
+def unfinished(scores: Scores) -> str | None:
+    """Why the record is not a finished game, in one line; None when it is."""
+    if scores.played == 0:
+        return "the record holds no round"
+    if scores.actions == 0:
+        return "the record holds no action: the game is not finished (round 1 stops before its first action)"
+    if scores.cut is not None:
+        r, n = scores.cut
+        return f"the game is not finished: round {r} stops after {n} action{'' if n == 1 else 's'}"
+    if not scores.winners:
+        return f"the game is not finished: nobody has won after round {scores.played}"
+    return None
+
+
 def main(argv: list[str]) -> int:
     """Run the reviewer."""
-    parser = argparse.ArgumentParser(prog="rummy500 review", description="Review a finished game: each decision's expected points lost.")
+    parser = argparse.ArgumentParser(
+        prog="rummy500 review",
+        description="Review a finished game: the scores round by round, then each decision's expected points lost.",
+    )
     parser.add_argument("file", help="the game record (JSON), or - for standard input")
     parser.add_argument("--seat", type=int, action="append", help="review only this seat (repeatable)")
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
     parser.add_argument(
         "--budget", type=int, default=DEFAULT_BUDGET.samples, metavar="S",
         help=(
-            f"samples: dealt-out guesses of the hidden cards per batch (default {DEFAULT_BUDGET.samples}; "
+            f"samples: random deals of the cards a player could not see, per batch (default {DEFAULT_BUDGET.samples}; "
             f"a close decision gets up to {DEFAULT_BUDGET.extend} more batches)"
         ),
     )
@@ -52,13 +137,27 @@ def main(argv: list[str]) -> int:
         "--leaf", choices=tuple(LEAVES), default=DEFAULT_BUDGET.leaf,
         help=f"how a playout stopped at the horizon is valued (default {DEFAULT_BUDGET.leaf}; heuristic: the hard bot's hand-written estimate)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the guesses and playouts (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random deals and playouts (default 0)")
     parser.add_argument(
         "--jobs", type=int, default=0, metavar="N",
         help="review in N processes (default 0: one per core; the review is the same for any N)",
     )
-    parser.add_argument("--hindsight", action="store_true", help="also value the moves with the real hidden cards (kept apart)")
-    parser.add_argument("--all", action="store_true", help="list every decision, not only those that lost points")
+    parser.add_argument(
+        "--hindsight", action="store_true",
+        help=(
+            "also play the move played and the best move out from the real cards (the real hands and stock), "
+            "the medium bot's way for the same horizon (4 turns by default), and value the position reached by the "
+            "same estimate as the verdicts: not the points the moves really scored; kept apart from the verdicts"
+        ),
+    )
+    parser.add_argument(
+        "--all", action="store_true",
+        help="list every decision (by default: every decision that lost points, close calls marked good included, so the rows add up to the summary)",
+    )
+    parser.add_argument(
+        "--unfinished", action="store_true",
+        help="review a record that stops before the game's end, as far as it goes (by default refused)",
+    )
     args = parser.parse_args(argv)
     if args.jobs < 0:
         print("rummy500 review: --jobs must be 0 (one per core) or more", file=sys.stderr)
@@ -82,6 +181,19 @@ def main(argv: list[str]) -> int:
         return 2
     if not isinstance(record, dict):
         print("rummy500 review: malformed record: a record must be a JSON object", file=sys.stderr)
+        return 2
+    try:
+        scores = replay_scores(record)
+    except ReviewError as exc:
+        print(f"rummy500 review: {exc}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("rummy500 review: malformed record: nested too deeply", file=sys.stderr)
+        return 2
+    problem = unfinished(scores)
+    if problem is not None and (scores.actions == 0 or not args.unfinished):
+        hint = "" if scores.actions == 0 else " (--unfinished reviews it as far as it goes)"
+        print(f"rummy500 review: {problem}{hint}", file=sys.stderr)
         return 2
     try:
         from rich.console import Console
@@ -108,49 +220,120 @@ def main(argv: list[str]) -> int:
     if args.json:
         print(json.dumps(review.to_dict()))
         return 0
-    print_review(review, Console(), every=args.all)
+    console = Console()
+    print_scores(scores, console)
+    print_review(review, console, every=args.all)
     return 0
 
 
-def print_review(review: Review, console: object, *, every: bool = False) -> None:
-    """Print a review as rich tables on ``console`` (a :class:`rich.console.Console`)."""
+def _labels(names: list[str]) -> list[str]:
+    """The players' names, with the seat number where a name is used by more than one seat."""
+    count = Counter(names)
+    return [n if count[n] == 1 else f"{n} (seat {s})" for s, n in enumerate(names)]
+
+
+def print_scores(scores: Scores, console: object) -> None:
+    """Print the game's scores round by round, as the record's play scored them."""
     from rich.table import Table
+    from rich.text import Text
+
+    labels = _labels(scores.players)
+    t = Table(title="Scores, round by round", title_justify="left")
+    for col, just in (("round", "right"), ("player", "left"), ("melded", "right"), ("in hand", "right"), ("round score", "right"), ("total", "right")):
+        t.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
+    for r, (table, hand, got, totals, out) in enumerate(scores.rounds):
+        for s, label in enumerate(labels):
+            name = Text(label)
+            if out == s:
+                name.append(" (went out)", style="dim")
+            t.add_row(str(r + 1) if s == 0 else "", name, str(table[s]), str(hand[s]), f"{got[s]:+d}", str(totals[s]), end_section=s == len(labels) - 1)
+    if scores.rounds:
+        console.print(t)  # type: ignore[attr-defined]
+    line = Text("melded: points of the cards the player melded and laid off; in hand: points left in the hand at the end. ")
+    if scores.cut is not None:
+        line.append(f"Round {scores.cut[0]} is unfinished: the record stops after {scores.cut[1]} of its actions. ")
+    if scores.winners:
+        if scores.partnership:
+            sides = [f"{labels[s]} & {labels[s + 2]}" for s in (0, 1)]
+            won = sides[0 if scores.winners[0] in (0, 2) else 1]
+        else:
+            sides = list(labels)
+            won = labels[scores.winners[0]]
+        line.append("Winner: ")
+        line.append(won, style="bold")
+        line.append("; final totals: " + ", ".join(f"{n} {v}" for n, v in zip(sides, scores.side_totals, strict=True)))
+        if scores.bonus is not None and scores.bonus[1]:
+            line.append(f" (with the final bonus of {scores.bonus[1]} to {labels[scores.bonus[0]]})")
+        line.append(".")
+    else:
+        line.append("Nobody has won yet.")
+    console.print(line)  # type: ignore[attr-defined]
+
+
+def print_review(review: Review, console: object, *, every: bool = False) -> None:
+    """Print a review as rich tables on ``console`` (a :class:`rich.console.Console`).
+
+    Lists each player's decisions that lost points (every decision with ``every``),
+    so a player's rows add up to the points lost of the summary.
+    """
+    from rich.table import Table
+    from rich.text import Text
 
     names = {p.seat: p.name for p in review.players}
+    everyone = [names.get(s, "") for s in range(max(names, default=-1) + 1)]
+    label = dict(enumerate(_labels(everyone)))
     hind = any(d.hindsight for d in review.decisions)
+    listed = False
     for p in review.players:
-        rows = [d for d in review.decisions if d.seat == p.seat and (every or d.verdict != "good")]
-        t = Table(title=f"{p.name} (seat {p.seat})", title_justify="left")
-        for col, just in (("round", "right"), ("move", "right"), ("played", "left"), ("best", "left"), ("lost", "right"), ("verdict", "left")):
-            t.add_column(col, justify=just)  # type: ignore[arg-type]
+        rows = [d for d in review.decisions if d.seat == p.seat and (every or d.loss > 0 or d.verdict != "good")]
+        t = Table(title=Text(f"{p.name} (seat {p.seat})"), title_justify="left")
+        t.add_column("round", justify="right", no_wrap=True)
+        t.add_column("move", justify="right", no_wrap=True)
+        t.add_column("played", overflow="fold")
+        t.add_column("best", overflow="fold")
+        t.add_column("lost", justify="right", no_wrap=True)
+        t.add_column("verdict", no_wrap=True, min_width=len("inaccuracy?"))
         if hind:
             t.add_column("hindsight played / best", justify="right")
         for d in rows:
-            cells = [str(d.round + 1), str(d.step), d.played, "" if d.best == d.played else d.best, f"{d.loss:.1f}", f"[{_STYLE[d.verdict]}]{d.verdict}{'' if d.sure else '?'}[/]"]
+            verdict = Text(f"{d.verdict}{'' if d.sure else '?'}", style=_STYLE[d.verdict])
+            cells: list[Any] = [str(d.round + 1), str(d.step), Text(d.played), Text("" if d.best == d.played else d.best), f"{d.loss:.1f}", verdict]
             if hind:
                 cells.append("" if d.hindsight is None else f"{d.hindsight['played']:+.0f} / {d.hindsight['best']:+.0f}")
             t.add_row(*cells)
         if rows:
             console.print(t)  # type: ignore[attr-defined]
+            listed = True
+        elif p.decisions:
+            console.print(Text(f"{label[p.seat]}: no decision lost points."))  # type: ignore[attr-defined]
+    if listed:
+        console.print(  # type: ignore[attr-defined]
+            "move: the action's number in the whole game, every action of every round counted from 1 (as the replay viewer counts)."
+        )
     summary = Table(title="Summary", title_justify="left")
-    for col in ("player", "decisions", "accuracy", "points lost / round", "inaccuracies", "mistakes", "blunders"):
-        summary.add_column(col, justify="left" if col == "player" else "right")
+    summary.add_column("player", overflow="fold")
+    for col in ("decisions", "accuracy", "points\nlost", "lost per\nround", "inaccuracies /\nmistakes /\nblunders"):
+        summary.add_column(col, justify="right", no_wrap=True)
     for p in review.players:
         acc = "-" if p.accuracy is None else f"{p.accuracy:.1f}%"
         v = p.verdicts
-        summary.add_row(names[p.seat], str(p.decisions), acc, f"{p.loss_per_round:.1f}", str(v["inaccuracy"]), str(v["mistake"]), str(v["blunder"]))
+        summary.add_row(Text(label[p.seat]), str(p.decisions), acc, f"{p.loss:.1f}", f"{p.loss_per_round:.1f}", f"{v['inaccuracy']} / {v['mistake']} / {v['blunder']}")
     console.print(summary)  # type: ignore[attr-defined]
     th = ", ".join(f"{k} from {v:g}" for k, v in THRESHOLDS.items())
     b = review.budget
     console.print(  # type: ignore[attr-defined]
-        f"Expected round points lost, judged from each player's own view ({min(b.samples * b.settle_after, b.samples * (1 + b.extend))} to {b.samples * (1 + b.extend)} "
-        f"guesses of the hidden cards, more where the verdict is close; {b.candidates} moves compared per decision; "
-        f"{th} points, each by a margin of {b.confidence:g} standard errors)."
+        f"lost: the round points a move is expected to cost against the best move found, judged from what its player could see, "
+        f"the cards they could not see dealt out at random {min(b.samples * b.settle_after, b.samples * (1 + b.extend))} to "
+        f"{b.samples * (1 + b.extend)} times (more where the call is close), {b.candidates} moves compared per decision. "
+        f"Verdicts: {th} points lost, each only when the review is confident of it"
+        + (" (an unsure one is given on the estimate alone)" if b.estimate_unsure else "")
+        + "; a loss marked good is a close call that may be the luck of the deals. "
+        + ("The tables list every decision. " if every else "The tables list every decision that lost points (--all lists every decision). ")
+        + "A verdict marked ? is unsure: even after the most deals, the move may be 8 or more points worse than the best, or not."
         + (
-            " A verdict marked ? is unsure: after the most guesses the move may still be 8 points worse than the best, or not;"
-            " the verdict shown is the estimate's, without the margin."
-            if b.estimate_unsure
-            else " A verdict marked ? is unsure: after the most guesses, the move may still be 8 points worse than the best, or not."
+            " Hindsight: the two moves played out a few turns from the real cards, then valued as for the verdicts;"
+            " not what they really scored, and no part of the verdicts."
+            if hind
+            else ""
         )
-        + (" Hindsight columns use the real hidden cards and play no part in the verdicts." if hind else "")
     )
