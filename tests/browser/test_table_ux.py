@@ -189,10 +189,13 @@ def test_turn_clock_counts_down_and_a_hint_explains_itself(scripted, size):  # n
     )
     page.get_by_test_id("btn-hint").click()
     assert script.sent[-1] == {"type": "hint"}
+    thinking = page.locator(".toast", has_text="Thinking")
+    expect(thinking).to_have_count(1)
     script.ws.send(json.dumps({"type": "hint", "version": 13, "action": {"draw": "stock"}, "text": "draw",
                                "reason": "Nothing in the discard pile helps your hand enough."}))
     expect(page.get_by_test_id("action-hint")).to_contain_text("Hint: Draw from the stock.")
     expect(page.get_by_test_id("hint-reason")).to_have_text("Nothing in the discard pile helps your hand enough.")
+    expect(thinking).to_have_count(0)  # the answer came: "Thinking..." does not linger beside it
 
 
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))

@@ -210,7 +210,8 @@ def test_the_page_says_why_the_server_closed_its_socket(scripted, size):  # noqa
     expect(status).to_have_text("offline")
 
 
-@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+# (Behaviour, not layout: one screen size is enough, the phone. CI time is counted.)
+@pytest.mark.parametrize("size", ["phone"])
 def test_a_page_from_an_address_the_server_does_not_serve_is_told_so(server, browser, size):
     """The real server's 4403 reaches the page (it is sent after the socket opens) and the page explains it."""
     made = _post(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
@@ -241,7 +242,8 @@ def test_a_page_from_an_address_the_server_does_not_serve_is_told_so(server, bro
     assert not errors, errors
 
 
-@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+# (Behaviour, not layout: one screen size is enough, the laptop.)
+@pytest.mark.parametrize("size", ["laptop"])
 def test_too_many_connections_from_one_address_are_explained_and_retried_slowly(server, new_page, size):
     """The real server's 4429: this address already holds every socket it may.
 
@@ -320,7 +322,8 @@ async def _clock_nearly_out(app: Any, table_id: str, left: float) -> None:
     session.driver.wake()
 
 
-@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+# (Behaviour, not layout: one screen size is enough, the phone.)
+@pytest.mark.parametrize("size", ["phone"])
 def test_an_idle_player_is_played_for_when_the_turn_clock_runs_out(seeded_server, new_page, size):
     page = new_page(*VIEWPORTS[size])
     table_id = create_table(page, seeded_server.url, name="Ann", seats=2, bots={1: "random"}, turn_clock=30)

@@ -137,7 +137,7 @@ def test_reshuffle_is_dealt_by_chance_card_by_card() -> None:
 def test_rewards_of_every_state_chance_nodes_included_sum_to_the_returns() -> None:
     # OpenSpiel (spiel.h): Returns(S_t) is the sum of Rewards(S_0..S_t). A round's rewards are paid at
     # the first decision after the next deal, never at the deal's chance nodes.
-    game = pyspiel.load_game(GAME_NAME, {"preset": "quick", "max_rounds": 3})
+    game = pyspiel.load_game(GAME_NAME, {"preset": "quick", "max_rounds": 2})
     rng = np.random.default_rng(5)
     state = game.new_initial_state()
     summed = np.zeros(2)
@@ -155,8 +155,8 @@ def test_rewards_of_every_state_chance_nodes_included_sum_to_the_returns() -> No
         rounds_paid += int(rewards.any())
         assert np.allclose(summed, state.returns())
     assert paid_at_chance == 0
-    assert rounds_paid == len(state.c.table.match.rounds) >= 2
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)  # decision nodes alone agree too
+    assert rounds_paid == len(state.c.table.match.rounds) == 2
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)  # decision nodes alone agree too
 
 
 def test_a_selection_in_progress_is_the_deciders_secret() -> None:

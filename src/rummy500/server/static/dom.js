@@ -38,6 +38,7 @@ export function showError(box, message) {
 }
 
 /** A short-lived message in the corner (errors stay until dismissed). */
+/** Show ``message`` for a few seconds; returns its element (remove() takes it away sooner). */
 export function toast(message, kind = "info") {
   let host = document.getElementById("toasts");
   if (!host) {
@@ -47,4 +48,5 @@ export function toast(message, kind = "info") {
   const t = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, message);
   host.append(t);
   setTimeout(() => t.remove(), kind === "error" ? 8000 : 3500);
+  return t;
 }

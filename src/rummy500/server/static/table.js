@@ -549,6 +549,8 @@ class TablePage {
     } else if (msg.type === "hint") {
       if (msg.version !== this.conn?.version) return; // the game moved on meanwhile
       this.hintShown = msg;
+      this.thinking?.remove(); // the answer is here: "Thinking..." goes
+      this.thinking = null;
       this.renderActions();
     }
   }
@@ -821,7 +823,7 @@ class TablePage {
   /** Tell the player something at once (the hint line is a live region). */
   say(text) {
     this.hintEl.textContent = text;
-    toast(text);
+    return toast(text);
   }
 
   renderPilePreview() {
@@ -1170,7 +1172,7 @@ class TablePage {
       const hb = h("button", { type: "button", class: "ghost hint-btn", dataset: { testid: "btn-hint" } }, "Hint");
       hb.addEventListener("click", () => {
         if (!this.conn?.send({ type: "hint" })) toast("Not connected \u2014 reconnecting.", "error");
-        else this.say("Thinking\u2026");
+        else this.thinking = this.say("Thinking\u2026");
       });
       el.append(hb);
     }
