@@ -15,11 +15,14 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from rummy500.bots.hard import LEAVES
 from rummy500.review import DEFAULT_BUDGET, THRESHOLDS, Review, ReviewError, cores, parse_horizon, review_record
+
+T = TypeVar("T")
 
 __all__ = ["main", "print_review", "print_scores", "replay_scores"]
 
@@ -182,13 +185,9 @@ def main(argv: list[str]) -> int:
     if not isinstance(record, dict):
         print("rummy500 review: malformed record: a record must be a JSON object", file=sys.stderr)
         return 2
-    try:
-        scores = replay_scores(record)
-    except ReviewError as exc:
-        print(f"rummy500 review: {exc}", file=sys.stderr)
-        return 2
-    except RecursionError:
-        print("rummy500 review: malformed record: nested too deeply", file=sys.stderr)
+    scores = _attempt(lambda: replay_scores(record))
+    if isinstance(scores, str):
+        print(f"rummy500 review: {scores}", file=sys.stderr)
         return 2
     problem = unfinished(scores)
     if problem is not None and (scores.actions == 0 or not args.unfinished):
@@ -203,19 +202,17 @@ def main(argv: list[str]) -> int:
         return 2
     budget = replace(DEFAULT_BUDGET, samples=args.budget, horizon=horizon, leaf=args.leaf)
     err = Console(stderr=True)
-    try:
-        with Progress(console=err, transient=True, disable=not err.is_terminal) as bar:
-            task = bar.add_task("reviewing", total=None)
+    with Progress(console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("reviewing", total=None)
 
-            def tick(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
+        def tick(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
 
-            review = review_record(record, budget=budget, seed=args.seed, seats=args.seat, hindsight=args.hindsight, progress=tick, jobs=jobs)
-    except ReviewError as exc:
-        print(f"rummy500 review: {exc}", file=sys.stderr)
-        return 2
-    except RecursionError:
-        print("rummy500 review: malformed record: nested too deeply", file=sys.stderr)
+        review = _attempt(
+            lambda: review_record(record, budget=budget, seed=args.seed, seats=args.seat, hindsight=args.hindsight, progress=tick, jobs=jobs)
+        )
+    if isinstance(review, str):
+        print(f"rummy500 review: {review}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(review.to_dict()))
@@ -224,6 +221,16 @@ def main(argv: list[str]) -> int:
     print_scores(scores, console)
     print_review(review, console, every=args.all)
     return 0
+
+
+def _attempt(work: Callable[[], T]) -> T | str:
+    """``work()``, or the one-line reason a record cannot be reviewed (malformed, illegal, nested too deeply)."""
+    try:
+        return work()
+    except ReviewError as exc:
+        return str(exc)
+    except RecursionError:
+        return "malformed record: nested too deeply"
 
 
 def _labels(names: list[str]) -> list[str]:
