@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -363,8 +364,14 @@ def deal_round(match: Match, rec: Record, r: int) -> None:
     match.start_round(_start_state(rec.rules, spec, dealer, f"rounds[{r}]"))
 
 
-def replay_match(rec: Record) -> tuple[Match, tuple[int, int, str] | None]:
-    """Play a record; return the match and (round, action, message) of the first illegal action."""
+def replay_match(
+    rec: Record, after_round: Callable[[int, Match], None] | None = None
+) -> tuple[Match, tuple[int, int, str] | None]:
+    """Play a record; return the match and (round, action, message) of the first illegal action.
+
+    ``after_round(r, match)`` is called once round ``r``'s actions are all played
+    (the round may still be going on, in a record that stops mid-round).
+    """
     match = Match(rec.rules, rec.players, rec.scores, deal=False)
     for r, spec in enumerate(rec.rounds):
         deal_round(match, rec, r)
@@ -373,6 +380,8 @@ def replay_match(rec: Record) -> tuple[Match, tuple[int, int, str] | None]:
                 match.apply(seat, action, auto=False)
             except IllegalAction as exc:
                 return match, (r, i, str(exc))
+        if after_round is not None:
+            after_round(r, match)
     return match, None
 
 

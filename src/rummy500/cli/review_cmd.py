@@ -64,33 +64,30 @@ def replay_scores(record: Any) -> Scores:
             actions counted from 1, as the review's tables count them).
     """
     from rummy500.match import Match
-    from rummy500.record import RecordError, deal_round, load_record
+    from rummy500.record import RecordError, load_record, replay_match
     from rummy500.state import IllegalAction
 
-    try:
-        rec = load_record(record)
-    except RecordError as exc:
-        raise ReviewError(str(exc)) from None
-    match = Match(rec.rules, rec.players, rec.scores, deal=False)
     rounds: list[tuple[list[int], list[int], list[int], list[int], int | None]] = []
     cut: tuple[int, int] | None = None
-    for r, spec in enumerate(rec.rounds):
-        try:
-            deal_round(match, rec, r)
-        except (RecordError, IllegalAction) as exc:
-            raise ReviewError(str(exc)) from None
-        for i, (seat, action) in enumerate(spec.actions):
-            try:
-                match.apply(seat, action, auto=False)
-            except IllegalAction as exc:
-                raise ReviewError(f"round {r + 1} action {i + 1}: {exc}") from None
+
+    def keep(r: int, match: Match) -> None:
+        nonlocal cut
         state = match.state
         assert state is not None
         if state.is_over and state.result is not None:
             res = state.result
             rounds.append((list(res.table_points), list(res.hand_points), list(res.round_scores), list(match.totals), res.went_out))
         else:
-            cut = (r + 1, len(spec.actions))
+            cut = (r + 1, len(rec.rounds[r].actions))
+
+    try:
+        rec = load_record(record)
+        match, error = replay_match(rec, keep)
+    except (RecordError, IllegalAction) as exc:
+        raise ReviewError(str(exc)) from None
+    if error is not None:
+        r, i, message = error
+        raise ReviewError(f"round {r + 1} action {i + 1}: {message}")
     winner = match.winner
     winners = [] if winner is None else list(winner) if isinstance(winner, list) else [winner]
     bonus = None if match.bonus_to is None else (match.bonus_to, rec.rules.final_bonus)
