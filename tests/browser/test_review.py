@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 
@@ -35,10 +36,28 @@ def test_review_marks_the_moves_and_charts_the_standing(server, new_page, artifa
     expect(stranger.get_by_test_id("review-button")).to_be_disabled(timeout=60_000)
     expect(stranger.get_by_test_id("review-status")).to_contain_text("Only the players")
 
+    # While the review runs, a bar shows how many decisions are done: the first poll is answered
+    # by the test as a review one quarter through, the later ones by the server.
+    faked: list[str] = []
+
+    def running(route):
+        if route.request.method == "GET" and not faked:
+            faked.append(route.request.url)
+            body = {"status": "running", "ahead": 0, "done": 3, "total": 12, "review": None, "error": None}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+        else:
+            route.fallback()
+
+    page.route("**/api/games/*/review", running)
     page.get_by_test_id("review-button").click()
     expect(page.get_by_test_id("review-status")).to_contain_text(re.compile("Queued|Reviewing"))
+    progress = page.get_by_test_id("review-progress")
+    expect(progress).to_contain_text("3 of 12 decisions")
+    assert progress.locator("progress").evaluate("el => [el.value, el.max]") == [3, 12]
+    page.unroute("**/api/games/*/review", running)
     summary = page.get_by_test_id("review-summary")
     expect(summary).to_be_visible(timeout=600_000)  # a bound for a loaded machine, not a speed test
+    expect(progress).to_be_hidden()
     expect(summary.locator("tbody tr")).to_have_count(2)
     expect(summary.locator("tbody tr").first).to_contain_text("Ann")
     for seat in (0, 1):

@@ -16,6 +16,7 @@ Positions that need no server logic come from the scripted socket of
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import re
 import time
@@ -249,6 +250,10 @@ def test_chips_score_cells_and_melds_read_well(scripted, size):  # noqa: F811
             [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, f"[data-testid=meld-0] .card.joker {part}"],
         )
         assert on_top, f"the joker's {part} label is covered"
+    # The tag does not cover the next card's index either (on a phone it did): the two boxes do not meet.
+    tag = joker.locator(".by").bounding_box()
+    corner = meld.locator(".card").nth(2).locator(".corner").bounding_box()
+    assert tag["x"] + tag["width"] <= corner["x"] or corner["y"] + corner["height"] <= tag["y"], (tag, corner)
     # Its lay-off button counts melds from 1 too.
     page.get_by_test_id("card-KH").click(position=CARD_TAP)
     expect(page.get_by_test_id("btn-layoff-1")).to_have_text("Lay off on meld 2 (Ann)")
@@ -541,6 +546,20 @@ def test_replays_list_public_games_newest_first_and_show_each_rounds_end(seeded_
     page.get_by_test_id("replay-next").click()
     expect(step).to_contain_text(f"move {first_round + 1} of")
     expect(where).to_contain_text(re.compile(r"^Round 2 \u00b7 (Ann|Bot 2) to "))
+    # A round can be reached at once: its first move, or its end.
+    jump = page.get_by_test_id("replay-jump")
+    ends = list(itertools.accumulate(len(r["actions"]) for r in record["rounds"]))
+    expect(jump.locator("option")).to_have_count(1 + 2 * len(record["rounds"]))
+    jump.select_option(label="Round 1: its end")
+    expect(step).to_contain_text(f"move {first_round} of")
+    expect(where).to_have_text("Round 1 \u00b7 round over")
+    jump.select_option(label="Round 2")
+    expect(step).to_contain_text(f"move {first_round + 1} of")
+    expect(where).to_contain_text(re.compile(r"^Round 2 \u00b7 "))
+    jump.select_option(label=f"Round {len(ends)}: its end")
+    expect(step).to_contain_text(f"move {ends[-1]} of {ends[-1]}")
+    jump.select_option(label="Round 1")
+    expect(step).to_contain_text("move 0 of")
     page.get_by_test_id("replay-last").click()
     # The last step is the last round's end: round 2, or a tie-break round when round 2 ended level.
     expect(where).to_have_text(f"Round {len(record['rounds'])} \u00b7 round over")

@@ -57,6 +57,9 @@ def test_a_finished_game_can_be_listed_downloaded_and_stepped_through(client: Te
         if any(e["kind"] == "round_over" for e in game.apply(item.seat, parse_action(item.action))):
             ends.append(item.seq + 1)
     assert ends and ends[-1] == steps
+    # Every step names them, so a viewer can jump to a round's start or its end.
+    assert first["round_ends"] == last["round_ends"] == ends
+    assert len(ends) == len(record["rounds"])
     end = client.get(f"/api/games/{table_id}/replay/{ends[0]}").json()
     assert end["round"] == 0 and end["round_over"]["round"] == 0
     assert all(x["round_score"] == x["melded"] - x["in_hand"] for x in end["round_over"]["seats"])

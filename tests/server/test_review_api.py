@@ -35,7 +35,8 @@ def test_players_get_the_review_of_their_finished_game(client: TestClient) -> No
     table_id, token, steps = _finished_game(client)
     path = f"/api/games/{table_id}/review"
     auth = {"Authorization": f"Bearer {token}"}
-    assert client.get(path, headers=auth).json() == {"status": "none", "ahead": 0, "review": None, "error": None}
+    none = {"status": "none", "ahead": 0, "done": 0, "total": 0, "review": None, "error": None}
+    assert client.get(path, headers=auth).json() == none
     asked = client.post(path, headers=auth)
     assert asked.status_code == 202 and asked.json()["status"] in ("queued", "running")
     again = client.post(path, headers=auth)  # asked twice: still one review
@@ -87,3 +88,30 @@ def test_the_server_budget_is_the_default_unless_the_environment_sets_it(monkeyp
     monkeypatch.setenv("RUMMY500_REVIEW_SAMPLES", "lots")
     monkeypatch.setenv("RUMMY500_REVIEW_EXTEND", "-3")
     assert server_budget() == DEFAULT_BUDGET
+
+
+def test_a_running_review_says_how_far_it_has_come() -> None:
+    """The worker counts the decisions it has reviewed; the status of the running review shows the count."""
+    import multiprocessing
+
+    from rummy500 import Rules
+    from rummy500.server.api import review as review_api
+    from rummy500.sim.runner import play_game
+
+    record = play_game(["random", "random"], Rules.preset_rules("standard", rounds=1), 4, keep_record=True).record
+    assert record is not None
+    shared = multiprocessing.get_context("spawn").Array("i", 2)
+    review_api._progress = shared
+    try:
+        done = review_api.compute_review(record, Budget(samples=2, extend=0))
+    finally:
+        review_api._progress = None
+    assert shared[1] > 0 and shared[0] == shared[1]  # every decision counted, the last report says all done
+    assert shared[1] >= len(done["decisions"])
+    queue = ReviewQueue(Budget(samples=2, extend=0))
+    queue.jobs["g"] = review_api._Job(record, status="running")
+    queue._progress[:] = [7, 40]
+    status = queue.status("g")
+    assert (status.status, status.done, status.total) == ("running", 7, 40)
+    queue.jobs["g"].status = "done"
+    assert (queue.status("g").done, queue.status("g").total) == (0, 0)  # the counts belong to the running review

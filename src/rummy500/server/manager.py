@@ -579,7 +579,8 @@ class TableManager:
 
         Returns:
             ``(steps, step)`` where ``step`` is ``None`` when out of range, else
-            the action's event, the spectator view and every hand.
+            the action's event, the spectator view, every hand and the steps
+            that end each round (``round_ends``).
         """
         steps = self._replays.get(row.id)
         if steps is None:
@@ -592,7 +593,8 @@ class TableManager:
         self._replays.move_to_end(row.id)
         if not 0 <= step < len(steps):
             return len(steps) - 1, None
-        return len(steps) - 1, steps[step]
+        ends = [i for i, s in enumerate(steps) if s["round_over"]]
+        return len(steps) - 1, {**steps[step], "round_ends": ends}
 
     async def _replay_all(self, row: GameRow) -> list[dict[str, Any]]:
         actions = await self.stored_actions(row.id)

@@ -220,6 +220,9 @@ class ReplayStep(BaseModel):
     game_over: dict[str, Any] | None = Field(
         default=None, description="when action `step` ended the game: `totals` (final bonus included) and `winner` (a seat, or a side's seats)"
     )
+    round_ends: list[int] = Field(
+        default_factory=list, description="the step that ends each round, in order (round r + 1 starts at the step after round r's end)"
+    )
 
 
 # ---------------------------------------------------------- websocket: in

@@ -2,7 +2,8 @@
 
 ``POST /api/games/{id}/review`` asks for it and ``GET /api/games/{id}/review``
 reports where it stands: ``queued`` (with how many reviews are ahead),
-``running``, ``done`` (with the review) or ``failed`` (with the reason).
+``running`` (with how many decisions of how many are reviewed), ``done``
+(with the review) or ``failed`` (with the reason).
 Only the players of the game may ask: the request carries one of its seat
 tokens (``Authorization: Bearer TOKEN``). The server has no public tables;
 every table is invite-only, so nobody else may.
@@ -25,10 +26,11 @@ import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from multiprocessing.sharedctypes import SynchronizedArray
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from rummy500.review import DEFAULT_BUDGET, Budget, ReviewError, review_record
 from rummy500.server.api.deps import BearerToken, ManagerDep
@@ -50,13 +52,32 @@ class ReviewStatus(BaseModel):
 
     status: Literal["none", "queued", "running", "done", "failed"]
     ahead: int = 0
+    done: int = Field(default=0, description="while running: the decisions reviewed so far")
+    total: int = Field(default=0, description="while running: the decisions to review (0 until counted)")
     review: dict[str, Any] | None = None
     error: str | None = None
 
 
+#: In the review worker process: where it writes how far the review has come (done, total).
+_progress: SynchronizedArray[int] | None = None
+
+
+def _start_review_worker(parent: int, progress: SynchronizedArray[int]) -> None:
+    """The review worker's initializer: :func:`start_worker`, and the shared progress counters."""
+    global _progress  # noqa: PLW0603 - one per worker process, set once at its start
+    _progress = progress
+    start_worker(parent)
+
+
+def _report(done: int, total: int) -> None:
+    if _progress is not None:
+        _progress[0], _progress[1] = done, total
+
+
 def compute_review(record: dict[str, Any], budget: Budget) -> dict[str, Any]:
-    """Review a record (runs in the worker process)."""
-    return review_record(record, budget=budget).to_dict()
+    """Review a record (runs in the worker process), counting the decisions reviewed as it goes."""
+    _report(0, 0)
+    return review_record(record, budget=budget, progress=_report).to_dict()
 
 
 def _env_int(name: str, default: int, lo: int, hi: int) -> int:
@@ -93,6 +114,9 @@ class ReviewQueue:
         self._worker: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pool: ProcessPoolExecutor | None = None
+        self._ctx = multiprocessing.get_context("spawn")
+        #: The running review's decisions done and to do, written by the worker process.
+        self._progress: SynchronizedArray[int] = self._ctx.Array("i", 2)
 
     def status(self, game_id: str) -> ReviewStatus:
         """The state of ``game_id``'s review."""
@@ -100,7 +124,15 @@ class ReviewQueue:
         if job is None:
             return ReviewStatus(status="none")
         ahead = self.order.index(game_id) if job.status == "queued" and game_id in self.order else 0
-        return ReviewStatus(status=job.status, ahead=ahead, review=job.review, error=job.error)  # type: ignore[arg-type]
+        done, total = self._progress[:] if job.status == "running" else (0, 0)
+        return ReviewStatus(
+            status=job.status,  # type: ignore[arg-type]
+            ahead=ahead,
+            done=done,
+            total=total,
+            review=job.review,
+            error=job.error,
+        )
 
     def submit(self, game_id: str, record: dict[str, Any]) -> ReviewStatus:
         """Queue ``game_id`` unless it is queued, running or done (a failed one is retried)."""
@@ -138,14 +170,15 @@ class ReviewQueue:
                 self.order.remove(game_id)
             if job is None or job.status != "queued":
                 continue
+            self._progress[:] = [0, 0]
             job.status = "running"
             try:
                 if self._pool is None:
                     self._pool = ProcessPoolExecutor(
                         max_workers=1,
-                        mp_context=multiprocessing.get_context("spawn"),
-                        initializer=start_worker,  # no orphaned reviews after a kill -9
-                        initargs=(os.getpid(),),
+                        mp_context=self._ctx,
+                        initializer=_start_review_worker,  # no orphaned reviews after a kill -9
+                        initargs=(os.getpid(), self._progress),
                     )
                 job.review = await loop.run_in_executor(self._pool, compute_review, job.record, self.budget)
                 job.status = "done"

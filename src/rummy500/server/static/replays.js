@@ -67,6 +67,25 @@ export function renderReplay(root, gameId) {
   let names = [];
   let loading = 0;
   let wanted = 0; // the move last asked for (its answer may still be on its way)
+  // Jump to a round: its first move, or its end (the step that shows what each seat melded and kept).
+  const jump = h("select", { "aria-label": "Jump to a round", dataset: { testid: "replay-jump" }, hidden: true });
+  let jumpsFor = "";
+  function fillJumps(ends) {
+    const key = ends.join(",");
+    if (key === jumpsFor) return;
+    jumpsFor = key;
+    clear(jump);
+    jump.append(h("option", { value: "" }, "Jump to a round\u2026"));
+    ends.forEach((end, r) => {
+      jump.append(h("option", { value: String(r === 0 ? 0 : ends[r - 1] + 1) }, `Round ${r + 1}`));
+      jump.append(h("option", { value: String(end) }, `Round ${r + 1}: its end`));
+    });
+    jump.hidden = !ends.length;
+  }
+  jump.addEventListener("change", () => {
+    if (jump.value !== "") go(+jump.value);
+    jump.value = "";
+  });
 
   async function go(n) {
     n = Math.max(0, Math.min(total || n, n));
@@ -80,6 +99,7 @@ export function renderReplay(root, gameId) {
       slider.max = String(total);
       slider.value = String(step);
       stepLabel.textContent = `move ${step} of ${total}`;
+      fillJumps(Array.isArray(data.round_ends) ? data.round_ends : []);
       const ev = data.action; // the log event of the last action played
       lastAction.textContent = ev
         ? `Move ${step}: ${entryText(ev, names)}`
@@ -157,7 +177,7 @@ export function renderReplay(root, gameId) {
     mk("\u2039 Back", "replay-prev", () => go(step - 1)),
     mk("Next \u203A", "replay-next", () => go(step + 1)),
     mk("End \u00BB", "replay-last", () => go(total)),
-    slider, stepLabel,
+    slider, stepLabel, jump,
   ]);
   const onKey = (e) => {
     if (e.target.closest?.("input, textarea, select")) return;

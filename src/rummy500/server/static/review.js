@@ -48,8 +48,12 @@ export function reviewPanel(gameId, hooks) {
   const current = h("div", { class: "review-current", dataset: { testid: "review-current" }, "aria-live": "polite" });
   const body = h("div", { class: "review-body" });
   const button = h("button", { type: "button", dataset: { testid: "review-button" } }, "Review this game");
+  // How far the running review has come (outside the live region: it changes every second).
+  const bar = h("progress", { max: "1", value: "0", "aria-label": "Decisions reviewed" });
+  const count = h("span", { class: "hint" });
+  const progress = h("div", { class: "review-progress", dataset: { testid: "review-progress" }, hidden: true }, [bar, count]);
   const el = h("section", { class: "panel review-panel", dataset: { testid: "review-panel" } }, [
-    h("h2", {}, "Review"), button, status, current, body,
+    h("h2", {}, "Review"), button, status, progress, current, body,
   ]);
   let review = null;
   let step = 0;
@@ -76,6 +80,12 @@ export function reviewPanel(gameId, hooks) {
 
   function show(data) {
     if (stopped) return;
+    progress.hidden = !(data.status === "running" && data.total > 0);
+    if (!progress.hidden) {
+      bar.max = data.total;
+      bar.value = data.done;
+      count.textContent = `${data.done} of ${data.total} decisions`;
+    }
     if (data.status === "done") {
       status.textContent = "";
       button.hidden = true;
