@@ -65,7 +65,8 @@ class RulesError(ValueError):
 class NumberRange:
     """The whole numbers an option accepts beyond its named choices.
 
-    ``minimum``/``maximum`` are inclusive; None means unbounded on that side.
+    ``minimum``/``maximum`` are inclusive; None means no bound on that side but
+    :data:`NUMBER_LIMIT`, which bounds every option's numbers.
     """
 
     minimum: int | None
@@ -80,6 +81,16 @@ class NumberRange:
         if self.minimum is not None:
             return f"{self.minimum} or more"
         return "any whole number"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The range as JSON: an unbounded side is bounded by :data:`NUMBER_LIMIT`, as the checks are.
+
+        >>> OPTIONS["target"].number.to_dict()["min"], OPTIONS["target"].number.to_dict()["max"]
+        (1, 1000000)
+        """
+        low = -NUMBER_LIMIT if self.minimum is None else self.minimum
+        high = NUMBER_LIMIT if self.maximum is None else self.maximum
+        return {"min": low, "max": high, "label": self.label, "description": self.description}
 
     def text(self) -> str:
         """The range in words: ``a whole number from 7 to 13``."""
@@ -140,7 +151,7 @@ class OptionSpec:
             "description": self.description,
             "group": self.group,
             "choices": [{"value": c.value, "label": c.label, "description": c.description} for c in self.choices],
-            "number": None if n is None else {"min": n.minimum, "max": n.maximum, "label": n.label, "description": n.description},
+            "number": None if n is None else n.to_dict(),
         }
 
     def allowed(self) -> str:

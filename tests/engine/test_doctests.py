@@ -37,3 +37,19 @@ def test_every_modules_examples_run(name: str) -> None:
     """No example in a docstring goes unchecked: each module that has one runs them (the engine's, the bots', review, rules ...)."""
     failures, attempted = doctest.testmod(importlib.import_module(name), raise_on_error=False)
     assert attempted > 0 and failures == 0
+
+
+def test_the_records_guide_examples_replay() -> None:
+    """Every whole record docs/records.md shows (no "..." in it) is a legal game, as its text says."""
+    import json
+    import re
+
+    from rummy500.record import load_record, replay_match
+
+    text = (API.parent / "records.md").read_text(encoding="utf-8")
+    whole = [b for b in re.findall(r"```json\n(.*?)```", text, re.S) if '"players"' in b and "..." not in b]
+    assert whole, "docs/records.md shows a whole record"
+    for block in whole:
+        match, illegal = replay_match(load_record(json.loads(block)))
+        assert illegal is None, illegal
+        assert match.rounds, block

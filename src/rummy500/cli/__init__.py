@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 
@@ -57,4 +58,11 @@ def main(argv: list[str] | None = None) -> int:
             return 0 if args else 2
         print(f"rummy500: unknown command {args[0]!r} (commands: {', '.join(cmds)})", file=sys.stderr)
         return 2
-    return cmds[args[0]][1](args[1:])
+    try:
+        return cmds[args[0]][1](args[1:])
+    except BrokenPipeError:
+        # Whoever read the output stopped reading (`rummy500 rules | head`): end quietly, as other
+        # commands do. Later writes (Python's own flush at exit included) go nowhere.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
