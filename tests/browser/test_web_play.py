@@ -105,6 +105,51 @@ def test_house_rule_editor_speaks_a_players_words(server, new_page, size):
     start_game(page)  # a started table no longer counts among this client's waiting tables
 
 
+def test_house_card_values_are_rows_of_a_card_and_its_points(server, new_page):
+    """custom_values is edited a card or rank a row, each checked by name before the table is made."""
+    page = new_page(390, 844)
+    page.goto(server + "/")
+    page.get_by_test_id("name-input").fill("Ann")
+    expect(page.get_by_test_id("opt-custom_values")).to_be_attached()
+    page.get_by_test_id("house-rules").locator("summary").click()
+    editor = page.get_by_test_id("opt-custom_values")
+    rows = editor.locator(".kv-row")
+    expect(rows).to_have_count(0)  # the standard game has none
+    expect(page.get_by_test_id("opt-custom_values-desc")).to_contain_text("a card (QS) or a rank (Q, 10, A, JK)")
+    add = page.get_by_test_id("opt-custom_values-add")
+    add.click()
+    key, points = rows.nth(0).locator("input").nth(0), rows.nth(0).locator("input").nth(1)
+    expect(key).to_be_focused()
+    key.fill("ZZ")
+    points.fill("40")
+    banner = page.get_by_test_id("error-banner")
+    page.get_by_test_id("create-table").click()
+    expect(banner).to_have_text(
+        "House rules: \u201ccustom values\u201d: \u201cZZ\u201d is no card or rank \u2014 write a card (QS) or a rank (Q, 10, A, JK)."
+    )
+    expect(key).to_be_focused()
+    key.fill("qs")
+    points.fill("")
+    page.get_by_test_id("create-table").click()
+    expect(banner).to_have_text("House rules: \u201ccustom values\u201d: QS needs a whole number of points.")
+    expect(points).to_be_focused()
+    points.fill("40")
+    for k, v in (("10", "12"), ("T", "5")):
+        add.click()
+        rows.last.locator("input").nth(0).fill(k)
+        rows.last.locator("input").nth(1).fill(v)
+    page.get_by_test_id("create-table").click()
+    expect(banner).to_have_text("House rules: \u201ccustom values\u201d: T is given twice.")
+    rows.last.get_by_role("button", name="Remove this card value").click()
+    expect(rows).to_have_count(2)
+    expect(page.locator("[data-option=custom_values]")).to_have_class(re.compile(r"\bchanged\b"))
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    assert _get(server, f"/api/tables/{table_id}")["rules"]["custom_values"] == {"QS": 40, "T": 12}  # the engine writes a ten T
+    start_game(page)  # a started table no longer counts among this client's waiting tables
+
+
 # ------------------------------------------------------------ the game log
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
 def test_the_game_log_reads_the_servers_events(scripted, size):  # noqa: F811

@@ -131,6 +131,10 @@ export function choiceDescription(spec, choice) {
   return general;
 }
 
+// A key of custom_values: a card (QS, 10H, TD) or a rank (Q, 10, A) or the joker; and how large a number
+// any option may be (the engine's rules.NUMBER_LIMIT).
+const CARD_KEY = /^(?:JK|(?:A|K|Q|J|T|10|[2-9])[CDHS]?)$/;
+const NUMBER_LIMIT = 1000000;
 const TURN_CLOCKS = [[0, "no clock"], [30, "30 seconds"], [60, "60 seconds"], [120, "2 minutes"]];
 
 /** Create a table and sit at it; returns the new table's id. */
@@ -244,14 +248,50 @@ export function renderLobby(root) {
     let get, set;
     let problem = () => null;
     if (object) {
-      const ta = h("textarea", { id, rows: "1", "aria-describedby": `${id}-desc`, spellcheck: "false", dataset: { testid: id } });
-      desc.textContent = playerWords(spec.description ?? "");
-      get = () => {
-        try { return JSON.parse(ta.value || "{}"); } catch { return ta.value; }
+      // House values for cards or ranks ({"QS": 40, "JK": 25}): one row a key, never raw JSON.
+      const rowsBox = h("div", { class: "kv-rows" });
+      const addBtn = h("button", { type: "button", class: "chip", dataset: { testid: `${id}-add` } }, "Add a card value");
+      const editor = h("div", { class: "kv-editor", id, role: "group", "aria-label": words, "aria-describedby": `${id}-desc`, dataset: { testid: id } }, [rowsBox, addBtn]);
+      desc.textContent = `${playerWords(spec.description ?? "")}. A key is a card (QS) or a rank (Q, 10, A, JK).`;
+      const entries = () => [...rowsBox.querySelectorAll(".kv-row")].map((r) => {
+        const [k, v] = r.querySelectorAll("input");
+        return { row: r, k, v, key: k.value.trim().toUpperCase(), text: v.value.trim() };
+      });
+      const addRow = (key = "", points = "") => {
+        const k = h("input", { type: "text", class: "kv-key", maxlength: "4", placeholder: "QS", autocapitalize: "characters", spellcheck: "false", "aria-label": "Card or rank", value: key });
+        const v = h("input", { type: "number", step: "1", class: "num", placeholder: "points", "aria-label": "Points", value: points === "" ? "" : String(points) });
+        const del = h("button", { type: "button", class: "chip", "aria-label": "Remove this card value" }, "\u00d7");
+        const r = h("div", { class: "kv-row" }, [k, v, del]);
+        for (const input of [k, v]) input.addEventListener("input", () => { input.removeAttribute("aria-invalid"); updateChanged(); });
+        del.addEventListener("click", () => { r.remove(); updateChanged(); addBtn.focus(); });
+        rowsBox.append(r);
+        return k;
       };
-      set = (v) => { ta.value = JSON.stringify(v ?? {}); };
-      ta.addEventListener("input", updateChanged);
-      row.append(label, ta, desc);
+      addBtn.addEventListener("click", () => { addRow().focus(); updateChanged(); });
+      get = () => {
+        const out = {};
+        for (const e of entries()) if (e.key && CARD_KEY.test(e.key) && /^-?\d+$/.test(e.text)) out[e.key] = parseInt(e.text, 10);
+        return out;
+      };
+      set = (v) => {
+        clear(rowsBox);
+        for (const [key, points] of Object.entries(v && typeof v === "object" ? v : {})) addRow(key, points);
+      };
+      problem = () => {
+        const seen = new Set();
+        for (const e of entries()) {
+          if (!e.key && !e.text) continue; // an empty row is no value
+          const fail = (input, msg) => { input.setAttribute("aria-invalid", "true"); return `\u201c${words}\u201d: ${msg}`; };
+          if (!CARD_KEY.test(e.key)) return fail(e.k, `\u201c${e.k.value.trim()}\u201d is no card or rank \u2014 write a card (QS) or a rank (Q, 10, A, JK).`);
+          if (!/^-?\d+$/.test(e.text)) return fail(e.v, `${e.key} needs a whole number of points.`);
+          if (Math.abs(parseInt(e.text, 10)) > NUMBER_LIMIT) return fail(e.v, `${e.key}'s points must be between -${NUMBER_LIMIT} and ${NUMBER_LIMIT}.`);
+          const canon = e.key.replace(/^10/, "T");
+          if (seen.has(canon)) return fail(e.k, `${e.key} is given twice.`);
+          seen.add(canon);
+        }
+        return null;
+      };
+      row.append(label, editor, desc);
     } else {
       // Each value shows its label; `data-value` keeps the value itself (JSON) for tests and tools.
       const sel = h("select", { id, "aria-describedby": `${id}-desc`, dataset: { testid: id } },
@@ -372,7 +412,7 @@ export function renderLobby(root) {
       if (bad) {
         showError(errorBox, `House rules: ${bad}`);
         c.row.closest("details")?.setAttribute("open", "");
-        (c.row.querySelector("input:not([hidden])") ?? c.row.querySelector("select"))?.focus();
+        (c.row.querySelector("[aria-invalid=true]") ?? c.row.querySelector("input:not([hidden])") ?? c.row.querySelector("select"))?.focus();
         return;
       }
       const v = c.get();
