@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 import time
 from dataclasses import asdict
@@ -26,14 +28,15 @@ def _rule_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-resplit-aces", action="store_true", help="split aces are not split again")
     g.add_argument("--draw-split-aces", action="store_true", help="split aces are played like other split hands")
     g.add_argument("--max-hands", type=int, default=4, help="most hands after splits (default 4)")
-    g.add_argument("--rules", default=None, help='any rule option as JSON, e.g. \'{"ace_low_straight": false}\'')
+    g.add_argument("--rules", default=None, help="any rule option as JSON, e.g. '{\"ace_low_straight\": false}'")
 
 
 def rules_from_args(ns: argparse.Namespace) -> CasinoRules:
     """The rules the flags describe.
 
     Raises:
-        RulesError: bad values or unknown options.
+        RulesError: bad values (out of range, or of the wrong JSON type in ``--rules``:
+            ``"false"`` or ``0`` for a boolean, ``"6"`` or ``4.0`` for a whole number) or unknown options.
     """
     rules = CasinoRules(
         decks=ns.decks,
@@ -51,7 +54,10 @@ def rules_from_args(ns: argparse.Namespace) -> CasinoRules:
             raise RulesError(f"--rules is not JSON: {exc.msg}") from None
         if not isinstance(extra, dict):
             raise RulesError("--rules must be a JSON object")
-        rules = rules.with_options(**extra)
+        try:
+            rules = rules.with_options(**extra)
+        except RulesError as exc:
+            raise RulesError(f"--rules: {exc}") from None
     return rules
 
 
@@ -65,9 +71,13 @@ def _chart(rules: CasinoRules) -> Chart:
 
 
 def _edge(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="rummy500 casino edge", description="The exact house edge (optimal play, finite shoe).")
+    p = argparse.ArgumentParser(
+        prog="rummy500 casino edge", description="The exact house edge (optimal play, finite shoe)."
+    )
     _rule_args(p)
-    p.add_argument("--variants", action="store_true", help="also the seed's rule variants against their published effects")
+    p.add_argument(
+        "--variants", action="store_true", help="also the seed's rule variants against their published effects"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     ns = p.parse_args(argv)
     rules = rules_from_args(ns)
@@ -76,9 +86,18 @@ def _edge(argv: list[str]) -> int:
     if base.basic_edge is not None:
         out["chart_house_edge_pct"] = round(base.basic_edge, 4)
     if ns.variants:
+        bench = _chart(BENCHMARK).edge
+        # The variants' effects are changes from the benchmark rules, whatever rules the flags chose.
+        out["benchmark_house_edge_pct"] = round(bench, 4)
         out["published_house_edge_pct"] = 1.00
+        out["variants_measured_from"] = "benchmark"
         out["variants"] = [
-            {"variant": name, "published": pub, "computed": round(_chart(r).edge - _chart(BENCHMARK).edge, 4)}
+            {
+                "variant": name,
+                "published": pub,
+                "computed": round(_chart(r).edge - bench, 4),
+                "house_edge_pct": round(_chart(r).edge, 4),
+            }
             for name, r, pub in VARIANTS
         ]
     if ns.json:
@@ -90,6 +109,7 @@ def _edge(argv: list[str]) -> int:
         print(f"playing the basic-strategy chart: {base.basic_edge:.3f}%")
     if ns.variants:
         print(f"benchmark rules: {_chart(BENCHMARK).edge:.3f}% (published 1.00%)")
+        print("each variant's change to the benchmark rules' house edge, in points:")
         print(f"{'variant':<24}{'published':>10}{'computed':>10}")
         for v in out["variants"]:
             print(f"{v['variant']:<24}{v['published']:>+9.2f}%{v['computed']:>+9.3f}%")
@@ -117,9 +137,29 @@ def chart_text(chart: Chart) -> str:
     ]
     lines += ["  " + x for x in chart.exception_lines()] or ["  none"]
     lines += ["", "Three cards or more (hit H / stand S)", head]
-    for key in [f"H{t}" for t in range(12, 18)] + [f"S{t}" for t in range(17, 20)]:
+    # The rows outside these ranges go in the footnote when they play one way against every
+    # up-card (hit or stand, as the computed table says); a row that does not is printed.
+    shown = [f"H{t}" for t in range(12, 18)] + [f"S{t}" for t in range(17, 20)]
+    notes: dict[str, list[str]] = {"H": [], "S": []}
+    for group, keys in (
+        ("hard 11 or less", [f"H{t}" for t in range(4, 12)]),
+        ("soft 16 or less", [f"S{t}" for t in range(12, 17)]),
+        ("hard 18 or more", [f"H{t}" for t in range(18, 22)]),
+        ("soft 20 or more", [f"S{t}" for t in range(20, 22)]),
+    ):
+        plays = {chart.hit_stand[k][u] for k in keys for u in UPS}
+        if len(plays) == 1:
+            notes[plays.pop()].append(group)
+        else:
+            shown += keys
+    order = [f"H{t}" for t in range(4, 22)] + [f"S{t}" for t in range(12, 22)]
+    for key in sorted(shown, key=order.index):
         lines.append(f"{key:>5} " + " ".join(f"{chart.hit_stand[key][u]:>3}" for u in UPS))
-    lines.append("(hard 11 or less: hit; hard 18 or more, soft 20 or more: stand)")
+    note = "; ".join(
+        f"{', '.join(labels)}: {'hit' if play == 'H' else 'stand'}" for play, labels in notes.items() if labels
+    )
+    if note:
+        lines.append(f"({note})")
     return "\n".join(lines)
 
 
@@ -128,20 +168,42 @@ def _strategy(argv: list[str]) -> int:
     _rule_args(p)
     p.add_argument("--svg", metavar="FILE", default=None, help="also write the chart as an SVG image")
     ns = p.parse_args(argv)
-    chart = _chart(rules_from_args(ns))
+    rules = rules_from_args(ns)
+    if ns.svg and (why := _cannot_write(ns.svg)):
+        print(f"rummy500 casino: cannot write {ns.svg}: {why}", file=sys.stderr)
+        return 2
+    chart = _chart(rules)
     print(chart_text(chart))
     if ns.svg:
         from rummy500.casino.svg import chart_svg
 
-        with open(ns.svg, "w", encoding="utf-8") as fh:
-            fh.write(chart_svg(chart))
+        try:
+            with open(ns.svg, "w", encoding="utf-8") as fh:
+                fh.write(chart_svg(chart))
+        except OSError as exc:
+            print(f"rummy500 casino: cannot write {ns.svg}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     return 0
+
+
+def _cannot_write(path: str) -> str | None:
+    """Why ``path`` cannot be written as a new or replaced file (``None``: it looks writable)."""
+    if os.path.isdir(path):
+        return "it is a directory"
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        return f"no such directory {parent}"
+    if not os.access(path if os.path.exists(path) else parent, os.W_OK):
+        return "permission denied"
+    return None
 
 
 def _simulate(argv: list[str]) -> int:
     from rummy500.casino.simulate import simulate
 
-    p = argparse.ArgumentParser(prog="rummy500 casino simulate", description="Monte Carlo check of the exact house edge.")
+    p = argparse.ArgumentParser(
+        prog="rummy500 casino simulate", description="Monte Carlo check of the exact house edge."
+    )
     _rule_args(p)
     p.add_argument("--hands", type=int, default=200_000, help="rounds to play (default 200000)")
     p.add_argument("--seed", type=int, default=0)
@@ -169,24 +231,31 @@ def _simulate(argv: list[str]) -> int:
     if ns.json:
         print(json.dumps(out))
     else:
-        print(f"{res.rounds} rounds by basic strategy: house edge {res.edge:.3f}% \u00b1 {res.half_width:.3f} (95%), sd {res.sd:.3f}")
+        print(
+            f"{res.rounds} rounds by basic strategy: house edge {res.edge:.3f}% \u00b1 {res.half_width:.3f} (95%), sd {res.sd:.3f}"
+        )
         which = "optimal play" if chart.basic_edge is None else "this chart"
         print(f"exact ({which}) {exact:.3f}%: {'inside' if inside else 'OUTSIDE'} the interval ({secs:.1f} s)")
     return 0
 
 
 def _play(argv: list[str]) -> int:
-    from rummy500.casino.play import play
+    from rummy500.casino.play import MAX_CHIPS, play
 
     p = argparse.ArgumentParser(prog="rummy500 casino play", description="Play Costa Rican Rummy in the terminal.")
     _rule_args(p)
-    p.add_argument("--bankroll", type=float, default=1000, help="starting chips (default 1000)")
+    p.add_argument("--bankroll", type=float, default=1000, help=f"starting chips (default 1000, at most {MAX_CHIPS:g})")
     p.add_argument("--seed", type=int, default=None, help="shuffle seed (same seed, same cards)")
     ns = p.parse_args(argv)
-    if not ns.bankroll > 0:
-        raise RulesError("--bankroll must be positive")
+    if not (math.isfinite(ns.bankroll) and 0 < ns.bankroll <= MAX_CHIPS):
+        raise RulesError(f"--bankroll must be more than 0 and at most {MAX_CHIPS:g} chips, not {ns.bankroll:g}")
     rules = rules_from_args(ns)
-    return play(rules, _chart(rules), ns.bankroll, ns.seed)
+    try:
+        chart = _chart(rules)
+    except KeyboardInterrupt:  # while computing a chart, before any chips are dealt
+        print("\nrummy500 casino: interrupted", file=sys.stderr)
+        return 130
+    return play(rules, chart, ns.bankroll, ns.seed)
 
 
 _COMMANDS = {

@@ -5,6 +5,7 @@ Plain text in and out, so it runs the same on a keyboard or on piped input.
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 from typing import TextIO
@@ -14,7 +15,10 @@ from rummy500.casino.game import ACTION_NAMES, GameError, Hand, Round
 from rummy500.casino.rules import CasinoRules
 from rummy500.casino.strategy import Chart, advise
 
-__all__ = ["Session"]
+__all__ = ["MAX_CHIPS", "Session", "play"]
+
+#: The largest bankroll or bet accepted (a table limit: beyond it, floats stop counting single chips).
+MAX_CHIPS = 10**12
 
 _KEYS = {"h": "H", "s": "S", "d": "D", "p": "P", "r": "R"}
 HELP = (
@@ -36,11 +40,16 @@ class Session:
         bankroll: the starting chips.
         seed: the shoe's seed (``None``: random).
         inp, out: where the player types and reads.
+
+    Raises:
+        ValueError: a bankroll that is not a finite positive number up to :data:`MAX_CHIPS`.
     """
 
     def __init__(
         self, rules: CasinoRules, chart: Chart, bankroll: float, seed: int | None, inp: TextIO, out: TextIO
     ) -> None:
+        if not (math.isfinite(bankroll) and 0 < bankroll <= MAX_CHIPS):
+            raise ValueError(f"the bankroll must be more than 0 and at most {MAX_CHIPS:g} chips, not {bankroll:g}")
         self.rules = rules
         self.chart = chart
         self.bankroll = float(bankroll)
@@ -51,30 +60,46 @@ class Session:
         self.decisions = 0
         self.mistakes = 0
         self.last_bet = min(10.0, self.bankroll)
+        self._round: Round | None = None
 
     def say(self, text: str) -> None:
         """Print a line for the player."""
         print(text, file=self.out)
 
     def ask(self, prompt: str) -> str | None:
-        """Prompt and read one line (``None`` at the end of input)."""
+        """Prompt and read one line (``None`` at the end of input or on Ctrl-C, both read as quit)."""
         self.out.write(prompt)
         self.out.flush()
-        line = self.inp.readline()
+        try:
+            line = self.inp.readline()
+        except KeyboardInterrupt:
+            line = ""
         if not line:
             self.say("")
             return None
         return line.strip()
 
     def run(self) -> int:
-        """Play until the player quits, input ends, or the chips run out."""
+        """Play until the player quits, input ends (or Ctrl-C), or the chips run out; print the summary.
+
+        Returns:
+            0, the exit status (as for ``quit``).
+        """
         self.say(f"Costa Rican Rummy: {self.rules.describe()}. Type help for the commands.")
-        while self.bankroll > 0:
-            bet = self._ask_bet()
-            if bet is None:
-                break
-            if not self._play_round(bet):
-                break
+        try:
+            while self.bankroll > 0:
+                bet = self._ask_bet()
+                if bet is None:
+                    break
+                if not self._play_round(bet):
+                    break
+        except KeyboardInterrupt:  # outside a prompt: end as quit does
+            self.say("")
+            r, self._round = self._round, None
+            if r is not None and r.finished:
+                self.bankroll += r.net  # dealt to the end: settled as dealt
+            elif r is not None:
+                self._abandon(r)
         if self.bankroll <= 0:
             self.say("You are out of chips.")
         self.say(
@@ -93,10 +118,17 @@ class Session:
             try:
                 bet = float(line) if line else self.last_bet
             except ValueError:
+                bet = math.nan
+            if not math.isfinite(bet):
                 self.say(f"not a bet: {line!r} (a number of chips, e.g. 10)")
                 continue
-            if not 0 < bet <= self.bankroll:
-                self.say(f"the bet must be more than 0 and at most your bankroll {self.bankroll:g}")
+            if not 0 < bet <= min(self.bankroll, MAX_CHIPS):
+                limit = (
+                    f"your bankroll {self.bankroll:g}"
+                    if self.bankroll <= MAX_CHIPS
+                    else f"the table limit {MAX_CHIPS:g}"
+                )
+                self.say(f"the bet must be more than 0 and at most {limit}")
                 continue
             self.last_bet = bet
             return bet
@@ -114,6 +146,7 @@ class Session:
             self.shoe.shuffle()
             self.say("(the shoe is shuffled)")
         r = Round(self.rules, self.shoe, bet)
+        self._round = r
         self.rounds += 1
         seen = 0
         while True:
@@ -124,12 +157,14 @@ class Session:
                 break
             self._show_table(r)
             h = r.hand
-            allowed = r.legal_actions()
+            # A double or split the bankroll cannot cover is not offered, not hinted, and not
+            # counted as the right play (the chart's Dh is then a hit).
+            allowed = [a for a in r.legal_actions() if a not in ("D", "P") or self._covers(r, h)]
             names = "/".join(ACTION_NAMES[a] for a in allowed)
             line = self.ask(f"{names}? ")
             if line is None or line.lower() in ("q", "quit", "exit"):
-                self.say("Round abandoned: the bet is lost.")
-                self.bankroll -= sum(x.bet for x in r.hands)
+                self._round = None
+                self._abandon(r)
                 return False
             low = line.lower()
             if low in ("?", "hint"):
@@ -156,15 +191,34 @@ class Session:
         self._show_table(r)
         self.say(f"Dealer: {_show(r.dealer)} = {_total(r.dealer)}")
         self.bankroll += r.net
+        self._round = None
         self.say(f"Result: {r.net:+g}" + (f" (bonus {r.bonus_paid:+g})" if r.bonus_paid else ""))
         return True
 
+    def _abandon(self, r: Round) -> None:
+        """Quit mid-round: the bets on the table are lost, bonuses already paid stay paid."""
+        lost = sum(_at_stake(x) for x in r.hands)
+        self.bankroll += r.bonus_paid - lost
+        kept = f"; bonuses paid ({r.bonus_paid:+g}) are kept" if r.bonus_paid else ""
+        self.say(f"Round abandoned: the bets on the table are lost ({-lost:+g}){kept}.")
+
+    def _covers(self, r: Round, h: Hand) -> bool:
+        """The bankroll covers the bets on the table plus another ``h.bet`` (a double or a split)."""
+        return sum(x.bet for x in r.hands) + h.bet <= self.bankroll
+
     def _affordable(self, r: Round, h: Hand, code: str) -> bool:
         action = _KEYS.get(code.lower(), {v: k for k, v in ACTION_NAMES.items()}.get(code.lower(), ""))
-        if action in ("D", "P") and sum(x.bet for x in r.hands) + h.bet > self.bankroll:
+        if action in ("D", "P") and action in r.legal_actions() and not self._covers(r, h):
             self.say(f"not enough chips to {ACTION_NAMES[action]} (bankroll {self.bankroll:g})")
             return False
         return True
+
+
+def _at_stake(h: Hand) -> float:
+    """What an unsettled hand loses when the round is abandoned."""
+    if h.bonus_ends_hand:
+        return 0.0  # the bonus was its whole result
+    return h.bet / 2 if h.surrendered else h.bet
 
 
 def _total(cards: list[Card]) -> str:
@@ -172,6 +226,17 @@ def _total(cards: list[Card]) -> str:
     return f"{t} (bust)" if t > 21 else str(t)
 
 
-def play(rules: CasinoRules, chart: Chart, bankroll: float, seed: int | None, inp: TextIO | None = None, out: TextIO | None = None) -> int:
-    """Run a session on the given streams (stdin/stdout by default)."""
+def play(
+    rules: CasinoRules,
+    chart: Chart,
+    bankroll: float,
+    seed: int | None,
+    inp: TextIO | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """Run a session on the given streams (stdin/stdout by default).
+
+    Returns:
+        The exit status: 0, also after Ctrl-C (the session ends as ``quit`` ends it).
+    """
     return Session(rules, chart, bankroll, seed, inp or sys.stdin, out or sys.stdout).run()

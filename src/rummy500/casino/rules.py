@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -9,7 +10,19 @@ __all__ = ["BENCHMARK", "CasinoRules", "RulesError", "VARIANTS"]
 
 
 class RulesError(ValueError):
-    """A rule set that cannot be dealt (too few decks, an unknown option)."""
+    """A rule set that cannot be dealt (too few decks, an unknown option, a value of the wrong type)."""
+
+
+#: The integer options and their ranges (inclusive); every other option is a boolean.
+_RANGES = {"decks": (1, 8), "max_hands": (1, 8)}
+
+
+def _shown(value: object) -> str:
+    """A value as the user wrote it: JSON where it is JSON (``"6"``, ``null``), else Python's repr."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 @dataclass(frozen=True)
@@ -44,16 +57,29 @@ class CasinoRules:
     bonus_adds: bool = True
 
     def __post_init__(self) -> None:
-        if not 1 <= self.decks <= 8:
-            raise RulesError(f"decks must be 1 to 8, not {self.decks}")
-        if not 1 <= self.max_hands <= 8:
-            raise RulesError(f"max_hands must be 1 to 8, not {self.max_hands}")
+        """Check every option's type and range.
+
+        Raises:
+            RulesError: a boolean option that is not ``True``/``False`` (``"false"``, ``0``
+                and ``null`` are refused, not read as truthy or falsy), or an integer option
+                that is not an ``int`` (``"6"``, ``4.0``, ``True`` are refused) or is out of range.
+        """
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in _RANGES:
+                lo, hi = _RANGES[f.name]
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise RulesError(f"{f.name} must be a whole number from {lo} to {hi}, not {_shown(value)}")
+                if not lo <= value <= hi:
+                    raise RulesError(f"{f.name} must be {lo} to {hi}, not {value}")
+            elif not isinstance(value, bool):
+                raise RulesError(f"{f.name} must be true or false, not {_shown(value)}")
 
     def with_options(self, **options: Any) -> CasinoRules:
         """A copy with some options changed.
 
         Raises:
-            RulesError: an unknown option name.
+            RulesError: an unknown option name, or a value of the wrong type or out of range.
         """
         names = {f.name for f in fields(self)}
         unknown = sorted(set(options) - names)
