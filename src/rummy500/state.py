@@ -2167,6 +2167,15 @@ class RoundState:
         return explain(self, action, seat)
 
     # ------------------------------------------------------------------ views
+    def seen_hand(self, seat: int) -> list[Card]:
+        """The cards of ``seat``'s hand that the seat has looked at: all of them but in one moment.
+
+        Under Dealer's Gambit the dealer nominates "before anyone looks at their cards"
+        (RULES.md): while the nomination is awaited every hand lies face down, and
+        this is empty. Views and observations show a seat this, never ``hands[seat]``.
+        """
+        return [] if self.public.phase is _PH_NOMINATE else self.hands[seat]
+
     def view(self, seat: int | None, scores: Sequence[int] | None = None) -> View:
         """What ``seat`` (None: a spectator) may see: the public facts, its hand, its legal actions, its rule facts."""
         if seat is not None and not 0 <= seat < self.n:
@@ -2187,7 +2196,7 @@ class RoundState:
             pub,
             rules,
             seat,
-            tuple(sorted(self.hands[seat])),
+            tuple(sorted(self.seen_hand(seat))),
             tuple(self._legal_list(seat)),
             None if scores is None else tuple(scores),
             final,
@@ -2421,10 +2430,9 @@ def state_from_view(view: View, rng: random.Random, weights: Mapping[int, Mappin
     n = view.players
     hands: list[list[Card]] = []
     for s in range(n):
-        if s == seat:
-            hands.append(list(view.hand))
-            continue
-        known = list(view.known[s])
+        # The seat's own hand is all seen, but while Dealer's Gambit's nomination is awaited it
+        # lies face down (an empty view.hand): then it is dealt from the unseen cards like the others.
+        known = list(view.hand) if s == seat else list(view.known[s])
         need = view.hand_sizes[s] - len(known)
         if need < 0:
             raise ResampleError(f"seat {s} holds {view.hand_sizes[s]} cards but was seen taking {len(known)}")

@@ -306,8 +306,17 @@ def test_dealers_gambit_against_a_bot(seeded_server, new_page, artifacts):
     # No card can be played before the nomination: only the three choices are offered.
     expect(page.get_by_test_id("btn-draw")).to_have_count(0)
     expect(page.get_by_test_id("actions").locator("button")).to_have_count(3)
+    # Nobody has looked at their cards yet (RULES.md): Ann's hand lies face down, its backs counted.
+    size = view(page)["hand_sizes"][0]
+    assert view(page)["hand"] == [] and size > 0
+    face_down = page.get_by_test_id("face-down")
+    expect(face_down).to_contain_text(f"Your {size} cards lie face down until the dealer has nominated")
+    expect(face_down.locator(".card.back")).to_have_count(size)
+    expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(0)
     page.screenshot(path=str(artifacts / "gambit-nominate.png"))
     play_action(page, {"nominate": "wild"})
+    expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(size)  # now she looks
+    expect(face_down).to_have_count(0)
     expect(page.get_by_test_id("gambit")).to_contain_text("Ann nominated: jokers wild")
     expect(page.get_by_test_id("gambit")).to_contain_text("dealer's joker")
     page.screenshot(path=str(artifacts / "gambit-wild.png"))

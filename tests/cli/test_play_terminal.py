@@ -381,6 +381,10 @@ def test_dealers_gambit_names_the_dealer_and_explains_the_nominations(tmp_path: 
     assert "nominate split - jokers are not wild; 'take N split'" in text
     assert "Dealer's Gambit (this game)" in text and "take N split (N >= 2) spends a joker" in text
     assert "Jokers this hand: wild (jokers are wild and worth 0)" in text
+    # Nobody looks at their cards before the nomination (RULES.md); then the hand is shown.
+    before, after = text.split("Jokers this hand: wild", 1)
+    assert "Your hand: 13 cards, face down until the dealer has nominated" in before
+    assert "Your hand (13): " in after and "Your hand (" not in before
 
 
 def test_describe_rules_finds_the_preset_of_bare_options() -> None:

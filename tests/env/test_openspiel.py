@@ -178,3 +178,21 @@ def test_a_selection_in_progress_is_the_deciders_secret() -> None:
     assert "selected SELECT" in state.observation_string(player)
     # The other player's strings are unchanged, as its tensors are.
     assert (state.information_state_string(other), state.observation_string(other)) == before
+
+
+def test_under_dealers_gambit_the_hands_are_looked_at_only_after_the_nomination() -> None:
+    """The information state does not show a hand before the dealer nominates; after, each seat looks at its own."""
+    game = pyspiel.load_game(GAME_NAME, {"preset": "dealers_gambit", "players": 2, "max_rounds": 1})
+    state = game.new_initial_state()
+    play_to_decision(state, np.random.default_rng(3), 0)  # dealt: the dealer is to nominate
+    assert [state.action_to_string(a) for a in state.legal_actions()][0] == "NOMINATE wild"
+    for player in range(2):
+        text = state.information_state_string(player)
+        assert "hand=face down" in text and "looked" not in text, text
+        assert text.splitlines()[-1].startswith(f"p{player} hand  | pile"), text
+    state.apply_action(state.legal_actions()[0])  # the dealer nominates
+    for player in range(2):
+        text = state.information_state_string(player)
+        hand = " ".join(str(c) for c in sorted(state.c.table.match.state.hands[player]))
+        assert f"looked hand={hand}" in text, text
+        assert text.splitlines()[-1].startswith(f"p{player} hand {hand} | pile"), text

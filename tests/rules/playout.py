@@ -83,7 +83,10 @@ def check_position(state: RoundState, pack: Counter[Card], rng: random.Random, *
         for s in range(state.n):
             mine = state.view(s).to_dict()
             assert mine["legal"] == [a.to_record() for a in state.legal_actions(s)]
-            assert sorted(mine["hand"]) == sorted(str(c) for c in state.hands[s])
+            if state.public.phase is Phase.NOMINATE:  # Dealer's Gambit: nobody has looked at their cards
+                assert mine["hand"] == [] and mine["hand_sizes"][s] == len(state.hands[s])
+            else:
+                assert sorted(mine["hand"]) == sorted(str(c) for c in state.hands[s])
             again = hidden_redealt(state, s, rng).view(s).to_dict()
             assert again == mine, f"seat {s}'s view depends on cards it cannot see"
         spectator = state.view(None).to_dict()

@@ -195,3 +195,23 @@ def test_dealers_gambit_refuses_eight_players_and_a_second_pack_naming_the_optio
         Rules.from_mapping({"dealers_gambit": True, "players": 5, "decks": 2})
     with pytest.raises(RecordError, match="at most 7 players"):
         play(G, ["KD"] * 8, "2C", "8D", [], dealer=0)
+
+
+def test_nobody_sees_their_cards_until_the_dealer_has_nominated():
+    """RULES.md: "Before anyone looks at their cards the dealer nominates": every hand lies face down till then."""
+    import random
+
+    from rummy500.state import state_from_view
+
+    waiting = play(G, [SEAT0, "5H 6H 9C"], "4D 2C", "8D", [], dealer=1).match().state
+    for seat in (0, 1):
+        view = waiting.view(seat)
+        assert view.hand == () and view.hand_sizes == (3, 3)
+    assert [str(a) for a in waiting.view(1).legal] == ["nominate wild", "nominate double", "nominate split"]
+    # A guess from the dealer's view deals the dealer's own cards from the unseen ones, like the others'.
+    guesses = {tuple(sorted(map(str, state_from_view(waiting.view(1), random.Random(k)).hands[1]))) for k in range(8)}
+    assert len(guesses) > 1
+    # Once the dealer has nominated, everyone looks.
+    playing = play(G, [SEAT0, "5H 6H 9C"], "4D 2C", "8D", ["1 nominate wild"], dealer=1).match().state
+    assert sorted(map(str, playing.view(0).hand)) == sorted(SEAT0.split())
+    assert sorted(map(str, playing.view(1).hand)) == ["5H", "6H", "9C"]

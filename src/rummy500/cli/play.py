@@ -48,7 +48,7 @@ from rummy500.events import Event, LeftRummy, Passed, RoundOver
 from rummy500.match import Match
 from rummy500.record import RecordError, match_from_record
 from rummy500.rules import PRESETS, HandPenalty, Rules, RulesError
-from rummy500.state import Decision, IllegalAction, RoundState
+from rummy500.state import Decision, IllegalAction, Phase, RoundState
 from rummy500.views import View
 
 __all__ = ["Game", "describe_rules", "main"]
@@ -554,6 +554,11 @@ class Game:
         self._show_hand(view)
 
     def _show_hand(self, view: View) -> None:
+        if view.phase is Phase.NOMINATE and view.seat is not None:
+            # Dealer's Gambit: nobody looks at their cards before the dealer has nominated.
+            n = view.hand_sizes[view.seat]
+            self.console.print(f"  [bold]Your hand[/]: {n} cards, face down until the dealer has nominated")
+            return
         hand = self.sorted_hand(view.hand)
         self.console.print(f"  [bold]Your hand[/] ({len(hand)}): {self.cards(hand)}")
 

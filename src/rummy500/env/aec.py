@@ -143,8 +143,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         assert state is not None
         if turn is not None and turn.seat == seat:
             # The seat's encoder rewrites only the fields this position changed; it hands out a copy.
-            return self._encoders[seat].observe(state.public, state.hands[seat], table.match.totals, turn.offer, self.decision)
-        obs = self._encoders[seat].update(state.public, state.hands[seat], table.match.totals, False).copy()
+            return self._encoders[seat].observe(state.public, state.seen_hand(seat), table.match.totals, turn.offer, self.decision)
+        obs = self._encoders[seat].update(state.public, state.seen_hand(seat), table.match.totals, False).copy()
         return {"observation": obs, "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
 
     def action_mask(self) -> np.ndarray:

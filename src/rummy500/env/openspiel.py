@@ -51,7 +51,7 @@ from rummy500.env.aec import round_rewards
 from rummy500.env.encoding import HAND_KINDS, N_ACTIONS, Decision, card_index, token_name
 from rummy500.env.observation import encode_public, layout_for
 from rummy500.env.table import Table
-from rummy500.events import Event
+from rummy500.events import Event, Nominated
 from rummy500.rules import OPTIONS, Rules
 from rummy500.state import RoundState, build_pack, state_from_view
 
@@ -164,7 +164,7 @@ class _Core:
         # round rewards waiting for the first decision after the next deal (see Rummy500State.rewards)
         self.pending = [0.0] * rules.players
         # the engine's events (each knows what a seat may see of it) and the deals
-        self.history: list[Event | _Deal] = []
+        self.history: list[Event | _Deal | _Look] = []
         self.discarded: list[Counter[Card]] = [Counter() for _ in range(rules.players)]
 
     def __deepcopy__(self, memo: Any) -> _Core:
@@ -260,6 +260,10 @@ class Rummy500State(pyspiel.State):
             self.c.discarded[turn.seat].update(engine_action.cards)
         finished = self.c.table.play(engine_action)
         self.c.history.extend(self.c.table.events)
+        if any(isinstance(e, Nominated) for e in self.c.table.events):
+            state = self.c.table.match.state
+            assert state is not None
+            self.c.history.append(_Look(tuple(tuple(sorted(h)) for h in state.hands)))
         for scores in finished:
             for i, r in enumerate(round_rewards(self.c.rules, scores)):
                 self.c.pending[i] += r
@@ -283,8 +287,10 @@ class Rummy500State(pyspiel.State):
             dealer = self.c.dealer if not match.rounds else match.next_dealer()
             match.start_round(RoundState.from_deck(self.c.rules, dealer, cards))
             self.c.discarded = [Counter() for _ in range(self.c.rules.players)]
-            hands = tuple(tuple(sorted(h)) for h in match.state.hands)  # type: ignore[union-attr]
-            self.c.history.append(_Deal(len(match.rounds), dealer, hands))
+            state = match.state
+            assert state is not None
+            hands = tuple(tuple(sorted(h)) for h in state.hands)
+            self.c.history.append(_Deal(len(match.rounds), dealer, hands, face_down=not state.seen_hand(dealer)))
         else:
             state = match.state
             assert state is not None
@@ -351,17 +357,29 @@ class Rummy500State(pyspiel.State):
 
 @dataclass(frozen=True)
 class _Deal:
-    """A deal: everybody sees who dealt; each seat sees its own hand."""
+    """A deal: everybody sees who dealt; each seat sees its own hand (not yet under Dealer's Gambit)."""
 
     round: int
     dealer: int
     hands: tuple[tuple[Card, ...], ...]
+    #: Dealer's Gambit: the hands lie face down until the dealer has nominated (then a :class:`_Look`).
+    face_down: bool = False
 
 
-def _history_line(item: Event | _Deal, player: int) -> str:
+@dataclass(frozen=True)
+class _Look:
+    """Dealer's Gambit: the dealer has nominated, and each seat looks at its own hand."""
+
+    hands: tuple[tuple[Card, ...], ...]
+
+
+def _history_line(item: Event | _Deal | _Look, player: int) -> str:
     """One line of ``player``'s information-state string."""
     if isinstance(item, _Deal):
-        return f"dealt round={item.round} dealer={item.dealer} hand={' '.join(map(str, item.hands[player]))}"
+        hand = "face down" if item.face_down else " ".join(map(str, item.hands[player]))
+        return f"dealt round={item.round} dealer={item.dealer} hand={hand}"
+    if isinstance(item, _Look):
+        return f"looked hand={' '.join(map(str, item.hands[player]))}"
     d = item.seen_by(player).to_dict()
     kind = d.pop("event")
     parts = [kind]
@@ -400,7 +418,7 @@ class _Observer:
         target = float(self.rules.target) or 1.0
         # what the player's view holds: the public facts and its own hand
         offer = bool(deciding and turn.offer)  # type: ignore[union-attr]
-        obs = encode_public(rs.public, player, rs.hands[player], match.totals, target, selected, offer, self.cards)
+        obs = encode_public(rs.public, player, rs.seen_hand(player), match.totals, target, selected, offer, self.cards)
         self.tensor[: obs.size] = obs
         if self.perfect_recall:
             n = self.players

@@ -139,7 +139,7 @@ class SingleAgentEnv(gymnasium.Env):
         # what the learner's view holds: the public facts and its own hand
         target = float(self.rules.target) or 1.0
         obs = encode_public(
-            state.public, self.seat, state.hands[self.seat], match.totals, target, selected, turn is not None and turn.offer, self._cards
+            state.public, self.seat, state.seen_hand(self.seat), match.totals, target, selected, turn is not None and turn.offer, self._cards
         )
         return {"observation": obs, "action_mask": self.action_masks()}
 

@@ -40,7 +40,12 @@ export class Hand {
   }
 
   /** Take a new hand from the server, keeping the player's order and selection. */
-  update(cards) {
+  /**
+   * The hand's cards; `faceDown` is how many lie face down instead (Dealer's Gambit: nobody looks
+   * at their cards before the dealer nominates), shown as card backs.
+   */
+  update(cards, faceDown = 0) {
+    this.faceDown = cards?.length ? 0 : faceDown;
     const keys = Hand.keysOf(cards || []);
     const had = new Set(this.order);
     const present = new Set(keys);
@@ -176,7 +181,12 @@ export class Hand {
       if (at !== el) this.el.insertBefore(el, at);
       i += 1;
     }
-    if (!this.order.length) this.el.append(h("p", { class: "hint empty" }, "No cards in hand."));
+    if (!this.order.length && this.faceDown) {
+      this.el.append(h("div", { class: "face-down", dataset: { testid: "face-down" } }, [
+        h("div", { class: "backs", "aria-hidden": "true" }, Array.from({ length: this.faceDown }, () => h("span", { class: "card back" }))),
+        h("p", { class: "hint" }, `Your ${this.faceDown} cards lie face down until the dealer has nominated what jokers do.`),
+      ]));
+    } else if (!this.order.length) this.el.append(h("p", { class: "hint empty" }, "No cards in hand."));
     if (active) this.el.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus({ preventScroll: true });
   }
 

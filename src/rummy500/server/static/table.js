@@ -1080,7 +1080,8 @@ class TablePage {
     }
     this.hand.el.hidden = false;
     this.sortEl.hidden = false;
-    this.hand.update(v.hand);
+    // Dealer's Gambit: until the dealer nominates, every hand lies face down (the view holds none).
+    this.hand.update(v.hand, v.phase === "nominate" ? (v.hand_sizes?.[v.seat] ?? 0) : 0);
     this.renderSort();
     this.renderActions();
   }
