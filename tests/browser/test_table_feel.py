@@ -560,6 +560,16 @@ def test_replays_list_public_games_newest_first_and_show_each_rounds_end(seeded_
     expect(step).to_contain_text(f"move {ends[-1]} of {ends[-1]}")
     jump.select_option(label="Round 1")
     expect(step).to_contain_text("move 0 of")
+    # From the keyboard: the arrow keys step through the list, each entry a jump.
+    jump.focus()
+    page.keyboard.press("ArrowDown")
+    expect(step).to_contain_text(f"move {first_round} of")
+    page.keyboard.press("ArrowDown")
+    expect(step).to_contain_text(f"move {first_round + 1} of")
+    # What the step played is what is announced (a live region), with its number.
+    action = page.get_by_test_id("replay-action")
+    expect(action).to_have_attribute("aria-live", "polite")
+    expect(action).to_contain_text(re.compile(rf"^Move {first_round + 1} of {ends[-1]}: "))
     page.get_by_test_id("replay-last").click()
     # The last step is the last round's end: round 2, or a tie-break round when round 2 ended level.
     expect(where).to_have_text(f"Round {len(record['rounds'])} \u00b7 round over")

@@ -51,7 +51,7 @@ export function renderReplay(root, gameId) {
   document.title = "Replay \u2014 rummy500";
   const enc = encodeURIComponent(gameId);
   const dl = h("a", { href: `/api/games/${enc}/record`, download: `rummy500-${gameId}.json`, dataset: { testid: "download-record" } }, "Download the record (JSON)");
-  const stepLabel = h("span", { class: "replay-step", dataset: { testid: "replay-step" }, "aria-live": "polite" });
+  const stepLabel = h("span", { class: "replay-step", dataset: { testid: "replay-step" } });
   const slider = h("input", { type: "range", min: "0", max: "0", value: "0", "aria-label": "Move number", dataset: { testid: "replay-slider" } });
   const mk = (label, testid, fn) => {
     const b = h("button", { type: "button", dataset: { testid } }, label);
@@ -59,7 +59,8 @@ export function renderReplay(root, gameId) {
     return b;
   };
   const board = h("section", { class: "board replay-board", dataset: { testid: "replay-board" } });
-  const lastAction = h("p", { class: "hint", dataset: { testid: "replay-action" } });
+  // What the step played, announced with its number (the step counter alone says little).
+  const lastAction = h("p", { class: "hint", dataset: { testid: "replay-action" }, "aria-live": "polite" });
   const errorBox = h("div", { class: "error-banner", role: "alert", hidden: true });
   const title = h("h2", {}, "Replay");
   let step = 0;
@@ -82,9 +83,9 @@ export function renderReplay(root, gameId) {
     });
     jump.hidden = !ends.length;
   }
+  // The list keeps what was chosen: arrow keys on the closed list step from one entry to the next.
   jump.addEventListener("change", () => {
     if (jump.value !== "") go(+jump.value);
-    jump.value = "";
   });
 
   async function go(n) {
@@ -102,8 +103,8 @@ export function renderReplay(root, gameId) {
       fillJumps(Array.isArray(data.round_ends) ? data.round_ends : []);
       const ev = data.action; // the log event of the last action played
       lastAction.textContent = ev
-        ? `Move ${step}: ${entryText(ev, names)}`
-        : "The deal.";
+        ? `Move ${step} of ${total}: ${entryText(ev, names)}`
+        : `The deal (move 0 of ${total}).`;
       drawBoard(data);
       review.onStep(step);
       errorBox.hidden = true;
