@@ -27,6 +27,27 @@ def test_bad_options_exit_with_status_2(tmp_path: Path, capsys: pytest.CaptureFi
     assert serve_main(["--grace", "-1", "--data-dir", str(tmp_path)]) == 2
 
 
+def test_a_database_that_cannot_be_opened_exits_with_status_2_saying_why_without_the_password(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    not_a_folder = tmp_path / "a-file"
+    not_a_folder.write_text("")
+    cases = [
+        (["--db", "postgresql://ann:sekret@db.example:notaport/games"], "malformed database URL"),
+        (["--db", "mysql://ann:sekret@db.example/games"], "unsupported database URL 'mysql://***@db.example/games'"),
+        (["--data-dir", str(not_a_folder / "data")], "cannot create the folder"),
+    ]
+    for args, says in cases:
+        assert serve_main([*args, "--data-dir", str(tmp_path)] if "--db" in args else args) == 2, args
+        err = capsys.readouterr().err
+        assert says in err, err
+        assert "sekret" not in err and "Traceback" not in err
+    # The data folder named by the environment instead.
+    monkeypatch.setenv("RUMMY500_DATA_DIR", str(not_a_folder / "data"))
+    assert serve_main([]) == 2
+    assert "cannot create the folder" in capsys.readouterr().err
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -846,3 +846,50 @@ def test_the_waiting_room_talks_across_processes_and_the_game_keeps_it(
         with b.client.websocket_connect(_ws(table_id, bob)) as ws1:
             lines = _history_on_connect(ws1)[1]
             assert [(m["from"], m["text"]) for m in lines] == [("Ann", "ready when you are"), ("Bob", "go")]
+
+
+def test_after_redis_loses_its_keys_a_page_still_gets_every_line_the_database_kept(
+    tmp_path: Path, pg_schema: str, redis_prefix: str
+) -> None:
+    """Redis flushed (or restarted empty) mid-chat: a page that (re)connects gets the lines said before too, once each."""
+    flush = redis.Redis.from_url(REDIS_URL)
+
+    def redis_loses_its_keys() -> None:
+        keys = list(flush.scan_iter(match=redis_prefix + "*", count=500))
+        assert keys
+        flush.delete(*keys)
+
+    def texts(history: list[dict[str, Any]]) -> list[str]:
+        return [m["text"] for m in history]
+
+    try:
+        with (
+            instance(tmp_path / "a", pg_schema, prefix=redis_prefix) as a,
+            instance(tmp_path / "b", pg_schema, prefix=redis_prefix) as b,
+        ):
+            made = create_table(a.client, seats=2, rules={"preset": "standard"})
+            table_id, ann = made["table_id"], made["token"]
+            bob = join(a.client, table_id, "Bob")["token"]
+            # The waiting room.
+            with a.client.websocket_connect(_ws(table_id, ann)) as ws0:
+                receive(ws0, "table")
+                ws0.send_json({"type": "chat", "text": "one"})
+                receive(ws0, "chat", text="one")
+                redis_loses_its_keys()
+                ws0.send_json({"type": "chat", "text": "two"})
+                receive(ws0, "chat", text="two")
+                with b.client.websocket_connect(_ws(table_id, bob)) as ws1:
+                    history = receive(ws1, "chat_history")["messages"]
+                    assert texts(history) == ["one", "two"]
+            # The game: Bob's page on B, and again on A, after another loss.
+            start(a.client, table_id, ann)
+            with a.client.websocket_connect(_ws(table_id, ann)) as ws0:
+                receive(ws0, "state")
+                redis_loses_its_keys()
+                ws0.send_json({"type": "chat", "text": "three"})
+                receive(ws0, "chat", text="three")
+                for server in (b, a):
+                    with server.client.websocket_connect(_ws(table_id, bob)) as ws1:
+                        assert texts(_history_on_connect(ws1)[1]) == ["one", "two", "three"]
+    finally:
+        flush.close()

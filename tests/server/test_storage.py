@@ -177,3 +177,69 @@ def test_a_whole_game_on_postgres_with_a_restart(pg_schema: str, tmp_path: Path)
             assert client.get(f"/api/games/{table_id}/replay/{final['version']}").status_code == 200
     finally:
         store.close()
+
+
+def test_a_malformed_database_url_is_refused_without_its_password() -> None:
+    for url in ("postgresql://ann:sekret@db.example:notaport/games", "sqlite://ann:sekret@x:y/z"):
+        with pytest.raises(StorageError, match="malformed database URL") as refused:
+            open_storage(url)
+        assert "sekret" not in str(refused.value)
+    with pytest.raises(StorageError) as refused:
+        open_storage("mysql://ann:sekret@db.example/games")
+    assert "sekret" not in str(refused.value) and "***@db.example" in str(refused.value)
+
+
+@pytest.mark.postgres
+def test_while_postgres_is_down_every_call_fails_as_a_storage_error_and_works_again_after(
+    pg_schema: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import psycopg
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    name = f"rummy500-outage-{pg_schema}"
+    store = PostgresStorage(f"{POSTGRES_URL}?application_name={name}", schema=pg_schema)
+    admin = create_engine(make_url(POSTGRES_URL).set(drivername="postgresql+psycopg"))
+    try:
+        _table(store, seats=2)
+        store.join("g1", "Bob", "h-bob")
+        store.start("g1", seed=5, bot_level="random")
+        store.append_action("g1", 0, 0, {"draw": "stock"})  # the hot connection is open now
+
+        # PostgreSQL goes away: this storage's connections are cut, and new ones are
+        # refused by the driver itself (as the pool's pre-ping reconnect meets them).
+        def refused(*_args: object, **_kwargs: object) -> None:
+            raise psycopg.OperationalError("connection refused: the server is down")
+
+        monkeypatch.setattr(store.engine.dialect, "connect", refused)
+        with admin.begin() as conn:
+            cut = conn.execute(
+                text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :name"),
+                {"name": name},
+            ).all()
+        assert cut
+        for _ in range(3):  # each try fails the same way: the cut connection, then refused reconnects
+            with pytest.raises(StorageError):
+                store.append_action("g1", 1, 0, {"discard": "2C"})
+        calls = [
+            lambda: store.actions_since("g1", 0),
+            lambda: store.actions("g1"),
+            lambda: store.get_game("g1"),
+            lambda: store.seat_of_token("g1", "h-bob"),
+            lambda: store.chat_lines("g1"),
+            lambda: store.append_chat("g1", ChatLine(0, "Ann", "anyone there?")),
+            lambda: store.running_ids(),
+            lambda: store.list_games(),
+        ]
+        for call in calls:
+            with pytest.raises(StorageError):
+                call()
+
+        monkeypatch.undo()  # PostgreSQL is back
+        store.append_action("g1", 1, 0, {"discard": "2C"})
+        assert [a.seq for a in store.actions_since("g1", 0)] == [0, 1]
+        game = store.get_game("g1")
+        assert game is not None and game.actions == 2
+    finally:
+        store.close()
+        admin.dispose()

@@ -8,14 +8,38 @@ pydantic when the object is built; nothing falls back silently.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Settings", "default_data_dir", "STATIC_DIR"]
+__all__ = ["Settings", "default_data_dir", "safe_url", "STATIC_DIR"]
 
 #: The browser client's files, served at ``/``.
 STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+
+_PASSWORD_PARAM = re.compile(r"(?i)([?&]password=)[^&]*")
+
+
+def safe_url(url: str) -> str:
+    """A database or Redis URL fit for a message or a log: its credentials masked.
+
+    Whatever stands before the last ``@`` (user and password) becomes ``***``,
+    as does a ``password=`` query parameter.
+
+    >>> safe_url("postgresql://ann:s3cr@t@db:5432/games")
+    'postgresql://***@db:5432/games'
+    >>> safe_url("postgresql://db/games?user=ann&password=pw&sslmode=require")
+    'postgresql://db/games?user=ann&password=***&sslmode=require'
+    >>> safe_url("sqlite:////var/lib/rummy500/games.sqlite3")
+    'sqlite:////var/lib/rummy500/games.sqlite3'
+    """
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        rest = "***@" + rest.rsplit("@", 1)[1]
+    rest = _PASSWORD_PARAM.sub(r"\1***", rest)
+    return f"{scheme}{sep}{rest}"
 
 
 def default_data_dir() -> Path:

@@ -37,6 +37,7 @@ from rummy500.server.protocol import (
 )
 from rummy500.server.session import SessionError
 from rummy500.server.session.guards import parse_request, seat_of
+from rummy500.server.storage import StorageError
 
 router = APIRouter(tags=["play"])
 log = logging.getLogger(__name__)
@@ -69,6 +70,30 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
         public = urlsplit(settings.public_url)
         allowed.add(f"{public.scheme}://{public.netloc}".lower())
     return f"{parts.scheme}://{parts.netloc}".lower() in allowed
+
+
+def merge_chat(stored: list[dict[str, Any]], shared: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The chat history a page gets: the stored lines, or the shared copy where it holds more.
+
+    ``stored`` is what the database kept (and this process heard since),
+    ``shared`` what Redis kept from every process (``None``: one process, or
+    Redis did not answer). After Redis lost its keys (flushed, restarted) it
+    holds only the lines said since: the database's longer list wins. The
+    shared copy wins when it holds as many lines or more (the same lines in
+    the order every process saw them, or a line the database failed to keep).
+    Each line is sent once: the two lists are never spliced.
+
+    >>> ann, bob, cat = ({"type": "chat", "seat": s, "from": n, "text": "hi"} for s, n in enumerate("ABC"))
+    >>> merge_chat([ann, bob], [bob]) == [ann, bob]  # Redis flushed, then Bob spoke
+    True
+    >>> merge_chat([ann, bob], [bob, ann, cat]) == [bob, ann, cat]
+    True
+    >>> merge_chat([], [cat]) == [cat] and merge_chat([ann], None) == [ann]
+    True
+    """
+    if shared is not None and len(shared) >= len(stored):
+        return list(shared)
+    return list(stored)
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
@@ -149,9 +174,10 @@ async def _serve(
     if session is not None:
         session.connect(seat)  # the others hear of it now ...
         conn.push(state_message(session, seat))  # ... this socket starts with the state
-        # (Redis keeps what every process heard; an empty answer, after Redis lost
-        # its keys, falls back to this session's lines, read from the database.)
-        history = shared_history or session.chat_history()
+        # (This session's lines were read from the database and heard since;
+        # Redis adds what another process heard that this one missed. After
+        # Redis lost its keys it holds only the lines said since: never fewer.)
+        history = merge_chat(session.chat_history(), shared_history)
         if history:  # what was said before this page (re)connected
             conn.push({"type": "chat_history", "messages": history})
         hub.add(conn)
@@ -160,7 +186,7 @@ async def _serve(
         conn.push(TableMessage(table=info).model_dump(mode="json"))
         # What was said in the waiting room so far (a line said meanwhile comes
         # live as well: the page redraws the whole list from a history).
-        lobby_history = shared_history or [line.message() for line in await manager.stored_chat(table_id)]
+        lobby_history = merge_chat([line.message() for line in await manager.stored_chat(table_id)], shared_history)
         if lobby_history:
             conn.push({"type": "chat_history", "messages": lobby_history})
         await manager.lobby_presence_changed(table_id)
@@ -179,6 +205,9 @@ async def _serve(
                 await _handle(
                     frame, conn, manager, settings.ws_max_message_bytes, settings.chat_max_chars, bucket, client_bucket
                 )
+            except StorageError as exc:  # the database is away: the same message may work later
+                log.warning("table %s: storage unavailable: %s", table_id[:8], exc)
+                conn.error("unavailable", "the games' database is unavailable; try again shortly")
             except Exception:  # noqa: BLE001 - garbage never takes a table down
                 log.exception("table %s: error handling a message", table_id[:8])
                 conn.error("internal", "the server could not handle that message")

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rummy500.server.bus.base import CHAT_KEEP, Bus, BusError, Handler, Notice, Presence
+from rummy500.server.config import safe_url
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from redis.asyncio import Redis
@@ -497,7 +498,7 @@ def check_url(url: str) -> None:
     """
     scheme = url.split(":", 1)[0].lower()
     if scheme not in ("redis", "rediss", "unix"):
-        raise BusError(f"unsupported Redis URL {_safe(url)!r}: use redis://host:6379/0")
+        raise BusError(f"unsupported Redis URL {safe_url(url)!r}: use redis://host:6379/0")
     try:
         import redis  # noqa: F401
     except ImportError as exc:  # pragma: no cover - depends on the installation
@@ -513,18 +514,13 @@ def check_redis(url: str, timeout: float = 5.0) -> None:
     check_url(url)
     import redis
 
-    client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+    except ValueError as exc:  # a port that is not a number, say
+        raise BusError(f"malformed Redis URL {safe_url(url)!r}: {exc}") from exc
     try:
         client.ping()
     except Exception as exc:  # noqa: BLE001 - any connection failure
-        raise BusError(f"cannot reach Redis at {_safe(url)}: {exc}") from exc
+        raise BusError(f"cannot reach Redis at {safe_url(url)}: {exc}") from exc
     finally:
         client.close()
-
-
-def _safe(url: str) -> str:
-    """A URL without its password, for messages."""
-    scheme, sep, rest = url.partition("://")
-    if "@" in rest:
-        rest = "***@" + rest.split("@", 1)[1]
-    return f"{scheme}{sep}{rest}"

@@ -28,6 +28,8 @@ from rummy500.server.session.presence import Presence, SeatInfo
 
 __all__ = [
     "BOT_BEAT",
+    "RETRY_FIRST",
+    "RETRY_MAX",
     "THINKING",
     "BotDriver",
     "DrivenTable",
@@ -41,6 +43,12 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+#: Seconds a driver waits after its first failed write (or read) before trying again; each
+#: failure in a row doubles the wait, up to :data:`RETRY_MAX` (the database may be down a while).
+RETRY_FIRST = 0.25
+#: The longest wait between two tries while the database stays unavailable.
+RETRY_MAX = 15.0
 
 #: Bots' pauses end on a beat of the event loop's clock (seconds), at most a quarter of the pause:
 #: the tables whose bots are due within one beat move together, their decisions back to back in
@@ -253,6 +261,7 @@ class BotDriver:
         self._stuck_logged = False
         self._asked_version = -1
         self._asked: set[int] = set()
+        self._failures = 0  # failed writes (or reads) in a row
 
     @property
     def idle(self) -> bool:
@@ -372,35 +381,77 @@ class BotDriver:
             # A pause before each move so people can follow (and call Rummy
             # first); a bot's out-of-turn claim is decided at once.
             await bot_pause(0 if out_of_turn else t.bot_delay)
+            failure: str | None = None
             async with t.lock:
                 if t.shared and t.behind and not self._closed:
                     try:
                         await t.catch_up_locked()
                     except SessionError as exc:
-                        log.warning("game %s: bots wait: %s", t.game_id, exc.message)
-                        await asyncio.sleep(max(t.bot_delay, 1.0))
+                        failure = exc.message
+                    else:
+                        self._recovered()
+                if failure is None:
+                    if self._closed or t.finished or self.next_auto() != step:
                         continue
-                if self._closed or t.finished or self.next_auto() != step:
-                    continue
-                bot, level = self._bot(seat)
-                if thinks_long(level):
-                    # A process gets its own randomness (the driver's stays here).
-                    think, rng = self._think, random.Random(self._rng.getrandbits(64))
-                else:
-                    think, rng = (think_at_once if thinks_instantly(level) else think_in_thread), self._rng
-                action, self._bots[seat] = await choose_action(
-                    t.game, seat, bot, rng, may_decline=out_of_turn, think=think
-                )
-                if action is None:
-                    self._asked.add(seat)
-                    continue
-                try:
-                    await t.commit_locked(seat, action, auto=True)
-                except SessionError as exc:
-                    if exc.code == "stale_version":  # another process moved first: look again
-                        continue
-                    log.warning("game %s: bot action refused: %s", t.game_id, exc)
-                    await asyncio.sleep(max(t.bot_delay, 1.0))
+                    try:
+                        failure = await self._play(seat, out_of_turn)
+                    except Exception as exc:  # noqa: BLE001 - the task must outlive any failure, or the bots stop for good
+                        log.exception("game %s: a bot's move failed", t.game_id)
+                        failure = type(exc).__name__
+            if failure is not None:
+                # Outside the lock: people's own actions are refused as
+                # ``unavailable`` meanwhile, not held up behind this wait.
+                await self._sleep(self._failed(failure))
+
+    async def _play(self, seat: int, out_of_turn: bool) -> str | None:
+        """Choose and commit a bot's action for ``seat`` (lock held).
+
+        Returns:
+            ``None`` when the action was stored (or declined, or another
+            process moved first: the driver looks again at once), else why the
+            commit failed (the driver waits, then tries again).
+        """
+        t = self.table
+        bot, level = self._bot(seat)
+        if thinks_long(level):
+            # A process gets its own randomness (the driver's stays here).
+            think, rng = self._think, random.Random(self._rng.getrandbits(64))
+        else:
+            think, rng = (think_at_once if thinks_instantly(level) else think_in_thread), self._rng
+        action, self._bots[seat] = await choose_action(t.game, seat, bot, rng, may_decline=out_of_turn, think=think)
+        if action is None:
+            self._asked.add(seat)
+            return None
+        try:
+            await t.commit_locked(seat, action, auto=True)
+        except SessionError as exc:
+            if exc.code == "stale_version":  # another process moved first: look again
+                return None
+            return exc.message
+        self._recovered()
+        return None
+
+    def _recovered(self) -> None:
+        """A write (or read) went through: end a run of failures (logged once)."""
+        if self._failures:
+            log.info("game %s: bots play again after %d failed tries", self.table.game_id, self._failures)
+            self._failures = 0
+
+    def _failed(self, why: str) -> float:
+        """Count a failed try (logged only when a run of failures begins); the seconds to wait before the next.
+
+        The wait doubles with each failure in a row, from :data:`RETRY_FIRST`
+        up to :data:`RETRY_MAX` (:meth:`kick`, after a move of the people's
+        was stored, cuts it short), so a table whose database is down for
+        minutes neither spins nor gives up: its bots move again at the first
+        try after the database is back.
+        """
+        self._failures += 1
+        if self._failures == 1:
+            log.warning(
+                "game %s: a bot's move could not be stored; trying again until it is: %s", self.table.game_id, why
+            )
+        return min(RETRY_FIRST * 2 ** min(self._failures - 1, 16), RETRY_MAX)
 
     def _bot(self, seat: int) -> tuple[Bot, str]:
         """The agent of a seat (made on first use, kept for the game) and its level."""

@@ -199,6 +199,8 @@ class MatchSession:
         self._new_position()
         #: The highest version another process announced (shared sessions).
         self._announced = 0
+        #: Whether the last write of an action failed (an outage is logged once, not per try).
+        self._store_failing = False
 
     def __repr__(self) -> str:
         return f"MatchSession({self.game_id!r}, version={self.version})"
@@ -475,8 +477,13 @@ class MatchSession:
             log.error("game %s: %s", self.game_id, exc)
             raise SessionError("unavailable", self.broken) from exc
         except StorageError as exc:
-            log.error("game %s: could not store an action: %s", self.game_id, exc)
+            if not self._store_failing:
+                self._store_failing = True
+                log.error("game %s: could not store an action: %s", self.game_id, exc)
             raise SessionError("unavailable", "the game could not be saved; try again") from exc
+        if self._store_failing:
+            self._store_failing = False
+            log.info("game %s: actions are stored again", self.game_id)
         try:
             events = self.game.apply(seat, action, check=False)  # checked once, before storing
         except Exception as exc:

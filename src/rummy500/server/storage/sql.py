@@ -13,6 +13,11 @@ Every write commits before it returns; SQLite runs in WAL mode with
 being killed (``kill -9``, a crash); a power cut or an operating-system crash
 may lose the last actions before it (the price of not waiting for the disk on
 every move).
+
+Every database failure leaves a method as a :class:`StorageError` (the
+driver's own errors included, say a refused connection while the pool
+reconnects), never as an exception of SQLAlchemy or of the driver: the server
+turns it into ``unavailable`` and tries again later.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import contextlib
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -49,9 +54,10 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
+from rummy500.server.config import safe_url
 from rummy500.server.storage.base import (
     ChatLine,
     ConflictError,
@@ -135,6 +141,23 @@ def _bind(kind: Any, dialect: Any) -> Callable[[Any], Any]:
     return process if process is not None else (lambda value: value)
 
 
+def _parse_url(url: str) -> URL:
+    """Parse a database URL, refusing a malformed one with a message that never shows its password.
+
+    Raises:
+        StorageError: ``url`` is not a URL SQLAlchemy can read (a port that is
+            not a number, say).
+    """
+    try:
+        return make_url(url)
+    except (ArgumentError, ValueError):
+        # Not chained: the parser's own message may quote the URL, password and all.
+        raise StorageError(
+            f"malformed database URL {safe_url(url)!r}: use sqlite:///PATH or "
+            "postgresql://user:password@host:port/database (the port a number)"
+        ) from None
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -186,8 +209,21 @@ class SqlStorage(Storage):
                 # create the tables: the loser finds them made on a second look.
                 metadata.create_all(engine)
             self._add_missing_columns()
-        except SQLAlchemyError as exc:
+        except (SQLAlchemyError, self._dbapi.Error) as exc:
             raise StorageError(f"cannot open the database: {exc}") from exc
+
+    @contextlib.contextmanager
+    def _failures(self) -> Iterator[None]:
+        """Turn any database failure inside the block into a :class:`StorageError`.
+
+        SQLAlchemy wraps the driver's errors on its connections, but not all of
+        them (a pool reconnecting hands the driver's own error on): both kinds
+        are caught. A :class:`StorageError` raised inside goes through as it is.
+        """
+        try:
+            yield
+        except (SQLAlchemyError, self._dbapi.Error) as exc:
+            raise StorageError(str(exc)) from exc
 
     def _add_missing_columns(self) -> None:
         """Bring a database made by an older version up to date (columns added since, all nullable)."""
@@ -267,18 +303,18 @@ class SqlStorage(Storage):
                 )
         except IntegrityError as exc:
             raise ConflictError(f"table {game_id} already exists") from exc
-        except SQLAlchemyError as exc:
+        except (SQLAlchemyError, self._dbapi.Error) as exc:
             raise StorageError(str(exc)) from exc
 
     def get_game(self, game_id: str, *, with_record: bool = False) -> GameRow | None:
         """See :meth:`Storage.get_game`."""
-        with self.engine.connect() as conn:
+        with self._failures(), self.engine.connect() as conn:
             row = conn.execute(select(GAMES).where(GAMES.c.id == game_id)).first()
             return None if row is None else self._row(conn, row, with_record=with_record)
 
     def join(self, game_id: str, name: str, token_hash: str) -> int:
         """See :meth:`Storage.join`."""
-        with self.engine.begin() as conn:
+        with self._failures(), self.engine.begin() as conn:
             status = conn.execute(select(GAMES.c.status).where(GAMES.c.id == game_id)).scalar()
             if status != "lobby":
                 raise ConflictError("the game has already started" if status else "no such table")
@@ -299,14 +335,14 @@ class SqlStorage(Storage):
 
     def seat_of_token(self, game_id: str, token_hash: str) -> int | None:
         """See :meth:`Storage.seat_of_token`."""
-        with self.engine.connect() as conn:
+        with self._failures(), self.engine.connect() as conn:
             return conn.execute(
                 select(SEATS.c.seat).where(SEATS.c.game_id == game_id, SEATS.c.token_hash == token_hash)
             ).scalar()
 
     def start(self, game_id: str, *, seed: int, bot_level: str) -> GameRow:
         """See :meth:`Storage.start`."""
-        with self.engine.begin() as conn:
+        with self._failures(), self.engine.begin() as conn:
             done = conn.execute(
                 update(GAMES)
                 .where(GAMES.c.id == game_id, GAMES.c.status == "lobby")
@@ -369,7 +405,9 @@ class SqlStorage(Storage):
             return raw
         try:
             raw = self.engine.raw_connection()
-        except SQLAlchemyError as exc:
+        except (SQLAlchemyError, self._dbapi.Error) as exc:
+            # The pool's pre-ping reconnecting hands on the driver's own error
+            # (psycopg.OperationalError while PostgreSQL is down), not SQLAlchemy's.
             raise StorageError(str(exc)) from exc
         try:
             raw.rollback()  # out of any transaction a ping began
@@ -400,7 +438,7 @@ class SqlStorage(Storage):
 
     def actions(self, game_id: str) -> list[StoredAction]:
         """See :meth:`Storage.actions`."""
-        with self.engine.connect() as conn:
+        with self._failures(), self.engine.connect() as conn:
             rows = conn.execute(
                 select(ACTIONS.c.seq, ACTIONS.c.seat, ACTIONS.c.action)
                 .where(ACTIONS.c.game_id == game_id)
@@ -437,7 +475,7 @@ class SqlStorage(Storage):
                 )
         except IntegrityError as exc:
             raise StorageError(f"no game {game_id} to chat at") from exc
-        except SQLAlchemyError as exc:
+        except (SQLAlchemyError, self._dbapi.Error) as exc:
             raise StorageError(str(exc)) from exc
 
     def chat_lines(self, game_id: str, limit: int = 50) -> list[ChatLine]:
@@ -448,24 +486,18 @@ class SqlStorage(Storage):
             .order_by(CHAT.c.id.desc())
             .limit(max(limit, 0))
         )
-        try:
-            with self.engine.connect() as conn:
-                rows = list(conn.execute(query))
-        except SQLAlchemyError as exc:
-            raise StorageError(str(exc)) from exc
+        with self._failures(), self.engine.connect() as conn:
+            rows = list(conn.execute(query))
         return [ChatLine(seat=r.seat, name=r.name, text=r.text) for r in reversed(rows)]
 
     def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
         """See :meth:`Storage.finish`."""
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    update(GAMES)
-                    .where(GAMES.c.id == game_id)
-                    .values(status="finished", finished=_now(), record=record, result=result)
-                )
-        except SQLAlchemyError as exc:
-            raise StorageError(str(exc)) from exc
+        with self._failures(), self.engine.begin() as conn:
+            conn.execute(
+                update(GAMES)
+                .where(GAMES.c.id == game_id)
+                .values(status="finished", finished=_now(), record=record, result=result)
+            )
 
     def list_games(self, status: Status | None = None, limit: int = 100, *, public_only: bool = False) -> list[GameRow]:
         """See :meth:`Storage.list_games`."""
@@ -476,7 +508,7 @@ class SqlStorage(Storage):
             query = query.where(GAMES.c.status == status)
         if public_only:
             query = query.where(GAMES.c.public.is_(True))
-        with self.engine.connect() as conn:
+        with self._failures(), self.engine.connect() as conn:
             return [self._row(conn, row, with_record=False) for row in conn.execute(query)]
 
     def running_ids(self, active_since: datetime | None = None) -> list[str]:
@@ -487,21 +519,18 @@ class SqlStorage(Storage):
                 select(ACTIONS.c.seq).where(ACTIONS.c.game_id == GAMES.c.id, ACTIONS.c.created >= active_since).exists()
             )
             query = query.where(or_(GAMES.c.started >= active_since, played))
-        with self.engine.connect() as conn:
+        with self._failures(), self.engine.connect() as conn:
             return list(conn.execute(query).scalars())
 
     def expire_lobby(self, before: datetime) -> int:
         """See :meth:`Storage.expire_lobby`."""
-        try:
-            with self.engine.begin() as conn:
-                old = select(GAMES.c.id).where(GAMES.c.status == "lobby", GAMES.c.created < before)
-                ids = list(conn.execute(old).scalars())
-                if ids:
-                    conn.execute(delete(SEATS).where(SEATS.c.game_id.in_(ids)))
-                    conn.execute(delete(GAMES).where(GAMES.c.id.in_(ids), GAMES.c.status == "lobby"))
-                return len(ids)
-        except SQLAlchemyError as exc:
-            raise StorageError(str(exc)) from exc
+        with self._failures(), self.engine.begin() as conn:
+            old = select(GAMES.c.id).where(GAMES.c.status == "lobby", GAMES.c.created < before)
+            ids = list(conn.execute(old).scalars())
+            if ids:
+                conn.execute(delete(SEATS).where(SEATS.c.game_id.in_(ids)))
+                conn.execute(delete(GAMES).where(GAMES.c.id.in_(ids), GAMES.c.status == "lobby"))
+            return len(ids)
 
     def close(self) -> None:
         """Close the threads' hot connections and dispose of the connection pool."""
@@ -545,13 +574,27 @@ class SqliteStorage(SqlStorage):
     checkpoint_every = 1.0
 
     def __init__(self, url: str) -> None:
-        """Open (or create) the SQLite database at ``url`` (``sqlite:///PATH``)."""
-        parsed = make_url(url)
+        """Open (or create) the SQLite database at ``url`` (``sqlite:///PATH``).
+
+        Raises:
+            StorageError: The URL is malformed, its folder cannot be created, or
+                the database cannot be opened.
+        """
+        parsed = _parse_url(url)
         if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(parsed.database).parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StorageError(
+                    f"cannot create the folder {str(folder)!r} for the database: {exc.strerror or exc}"
+                ) from exc
         # hide_parameters: errors and logs never show the values written (an
         # action names cards; the seed is secret until the end).
-        engine = create_engine(url, hide_parameters=True)
+        try:
+            engine = create_engine(parsed, hide_parameters=True)
+        except (ArgumentError, ValueError) as exc:
+            raise StorageError(f"cannot open the database {safe_url(url)!r}: {exc}") from None
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -596,7 +639,7 @@ class SqliteStorage(SqlStorage):
         try:
             with self.engine.connect() as conn:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-        except SQLAlchemyError as exc:  # the next one tries again
+        except (SQLAlchemyError, self._dbapi.Error) as exc:  # the next one tries again
             log.warning("sqlite checkpoint failed: %s", exc)
 
     def close(self) -> None:
@@ -617,11 +660,17 @@ class PostgresStorage(SqlStorage):
         Args:
             url: Database URL.
             schema: Keep the tables in this existing schema instead of the default.
+
+        Raises:
+            StorageError: The URL is malformed or the database cannot be reached.
         """
-        parsed = make_url(url)
+        parsed = _parse_url(url)
         if parsed.drivername in ("postgresql", "postgres"):
             parsed = parsed.set(drivername="postgresql+psycopg")
-        engine = create_engine(parsed, pool_pre_ping=True, hide_parameters=True)
+        try:
+            engine = create_engine(parsed, pool_pre_ping=True, hide_parameters=True)
+        except (ArgumentError, ValueError) as exc:
+            raise StorageError(f"cannot open the database {safe_url(url)!r}: {exc}") from None
         if schema:
             engine = engine.execution_options(schema_translate_map={None: schema})
         super().__init__(engine)
@@ -634,11 +683,12 @@ def open_storage(url: str) -> SqlStorage:
         url: ``sqlite:///PATH`` or ``postgresql://user@host:port/db``.
 
     Raises:
-        StorageError: The scheme is not supported or the database cannot be opened.
+        StorageError: The scheme is not supported, the URL is malformed, or the
+            database cannot be opened (messages never show the URL's password).
     """
     scheme = url.split(":", 1)[0].split("+", 1)[0].lower()
     if scheme == "sqlite":
         return SqliteStorage(url)
     if scheme in ("postgresql", "postgres"):
         return PostgresStorage(url)
-    raise StorageError(f"unsupported database URL {url!r}: use sqlite:///PATH or postgresql://...")
+    raise StorageError(f"unsupported database URL {safe_url(url)!r}: use sqlite:///PATH or postgresql://...")
