@@ -474,3 +474,181 @@ def test_every_event_the_engine_emits_has_words_in_the_log(server, new_page):
     for key, (_event, words) in samples.items():
         assert words in texts[key], (key, texts[key])
     assert texts["left_rummy"].endswith("takes back K♠")
+
+
+ACTIVE = "() => document.activeElement && document.activeElement.dataset.testid || document.activeElement.tagName"
+IN_MOVES = "() => !!document.activeElement.closest('[data-testid=actions]')"
+
+
+def _mine(version: int, verb: str, **event) -> dict:
+    """A log entry of Ann's own move, as the public log has it (a draw without its card)."""
+    return {
+        "kind": "action",
+        "version": version,
+        "round": 0,
+        "seat": 0,
+        "name": "Ann",
+        "auto": False,
+        "events": [{"event": verb, "seat": 0, **event}],
+    }
+
+
+def test_keyboard_moves_off_the_buttons_keep_the_focus_and_say_what_came(scripted):
+    """Pile, Take, stock, a meld pressed as a lay-off target and the sort buttons: the focus is never lost.
+
+    Before 8 December each of them was drawn again under the key press and the focus fell to the
+    page; the card drawn was only ringed, never spoken; the chooser read its joker choices in notation.
+    """
+    page, script = scripted
+    # The first turn: the focus is already on the moves (not 20 Tabs away behind the hand).
+    assert page.evaluate(IN_MOVES), page.evaluate(ACTIVE)
+    draw_phase = {"phase": "draw", "legal": [{"draw": "stock"}, {"take": 1}, {"take": 3}]}
+    script.push(_view(**draw_phase), version=11)
+    # A pile card pressed stays focused, says it is chosen, and its preview is spoken.
+    page.get_by_test_id("pile-card-3").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("btn-take")).to_be_visible()
+    assert page.evaluate(ACTIVE) == "pile-card-3"
+    expect(page.get_by_test_id("pile-card-3")).to_have_attribute("aria-pressed", "true")
+    spoken = "Take 3 cards: 9 of diamonds, Queen of diamonds and 4 of spades. You must use the 9 of diamonds this turn."
+    expect(page.get_by_test_id("pile-live")).to_have_text(spoken)
+    expect(page.get_by_test_id("btn-take")).to_have_accessible_description(re.compile("You must use the 9 of diamonds"))
+    page.get_by_test_id("btn-take-cancel").focus()
+    page.keyboard.press("Enter")  # Cancel: back to the card
+    expect(page.get_by_test_id("btn-take")).to_have_count(0)
+    assert page.evaluate(ACTIVE) == "pile-card-3"
+    page.keyboard.press("Space")
+    page.get_by_test_id("btn-take").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.rummy.pending")
+    assert script.actions()[-1]["action"] == {"take": 3}
+    took = _mine(12, "took", cards=["9D", "QD", "4S"])
+    script.push(_view(hand=[*_view()["hand"], "9D", "QD", "4S"], discard=["3C"]), version=12, log=[took])
+    page.wait_for_function("() => window.rummy.version === 12")
+    assert page.evaluate(IN_MOVES), page.evaluate(ACTIVE)
+    # The stock: the focus goes to the moves, and the card drawn is spoken.
+    script.push(_view(**draw_phase), version=13, log=[took])
+    page.get_by_test_id("stock").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.rummy.pending")
+    assert script.actions()[-1]["action"] == {"draw": "stock"}
+    script.push(_view(hand=[*_view()["hand"], "2D"]), version=14, log=[took, _mine(14, "drew", count=1)])
+    expect(page.get_by_test_id("live-moves")).to_have_text("You drew 2 of diamonds")
+    assert page.evaluate(IN_MOVES), page.evaluate(ACTIVE)
+    # A meld pressed as a lay-off target; the chooser names the joker's choices in words.
+    page.get_by_test_id("card-JK").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("meld-0")).to_have_class(re.compile("target"))
+    page.get_by_test_id("meld-0").focus()
+    page.keyboard.press("Enter")
+    chooser = page.get_by_test_id("chooser")
+    expect(chooser.get_by_test_id("choice-0")).to_have_accessible_name("Lay off a joker as the 7 of spades on meld 1")
+    assert (
+        page.evaluate("async () => (await import('/static/chooser.js')).spokenAction({meld: ['5C', '5H', 'JK=5D']})")
+        == "Meld 5 of clubs, 5 of hearts and a joker as the 5 of diamonds"
+    )
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.rummy.pending")
+    assert script.actions()[-1]["action"] == {"layoff": ["JK=7S"], "on": 0}
+    script.push(_view(), version=15)
+    page.wait_for_function("() => window.rummy.version === 15")
+    assert page.evaluate(IN_MOVES), page.evaluate(ACTIVE)
+    # The sort buttons keep the focus.
+    page.get_by_test_id("sort-rank").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("sort-rank")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(ACTIVE) == "sort-rank"
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("sort-suit")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(ACTIVE) == "sort-suit"
+
+
+#: Records each write to the page's live regions (a live region written again is read out again).
+RECORD_LIVE = """() => {
+  window.liveWrites = [];
+  const note = (el) => new MutationObserver(() => window.liveWrites.push([el.dataset.testid, el.textContent]))
+    .observe(el, {childList: true, characterData: true, subtree: true});
+  for (const id of ['status', 'action-hint', 'live-moves', 'error-banner']) note(document.querySelector(`[data-testid=${id}]`));
+}"""
+
+#: The elements a screen reader announces holding ``text``: in a live region and not hidden from it.
+ANNOUNCED = """(text) => [...document.querySelectorAll('body *')].filter((el) =>
+  [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.includes(text))
+  && el.closest('[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log]')
+  && !el.closest('[aria-hidden=true]')).length"""
+
+
+def test_live_regions_speak_each_thing_once(scripted):
+    """The status line and the hint are written only when they change; messages and the summary once each."""
+    page, script = scripted
+    page.evaluate(RECORD_LIVE)
+    waiting = _view(to_move=1, phase="draw", legal=[])
+    bob = {
+        "kind": "action",
+        "version": 11,
+        "round": 0,
+        "seat": 1,
+        "name": "Bob",
+        "auto": False,
+        "events": [{"event": "drew", "seat": 1, "count": 1}],
+    }
+    for version in (11, 12, 13):
+        entry = {**bob, "version": version}
+        script.push({**waiting, "phase": "draw" if version == 11 else "play"}, version=version, log=[entry])
+        page.wait_for_function("(v) => window.rummy.version === v", arg=version)
+    writes = page.evaluate("window.liveWrites")
+    assert [w for w in writes if w[0] == "status"] == [["status", "Bob to draw."], ["status", "Bob to play."]], writes
+    assert [w for w in writes if w[0] == "action-hint"] == [["action-hint", "Waiting for Bob."]], writes
+    # The whose-turn mark is not read as a symbol: "Bob, to move".
+    expect(page.get_by_test_id("player-1").locator(".turn-mark")).to_have_attribute("aria-hidden", "true")
+    expect(page.get_by_test_id("player-1").locator(".pname")).to_have_text(re.compile(r"Bob, to move$"))
+    # A pile card that may not be taken says why once (the hint), not in a spoken toast as well.
+    page.get_by_test_id("pile-card-2").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("action-hint")).to_contain_text("It is Bob's turn")
+    assert page.evaluate(ANNOUNCED, "It is Bob's turn") == 1
+    # A refusal: the banner is the alert; the toast beside it is only seen.
+    script.ws.send(json.dumps({"type": "error", "code": "illegal_action", "message": "Not your turn.", "version": 13}))
+    expect(page.get_by_test_id("error-banner")).to_have_text("Not your turn.")
+    expect(page.locator(".toast", has_text="Not your turn.")).to_be_visible()
+    assert page.evaluate(ANNOUNCED, "Not your turn.") == 1
+    # The round's result is spoken once (from the log); the countdown under it is in no live region.
+    summary = {
+        "round": 0,
+        "went_out": 1,
+        "melds": [],
+        "left": 30.0,
+        "ready": [],
+        "waiting": [0, 1],
+        "seats": [
+            {"seat": 0, "melded": 0, "in_hand": 20, "round_score": -20, "total": 100, "hand": ["KS", "KD"]},
+            {"seat": 1, "melded": 30, "in_hand": 0, "round_score": 30, "total": 115, "hand": []},
+        ],
+    }
+    pace = {"turn_clock": 0, "hints": True, "call_window": None, "clock": None, "summary": summary}
+    over = {
+        "kind": "round_over",
+        "version": 14,
+        "round": 0,
+        "went_out": 1,
+        "round_scores": [-20, 30],
+        "totals": [100, 115],
+    }
+    script.ws.send(
+        json.dumps(
+            {
+                "type": "state",
+                "version": 14,
+                "view": _view(legal=[]),
+                "table": script.table,
+                "log": [over],
+                "pace": pace,
+            }
+        )
+    )
+    countdown = page.get_by_test_id("summary-countdown")
+    expect(countdown).to_have_text(re.compile(r"^Next round in \d+ s at most\.$"))
+    expect(page.get_by_test_id("live-moves")).to_have_text(re.compile(r"^Round 1 over\. Bob went out\."))
+    assert page.evaluate(ANNOUNCED, "Next round in") == 0
+    assert page.evaluate(ANNOUNCED, "Bob went out.") == 1  # the live region; the banner is not one

@@ -54,6 +54,19 @@ export function cardLabel(code) {
   return naturalLabel(base);
 }
 
+/** A card in a sentence: "5 of clubs", "a joker as the 5 of diamonds", "a joker". */
+export function cardWords(code) {
+  const { base, standsFor } = parseCard(code);
+  if (base === "JK") return standsFor ? `a joker as the ${naturalLabel(standsFor)}` : "a joker";
+  return naturalLabel(base);
+}
+
+/** Words in a list: "a", "a and b", "a, b and c". */
+export function listWords(words) {
+  if (words.length < 2) return words.join("");
+  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
 function naturalLabel(c) {
   const rank = RANK_NAMES[c.slice(0, -1)] ?? c.slice(0, -1);
   const suit = SUIT_NAMES[c.slice(-1)] ?? c.slice(-1);

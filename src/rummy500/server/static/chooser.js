@@ -1,9 +1,31 @@
 // A modal list of legal actions to pick from: which joker declaration, which
 // Rummy call, which meld to lay off on. Resolves to the chosen action or null.
 
-import { actionCards, describe } from "./actions.js";
-import { cardEl, suitedText } from "./cards.js";
+import { actionCards, describe, ordinal, verbOf } from "./actions.js";
+import { cardEl, cardWords, listWords, suitedText } from "./cards.js";
 import { h } from "./dom.js";
+
+/**
+ * An action in words for a screen reader (the button shows the short notation, "Meld 5♣ 5♥
+ * JK=5♦", and its card pictures are hidden): "Meld 5 of clubs, 5 of hearts and a joker as the 5
+ * of diamonds".
+ */
+export function spokenAction(action) {
+  const cards = (list) => listWords((list || []).map(cardWords));
+  switch (verbOf(action)) {
+    case "meld": return `Meld ${cards(action.meld)}`;
+    case "layoff": return `Lay off ${cards(action.layoff)} on meld ${action.on + 1}`;
+    case "swap": return `Swap ${cardWords(action.swap)} for the joker on meld ${action.on + 1}`;
+    case "discard": return `Discard ${cards(actionCards(action))}`;
+    case "rummy": {
+      let t = `Call Rummy! on the ${ordinal(action.rummy)} card from the top`;
+      if (action.on != null) t += `, onto meld ${action.on + 1}`;
+      if (action.meld) t += `, melding ${cards(action.meld)}`;
+      return t;
+    }
+    default: return describe(action);
+  }
+}
 
 export function chooseAction(title, actions) {
   return new Promise((resolve) => {
@@ -16,7 +38,7 @@ export function chooseAction(title, actions) {
     const list = h("div", { class: "choices" });
     actions.forEach((a, i) => {
       const cards = actionCards(a);
-      const b = h("button", { type: "button", class: "choice", dataset: { testid: `choice-${i}` } }, [
+      const b = h("button", { type: "button", class: "choice", "aria-label": spokenAction(a), dataset: { testid: `choice-${i}` } }, [
         h("span", { class: "choice-text" }, suitedText(describe(a))),
         cards.length ? h("span", { class: "choice-cards", "aria-hidden": "true" }, cards.map((c) => cardEl(c, { small: true }))) : null,
       ]);

@@ -37,15 +37,31 @@ export function showError(box, message) {
   box.hidden = false;
 }
 
-/** A short-lived message in the corner (errors stay until dismissed). */
-/** Show ``message`` for a few seconds; returns its element (remove() takes it away sooner). */
-export function toast(message, kind = "info") {
+/**
+ * Put ``children`` in ``el`` unless it already shows exactly that. A live region written with
+ * the text it already holds is read out again, so live regions are written through this.
+ * Returns whether ``el`` changed.
+ */
+export function setContent(el, children) {
+  const next = h("div", {}, children);
+  if (next.innerHTML === el.innerHTML) return false;
+  el.replaceChildren(...next.childNodes);
+  return true;
+}
+
+/**
+ * Show ``message`` in the corner for a few seconds; returns its element (remove() takes it away
+ * sooner). ``quiet``: the same words are already in a live region of the page (the hint line, the
+ * error banner), so screen readers do not hear them twice: the toast is only seen.
+ */
+export function toast(message, kind = "info", { quiet = false } = {}) {
   let host = document.getElementById("toasts");
   if (!host) {
     host = h("div", { id: "toasts", class: "toasts", "aria-live": "polite" });
     document.body.append(host);
   }
-  const t = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  const t = h("div", quiet ? { class: `toast ${kind}`, "aria-hidden": "true" }
+    : { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, message);
   host.append(t);
   setTimeout(() => t.remove(), kind === "error" ? 8000 : 3500);
   return t;

@@ -3,13 +3,13 @@
 // player can make is an entry of `view.legal`, matched against the selection.
 
 import { api, seatFor, storeSeat, forgetSeat, storedName, storeName } from "./api.js";
-import { cardEl, cardText, cardLabel, suitedText } from "./cards.js";
+import { cardEl, cardText, cardLabel, suitedText, listWords } from "./cards.js";
 import {
   verbOf, selectionChoices, selectionCouldGrow, legalTakes, legalRummies, describe, ordinal,
 } from "./actions.js";
 import { Hand } from "./hand.js";
 import { TableConnection } from "./connection.js";
-import { h, clear, toast } from "./dom.js";
+import { h, clear, toast, setContent } from "./dom.js";
 import { chooseAction } from "./chooser.js";
 import { ScoreSheet } from "./scores.js";
 import { rulesInWords } from "./rules.js";
@@ -99,6 +99,8 @@ class TablePage {
     this.stockEl = h("div", { class: "stock-area" });
     this.pileEl = h("div", { class: "pile", role: "group", "aria-label": "Discard pile, top card last", dataset: { testid: "discard-pile" } });
     this.pilePreview = h("div", { class: "pile-preview", dataset: { testid: "pile-preview" } });
+    // The preview in words for screen readers (the focus stays on the pile card pressed).
+    this.pileLive = h("p", { class: "sr-only", "aria-live": "polite", dataset: { testid: "pile-live" } });
     this.meldsEl = h("section", { class: "melds", "aria-label": "Melds on the table", dataset: { testid: "melds" } });
     this.actionsEl = h("div", { class: "actions", role: "toolbar", "aria-label": "Your moves", dataset: { testid: "actions" } });
     this.hintEl = h("p", { class: "hint action-hint", "aria-live": "polite", dataset: { testid: "action-hint" } });
@@ -109,7 +111,9 @@ class TablePage {
       this.hintEl,
       this.actionsEl,
     ]);
-    this.roundBanner = h("div", { class: "round-banner", hidden: true, dataset: { testid: "round-over" }, role: "status" });
+    // Not a live region: the round's result is spoken once, from the log (announceMoves), and the
+    // summary's countdown, written every second, must not make a screen reader read it all again.
+    this.roundBanner = h("div", { class: "round-banner", hidden: true, dataset: { testid: "round-over" }, role: "region", "aria-label": "Round result" });
     this.timerEl = h("div", { class: "timers", dataset: { testid: "timers" } });
     this.rulesList = h("ul", { class: "rules-words", dataset: { testid: "table-rules" } });
     // Screen readers hear the other players' moves (the log itself is re-drawn, so it is not live).
@@ -135,7 +139,7 @@ class TablePage {
       this.statusLine,
       this.timerEl,
       h("div", { class: "center-row" }, [this.stockEl, h("div", { class: "pile-wrap" }, [
-        h("h2", { class: "label" }, "Discard pile"), this.pileEl, this.pilePreview])]),
+        h("h2", { class: "label" }, "Discard pile"), this.pileEl, this.pilePreview, this.pileLive])]),
       this.roundBanner,
       h("h2", { class: "label" }, "Melds"),
       this.meldsEl,
@@ -437,7 +441,11 @@ class TablePage {
     if (msg.last_round !== undefined) this.lastRound = msg.last_round;
     if (msg.table_points !== undefined) this.tablePoints = msg.table_points;
     if (this.hintShown && this.hintShown.version !== msg.version) this.hintShown = null;
-    this.announceMoves(first);
+    // The game has just started (the Start button went with the waiting room) or the page was
+    // just loaded: the focus goes to the first move button when the player's turn comes, as it
+    // does on every later turn (renderActions' kept focus), not 20 Tabs away behind the hand.
+    if (first && (!document.activeElement || document.activeElement === document.body)) this.keptFocus = "btn-draw";
+    this.announceMoves(first, before);
     this.waiting.hidden = true;
     this.board.hidden = false;
     this.scores.setNames(this.names(), this.sides()); // the view counts the seats
@@ -450,8 +458,11 @@ class TablePage {
     this.turnCue();
   }
 
-  /** Say the other players' new moves in the live region (screen readers), once each. */
-  announceMoves(first) {
+  /**
+   * Say the new moves in the live region (screen readers), once each: the other players' moves,
+   * and which card the player drew (the public log does not say; the hand does).
+   */
+  announceMoves(first, before) {
     const versions = this.log.map((e) => e?.version ?? -1);
     const newest = versions.length ? Math.max(...versions) : -1;
     if (first || this.announcedVersion === null) {
@@ -459,9 +470,19 @@ class TablePage {
       return;
     }
     const names = this.names();
-    const fresh = this.log.filter((e) => (e?.version ?? -1) > this.announcedVersion && e.seat !== this.mySeat());
+    const me = this.mySeat();
+    const fresh = this.log.filter((e) => (e?.version ?? -1) > this.announcedVersion);
     this.announcedVersion = Math.max(this.announcedVersion, newest);
-    if (fresh.length) this.liveEl.textContent = fresh.map((e) => entryText(e, names, this.people())).join(". ");
+    const said = [];
+    for (const e of fresh) {
+      if (e?.seat !== me || e.auto) said.push(entryText(e, names, this.people()));
+      else if (Array.isArray(e.events) ? e.events.some((ev) => ev?.event === "drew") : verbOf(e.action ?? {}) === "draw") {
+        const drawn = e.events?.find((ev) => ev?.event === "drew")?.cards ?? newCards(before?.hand, this.view.hand);
+        said.push(drawn.length ? `You drew ${listWords(drawn.map(cardLabel))}` : "You drew a card");
+      }
+    }
+    const text = said.filter(Boolean).join(". ");
+    if (text) this.liveEl.textContent = text;
   }
 
   /** A chime (unless muted) and the title when the player's turn begins. */
@@ -512,7 +533,8 @@ class TablePage {
     el.hidden = !parts.length;
     const s = p.summary;
     const cd = this.roundBanner.querySelector("[data-testid=summary-countdown]");
-    if (s && cd) cd.textContent = `Next round in ${Math.ceil(this.left(s.left))} s at most.`;
+    const next = s ? `Next round in ${Math.ceil(this.left(s.left))} s at most.` : "";
+    if (cd && cd.textContent !== next) cd.textContent = next;
     // While the call window is open, the player to move waits (the server would refuse).
     const waiting = !!(w && this.left(w.left) > 0 && this.view.to_move === me);
     if (waiting !== !!this.windowWait) {
@@ -528,7 +550,7 @@ class TablePage {
     this.pendingAction = false;
     const text = msg.message || msg.code || "The server refused that.";
     this.showBanner(text);
-    toast(text, "error");
+    toast(text, "error", { quiet: true }); // the banner is the alert screen readers hear
     this.renderActions();
   }
 
@@ -590,11 +612,15 @@ class TablePage {
   send(action) {
     if (this.pendingAction) return;
     this.hideBanner();
+    // A move pressed outside the move buttons (the stock, Take, a meld as a lay-off target) is
+    // drawn again when the answer comes: the focus then goes to the move buttons, as after Draw.
+    const moveFocus = !this.actionsEl.contains(document.activeElement);
     if (!this.conn?.action(action)) {
       toast("Not connected \u2014 reconnecting.", "error");
       return;
     }
     this.pendingAction = true;
+    this.moveFocus = moveFocus;
     this.pileDepth = null;
     if (["meld", "layoff", "discard", "swap"].includes(verbOf(action))) {
       this.hand.forgetSelection(`sent ${verbOf(action)}: selection cleared`);
@@ -695,9 +721,10 @@ class TablePage {
         "aria-current": turn ? "true" : false,
       }, [
         h("div", { class: "pname" }, [
-          turn ? h("span", { class: "turn-mark", "aria-label": "to move" }, "\u25B6 ") : null,
+          turn ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "\u25B6 ") : null,
           names[s],
           s === this.mySeat() ? h("span", { class: "you" }, " (you)") : null,
+          turn ? h("span", { class: "turn-words" }, ", to move") : null, // spoken only (style.css)
         ]),
         h("div", { class: "pmeta" }, [
           bot ? h("span", { class: "tag" }, `bot ${bot}`) : null,
@@ -729,9 +756,12 @@ class TablePage {
     const v = this.view;
     const me = this.mySeat();
     const names = this.names();
-    const el = this.statusLine;
-    clear(el);
-    if (!v) return;
+    if (!v) {
+      clear(this.statusLine);
+      return;
+    }
+    // A live region: written only when what it says changes (or it is read out again).
+    const el = document.createElement("div");
     let text;
     if (this.gameOver()) text = "Game over.";
     else if (this.pace?.summary) text = `Round ${this.pace.summary.round + 1} is over: the next round starts when everyone is ready.`;
@@ -755,6 +785,7 @@ class TablePage {
       el.append(h("span", { class: "obligation", dataset: { testid: "obligation" } },
         [`${who} use `, cardEl(v.obligation, { small: true }), " this turn (taken from the pile)."]));
     }
+    setContent(this.statusLine, [...el.childNodes]);
   }
 
   renderPile() {
@@ -762,6 +793,11 @@ class TablePage {
     if (this.pileDepth && this.pileDepth > (v.discard || []).length) this.pileDepth = null;
     // Most states (a card selected, an opponent's meld) leave the pile as it was.
     if (!this.changed("pile", [v.discard, v.stock_count, v.legal, !!this.windowWait, this.pendingAction, this.pileDepth])) return;
+    // The buttons are drawn again: the focused one (a pile card pressed to see what comes with
+    // it, Cancel) keeps the focus. After a move made here it goes to the move buttons instead.
+    const active = document.activeElement;
+    const kept = !this.moveFocus && [this.stockEl, this.pileEl, this.pilePreview].some((x) => x.contains(active))
+      ? active.dataset.testid : null;
     clear(this.stockEl);
     clear(this.pileEl);
     const legal = this.windowWait ? [] : (v.legal || []);
@@ -791,6 +827,7 @@ class TablePage {
       if (this.pileDepth === depth) el.classList.add("chosen");
       // Not takeable now: looks it (dimmed), and a tap says why instead of doing nothing.
       if (!usable) el.setAttribute("aria-disabled", "true");
+      else el.setAttribute("aria-pressed", this.pileDepth === depth ? "true" : "false");
       el.addEventListener("click", () => {
         if (!usable) {
           this.say(this.whyNotTake(depth, takes));
@@ -806,6 +843,13 @@ class TablePage {
     // keep the top of a long pile in view
     requestAnimationFrame(() => { this.pileEl.scrollLeft = this.pileEl.scrollWidth; });
     this.renderPilePreview();
+    if (kept) this.focusPileButton(kept);
+  }
+
+  /** Focus the stock's, the pile's or the preview's button ``testid``, where it is enabled. */
+  focusPileButton(testid) {
+    const b = this.board.querySelector(`.center-row [data-testid="${CSS.escape(testid)}"]`);
+    if (b && !b.disabled) b.focus({ preventScroll: true });
   }
 
   /** Why the pile card at ``depth`` cannot be taken now, in a player's words. */
@@ -820,10 +864,18 @@ class TablePage {
     return `You could not use the ${cardText(v.discard[v.discard.length - depth])} this turn, so you may not take it.`;
   }
 
-  /** Tell the player something at once (the hint line is a live region). */
+  /** Tell the player something at once (the hint line is a live region; the toast is only seen). */
   say(text) {
     this.hintEl.textContent = text;
-    return toast(text);
+    return toast(text, "info", { quiet: true });
+  }
+
+  /**
+   * The pile preview in words, in its live region (written when it changes, or it is read again):
+   * ``parts`` are [id, sentence]; the Take buttons are described by theirs.
+   */
+  sayPile(parts) {
+    setContent(this.pileLive, parts.map(([id, text]) => h("span", { id }, `${text} `)));
   }
 
   renderPilePreview() {
@@ -831,32 +883,39 @@ class TablePage {
     clear(el);
     const v = this.view;
     const d = this.pileDepth;
-    if (!d) return;
+    if (!d) {
+      this.sayPile([]);
+      return;
+    }
     const pile = v.discard || [];
     const cards = pile.slice(pile.length - d); // bottom-first: chosen card first
     const takes = (v.legal || []).filter((a) => verbOf(a) === "take" && a.take === d);
     const takeAct = takes.find((a) => !a.split);
     const splitAct = takes.find((a) => a.split); // Dealer's Gambit "split": spend a joker
     const rummyActs = legalRummies(v.legal || []).filter((a) => a.rummy === d);
+    const spoken = [];
     if (takeAct || !splitAct) {
+      spoken.push(["pile-say-take", d === 1 ? `Take the top card, ${cardLabel(cards[0])}.`
+        : `Take ${d} cards: ${listWords(cards.map(cardLabel))}. You must use the ${cardLabel(cards[0])} this turn.`]);
       el.append(h("p", {}, d === 1
         ? ["Take the top card ", cardEl(cards[0], { small: true })]
         : [`Take ${d} cards: `, ...cards.map((c) => cardEl(c, { small: true })),
           h("span", { class: "hint" }, ` \u2014 you must use the ${cardText(cards[0])} this turn.`)]));
     }
     if (splitAct) {
+      spoken.push(["pile-say-split", `Split: spend a joker to take only the ${cardLabel(cards[0])}; the ${d - 1} card${d > 2 ? "s" : ""} above it leave play for this hand.`]);
       el.append(h("p", { dataset: { testid: "split-preview" } }, [
         "Split: spend a joker to take only the ", cardEl(cards[0], { small: true }),
         h("span", { class: "hint" }, ` \u2014 the ${d - 1} card${d > 2 ? "s" : ""} above it leave play for this hand; you must use the ${cardText(cards[0])} this turn.`)]));
     }
     const row = h("div", { class: "row" });
     if (takeAct) {
-      const b = h("button", { type: "button", class: "primary", dataset: { testid: "btn-take" } }, d === 1 ? "Take it" : `Take ${d} cards`);
+      const b = h("button", { type: "button", class: "primary", "aria-describedby": "pile-say-take", dataset: { testid: "btn-take" } }, d === 1 ? "Take it" : `Take ${d} cards`);
       b.addEventListener("click", () => this.send(takeAct));
       row.append(b);
     }
     if (splitAct) {
-      const b = h("button", { type: "button", class: takeAct ? "" : "primary", dataset: { testid: "btn-take-split" } }, `Split: take the ${cardText(cards[0])}`);
+      const b = h("button", { type: "button", class: takeAct ? "" : "primary", "aria-describedby": "pile-say-split", dataset: { testid: "btn-take-split" } }, `Split: take the ${cardText(cards[0])}`);
       b.addEventListener("click", () => this.send(splitAct));
       row.append(b);
     }
@@ -870,9 +929,11 @@ class TablePage {
       this.pileDepth = null;
       this.renderPile();
       this.renderActions();
+      this.focusPileButton(`pile-card-${d}`); // back to the card the player had chosen
     });
     row.append(cancel);
     el.append(row);
+    this.sayPile(spoken);
   }
 
   renderMelds() {
@@ -1071,11 +1132,7 @@ class TablePage {
       this.hand.el.hidden = true;
       this.sortEl.hidden = true;
       clear(this.actionsEl);
-      clear(this.hintEl);
-      this.hintEl.append("You are watching this game (no hand). ");
-      if (!this.me) {
-        this.hintEl.append(h("a", { href: "/" }, "Start your own table"));
-      }
+      setContent(this.hintEl, ["You are watching this game (no hand). ", this.me ? null : h("a", { href: "/" }, "Start your own table")]);
       return;
     }
     this.hand.el.hidden = false;
@@ -1088,17 +1145,24 @@ class TablePage {
 
   /** The sort toggle: pressed only while the hand is in that order (a drag makes it "your order"). */
   renderSort() {
-    clear(this.sortEl);
-    for (const [mode, label] of [["suit", "By suit"], ["rank", "By rank"]]) {
-      const b = h("button", { type: "button", class: "chip", "aria-pressed": this.hand.mode === mode ? "true" : "false", dataset: { testid: `sort-${mode}` } }, label);
-      b.addEventListener("click", () => {
-        this.hand.sortBy(mode);
-        this.renderSort();
-        this.renderActions();
-      });
-      this.sortEl.append(b);
+    // The buttons are made once (a pressed one keeps the keyboard focus); only their state changes.
+    if (!this.sortButtons) {
+      this.sortButtons = new Map();
+      for (const [mode, label] of [["suit", "By suit"], ["rank", "By rank"]]) {
+        const b = h("button", { type: "button", class: "chip", dataset: { testid: `sort-${mode}` } }, label);
+        b.addEventListener("click", () => {
+          this.hand.sortBy(mode);
+          this.renderSort();
+          this.renderActions();
+        });
+        this.sortButtons.set(mode, b);
+      }
+      this.sortState = h("span", { class: "hint", dataset: { testid: "sort-state" } });
+      this.sortEl.append(...this.sortButtons.values(), this.sortState);
     }
-    this.sortEl.append(h("span", { class: "hint", dataset: { testid: "sort-state" } }, this.hand.mode === "custom" ? `your order (${REARRANGE})` : `${REARRANGE} to rearrange`));
+    for (const [mode, b] of this.sortButtons) b.setAttribute("aria-pressed", this.hand.mode === mode ? "true" : "false");
+    const state = this.hand.mode === "custom" ? `your order (${REARRANGE})` : `${REARRANGE} to rearrange`;
+    if (this.sortState.textContent !== state) this.sortState.textContent = state;
   }
 
   /** The move buttons: each enabled only when it is one of `legal`. */
@@ -1109,8 +1173,14 @@ class TablePage {
     // Keep the keyboard where it was: the buttons are re-drawn after every change.
     // (While a move is in flight every button is disabled and the focus falls to the page: remember where it was.)
     const lost = !document.activeElement || document.activeElement === document.body;
-    const focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid
+    let focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid
       : (lost ? this.keptFocus : null);
+    if (this.moveFocus && !this.pendingAction) {
+      // A move made from the stock, the pile or a meld has been answered (send()): its button was
+      // drawn again, so the focus comes here, to the first button the move leaves enabled.
+      this.moveFocus = false;
+      if (lost) focused = focused ?? "btn-draw";
+    }
     clear(el);
     const legal = this.pendingAction || this.windowWait ? [] : (v.legal || []);
     const sel = this.hand.selectedCards();
@@ -1187,9 +1257,8 @@ class TablePage {
       else this.keptFocus = focused;
     }
 
-    // Say why the buttons are as they are.
-    const hint = this.hintEl;
-    clear(hint);
+    // Say why the buttons are as they are (drawn aside, then written to the live region only if it changed).
+    const hint = document.createElement("p");
     const me = this.mySeat();
     if (this.pendingAction) hint.textContent = "Sending\u2026";
     else if (this.windowWait) hint.textContent = "Wait a moment: the other players may call Rummy! first.";
@@ -1221,6 +1290,7 @@ class TablePage {
     if (v.obligation && v.to_move === me && !isOver(v)) {
       hint.append(h("span", { class: "obligation" }, ` You must use ${cardText(v.obligation)} before you can discard.`));
     }
+    setContent(this.hintEl, [...hint.childNodes]);
     // Once the game is over there is nothing left to press.
     el.hidden = this.gameOver();
     this.renderTitle();
@@ -1271,6 +1341,17 @@ function pickName(list, s) {
 function initials(name, seat) {
   const first = String(name ?? "?").trim()[0] ?? "?";
   return `${first.toUpperCase()}${seat + 1}`;
+}
+
+/** The cards of ``after`` that ``before`` did not hold (as multisets): what a draw brought. */
+function newCards(before, after) {
+  const pool = [...(before || [])];
+  return (after || []).filter((c) => {
+    const i = pool.indexOf(c);
+    if (i < 0) return true;
+    pool.splice(i, 1);
+    return false;
+  });
 }
 
 /** Can the player's hand supply this action's cards (jokers counted as "JK")? */
