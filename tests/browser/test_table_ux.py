@@ -191,11 +191,17 @@ def test_turn_clock_counts_down_and_a_hint_explains_itself(scripted, size):  # n
     assert script.sent[-1] == {"type": "hint"}
     thinking = page.locator(".toast", has_text="Thinking")
     expect(thinking).to_have_count(1)
+    # One hint at a time: the button waits for the answer (repeated clicks made the server think again).
+    hint_btn = page.get_by_test_id("btn-hint")
+    expect(hint_btn).to_be_disabled()
+    expect(hint_btn).to_have_text("Thinking\u2026")
     script.ws.send(json.dumps({"type": "hint", "version": 13, "action": {"draw": "stock"}, "text": "draw",
                                "reason": "Nothing in the discard pile helps your hand enough."}))
     expect(page.get_by_test_id("action-hint")).to_contain_text("Hint: Draw from the stock.")
     expect(page.get_by_test_id("hint-reason")).to_have_text("Nothing in the discard pile helps your hand enough.")
     expect(thinking).to_have_count(0)  # the answer came: "Thinking..." does not linger beside it
+    expect(hint_btn).to_be_enabled()
+    expect(hint_btn).to_have_text("Hint")
 
 
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))

@@ -548,6 +548,7 @@ class TablePage {
     // The server closes the socket right after these; the close code says it to the player.
     if (["too_many_sockets", "no_table", "bad_token", "bad_origin"].includes(msg.code)) return;
     this.pendingAction = false;
+    this.hintAskedFor = null; // a refused hint (say, too many messages) may be asked again
     const text = msg.message || msg.code || "The server refused that.";
     this.showBanner(text);
     toast(text, "error", { quiet: true }); // the banner is the alert screen readers hear
@@ -571,6 +572,7 @@ class TablePage {
     } else if (msg.type === "hint") {
       if (msg.version !== this.conn?.version) return; // the game moved on meanwhile
       this.hintShown = msg;
+      this.hintAskedFor = null;
       this.thinking?.remove(); // the answer is here: "Thinking..." goes
       this.thinking = null;
       this.renderActions();
@@ -1240,10 +1242,19 @@ class TablePage {
       el.append(c);
     }
     if (this.pace?.hints !== false && legal.length && v.phase !== "nominate") {
-      const hb = h("button", { type: "button", class: "ghost hint-btn", dataset: { testid: "btn-hint" } }, "Hint");
+      // One hint at a time: the button waits while the bots think about this position.
+      const waiting = this.hintAskedFor === this.conn?.version && this.hintShown?.version !== this.conn?.version;
+      const hb = h("button", {
+        type: "button", class: "ghost hint-btn", dataset: { testid: "btn-hint" }, disabled: waiting, "aria-busy": waiting ? "true" : false,
+      }, waiting ? "Thinking\u2026" : "Hint");
       hb.addEventListener("click", () => {
-        if (!this.conn?.send({ type: "hint" })) toast("Not connected \u2014 reconnecting.", "error");
-        else this.thinking = this.say("Thinking\u2026");
+        if (!this.conn?.send({ type: "hint" })) {
+          toast("Not connected \u2014 reconnecting.", "error");
+          return;
+        }
+        this.thinking = this.say("Thinking\u2026");
+        this.hintAskedFor = this.conn.version;
+        this.renderActions();
       });
       el.append(hb);
     }
