@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import queue
 import random
 import threading
 from collections.abc import Callable, Coroutine
@@ -101,6 +102,26 @@ def receive(ws: Any, kind: str, where: Callable[[dict[str, Any]], bool] | None =
         if all(msg.get(k) == v for k, v in match.items() if k != "version") and (where is None or where(msg)):
             return msg
     raise AssertionError(f"no {kind} message matching {match}")
+
+
+def state_within(ws: Any, seconds: float, where: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
+    """The next ``state`` message (one ``where`` accepts); fails, instead of waiting for ever, if none comes within ``seconds``."""
+    box: queue.Queue[dict[str, Any] | BaseException] = queue.Queue()
+
+    def read() -> None:
+        try:
+            box.put(receive(ws, "state", where=where))
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            box.put(exc)
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        got = box.get(timeout=seconds)
+    except queue.Empty:
+        raise AssertionError(f"no such state within {seconds} s") from None
+    if isinstance(got, BaseException):
+        raise got
+    return got
 
 
 def act(ws: Any, version: int, action: dict[str, Any]) -> None:

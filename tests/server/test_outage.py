@@ -9,9 +9,8 @@ pool reconnecting meets while the server is down). Each adapter in turn.
 from __future__ import annotations
 
 import logging
-import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from fastapi.testclient import TestClient
 from rummy500.server.app import create_app
 from rummy500.server.storage import PostgresStorage, SqliteStorage, SqlStorage
 
-from .helpers import POSTGRES_URL, act, create_table, fixed_seeds, make_settings, receive, start
+from .helpers import POSTGRES_URL, act, create_table, fixed_seeds, make_settings, receive, start, state_within
 
 
 class Outage:
@@ -115,26 +114,6 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SqlStorage
         made.close()
 
 
-def _state_within(ws: Any, seconds: float, where: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """The next state matching ``where``; fails (instead of waiting for ever) if none comes within ``seconds``."""
-    box: queue.Queue[dict[str, Any] | BaseException] = queue.Queue()
-
-    def read() -> None:
-        try:
-            box.put(receive(ws, "state", where=where))
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
-            box.put(exc)
-
-    threading.Thread(target=read, daemon=True).start()
-    try:
-        got = box.get(timeout=seconds)
-    except queue.Empty:
-        raise AssertionError(f"no such state within {seconds} s") from None
-    if isinstance(got, BaseException):
-        raise got
-    return got
-
-
 def _annes_turn(state: dict[str, Any]) -> bool:
     return state["view"]["to_move"] == 0 and bool(state["view"]["legal"])
 
@@ -154,7 +133,7 @@ def test_an_outage_refuses_moves_as_unavailable_and_the_bot_plays_on_once_it_is_
         table_id, ann = made["table_id"], made["token"]
         start(client, table_id, ann)
         with client.websocket_connect(f"/ws/tables/{table_id}?token={ann}") as ws:
-            mine = _state_within(ws, 30.0, _annes_turn)
+            mine = state_within(ws, 30.0, _annes_turn)
             version = mine["version"]
 
             # Ann's turn, and the database is down: each try is refused as
@@ -175,12 +154,12 @@ def test_an_outage_refuses_moves_as_unavailable_and_the_bot_plays_on_once_it_is_
             discard = next(a for a in drawn["view"]["legal"] if "discard" in a)
             act(ws, version + 1, discard)
             receive(ws, "state", version=version + 2)
-            moved = _state_within(ws, 30.0, lambda m: any(v > version + 1 for v in _moves_by(m, 1)))
+            moved = state_within(ws, 30.0, lambda m: any(v > version + 1 for v in _moves_by(m, 1)))
             assert outage.failed >= 6  # the bot's write failed three times before it went through
             assert moved["table"]["status"] == "running"
 
             # The game goes on: Ann is to move again and her moves are stored.
-            again = moved if _annes_turn(moved) else _state_within(ws, 30.0, _annes_turn)
+            again = moved if _annes_turn(moved) else state_within(ws, 30.0, _annes_turn)
             act(ws, again["version"], {"draw": "stock"})
             receive(ws, "state", version=again["version"] + 1)
         # Logged once per outage, not once per try.

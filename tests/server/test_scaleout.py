@@ -17,13 +17,11 @@ import asyncio
 import contextlib
 import json
 import os
-import queue
 import secrets
 import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -57,6 +55,7 @@ from .helpers import (
     receive,
     run_async,
     start,
+    state_within,
 )
 from .test_pace import find_position
 
@@ -730,28 +729,6 @@ def test_serve_refuses_redis_without_a_shared_database_or_redis(
     assert serve_main(["--db", POSTGRES_URL, "--redis", "http://x", "--data-dir", str(tmp_path)]) == 2
 
 
-def _next_state_within(ws: Any, seconds: float) -> dict[str, Any]:
-    """The next state on a socket; fails (instead of waiting for ever) if none comes within ``seconds``."""
-    box: queue.Queue[dict[str, Any] | BaseException] = queue.Queue()
-
-    def read() -> None:
-        try:
-            while (msg := ws.receive_json())["type"] != "state":
-                pass
-            box.put(msg)
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
-            box.put(exc)
-
-    threading.Thread(target=read, daemon=True).start()
-    try:
-        got = box.get(timeout=seconds)
-    except queue.Empty:
-        raise AssertionError(f"no state within {seconds} s") from None
-    if isinstance(got, BaseException):
-        raise got
-    return got
-
-
 def _history_on_connect(ws: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The first state of a new socket and the chat history sent with it (read up to the answer to a sync)."""
     ws.send_json({"type": "sync"})
@@ -809,7 +786,7 @@ def test_chat_history_and_the_round_summary_are_shared_by_the_processes(
                     assert summary["waiting"] == [0, 1]  # each process waits for both people
                 ws0.send_json({"type": "ready"})
                 # B hears Ann's ready: Bob's page shows only Bob is waited for (not the hold running out).
-                seen = _next_state_within(ws1, 15.0)["pace"]["summary"]
+                seen = state_within(ws1, 15.0)["pace"]["summary"]
                 assert seen is not None and (seen["ready"], seen["waiting"]) == ([0], [1])
                 ws1.send_json({"type": "ready"})
                 for s, ws in sockets.items():

@@ -15,12 +15,14 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
+from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummy500.server.api import router
 from rummy500.server.bus import Bus, open_bus
@@ -89,6 +91,51 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
     )
 
 
+#: The code of an HTTP error raised without one (unknown routes, methods, unreadable bodies).
+HTTP_CODES = {
+    400: "bad_request",
+    401: "bad_token",
+    403: "bad_token",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+    422: "bad_request",
+    429: "rate_limited",
+}
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Every HTTP error as ``{"detail": {"code", "message"}}`` (docs/protocol.md, Errors).
+
+    Errors the routes raise carry their object already. The others are the
+    framework's: an unknown path (404 ``not_found``), a method a route does not
+    take (405 ``method_not_allowed``, with ``Allow``), and a body that is not
+    JSON text the parser can read (not UTF-8, nested too deep, a number too
+    long: 422 ``bad_request``, as a body of the wrong shape).
+    """
+    if not isinstance(exc, StarletteHTTPException):  # pragma: no cover - registered for these only
+        raise exc
+    headers = dict(exc.headers or {})
+    if isinstance(exc.detail, dict) and "code" in exc.detail:
+        return JSONResponse(status_code=exc.status_code, content={"detail": exc.detail}, headers=headers)
+    status = exc.status_code
+    if status == 400:
+        # FastAPI's answer to a body it could not decode ("There was an error parsing the body").
+        status = 422
+        message = "the body is not JSON text that can be read: send UTF-8 JSON of the request's shape"
+    elif status == 404:
+        message = "no such page or API route"
+    elif status == 405:
+        message = "this route does not take that method (see the Allow header)"
+    else:
+        message = str(exc.detail) if exc.detail else HTTPStatus(status).phrase
+    code = HTTP_CODES.get(status, "bad_request" if status < 500 else "internal")
+    detail: dict[str, Any] = {"code": code, "message": message}
+    if code == "bad_request":
+        detail["problems"] = [message]
+    return JSONResponse(status_code=status, content={"detail": detail}, headers=headers)
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -155,6 +202,7 @@ def create_app(
     )
     app.include_router(router)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
 
     @app.middleware("http")
     async def _headers(request: Request, call_next: Callable) -> Response:

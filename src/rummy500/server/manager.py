@@ -399,6 +399,7 @@ class TableManager:
             summary_seconds=self.settings.summary_seconds,
             chat_history=CHAT_LINES,
             think=self.workers.think,
+            created=row.created,
         )
         for line in chat:
             session.remember_chat(line.name, line.seat, line.text)

@@ -55,6 +55,7 @@ ErrorCode = Literal[
     "stale_version",
     "not_your_turn",
     "illegal_action",
+    "nothing_to_ready",
     "rate_limited",
     "too_many_sockets",
     "unavailable",

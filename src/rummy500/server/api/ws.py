@@ -2,9 +2,11 @@
 
 The handler only translates between frames and the session: it authenticates
 the seat once, registers the connection with the hub, and for each message
-runs the first links of the chain of checks (size, rate, well-formed, a seat,
+runs the first links of the chain of checks (rate, size, well-formed, a seat,
 a started game) before handing the action to the session, which runs the rest
-(not stale, not over, your turn, legal). Every refusal is an ``error`` message with a
+(not stale, not over, your turn, legal). A hint is searched beside the loop
+that reads the socket, so the seat's move is never held up by it; the answer
+is sent when found, with the version it is for. Every refusal is an ``error`` message with a
 stable code; the socket stays open and the game is unchanged. Only an unknown
 table (4404), a bad token (4401), a page from another site (4403) or a client
 holding too many sockets (4429) closes the socket, right after it opens.
@@ -12,6 +14,7 @@ holding too many sockets (4429) closes the socket, right after it opens.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import Any
@@ -35,7 +38,7 @@ from rummy500.server.protocol import (
     TableMessage,
     client_message_adapter,
 )
-from rummy500.server.session import SessionError
+from rummy500.server.session import MatchSession, SessionError
 from rummy500.server.session.guards import parse_request, seat_of
 from rummy500.server.storage import StorageError
 
@@ -196,6 +199,7 @@ async def _serve(
         with contextlib.suppress(SessionError):
             await session.catch_up()
     bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
+    hints: set[asyncio.Task[None]] = set()
     try:
         while True:
             frame = await websocket.receive()
@@ -203,7 +207,14 @@ async def _serve(
                 break
             try:
                 await _handle(
-                    frame, conn, manager, settings.ws_max_message_bytes, settings.chat_max_chars, bucket, client_bucket
+                    frame,
+                    conn,
+                    manager,
+                    settings.ws_max_message_bytes,
+                    settings.chat_max_chars,
+                    bucket,
+                    client_bucket,
+                    hints,
                 )
             except StorageError as exc:  # the database is away: the same message may work later
                 log.warning("table %s: storage unavailable: %s", table_id[:8], exc)
@@ -212,6 +223,8 @@ async def _serve(
                 log.exception("table %s: error handling a message", table_id[:8])
                 conn.error("internal", "the server could not handle that message")
     finally:
+        for task in list(hints):  # nobody to answer now (the searches go on for the seat's other sockets)
+            task.cancel()
         hub.remove(conn)
         manager.presence_changed(table_id)
         await conn.stop()
@@ -223,6 +236,19 @@ async def _serve(
             await manager.lobby_presence_changed(table_id)
 
 
+async def _answer_hint(conn: Connection, session: MatchSession, pending: asyncio.Future[dict[str, Any]]) -> None:
+    """Send a connection the hint it asked for once it is found (its ``version`` says for which position)."""
+    try:
+        answer = await asyncio.shield(pending)
+    except SessionError as exc:  # the seat's turn passed before its search could start
+        conn.error(exc.code, exc.message, session.version)
+    except Exception:  # noqa: BLE001 - a failed search never takes the table down
+        log.exception("table %s: a hint failed", conn.table_id[:8])
+        conn.error("internal", "the server could not find a hint")
+    else:
+        conn.push(answer)
+
+
 async def _handle(
     frame: dict[str, Any],
     conn: Connection,
@@ -231,24 +257,26 @@ async def _handle(
     chat_limit: int,
     bucket: TokenBucket,
     client_bucket: TokenBucket,
+    tasks: set[asyncio.Task[None]],
 ) -> None:
+    """Handle one frame: the first checks, then the message (``tasks``: this socket's hints being answered)."""
+    # Every frame spends a token first, garbage and oversized ones too: a flood
+    # of any kind gets one ``rate_limited`` a second, never an echo per frame.
+    if not (bucket.take() and client_bucket.take()):
+        if bucket.should_warn():
+            conn.error("rate_limited", "too many messages; slow down")
+        return
     text = frame.get("text")
     if text is None:
-        if bucket.take():
-            conn.error("bad_message", "send JSON text frames")
+        conn.error("bad_message", "send JSON text frames")
         return
     try:
         too_large = len(text) > max_bytes or len(text.encode()) > max_bytes
     except UnicodeEncodeError:  # a lone surrogate: not text a socket could carry
-        if bucket.take():
-            conn.error("bad_message", "send UTF-8 text")
+        conn.error("bad_message", "send UTF-8 text")
         return
     if too_large:
         conn.error("bad_message", f"message larger than {max_bytes} bytes")
-        return
-    if not (bucket.take() and client_bucket.take()):
-        if bucket.should_warn():
-            conn.error("rate_limited", "too many messages; slow down")
         return
     try:
         message = client_message_adapter.validate_json(text)
@@ -279,15 +307,24 @@ async def _handle(
             try:
                 session.ready(conn.seat)
             except SessionError as exc:
-                conn.error(exc.code, exc.message)
+                conn.error(exc.code, exc.message, session.version)
         case ClientHint():
             if session is None:
                 conn.error("not_running", "the game is not being played")
                 return
             try:
-                conn.push(await session.hint(conn.seat))
+                pending = session.ask_hint(conn.seat)
             except SessionError as exc:
                 conn.error(exc.code, exc.message, session.version)
+                return
+            if pending.done() and not pending.cancelled() and pending.exception() is None:
+                conn.push(pending.result())  # found already for this version: answered at once
+                return
+            # The search runs beside this loop: the seat's next messages (its
+            # move) are read and handled meanwhile; the answer says its version.
+            task = asyncio.get_running_loop().create_task(_answer_hint(conn, session, pending))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
         case ClientChat(text=said):
             try:
                 if session is None:  # the waiting room

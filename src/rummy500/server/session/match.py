@@ -21,11 +21,14 @@ connections in :mod:`~rummy500.server.session.presence`, the bots in
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from rummy500.bots.hinting import hint_budget
@@ -41,6 +44,34 @@ from rummy500.server.storage import ChatLine, ConflictError, StorageError, Store
 __all__ = ["ActionStore", "MatchSession", "SessionListener", "SessionRelay", "keep_chat_line"]
 
 log = logging.getLogger(__name__)
+
+
+def _pass_on(done: asyncio.Future[dict[str, Any]], waiter: asyncio.Future[dict[str, Any]]) -> None:
+    """Give ``waiter`` the outcome of the search ``done`` (unless it was cancelled meanwhile)."""
+    if waiter.done():
+        return
+    if done.cancelled():
+        waiter.cancel()
+    elif (exc := done.exception()) is not None:
+        _fail(waiter, exc)
+    else:
+        waiter.set_result(done.result())
+
+
+def _fail(waiter: asyncio.Future[dict[str, Any]], exc: BaseException) -> None:
+    """Give ``waiter`` an exception, marked as seen (an asker that went away leaves no warning)."""
+    if not waiter.done():
+        waiter.set_exception(exc)
+        waiter.exception()
+
+
+@dataclass(frozen=True)
+class _HintSearch:
+    """One hint search of a seat: the position it is for and its answer to come."""
+
+    version: int
+    view: Any
+    found: asyncio.Future[dict[str, Any]]
 
 
 class ActionStore(Protocol):
@@ -133,6 +164,7 @@ class MatchSession:
         summary_seconds: float = 0.0,
         chat_history: int = 50,
         think: Thinker = think_in_thread,
+        created: datetime | None = None,
     ) -> None:
         """Set up a session around a dealt (or rebuilt) game.
 
@@ -160,6 +192,7 @@ class MatchSession:
                 (0: the next round is played at once).
             chat_history: Chat lines kept for people who (re)connect.
             think: Where the bots think (the server's worker processes).
+            created: When the table was opened (shown in :meth:`table_info`).
         """
         self.game_id = game_id
         self.title = title
@@ -201,6 +234,16 @@ class MatchSession:
         self._announced = 0
         #: Whether the last write of an action failed (an outage is logged once, not per try).
         self._store_failing = False
+        #: When the table was opened (``None``: not known to this session).
+        self.created = created
+        #: Each seat's last hint (it stands for that seat's view at its ``version``).
+        self._hint_answers: dict[int, dict[str, Any]] = {}
+        #: Each seat's search in flight: the version it is for and its answer to come.
+        self._hint_searching: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = {}
+        #: Requests that came while a seat's search for an older version ran (answered by the next search).
+        self._hint_waiters: dict[int, list[asyncio.Future[dict[str, Any]]]] = {}
+        #: The task answering each seat's hint requests, one search at a time.
+        self._hint_runners: dict[int, asyncio.Task[None]] = {}
 
     def __repr__(self) -> str:
         return f"MatchSession({self.game_id!r}, version={self.version})"
@@ -226,7 +269,12 @@ class MatchSession:
         return self.presence.autoplayed(seat, driving=self.driving)
 
     def table_info(self) -> dict[str, Any]:
-        """Public facts about the table: seats, presence, status (no cards)."""
+        """Public facts about the table: seats, presence, status (no cards).
+
+        The same keys as ``GET /api/tables/{id}`` (:class:`~rummy500.server.protocol.TableInfo`),
+        so a ``state``'s table and a ``table`` message look alike; ``created`` is
+        ``None`` when the session was not told it.
+        """
         return {
             "id": self.game_id,
             "title": self.title,
@@ -236,6 +284,8 @@ class MatchSession:
             "seats": self.presence.seats_public(driving=self.driving),
             "spectators": self.presence.watching,
             "settings": self.settings.to_mapping(),
+            "created": self.created.isoformat().replace("+00:00", "Z") if self.created is not None else None,
+            "invite_path": f"/t/{self.game_id}",
         }
 
     def log(self) -> list[dict[str, Any]]:
@@ -362,10 +412,18 @@ class MatchSession:
     def ready(self, seat: int | None) -> None:
         """A person has read the round summary; the next round starts once all have.
 
+        A second ``ready`` for the same summary changes nothing.
+
         Raises:
-            SessionError: ``not_seated`` for a spectator.
+            SessionError: ``not_seated`` for a spectator, ``not_running`` once
+                the game is over, ``nothing_to_ready`` when no round summary
+                holds the table.
         """
         reader = seat_of(seat, "only players at the table say they are ready")
+        if self.finished:
+            raise SessionError("not_running", "the game is over")
+        if self.pace.hold is None:
+            raise SessionError("nothing_to_ready", "no round summary is holding the table: play is on")
         if self.relay is not None and self.pace.hold is not None:
             self.relay.ready(self, reader)  # the other processes hold the table for this person too
         self._ready(reader)
@@ -389,21 +447,120 @@ class MatchSession:
             return
         self._ready(seat)
 
+    # ------------------------------------------------------------------ hints
+    def _check_hint(self, seat: int) -> None:
+        """Refuse a hint the seat may not have now.
+
+        Raises:
+            SessionError: ``bad_message`` (hints off), ``not_running`` (the game
+                is over) or ``not_your_turn`` (the seat has nothing to do).
+        """
+        if not self.settings.hints:
+            raise SessionError("bad_message", "the host turned hints off at this table")
+        if self.finished:
+            raise SessionError("not_running", "the game is over")
+        if not self.game.legal(seat):
+            raise SessionError("not_your_turn", "you have no move to make now")
+
+    def ask_hint(self, seat: int | None) -> asyncio.Future[dict[str, Any]]:
+        """Ask for a hint for ``seat`` without waiting for it (call from the event loop).
+
+        A seat has at most one search in flight, on the position of the
+        moment it was asked. A request for the version already searched (or
+        found) shares that answer: the hint of a version is found once. A
+        request that comes while the seat's search for an older version runs
+        waits for it to end and is then answered by one search on the position
+        of that moment (its ``version`` says which). The returned future is
+        shared: await it through :func:`asyncio.shield`.
+
+        Returns:
+            A future of the ``hint`` message (already done when the hint of this
+            version was found before).
+
+        Raises:
+            SessionError: Not seated, hints off, the game over, or nothing to do
+                (checked again before a waiting request's search).
+        """
+        asker = seat_of(seat, "only players at the table get hints")
+        self._check_hint(asker)
+        loop = asyncio.get_running_loop()
+        answer = self._hint_answers.get(asker)
+        if answer is not None and answer["version"] == self.version:
+            done: asyncio.Future[dict[str, Any]] = loop.create_future()
+            done.set_result(answer)
+            return done
+        searching = self._hint_searching.get(asker)
+        if searching is not None and searching[0] == self.version:
+            return searching[1]
+        if asker in self._hint_runners:  # a search for an older version runs: this one comes next
+            waiter: asyncio.Future[dict[str, Any]] = loop.create_future()
+            self._hint_waiters.setdefault(asker, []).append(waiter)
+            return waiter
+        search = self._start_search(asker)
+        self._hint_runners[asker] = loop.create_task(self._answer_hints(asker, search))
+        return search.found
+
     async def hint(self, seat: int | None) -> dict[str, Any]:
         """A suggested move for ``seat`` from a strong bot, with a one-line reason (from its own view only).
 
+        See :meth:`ask_hint`; this waits for the answer.
+
         Raises:
-            SessionError: Hints are off at this table, or the seat has nothing to do.
+            SessionError: Hints are off at this table, the game is over, or the seat has nothing to do.
         """
-        asker = seat_of(seat, "only players at the table get hints")
-        if not self.settings.hints:
-            raise SessionError("bad_message", "the host turned hints off at this table")
-        if self.finished or not self.game.legal(asker):
-            raise SessionError("not_your_turn", "you have no move to make now")
-        view = self.game.view(asker)
-        version = self.version
-        found = await asyncio.to_thread(hint_for, view, self._hint_rng.getrandbits(64), hint_budget(self.settings.turn_clock))
-        return {"type": "hint", "version": version, **found}
+        return await asyncio.shield(self.ask_hint(seat))
+
+    def _start_search(self, seat: int) -> _HintSearch:
+        """Take the seat's current position for a search (the runner does it): its view, version and answer to come."""
+        search = _HintSearch(self.version, self.game.view(seat), asyncio.get_running_loop().create_future())
+        self._hint_searching[seat] = (search.version, search.found)
+        return search
+
+    async def _answer_hints(self, seat: int, search: _HintSearch) -> None:
+        """Run the seat's searches one at a time: the one asked, then one for the requests that came meanwhile."""
+        try:
+            await self._search_hint(seat, search)
+            while waiters := self._hint_waiters.pop(seat, []):
+                try:
+                    self._check_hint(seat)  # the game may have moved on while the last search ran
+                except SessionError as exc:
+                    for waiter in waiters:
+                        _fail(waiter, exc)
+                    continue
+                answer = self._hint_answers.get(seat)
+                if answer is not None and answer["version"] == self.version:
+                    for waiter in waiters:
+                        if not waiter.done():
+                            waiter.set_result(answer)
+                    continue
+                search = self._start_search(seat)
+                for waiter in waiters:
+                    search.found.add_done_callback(functools.partial(_pass_on, waiter=waiter))
+                await self._search_hint(seat, search)
+        finally:
+            self._hint_runners.pop(seat, None)
+            self._hint_searching.pop(seat, None)
+            if not search.found.done():
+                search.found.cancel()
+            for waiter in self._hint_waiters.pop(seat, []):  # the session closed meanwhile
+                waiter.cancel()
+
+    async def _search_hint(self, seat: int, search: _HintSearch) -> None:
+        """Find the hint of the position taken by :meth:`_start_search` (a failure goes to its askers)."""
+        found = search.found
+        try:
+            result = await asyncio.to_thread(
+                hint_for, search.view, self._hint_rng.getrandbits(64), hint_budget(self.settings.turn_clock)
+            )
+        except Exception as exc:  # noqa: BLE001 - the askers hear of it
+            found.set_exception(exc)
+            found.exception()  # retrieved: each asker is told through its own await
+        else:
+            answer = {"type": "hint", "version": search.version, **result}
+            self._hint_answers[seat] = answer
+            found.set_result(answer)
+        finally:
+            self._hint_searching.pop(seat, None)
 
     def announce_state(self) -> None:
         """Send every connection the state again (a timer changed what they see)."""
@@ -673,9 +830,16 @@ class MatchSession:
     def retire(self) -> None:
         """Stop the bot driver without waiting (a session forgotten while its bots are idle)."""
         self._closed = True
+        self._stop_hints()
         self.driver.stop()
 
     async def close(self) -> None:
-        """Stop the bot driver."""
+        """Stop the bot driver and the hint searches."""
         self._closed = True
+        self._stop_hints()
         await self.driver.close()
+
+    def _stop_hints(self) -> None:
+        """Stop answering hints (their requests are cancelled; a search already in a thread ends by itself)."""
+        for runner in list(self._hint_runners.values()):
+            runner.cancel()

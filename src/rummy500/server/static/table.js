@@ -547,6 +547,8 @@ class TablePage {
   onError(msg) {
     // The server closes the socket right after these; the close code says it to the player.
     if (["too_many_sockets", "no_table", "bad_token", "bad_origin"].includes(msg.code)) return;
+    // Ready pressed just as the round summary ran out: the next round is already on, nothing to say.
+    if (msg.code === "nothing_to_ready") return;
     this.pendingAction = false;
     this.hintAskedFor = null; // a refused hint (say, too many messages) may be asked again
     const text = msg.message || msg.code || "The server refused that.";
