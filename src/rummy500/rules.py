@@ -10,6 +10,7 @@ problem. Nothing ever falls back silently to a default.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -118,6 +119,10 @@ class OptionSpec:
         number: the whole numbers accepted beyond the named choices.
         value_choices: the named values of an option that is not an enum
             (booleans, numbers, words of a mixed option), in ``values`` order.
+        label: the option's name in a player's words (``"Suits in a set"``).
+        implied: what the engine plays for this option when a record leaves
+            it out, given another option's value: ``({"when": {"dealers_gambit":
+            True}, "value": "anticlockwise"}, ...)`` (see :data:`IMPLIED`).
     """
 
     name: str
@@ -130,6 +135,8 @@ class OptionSpec:
     words: type[StrEnum] | None = None
     number: NumberRange | None = None
     value_choices: tuple[Choice, ...] = ()
+    label: str = ""
+    implied: tuple[dict[str, Any], ...] = ()
 
     @property
     def choices(self) -> tuple[Choice, ...]:
@@ -141,17 +148,23 @@ class OptionSpec:
 
         >>> OPTIONS["hand_size"].to_dict()["choices"][0]["label"], OPTIONS["hand_size"].to_dict()["number"]["max"]
         ('Automatic', 13)
+        >>> OPTIONS["partnership"].to_dict()["seats"], OPTIONS["direction"].to_dict()["implied"]
+        ([{'value': True, 'players': [4]}], [{'when': {'dealers_gambit': True}, 'value': 'anticlockwise'}])
         """
         n = self.number
         default = self.default.value if isinstance(self.default, StrEnum) else self.default
+        seats = [{"value": c.value, "players": p} for c in self.choices if (p := choice_players(self.name, c.value))]
         return {
             "name": self.name,
+            "label": self.label,
             "default": dict(default) if isinstance(default, dict) else default,
             "values": self.values,
             "description": self.description,
             "group": self.group,
             "choices": [{"value": c.value, "label": c.label, "description": c.description} for c in self.choices],
             "number": None if n is None else n.to_dict(),
+            "implied": [{"when": dict(i["when"]), "value": i["value"]} for i in self.implied],
+            "seats": seats,
         }
 
     def allowed(self) -> str:
@@ -408,7 +421,7 @@ _CHOICE_ITEMS: tuple[tuple[StrEnum, tuple[str, str]], ...] = (
     (SetSuits.DISTINCT, ("One of each suit", "a set never repeats a suit")),
     (SetSuits.ANY, ("Suits may repeat", "with two packs a set may hold the same card twice and grow past 4 cards")),
     (JokerUse.WILD, ("Wild jokers", "a joker stands for any card you name")),
-    (JokerUse.JOKER_SETS_ONLY, ("Joker sets only", "jokers are not wild: they meld only as a set of 3 or 4 jokers (Persian)")),
+    (JokerUse.JOKER_SETS_ONLY, ("Joker sets only", "jokers are not wild: they meld only as a set of 3 or 4 jokers (Persian); needs 3 or more jokers")),
     (LayoffOnto.ANY, ("Any meld", "you may lay off on anybody's meld")),
     (LayoffOnto.OWN, ("Own melds", "you may lay off only on melds you laid down")),
     (LayoffOnto.OWN_AND_PARTNER, ("Own and partner's", "you may lay off on your side's melds only (partnerships)")),
@@ -432,7 +445,7 @@ _CHOICE_ITEMS: tuple[tuple[StrEnum, tuple[str, str]], ...] = (
     (CallingRummy.PILE, ("Whole pile", "call Rummy on a playable card anywhere in the pile, take it and the cards above, and play a turn")),
     (CallingRummy.TOP_CARD, ("Top card", "call Rummy only on the card just discarded")),
     (CallingRummy.STEAL, ("Steal", "call Rummy to lay the playable card alone at once; play goes on")),
-    (CardValues.STANDARD, ("Standard", "the standard values: aces 15 (1 or 5 low, see low_ace_value), face cards 10, number cards their pips")),
+    (CardValues.STANDARD, ("Standard", "the standard values: aces 15 (1 at the low end of a run, see Low ace value), face cards 10, number cards their pips")),
     (CardValues.FLAT, ("5-10-15", "2 to 9 count 5, 10 J Q K count 10, aces 15 (5 when low), jokers 15")),
     (CardValues.ACE_25, ("Aces 25", "as standard, but aces count 25 wherever they are")),
     (CardValues.PIP_RANK, ("Rank value", "ace 1, 2 to 10 their pips, J 11, Q 12, K 13, jokers 15")),
@@ -461,11 +474,11 @@ _RANK_KEYS = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "Q", 
 _SPECS: list[OptionSpec] = [
     # Table and cards
     OptionSpec("players", 2, "2..8", "number of seats", _int_in(2, 8), "table"),
-    OptionSpec("decks", Auto.AUTO, "auto, 1, 2", "packs used: auto is 1 for 2-4 players, 2 for 5-8 (always 1 with dealers_gambit)", _words_or(Auto, _one_of(1, 2)), "table", words=Auto),
+    OptionSpec("decks", Auto.AUTO, "auto, 1, 2", "packs used: auto is 1 for 2-4 players, 2 for 5-8 (always 1 with Dealer's Gambit)", _words_or(Auto, _one_of(1, 2)), "table", words=Auto),
     OptionSpec("jokers", Auto.AUTO, "auto, 0, 1, 2, 4", "jokers in the game: auto is 2 per pack, 0 the original jokerless game", _words_or(Auto, _one_of(0, 1, 2, 4)), "table", words=Auto),
     OptionSpec("short_pack", False, "false, true", "a 32-card pack per deck: 7 8 9 10 J Q K A of each suit", _is_bool, "table"),
     OptionSpec("hand_size", Auto.AUTO, "auto, 7..13", "cards dealt to each player: auto is 13 for 2 players, 7 for 3+", _words_or(Auto, _int_in(7, 13)), "table", words=Auto),
-    OptionSpec("first_discard", FirstDiscard("upcard"), "upcard, first_player", "first_player: no upcard; the first player gets an extra card and starts the pile by discarding", _member_of(FirstDiscard), "table", FirstDiscard),
+    OptionSpec("first_discard", FirstDiscard("upcard"), "upcard, first_player", "First player discards: no upcard; the first player gets an extra card and starts the pile by discarding", _member_of(FirstDiscard), "table", FirstDiscard),
     OptionSpec("first_dealer", FirstDealer("high_card"), "high_card, low_card", "who deals first after cutting: the highest card or the lowest (ace low)", _member_of(FirstDealer), "table", FirstDealer),
     OptionSpec("next_dealer", NextDealer("left"), "left, round_winner", "next dealer: the player to the left, or the player who went out", _member_of(NextDealer), "table", NextDealer),
     OptionSpec("direction", Direction("clockwise"), "clockwise, anticlockwise", "direction of dealing and play", _member_of(Direction), "table", Direction),
@@ -473,7 +486,7 @@ _SPECS: list[OptionSpec] = [
     OptionSpec("min_run", 3, "3, 4", "shortest run that may be laid down as a new meld", _one_of(3, 4), "melds"),
     OptionSpec("around_the_corner", False, "false, true", "runs may wrap from king to ace to two: Q K A 2 3", _is_bool, "melds"),
     OptionSpec("set_suits", SetSuits("distinct"), "distinct, any", "with two packs, may a set repeat a suit (then sets may exceed 4 cards)", _member_of(SetSuits), "melds", SetSuits),
-    OptionSpec("joker_use", JokerUse("wild"), "wild, joker_sets_only", "joker_sets_only: jokers are not wild and meld only in sets of 3 or 4 jokers (Persian)", _member_of(JokerUse), "melds", JokerUse),
+    OptionSpec("joker_use", JokerUse("wild"), "wild, joker_sets_only", "Joker sets only: jokers are not wild and meld only in sets of 3 or 4 jokers (Persian; needs 3 or more jokers)", _member_of(JokerUse), "melds", JokerUse),
     OptionSpec("joker_swap", False, "false, true", "a player holding the card a melded joker stands for may swap it in and take the joker", _is_bool, "melds"),
     OptionSpec("first_meld_min", 0, "0, 30, any integer", "a player's first melding turn of a round must lay down at least this many points", lambda v: _is_int(v) and v >= 0, "melds"),
     OptionSpec("layoff_needs_own_meld", False, "false, true", "a player may lay off only after laying down a meld of their own this round", _is_bool, "melds"),
@@ -481,11 +494,11 @@ _SPECS: list[OptionSpec] = [
     OptionSpec("meld_out_of_turn", False, "false, true", "players may meld and lay off during other players' turns", _is_bool, "melds"),
     # Drawing from the discard pile
     OptionSpec("discard_draw", DiscardDraw("any_depth"), "any_depth, top_only", "may a player take from below the top card of the discard pile", _member_of(DiscardDraw), "drawing", DiscardDraw),
-    OptionSpec("must_use_taken", MustUseTaken("if_several"), "if_several, always", "always: the card taken from the pile must be used even when it was the top card alone", _member_of(MustUseTaken), "drawing", MustUseTaken),
-    OptionSpec("taken_card_use", TakenCardUse("meld_or_layoff"), "meld_or_layoff, new_meld", "new_meld: the deepest card taken must go into a new meld, not be laid off", _member_of(TakenCardUse), "drawing", TakenCardUse),
+    OptionSpec("must_use_taken", MustUseTaken("if_several"), "if_several, always", "Always: the card taken from the pile must be used even when it was the top card alone", _member_of(MustUseTaken), "drawing", MustUseTaken),
+    OptionSpec("taken_card_use", TakenCardUse("meld_or_layoff"), "meld_or_layoff, new_meld", "New meld: the deepest card taken must go into a new meld, not be laid off", _member_of(TakenCardUse), "drawing", TakenCardUse),
     OptionSpec("discard_back", False, "false, true", "may the single top card taken be discarded again in the same turn", _is_bool, "drawing"),
     OptionSpec("stock_draw_count", 1, "1, 2", "cards taken when drawing from the stock (2: Boathouse)", _one_of(1, 2), "drawing"),
-    OptionSpec("discard_count", DiscardCount("one"), "one, match_drawn", "match_drawn: end the turn by discarding as many cards as were drawn", _member_of(DiscardCount), "drawing", DiscardCount),
+    OptionSpec("discard_count", DiscardCount("one"), "one, match_drawn", "As many as drawn: end the turn by discarding as many cards as were drawn", _member_of(DiscardCount), "drawing", DiscardCount),
     # Going out and stock exhaustion
     OptionSpec("going_out", GoingOut("any"), "any, discard_required, floating, unplayable_discard", "how a player may go out: any way, only with a discard, float after melding out, or with an unplayable discard", _member_of(GoingOut), "going_out", GoingOut),
     OptionSpec("stock_out", StockOut("end_round"), "end_round, immediate, reshuffle, play_on", "what happens when the stock runs out", _member_of(StockOut), "going_out", StockOut),
@@ -497,12 +510,12 @@ _SPECS: list[OptionSpec] = [
     # Card values and scoring
     OptionSpec("card_values", CardValues("standard"), "standard, flat, ace_25, pip_rank, ace_11", "the table of card values", _member_of(CardValues), "scoring", CardValues),
     OptionSpec("low_ace_value", Auto.AUTO, "auto, any integer", "value of an ace at the low end of a run", _words_or(Auto, _is_int), "scoring", words=Auto),
-    OptionSpec("joker_value", JokerValue.AUTO, "auto, 0, 15, 20, represented", "value of a joker (represented: the card it stands for)", _words_or(JokerValue, _one_of(0, 15, 20)), "scoring", words=JokerValue),
-    OptionSpec("custom_values", {}, "{} or an object", "house values for particular cards or ranks, applied last, e.g. {\"QS\": 40}", _custom_values_ok, "scoring"),
+    OptionSpec("joker_value", JokerValue.AUTO, "auto, 0, 15, 20, represented", "value of a joker (As its card: the card it stands for)", _words_or(JokerValue, _one_of(0, 15, 20)), "scoring", words=JokerValue),
+    OptionSpec("custom_values", {}, "{} or an object", "house values for particular cards or ranks, applied last, e.g. the queen of spades (QS) 40", _custom_values_ok, "scoring"),
     OptionSpec("four_aces_bonus", False, "false, true", "a set of four aces laid down at once by one player counts 100", _is_bool, "scoring"),
     OptionSpec("four_of_a_kind_double", False, "false, true", "a set of four laid down at once counts double (Persian)", _is_bool, "scoring"),
-    OptionSpec("score_divisor", 1, "1, 5", "all values divided by 5 (use with target 100)", _one_of(1, 5), "scoring"),
-    OptionSpec("hand_penalty", HandPenalty("own"), "own, to_goer", "to_goer: cards left in hand score for the player who went out instead", _member_of(HandPenalty), "scoring", HandPenalty),
+    OptionSpec("score_divisor", 1, "1, 5", "all values divided by 5 (use with a winning total of 100)", _one_of(1, 5), "scoring"),
+    OptionSpec("hand_penalty", HandPenalty("own"), "own, to_goer", "To the goer: cards left in hand score for the player who went out instead", _member_of(HandPenalty), "scoring", HandPenalty),
     OptionSpec("going_out_bonus", 0, "0, any integer", "bonus to the side of the player who goes out (Persian: 25)", _is_int, "scoring"),
     OptionSpec("masters_hand", False, "false, true", "laying down a 7-card run and then going out by discard scores 500 for the round", _is_bool, "scoring"),
     # Winning
@@ -512,7 +525,7 @@ _SPECS: list[OptionSpec] = [
     OptionSpec("final_bonus", 0, "0, any integer", "bonus to the side with the best total after the last round (Persian: 50)", _is_int, "winning"),
     # Partnerships and Dealer's Gambit
     OptionSpec("partnership", False, "false, true", "4 players in two sides, seats 0 & 2 against 1 & 3", _is_bool, "partnership"),
-    OptionSpec("dealers_gambit", False, "false, true", "one 54-card pack (2-7 players), the dealer's joker, and the dealer nominates what jokers do each hand", _is_bool, "gambit"),
+    OptionSpec("dealers_gambit", False, "false, true", "one 54-card pack (2-7 players), the dealer's joker, and the dealer nominates what jokers do each hand; played anticlockwise", _is_bool, "gambit"),
 ]
 
 # The named values of the options that are not enums, each with a label and a
@@ -532,14 +545,14 @@ _BOOL_TEXT: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     "masters_hand": (("No master's hand", "a long run counts its usual value"), ("Master's hand", "a run of 7+ laid down in the turn you go out by discarding scores 500 for the round")),
     "must_go_out_to_win": (("Best total wins", "the highest total at or over the target wins"), ("Go out to win", "only the player (side) who went out in the round and reached the target can win")),
     "partnership": (("Every player alone", "each seat scores for itself"), ("Partnerships", "4 players in two sides, seats 0 & 2 against 1 & 3")),
-    "dealers_gambit": (("Off", "no dealer's joker"), ("Dealer's Gambit", "one 54-card pack, the dealer's joker, and the dealer says each hand what jokers do")),
+    "dealers_gambit": (("Off", "no dealer's joker"), ("Dealer's Gambit", "one 54-card pack for 2 to 7 players, the dealer's joker, and the dealer says each hand what jokers do; dealt and played anticlockwise, jokers count 0")),
 }
 
 _VALUE_TEXT: dict[str, tuple[tuple[str | int, str, str], ...]] = {
     "decks": (
-        (Auto.AUTO, "Automatic", "one pack for 2-4 players, two for 5-8 (always one with dealers_gambit)"),
-        (1, "One pack", "one pack of 52 cards (32 with short_pack), plus the jokers"),
-        (2, "Two packs", "two packs of 52 cards (32 with short_pack), plus the jokers"),
+        (Auto.AUTO, "Automatic", "one pack for 2-4 players, two for 5-8 (always one with Dealer's Gambit)"),
+        (1, "One pack", "one pack of 52 cards (32 with a short pack), plus the jokers"),
+        (2, "Two packs", "two packs of 52 cards (32 with short packs), plus the jokers"),
     ),
     "jokers": (
         (Auto.AUTO, "Automatic", "2 jokers per pack"),
@@ -565,9 +578,9 @@ _VALUE_TEXT: dict[str, tuple[tuple[str | int, str, str], ...]] = {
         (RummyCardValue.NORMAL, "Usual value", "a card claimed by calling Rummy scores its usual value"),
         (15, "15 points", "a card claimed by calling Rummy scores 15 wherever it is used"),
     ),
-    "low_ace_value": ((Auto.AUTO, "From the card values", "a low ace counts as card_values says (1, or 5 with flat values)"),),
+    "low_ace_value": ((Auto.AUTO, "From the card values", "a low ace counts as the card values say (1; 5 with 5-10-15, 25 with Aces 25)"),),
     "joker_value": (
-        (JokerValue.AUTO, "From the card values", "a joker counts 15 (0 under dealers_gambit; with ace_11 a melded joker counts as its card)"),
+        (JokerValue.AUTO, "From the card values", "a joker counts 15 (0 under Dealer's Gambit; with Aces 11 a melded joker counts as its card)"),
         (0, "0 points", "jokers count nothing"),
         (15, "15 points", "jokers count 15"),
         (20, "20 points", "jokers count 20 (Persian)"),
@@ -603,7 +616,82 @@ def _value_choices(spec: OptionSpec) -> tuple[Choice, ...]:
     return tuple(Choice(v.value if isinstance(v, StrEnum) else v, label, text) for v, label, text in _VALUE_TEXT.get(spec.name, ()))
 
 
-_SPECS = [dataclasses.replace(s, number=_NUMBERS.get(s.name), value_choices=_value_choices(s)) for s in _SPECS]
+#: Each option's name in a player's words: the web form's row labels and docs/rules.md's tables.
+_LABELS: dict[str, str] = {
+    "players": "Seats",
+    "decks": "Packs",
+    "jokers": "Jokers",
+    "short_pack": "Short pack",
+    "hand_size": "Cards dealt",
+    "first_discard": "Starting the discard pile",
+    "first_dealer": "First dealer",
+    "next_dealer": "Next dealer",
+    "direction": "Direction of play",
+    "min_run": "Shortest new run",
+    "around_the_corner": "Runs around the corner",
+    "set_suits": "Suits in a set",
+    "joker_use": "What jokers do",
+    "joker_swap": "Joker swap",
+    "first_meld_min": "First meld minimum",
+    "layoff_needs_own_meld": "Lay off only after your own meld",
+    "layoff_onto": "Lay off onto",
+    "meld_out_of_turn": "Meld out of turn",
+    "discard_draw": "Taking from the discard pile",
+    "must_use_taken": "Using a card taken",
+    "taken_card_use": "How a taken card is used",
+    "discard_back": "Discarding the card just taken",
+    "stock_draw_count": "Cards drawn from the stock",
+    "discard_count": "Cards discarded",
+    "going_out": "Going out",
+    "stock_out": "When the stock runs out",
+    "stock_out_penalty": "Hands count when the stock runs out",
+    "calling_rummy": "Calling Rummy",
+    "rummy_card_value": "Value of a card claimed by Rummy",
+    "rummy_after_going_out": "Rummy on a going-out discard",
+    "card_values": "Card values",
+    "low_ace_value": "Low ace value",
+    "joker_value": "Joker value",
+    "custom_values": "House card values",
+    "four_aces_bonus": "Four aces bonus",
+    "four_of_a_kind_double": "Four of a kind double",
+    "score_divisor": "Score divisor",
+    "hand_penalty": "Cards left in hand",
+    "going_out_bonus": "Going-out bonus",
+    "masters_hand": "Master's Hand",
+    "target": "Winning total",
+    "must_go_out_to_win": "Go out to win",
+    "rounds": "Rounds",
+    "final_bonus": "Final bonus",
+    "partnership": "Partnerships",
+    "dealers_gambit": "Dealer's Gambit",
+}
+
+#: What the engine plays for an option a record leaves out, given another option's value: the value
+#: :meth:`Rules.from_mapping` puts in (``direction`` under ``dealers_gambit``), or the number an
+#: ``auto`` option comes to (``low_ace_value`` under each ``card_values``). Served as each option's
+#: ``implied`` so a form shows what will be played; tests check it against the engine.
+IMPLIED: dict[str, tuple[dict[str, Any], ...]] = {
+    "direction": ({"when": {"dealers_gambit": True}, "value": "anticlockwise"},),
+    "low_ace_value": (
+        {"when": {"card_values": "standard"}, "value": 1},
+        {"when": {"card_values": "flat"}, "value": 5},
+        {"when": {"card_values": "ace_25"}, "value": 25},
+        {"when": {"card_values": "pip_rank"}, "value": 1},
+        {"when": {"card_values": "ace_11"}, "value": 1},
+    ),
+}
+
+_SPECS = [
+    dataclasses.replace(
+        s,
+        number=_NUMBERS.get(s.name),
+        value_choices=_value_choices(s),
+        label=_LABELS[s.name],
+        implied=IMPLIED.get(s.name, ()),
+    )
+    for s in _SPECS
+]
+assert set(_LABELS) == {s.name for s in _SPECS}, "every option needs a label, and only options have one"
 
 OPTIONS: dict[str, OptionSpec] = {s.name: s for s in _SPECS}
 
@@ -640,6 +728,45 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
     "persian": "partnership with four 20-point jokers in sets only, doubles, two deals",
     "dealers_gambit": "the dealer's joker and nominated jokers, anticlockwise, to 250",
 }
+
+
+_SEATS = tuple(range(2, 9))
+
+
+def _playable(mapping: dict[str, Any], players: int) -> bool:
+    try:
+        Rules.from_mapping(mapping, players=players)
+    except RulesError:
+        return False
+    return True
+
+
+@functools.cache
+def choice_players(name: str, value: Any) -> list[int] | None:
+    """The seat counts at which choosing ``value`` for option ``name`` can be played; None when every count can.
+
+    A count counts when the choice plays there alone or with one other option
+    changed too (``set_suits: any`` with ``decks: 2``), so only a limit that
+    no other option lifts is given: Partnerships need 4 seats, Dealer's
+    Gambit and one pack 2 to 7. It is worked out by the engine's own checks.
+
+    >>> choice_players("dealers_gambit", True), choice_players("dealers_gambit", False)
+    ([2, 3, 4, 5, 6, 7], None)
+    """
+    if name == "players":
+        return None
+    base = {name: value}
+    seats = {n for n in _SEATS if _playable(base, n)}
+    if len(seats) < len(_SEATS):
+        for other in _SPECS:
+            if other.name in (name, "players"):
+                continue
+            for c in other.choices:
+                missing = [n for n in _SEATS if n not in seats]
+                if not missing:
+                    break
+                seats.update(n for n in missing if _playable({**base, other.name: c.value}, n))
+    return None if len(seats) == len(_SEATS) else sorted(seats)
 
 
 def preset_names() -> list[str]:
@@ -1052,7 +1179,7 @@ def catalogue_markdown() -> str:
     and what choosing it means, and the free whole numbers it accepts.
 
     >>> print(catalogue_markdown().splitlines()[4])
-    | `players` | *default* `2` | | number of seats |
+    | `players` | *default* `2` | **Seats** | number of seats |
     """
     lines: list[str] = []
     for group, title in GROUP_TITLES.items():
@@ -1060,7 +1187,7 @@ def catalogue_markdown() -> str:
         for spec in _SPECS:
             if spec.group != group:
                 continue
-            lines.append(f"| `{spec.name}` | *default* {_md_value(spec.default)} | | {_md(spec.description)} |")
+            lines.append(f"| `{spec.name}` | *default* {_md_value(spec.default)} | **{_md(spec.label)}** | {_md(spec.description)} |")
             for c in spec.choices:
                 lines.append(f"| | {_md_value(c.value)} | {_md(c.label)} | {_md(c.description)} |")
             if spec.number is not None:

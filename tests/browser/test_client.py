@@ -350,12 +350,16 @@ def test_eight_long_names_on_a_phone_never_widen_the_page(scripted_touch):
 
     The score sheet's columns may need more than the screen; it scrolls inside
     its panel (before 6 December it pushed the whole page to 519 px, and its spoken-only
-    text, positioned outside the scrolling panel, to 839 px).
+    text, positioned outside the scrolling panel, to 839 px). Since 7 December it is turned
+    for 5+ players (a row a player, the total beside the name): every total is in view, on a
+    phone and on a laptop (the sheet had shown 3 of 8 there, "No round finished yet." cut to
+    "No rou"). The last round's running total leaves out the final bonus its own column adds.
     """
     page, script = scripted_touch
     table = dict(script.table)
     table["rules"] = {**table.get("rules", {}), "players": 8}
     names = ["Ann", "Bob", "Maximiliana", "Bartholomew", "Guinevere", "Konstantinos", "Wilhelmina", "Ferdinand"]
+    names[4] = "Guinevere-Anastasiaaaaaa"  # 24 characters, the lobby's limit, no space to wrap at
     table["seats"] = [
         table["seats"][0],
         *(
@@ -364,15 +368,53 @@ def test_eight_long_names_on_a_phone_never_widen_the_page(scripted_touch):
         ),
     ]
     script.table = table
-    rounds = [{"round": 0, "dealer": 7, "went_out": 3, "round_scores": [15, -40, 5, 95, 0, -5, 20, 10]}]
-    rounds[0]["totals"] = rounds[0]["round_scores"]
-    view = _view(players=8, hand_sizes=[7] * 8, known=[[], ["QD"], [], [], [], [], [], []], scores=rounds[0]["totals"])
-    script.push(view, version=11, rounds=rounds)
+    view = _view(players=8, hand_sizes=[7] * 8, known=[[], ["QD"], [], [], [], [], [], []], scores=[0] * 8)
+    script.push(view, version=11, rounds=[])
     sheet = page.get_by_test_id("score-sheet")
-    expect(sheet.locator("thead th")).to_have_count(10)
+    expect(sheet.get_by_test_id("score-empty")).to_have_text("No round finished yet.")
+    first = [15, -40, 5, 95, 0, -5, 20, 10]
+    second = [166, 30, -10, 129, 5, 0, 0, 10]
+    totals = [a + b for a, b in zip(first, second, strict=True)]
+    totals[3] += 50  # the final bonus, in the last round's totals (the server's sheet)
+    rounds = [
+        {"round": 0, "dealer": 7, "went_out": 3, "round_scores": first, "totals": first},
+        {
+            "round": 1,
+            "dealer": 0,
+            "went_out": 3,
+            "round_scores": second,
+            "totals": totals,
+            "bonus": {"seat": 3, "points": 50},
+        },
+    ]
+    script.push({**view, "scores": totals}, version=12, rounds=rounds)
+    expect(sheet.locator("thead th")).to_have_text(
+        ["Player", "Total", "Round 1R1, dealt by Ferdinand", "Round 2R2, dealt by Ann", "Bonus"]
+    )
+    bart = sheet.locator("tbody tr").nth(3)
+    expect(bart.locator("td")).to_have_text(
+        [str(totals[3]), "+95 \u2605, went out, total 95", "+129 \u2605, went out, total 224", "+50"]
+    )
     expect(page.get_by_test_id("player-7")).to_contain_text("Ferdinand")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    assert sheet.evaluate("el => el.getBoundingClientRect().right") <= 390
+    # The long name is cut short in its chip (all of it in its title), never spilling out.
+    chip_name = page.get_by_test_id("player-4").locator(".pn")
+    expect(chip_name).to_have_attribute("title", names[4])
+    assert chip_name.evaluate(
+        "el => el.scrollWidth > el.clientWidth && el.getBoundingClientRect().right"
+        " <= el.closest('.player').getBoundingClientRect().right"
+    )
+    # The rules say why there are so many cards.
+    expect(page.get_by_test_id("table-rules")).to_contain_text("Two packs with 4 jokers (5 or more players).")
+    for width, height in ((390, 844), (1366, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        right = sheet.evaluate("el => el.getBoundingClientRect().right")
+        assert right <= width
+        for s in range(8):
+            cell = sheet.get_by_test_id(f"score-total-{s}")
+            expect(cell).to_have_text(str(totals[s]))
+            box = cell.bounding_box()
+            assert box and box["width"] > 0 and box["x"] + box["width"] <= right + 0.5, (width, s, box, right)
 
 
 FOCUS_INFO = """() => {

@@ -391,6 +391,105 @@ def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # n
     expect(page.get_by_test_id("btn-meld")).to_be_visible()
 
 
+# ------------------------------------------------------------ a partnership's summary, the game's end
+def _partners(script) -> None:
+    """Make the scripted table a partnership of four: Ann & Cal (side A) against Bob & Dee (side B)."""
+    more = [
+        {"seat": s, "name": n, "kind": "human", "bot_level": None, "connected": True, "autoplay": False}
+        for s, n in ((2, "Cal"), (3, "Dee"))
+    ]
+    script.table = {
+        **script.table,
+        "rules": {**script.table.get("rules", {}), "partnership": True, "players": 4},
+        "seats": [*script.table["seats"], *more],
+    }
+
+
+def test_a_partnership_summary_totals_each_side_and_the_game_over_comes_first(scripted):  # noqa: F811
+    """The sides' round scores and totals (what decides the game) head their partners' rows; the
+    going-out bonus is named. While the summary holds the table nobody is to move. At the game's
+    end the winner and the final totals (the final bonus named) come before the last round's rows,
+    and the status line names the winner (7 December: none of this was shown)."""
+    page, script = scripted
+    _partners(script)
+    row = {"melded": 0, "in_hand": 0, "bonus": 0, "hand": []}
+    summary = {
+        "round": 0,
+        "went_out": 2,
+        "melds": [],
+        "left": 30.0,
+        "ready": [],
+        "waiting": [0, 1, 2, 3],
+        "seats": [
+            {**row, "seat": 0, "melded": 40, "in_hand": 10, "round_score": 30, "total": 30, "hand": ["TS"]},
+            {**row, "seat": 1, "melded": 20, "in_hand": 5, "round_score": 15, "total": 15, "hand": ["5C"]},
+            {**row, "seat": 2, "melded": 120, "bonus": 25, "round_score": 145, "total": 145},
+            {**row, "seat": 3, "melded": 0, "in_hand": 25, "round_score": -25, "total": -25, "hand": ["KD", "AS"]},
+        ],
+    }
+    pace = {"turn_clock": 0, "hints": True, "call_window": None, "clock": None, "summary": summary}
+    deal = _view(
+        players=4,
+        hand_sizes=[7] * 4,
+        known=[[], [], [], []],
+        to_move=3,
+        phase="draw",
+        legal=[],
+        melds=[],
+        scores=[30, 15, 145, -25],
+    )
+    _send(script, deal, 11, pace=pace)
+    table = page.get_by_test_id("round-summary")
+    expect(table.locator("thead th")).to_have_text(
+        ["Side / player", "Melded", "Left in hand", "Bonus", "Round", "Total"]
+    )
+    side_a, side_b = table.get_by_test_id("summary-side-0"), table.get_by_test_id("summary-side-1")
+    expect(side_a.locator("th")).to_have_text("Side A (Ann & Cal)")
+    expect(side_a.get_by_test_id("side-round")).to_have_text("+175")
+    expect(side_a.get_by_test_id("side-total")).to_have_text("175")
+    expect(side_b.get_by_test_id("side-total")).to_have_text("-10")
+    # Partners sit under their side: Ann, Cal, then side B, Bob, Dee.
+    expect(table.locator("tbody tr")).to_have_count(6)
+    assert table.locator("tbody tr").evaluate_all("rs => rs.map(r => r.dataset.testid)") == [
+        "summary-side-0",
+        "summary-0",
+        "summary-2",
+        "summary-side-1",
+        "summary-1",
+        "summary-3",
+    ]
+    expect(table.get_by_test_id("summary-2").get_by_test_id("bonus")).to_have_text("+25 for going out")
+    expect(page.get_by_test_id("side-tag-1")).to_have_text("side B: -10")
+    # The next deal waits for the Ready presses: no turn marker, no "Waiting for Dee".
+    expect(page.locator(".player .turn-mark")).to_have_count(0)
+    expect(page.get_by_test_id("action-hint")).to_have_text(
+        "The round is over: the next deal starts when everyone is ready."
+    )
+    expect(page.get_by_test_id("status")).to_have_text("Round 1 is over: the next round starts when everyone is ready.")
+    # The game ends: side A won with the final bonus.
+    last = {**summary, "round": 1, "final_bonus": {"seat": 0, "points": 50}, "left": None, "waiting": []}
+    last["seats"] = [{**x, "total": x["total"] + 300 + (50 if x["seat"] == 0 else 0)} for x in summary["seats"]]
+    end = [x["total"] for x in last["seats"]]
+    over = {"kind": "game_over", "version": 12, "totals": end, "winner": [0, 2]}
+    script.table = {**script.table, "status": "finished"}
+    _send(
+        script,
+        {**deal, "phase": "round_over", "scores": end},
+        12,
+        log=[over],
+        last_round=last,
+        pace={**pace, "summary": None},
+    )
+    banner = page.get_by_test_id("round-over")
+    expect(banner.get_by_test_id("winner")).to_have_text("Side A (Ann & Cal) won the game!")
+    expect(banner.get_by_test_id("final-totals").locator("li").first).to_contain_text("with the +50 final bonus")
+    expect(page.get_by_test_id("status")).to_have_text("Game over: Side A (Ann & Cal) won.")
+    assert (
+        banner.get_by_test_id("final-totals").bounding_box()["y"]
+        < banner.get_by_test_id("round-summary").bounding_box()["y"]
+    )
+
+
 # ------------------------------------------------------------ the lobby's table settings
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
 def test_the_lobby_sets_the_clock_hints_and_privacy_and_the_table_says_so(server, new_page, size):

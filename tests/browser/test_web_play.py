@@ -88,7 +88,7 @@ def test_house_rule_editor_speaks_a_players_words(server, new_page, size):
     page.get_by_test_id("create-table").click()
     banner = page.get_by_test_id("error-banner")
     expect(banner).to_have_text(
-        "House rules: \u201ctarget\u201d needs a number \u2014 type one, or pick one of its values."
+        "House rules: \u201cWinning total\u201d needs a number \u2014 type one, or pick one of its values."
     )
     expect(banner).not_to_contain_text("cannot be 0")
     expect(box).to_be_focused()
@@ -96,7 +96,7 @@ def test_house_rule_editor_speaks_a_players_words(server, new_page, size):
     assert catalogue["target"]["number"]["min"] == 1
     box.fill("0")
     page.get_by_test_id("create-table").click()
-    expect(banner).to_have_text("House rules: \u201ctarget\u201d must be at least 1.")
+    expect(banner).to_have_text("House rules: \u201cWinning total\u201d must be at least 1.")
     box.fill("250")
     page.get_by_test_id("create-table").click()
     page.wait_for_url(re.compile(r"/t/[^/]+$"))
@@ -125,13 +125,13 @@ def test_house_card_values_are_rows_of_a_card_and_its_points(server, new_page):
     banner = page.get_by_test_id("error-banner")
     page.get_by_test_id("create-table").click()
     expect(banner).to_have_text(
-        "House rules: \u201ccustom values\u201d: \u201cZZ\u201d is no card or rank \u2014 write a card (QS) or a rank (Q, 10, A, JK)."
+        "House rules: \u201cHouse card values\u201d: \u201cZZ\u201d is no card or rank \u2014 write a card (QS) or a rank (Q, 10, A, JK)."
     )
     expect(key).to_be_focused()
     key.fill("qs")
     points.fill("")
     page.get_by_test_id("create-table").click()
-    expect(banner).to_have_text("House rules: \u201ccustom values\u201d: QS needs a whole number of points.")
+    expect(banner).to_have_text("House rules: \u201cHouse card values\u201d: QS needs a whole number of points.")
     expect(points).to_be_focused()
     points.fill("40")
     for k, v in (("10", "12"), ("T", "5")):
@@ -139,7 +139,7 @@ def test_house_card_values_are_rows_of_a_card_and_its_points(server, new_page):
         rows.last.locator("input").nth(0).fill(k)
         rows.last.locator("input").nth(1).fill(v)
     page.get_by_test_id("create-table").click()
-    expect(banner).to_have_text("House rules: \u201ccustom values\u201d: T is given twice.")
+    expect(banner).to_have_text("House rules: \u201cHouse card values\u201d: T is given twice.")
     rows.last.get_by_role("button", name="Remove this card value").click()
     expect(rows).to_have_count(2)
     expect(page.locator("[data-option=custom_values]")).to_have_class(re.compile(r"\bchanged\b"))
@@ -148,6 +148,87 @@ def test_house_card_values_are_rows_of_a_card_and_its_points(server, new_page):
     table_id = page.url.rsplit("/", 1)[1]
     assert _get(server, f"/api/tables/{table_id}")["rules"]["custom_values"] == {"QS": 40, "T": 12}  # the engine writes a ten T
     start_game(page)  # a started table no longer counts among this client's waiting tables
+
+
+def test_house_rules_send_what_the_engine_plays_and_refusals_point_at_the_rows(server, new_page):
+    """Implied values shown and sent, whole numbers only, refusals in the form's words on their rows."""
+    page = new_page(1366, 768)
+    page.goto(server + "/")
+    page.get_by_test_id("name-input").fill("Ann")
+    expect(page.get_by_test_id("opt-direction")).to_be_attached()
+    page.get_by_test_id("house-rules").locator("summary").click()
+    # Labels and preset names in a player's words.
+    expect(page.locator("[data-option=first_meld_min] .rule-name")).to_have_text("First meld minimum")
+    expect(page.get_by_test_id("preset").locator("option[value=dealers_gambit]")).to_have_text("Dealer's Gambit")
+    badge = page.get_by_test_id("house-rules").locator("summary .badge")
+    # "Another number…" starts from the number played now: a low ace counts 1, or 5 with 5-10-15 values;
+    # an emptied box is no change.
+    low, low_box = page.get_by_test_id("opt-low_ace_value"), page.get_by_test_id("opt-low_ace_value-number")
+    low.select_option(label="Another number\u2026")
+    expect(low_box).to_have_value("1")
+    low_box.fill("")
+    expect(badge).to_have_text("")
+    low.select_option(index=0)
+    set_option(page, "card_values", "flat")
+    low.select_option(label="Another number\u2026")
+    expect(low_box).to_have_value("5")
+    low.select_option(index=0)
+    set_option(page, "card_values", "standard")
+    # Typed numbers are whole numbers or refused by name, never cut.
+    page.get_by_test_id("opt-target").select_option(label="Another number\u2026")
+    box, banner, create = page.get_by_test_id("opt-target-number"), page.get_by_test_id("error-banner"), page.get_by_test_id("create-table")
+    for typed in ("12.7", "1e3"):
+        box.fill(typed)
+        create.click()
+        expect(banner).to_have_text(
+            f"House rules: \u201cWinning total\u201d needs a whole number (digits only, a minus sign first if below 0): \u201c{typed}\u201d is not one."
+        )
+        expect(box).to_be_focused()
+    box.fill("250")
+    # Two refused options: each problem once, in the form's words, their rows marked, the first focused.
+    set_option(page, "set_suits", "any")
+    set_option(page, "rummy_card_value", 15)
+    create.click()
+    expect(banner.locator("li")).to_have_count(2)
+    text = banner.inner_text()
+    assert text.count("needs two packs") == 1 and not CODE_WORD.findall(text), text
+    assert "\u201cSuits in a set: Suits may repeat\u201d needs two packs (\u201cPacks: One pack\u201d (automatic" in text
+    assert "\u201cValue of a card claimed by Rummy\u201d needs \u201cCalling Rummy\u201d (\u201cCalling Rummy: Off\u201d)" in text
+    for name in ("set_suits", "rummy_card_value"):
+        expect(page.locator(f"[data-option={name}]")).to_have_class(re.compile(r"\binvalid\b"))
+        expect(page.get_by_test_id(f"opt-{name}")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_test_id("opt-set_suits")).to_be_focused()
+    expect(page.get_by_test_id("opt-set_suits").locator("option:checked")).to_have_text("Suits may repeat")  # kept
+    set_option(page, "set_suits", "distinct")
+    expect(page.locator("[data-option=set_suits]")).not_to_have_class(re.compile(r"\binvalid\b"))
+    set_option(page, "rummy_card_value", "normal")
+    # Dealer's Gambit: the form shows the anticlockwise play it implies and holds the seats to 2-7;
+    # a clockwise game chosen by hand is sent as such.
+    seats = page.get_by_test_id("seats")
+    seats.select_option("8")
+    set_option(page, "dealers_gambit", True)
+    expect(seats).to_have_value("7")
+    expect(seats.locator("option[value='8']")).to_be_disabled()
+    expect(page.get_by_test_id("seats-note")).to_have_text("Dealer's Gambit: 2 to 7 seats.")
+    direction = page.get_by_test_id("opt-direction")
+    expect(direction.locator("option:checked")).to_have_text("Anticlockwise")
+    expect(page.locator("[data-option=direction]")).not_to_have_class(re.compile(r"\bchanged\b"))
+    set_option(page, "direction", "clockwise")
+    set_option(page, "dealers_gambit", False)
+    expect(seats).to_have_value("8")  # back to the seats the player had
+    set_option(page, "dealers_gambit", True)
+    seats.select_option("2")
+    # Another preset keeps the options the player set that it does not set itself.
+    page.get_by_test_id("preset").select_option("popular")
+    expect(page.get_by_test_id("opt-dealers_gambit").locator("option:checked")).to_have_text("Dealer's Gambit")
+    expect(box).to_have_value("250")
+    create.click()
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    rules = _get(server, f"/api/tables/{page.url.rsplit('/', 1)[1]}")["rules"]
+    assert (rules["dealers_gambit"], rules["direction"], rules["target"], rules["calling_rummy"]) == (
+        True, "clockwise", 250, "pile"
+    )
+    start_game(page)
 
 
 # ------------------------------------------------------------ the game log

@@ -222,3 +222,38 @@ def test_rummy500_rules_prints_the_catalogue(capsys):
             assert f"{choice.label}: {choice.description}" in out
     assert cli_main(["rules", "--markdown"]) == 0
     assert "| | `auto` | Automatic | 2 jokers per pack |" in capsys.readouterr().out
+
+
+def test_every_option_has_a_players_label_and_says_what_the_engine_implies():
+    """Labels in a player's words; ``implied`` and a choice's ``players`` agree with the engine itself."""
+    from rummy500.cards import parse_card
+    from rummy500.rules import CardValues, choice_players
+    from rummy500.scoring import natural_value
+
+    served = {o["name"]: o for o in rules_catalogue()["options"]}
+    for name, spec in OPTIONS.items():
+        assert spec.label and "_" not in spec.label and spec.label[0].isupper(), name
+        assert served[name]["label"] == spec.label
+    assert served["first_meld_min"]["label"] == "First meld minimum"
+    assert served["dealers_gambit"]["label"] == "Dealer's Gambit"
+    # No description sends a player to an option by its code name.
+    for spec in OPTIONS.values():
+        texts = [spec.description] + [c.description for c in spec.choices]
+        for text in texts:
+            assert not any(f" {other}" in text for other in OPTIONS if "_" in other), (spec.name, text)
+    # direction: the value from_mapping puts in when the record leaves it out.
+    (gambit,) = served["direction"]["implied"]
+    assert Rules.from_mapping(gambit["when"]).direction == gambit["value"]
+    assert Rules.from_mapping({**gambit["when"], "direction": "clockwise"}).direction == "clockwise"
+    # low_ace_value: the number "From the card values" comes to, for every table of values.
+    low = {i["when"]["card_values"]: i["value"] for i in served["low_ace_value"]["implied"]}
+    assert set(low) == {c.value for c in CardValues}
+    for values, points in low.items():
+        assert natural_value(parse_card("AS"), Rules.from_mapping({"card_values": values}), low=True) == points
+    # The seats a choice can be played at, only where some count cannot.
+    seats = {(o["name"], c["value"]): c["players"] for o in served.values() for c in o["seats"]}
+    assert seats["partnership", True] == [4] and seats["dealers_gambit", True] == [2, 3, 4, 5, 6, 7]
+    assert seats["decks", 1] == [2, 3, 4, 5, 6, 7] and ("set_suits", "any") not in seats
+    with pytest.raises(RulesError):
+        Rules.from_mapping({"decks": 1}, players=8)
+    assert choice_players("dealers_gambit", False) is None

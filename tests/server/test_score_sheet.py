@@ -88,6 +88,14 @@ def test_partnership_sheet_with_final_bonus(client: TestClient) -> None:
     sides = [last["totals"][0] + last["totals"][2], last["totals"][1] + last["totals"][3]]
     winner = client.get("/api/games").json()[0]["winner"]
     assert sorted(winner) == ([0, 2] if sides[0] > sides[1] else [1, 3])
+    # The last round's summary names both bonuses: its numbers add up.
+    summary = states[-1]["last_round"]
+    assert summary["round"] == last["round"] and summary["final_bonus"] == bonus
+    for row in summary["seats"]:
+        assert row["bonus"] == (25 if row["seat"] == summary["went_out"] else 0)
+        assert row["total"] == last["totals"][row["seat"]]
+        if summary["went_out"] is not None:
+            assert row["round_score"] == row["melded"] - row["in_hand"] + row["bonus"]
 
 
 def test_melds_carry_the_seat_that_laid_them_down(client: TestClient) -> None:

@@ -357,18 +357,27 @@ class LiveGame:
         """A scored round for the table: per seat melded and in-hand points, the melds and the hands left.
 
         Shown at the table when the round ends (the hands are laid open to be counted).
+        Per seat ``bonus`` is the ``going_out_bonus`` in its round score (0 but for
+        the seat that went out; none when a Master's Hand scored the round). The
+        round that ends a game decided with a ``final_bonus`` adds ``final_bonus``
+        ``{"seat", "points"}``, as the score sheet's ``bonus``: the seats' ``total``
+        include it.
         """
         result = state.result
         assert result is not None
-        totals = list(self.match.totals)
-        return {
+        match = self.match
+        totals = list(match.totals)
+        went_out = result.went_out
+        going_out = int(self.rules.going_out_bonus) if went_out is not None and state.masters is None else 0
+        summary: dict[str, Any] = {
             "round": round_index,
-            "went_out": result.went_out,
+            "went_out": went_out,
             "seats": [
                 {
                     "seat": s,
                     "melded": result.table_points[s],
                     "in_hand": result.hand_points[s],
+                    "bonus": going_out if s == went_out else 0,
                     "round_score": result.round_scores[s],
                     "total": totals[s],
                     "hand": [str(c) for c in sorted(state.hands[s])],
@@ -377,6 +386,9 @@ class LiveGame:
             ],
             "melds": [m.to_dict() for m in state.public.melds],
         }
+        if match.is_over and match.bonus_to is not None:
+            summary["final_bonus"] = {"seat": match.bonus_to, "points": int(self.rules.final_bonus)}
+        return summary
 
     # ---------------------------------------------------------------- actions
     def check(self, seat: int, action: Action) -> None:

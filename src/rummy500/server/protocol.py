@@ -179,6 +179,7 @@ class OptionInfo(BaseModel):
     """One option of the catalogue."""
 
     name: str
+    label: str = Field(default="", description="the option's name in a player's words")
     default: Any
     values: str = Field(description="the values as RULES.md lists them (text)")
     description: str
@@ -187,6 +188,13 @@ class OptionInfo(BaseModel):
         default_factory=list, description="every named value (words, true/false, listed numbers), in order"
     )
     number: NumberInfo | None = Field(default=None, description="the free whole numbers accepted besides the choices")
+    implied: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="what the engine plays when the option is left out, given other options: {when: {option: value}, value}",
+    )
+    seats: list[dict[str, Any]] = Field(
+        default_factory=list, description="{value, players}: the only seat counts a value can be played at"
+    )
 
 
 class PresetInfo(BaseModel):
@@ -290,6 +298,7 @@ class SeatSummary(BaseModel):
     seat: int
     melded: int = Field(description="points of the cards this seat laid on the table")
     in_hand: int = Field(description="points of the cards left in this seat's hand")
+    bonus: int = Field(default=0, description="the going_out_bonus in this seat's round score (0 unless it went out)")
     round_score: int
     total: int
     hand: list[str] = Field(description="the cards left in hand (laid open when the round is scored)")
@@ -302,6 +311,9 @@ class RoundSummary(BaseModel):
     went_out: int | None
     seats: list[SeatSummary]
     melds: list[dict[str, Any]]
+    final_bonus: FinalBonus | None = Field(
+        default=None, description="the round that ended the game: the final_bonus in the seats' totals"
+    )
     left: float | None = Field(default=None, description="seconds the summary still holds the table")
     ready: list[int] = Field(default_factory=list, description="seats that pressed Ready")
     waiting: list[int] = Field(default_factory=list, description="seats still reading")

@@ -1,10 +1,12 @@
 // REST calls and the per-table seat tokens kept in localStorage.
 
 export class ApiError extends Error {
-  constructor(message, status, code) {
+  constructor(message, status, code, problems = []) {
     super(message);
     this.status = status;
     this.code = code;
+    // Each problem the server listed (a refused set of rules lists every one), for a form to point at.
+    this.problems = problems;
   }
 }
 
@@ -32,7 +34,8 @@ export async function api(method, path, body, token) {
   }
   if (!res.ok) {
     throw new ApiError(errorMessage(data) || `${res.status} ${res.statusText}`, res.status,
-      data?.code ?? data?.error?.code ?? data?.detail?.code);
+      data?.code ?? data?.error?.code ?? data?.detail?.code,
+      [data?.problems, data?.error?.problems, data?.detail?.problems].find(Array.isArray) ?? []);
   }
   return data;
 }
@@ -47,8 +50,11 @@ export function errorMessage(data) {
   if (typeof d === "string") return d;
   if (Array.isArray(d)) return d.map((x) => x.msg ?? JSON.stringify(x)).join("; ");
   if (d && typeof d === "object") {
+    // Each problem once: the message often holds them all already ("a; b").
     const msg = errorMessage(d);
-    return Array.isArray(d.problems) && d.problems.length > 1 ? `${msg}: ${d.problems.join("; ")}` : msg;
+    const missing = (Array.isArray(d.problems) ? d.problems : []).filter((p) => typeof p === "string" && !msg.includes(p));
+    if (!missing.length) return msg;
+    return msg ? `${msg}: ${missing.join("; ")}` : missing.join("; ");
   }
   return "";
 }

@@ -2,7 +2,7 @@
 // bots), or go back to a table you sit at.
 
 import { api, storedName, storeName, storeSeat } from "./api.js";
-import { h, clear, showError } from "./dom.js";
+import { h, clear, setContent, showError } from "./dom.js";
 
 let BOT_LEVELS = ["random", "easy", "medium", "hard"];
 let defaultLevel = "medium";
@@ -31,7 +31,7 @@ export function normaliseCatalogue(data) {
   const out = {};
   for (const [name, p] of Object.entries(presets)) {
     const rules = p?.rules ?? p?.options ?? (p && typeof p === "object" && !("description" in p) ? p : {});
-    out[name] = { rules: rules || {}, description: p?.description ?? "" };
+    out[name] = { rules: rules || {}, description: p?.description ?? "", label: typeof p?.label === "string" ? p.label : "" };
   }
   return { options, presets: out, botLevels: Array.isArray(data?.bot_levels) ? data.bot_levels : null };
 }
@@ -52,17 +52,21 @@ export function normaliseCatalogue(data) {
 export function optionChoices(spec) {
   const choices = [];
   let object = false;
-  const add = (value, label, description) => {
+  const add = (value, label, description, players = null) => {
     const had = choices.find((c) => c.value === value);
     if (had) {
       if (label && had.label === valueText(value)) had.label = label;
       if (description && !had.description) had.description = description;
       return;
     }
-    choices.push({ value, label: label || valueText(value), description: description || "" });
+    choices.push({ value, label: label || valueText(value), description: description || "", players });
   };
+  // `seats`: [{value, players}]: the only seat counts a value can be played at (a value not listed: any).
+  const seats = Array.isArray(spec.seats) ? spec.seats : [];
   for (const c of Array.isArray(spec.choices) ? spec.choices : []) {
-    if (c && typeof c === "object" && "value" in c) add(c.value, playerWords(c.label ?? ""), playerWords(c.description ?? ""));
+    if (!c || typeof c !== "object" || !("value" in c)) continue;
+    const limit = seats.find((x) => x && x.value === c.value && Array.isArray(x.players) && x.players.length);
+    add(c.value, playerWords(c.label ?? ""), playerWords(c.description ?? ""), limit ? limit.players : null);
   }
   const given = spec.number && typeof spec.number === "object" ? spec.number : null;
   let number = given
@@ -97,6 +101,19 @@ export function optionChoices(spec) {
   }
   if (spec.default !== undefined && spec.default !== null && typeof spec.default !== "object") add(spec.default);
   return { choices, number, object };
+}
+
+/** An option's name in a player's words: the catalogue's `label`, else the words of its name. */
+export function optionLabel(spec) {
+  if (typeof spec?.label === "string" && spec.label) return spec.label;
+  return valueText(spec?.name ?? "");
+}
+
+/** Seat counts in words: "4 seats", "2 to 7 seats", "3, 5 or 6 seats". */
+export function seatsText(list) {
+  if (list.length === 1) return `${list[0]} seats`;
+  const run = list.every((n, i) => i === 0 || n === list[i - 1] + 1);
+  return run ? `${list[0]} to ${list[list.length - 1]} seats` : `${list.slice(0, -1).join(", ")} or ${list[list.length - 1]} seats`;
 }
 
 /** A value in a player's words when the catalogue gives no label: Yes/No, "to target" (no code words). */
@@ -180,14 +197,41 @@ export function renderLobby(root) {
   }, "Create table");
 
   let catalogue = { options: [], presets: {} };
-  const controls = new Map(); // option name -> {get(), set(v), row}
+  const controls = new Map(); // option name -> {spec, choices, get(), set(v), row, ctl, problem()}
+  const touched = new Set(); // options the player set by hand (kept when the preset changes)
+  const seatsNote = h("p", { class: "hint seats-note", id: "seats-note", dataset: { testid: "seats-note" }, "aria-live": "polite" });
+  seatsSel.setAttribute("aria-describedby", "seats-note");
+  let seatsBefore = null; // the seat count the player had before a preset or an option moved it
 
   function presetRules() {
     return catalogue.presets[presetSel.value]?.rules ?? {};
   }
+  function currentValue(name) {
+    if (name === "players") return +seatsSel.value;
+    const c = controls.get(name);
+    return c ? c.get() : undefined;
+  }
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const holds = (when) => Object.entries(when ?? {}).every(([k, v]) => same(currentValue(k), v));
+  /**
+   * The value the engine plays for an option the player leaves alone: what the catalogue's
+   * `implied` says the other options put in (Dealer's Gambit: anticlockwise), else the preset's, else
+   * the default. Only a value the player's choice differs from is sent.
+   */
   function effectiveDefault(spec) {
+    const c = controls.get(spec.name);
+    for (const i of Array.isArray(spec.implied) ? spec.implied : []) {
+      if (holds(i.when) && c?.choices.some((ch) => same(ch.value, i.value))) return i.value;
+    }
     const pr = presetRules();
     return spec.name in pr ? pr[spec.name] : spec.default;
+  }
+  /** The number an automatic value comes to now (low ace value under the card values), or null. */
+  function impliedNumber(spec) {
+    for (const i of Array.isArray(spec.implied) ? spec.implied : []) {
+      if (Number.isInteger(i.value) && holds(i.when)) return i.value;
+    }
+    return null;
   }
 
   function renderBots() {
@@ -209,14 +253,84 @@ export function renderLobby(root) {
     }
   }
 
+  /** A chosen value in words: "Dealer's Gambit", "Packs: One pack". */
+  function choiceWords(c, choice) {
+    const name = optionLabel(c.spec);
+    return choice.label.toLowerCase() === name.toLowerCase() || choice.value === true ? name : `${name}: ${choice.label}`;
+  }
+
+  /**
+   * The seat counts the chosen options allow (each choice's `players`), shown next to the seats:
+   * counts no option allows are disabled, and a count that has become impossible moves to the nearest
+   * one allowed; it goes back when nothing holds it any more (Partnerships off: the seats you had).
+   */
+  function fitSeats() {
+    let allowed = [2, 3, 4, 5, 6, 7, 8];
+    const why = [];
+    for (const c of controls.values()) {
+      const choice = c.choices.find((ch) => same(ch.value, c.get()));
+      if (!choice?.players) continue;
+      allowed = allowed.filter((n) => choice.players.includes(n));
+      why.push(`${choiceWords(c, choice)}: ${seatsText(choice.players)}.`);
+    }
+    const pr = presetRules();
+    for (const o of seatsSel.options) o.disabled = allowed.length > 0 && !allowed.includes(+o.value);
+    const now = +seatsSel.value;
+    let next = now;
+    if (allowed.length && !allowed.includes(now)) {
+      next = allowed.reduce((best, n) => (Math.abs(n - now) < Math.abs(best - now) ? n : best), allowed[0]);
+    } else if (!why.length && !("players" in pr) && seatsBefore !== null) {
+      next = seatsBefore;
+    }
+    if (next !== now) {
+      if (seatsBefore === null) seatsBefore = now;
+      else if (next === seatsBefore) seatsBefore = null;
+      seatsSel.value = String(next);
+      renderBots();
+    }
+    setContent(seatsNote, why.join(" "));
+  }
+
+  /** Options the player has not set follow what the others imply; then the seats and the badge. */
+  function sync() {
+    for (let pass = 0; pass < 2; pass++) {
+      for (const c of controls.values()) {
+        if (touched.has(c.spec.name)) continue;
+        const d = effectiveDefault(c.spec);
+        if (!same(c.get(), d)) c.set(d);
+      }
+    }
+    fitSeats();
+    updateChanged();
+  }
+
   function updateChanged() {
     let n = 0;
     for (const c of controls.values()) {
-      const changed = JSON.stringify(c.get()) !== JSON.stringify(effectiveDefault(c.spec));
+      const v = c.get();
+      // An empty "Another number…" box is no value yet, so no change.
+      const changed = v !== null && !same(v, effectiveDefault(c.spec));
       c.row.classList.toggle("changed", changed);
       if (changed) n++;
     }
     changedCount.textContent = n ? `${n} changed` : "";
+  }
+
+  /** The player changed an option: keep it through preset changes, and drop its refusal mark. */
+  function playerSet(name) {
+    touched.add(name);
+    unmark(controls.get(name));
+    sync();
+  }
+
+  function mark(c) {
+    c.row.classList.add("invalid");
+    c.ctl.setAttribute("aria-invalid", "true");
+  }
+  function unmark(c) {
+    if (!c) return;
+    c.row.classList.remove("invalid");
+    c.ctl.removeAttribute("aria-invalid");
   }
 
   function renderRules() {
@@ -240,34 +354,41 @@ export function renderLobby(root) {
   function optionRow(spec) {
     const id = `opt-${spec.name}`;
     const { choices, number, object } = optionChoices(spec);
-    const words = spec.name.replace(/_/g, " ");
+    const words = optionLabel(spec);
     const row = h("div", { class: "rule-row", dataset: { option: spec.name } });
-    const label = h("label", { for: id, class: "rule-name" }, words);
-    // What the selected value means (re-written whenever the value changes).
+    const label = h("label", { for: id, class: "rule-name", id: `${id}-label` }, words);
+    // What the selected value means (re-written only when its words change: it is a live region).
     const desc = h("div", { class: "rule-desc", id: `${id}-desc`, dataset: { testid: `${id}-desc` }, "aria-live": "polite" });
-    let get, set;
+    let get, set, ctl;
     let problem = () => null;
     if (object) {
       // House values for cards or ranks ({"QS": 40, "JK": 25}): one row a key, never raw JSON.
       const rowsBox = h("div", { class: "kv-rows" });
+      const head = h("div", { class: "kv-head", "aria-hidden": "true", hidden: true }, [h("span", { class: "kv-key" }, "Card or rank"), h("span", { class: "num" }, "Points")]);
       const addBtn = h("button", { type: "button", class: "chip", dataset: { testid: `${id}-add` } }, "Add a card value");
-      const editor = h("div", { class: "kv-editor", id, role: "group", "aria-label": words, "aria-describedby": `${id}-desc`, dataset: { testid: id } }, [rowsBox, addBtn]);
-      desc.textContent = `${playerWords(spec.description ?? "")}. A key is a card (QS) or a rank (Q, 10, A, JK).`;
+      const editor = h("div", { class: "kv-editor", id, role: "group", "aria-labelledby": `${id}-label`, "aria-describedby": `${id}-desc`, dataset: { testid: id } }, [head, rowsBox, addBtn]);
+      ctl = editor;
+      // The label names a group, not one input: a click on it goes to the first box (or the Add button).
+      label.removeAttribute("for");
+      label.addEventListener("click", () => (rowsBox.querySelector("input") ?? addBtn).focus());
+      setContent(desc, `${playerWords(spec.description ?? "")}. A key is a card (QS) or a rank (Q, 10, A, JK).`);
       const entries = () => [...rowsBox.querySelectorAll(".kv-row")].map((r) => {
         const [k, v] = r.querySelectorAll("input");
         return { row: r, k, v, key: k.value.trim().toUpperCase(), text: v.value.trim() };
       });
+      const showHead = () => { head.hidden = !rowsBox.querySelector(".kv-row"); };
       const addRow = (key = "", points = "") => {
         const k = h("input", { type: "text", class: "kv-key", maxlength: "4", placeholder: "QS", autocapitalize: "characters", spellcheck: "false", "aria-label": "Card or rank", value: key });
         const v = h("input", { type: "number", step: "1", class: "num", placeholder: "points", "aria-label": "Points", value: points === "" ? "" : String(points) });
         const del = h("button", { type: "button", class: "chip", "aria-label": "Remove this card value" }, "\u00d7");
         const r = h("div", { class: "kv-row" }, [k, v, del]);
-        for (const input of [k, v]) input.addEventListener("input", () => { input.removeAttribute("aria-invalid"); updateChanged(); });
-        del.addEventListener("click", () => { r.remove(); updateChanged(); addBtn.focus(); });
+        for (const input of [k, v]) input.addEventListener("input", () => { input.removeAttribute("aria-invalid"); playerSet(spec.name); });
+        del.addEventListener("click", () => { r.remove(); showHead(); playerSet(spec.name); addBtn.focus(); });
         rowsBox.append(r);
+        showHead();
         return k;
       };
-      addBtn.addEventListener("click", () => { addRow().focus(); updateChanged(); });
+      addBtn.addEventListener("click", () => { addRow().focus(); playerSet(spec.name); });
       get = () => {
         const out = {};
         for (const e of entries()) if (e.key && CARD_KEY.test(e.key) && /^-?\d+$/.test(e.text)) out[e.key] = parseInt(e.text, 10);
@@ -276,6 +397,7 @@ export function renderLobby(root) {
       set = (v) => {
         clear(rowsBox);
         for (const [key, points] of Object.entries(v && typeof v === "object" ? v : {})) addRow(key, points);
+        showHead();
       };
       problem = () => {
         const seen = new Set();
@@ -296,6 +418,7 @@ export function renderLobby(root) {
       // Each value shows its label; `data-value` keeps the value itself (JSON) for tests and tools.
       const sel = h("select", { id, "aria-describedby": `${id}-desc`, dataset: { testid: id } },
         choices.map((c, i) => h("option", { value: String(i), dataset: { value: JSON.stringify(c.value) } }, c.label)));
+      ctl = sel;
       let num = null;
       if (number) {
         sel.append(h("option", { value: "custom" }, "Another number\u2026"));
@@ -303,34 +426,56 @@ export function renderLobby(root) {
           type: "number", step: "1", class: "num", hidden: true, "aria-label": number.label || `${words} value`,
           min: number.min ?? false, max: number.max ?? false, dataset: { testid: `${id}-number` },
         });
-        num.addEventListener("input", updateChanged);
+        num.addEventListener("input", () => { num.removeAttribute("aria-invalid"); playerSet(spec.name); });
       }
+      // Where "Another number…" starts: the number played now (the value, or what an automatic value
+      // comes to), else 0 when the range holds it, else its nearest end.
+      const startNumber = () => {
+        const d = effectiveDefault(spec);
+        if (Number.isInteger(d)) return d;
+        const implied = impliedNumber(spec);
+        if (implied !== null) return implied;
+        const lo = number.min ?? -Infinity;
+        const hi = number.max ?? Infinity;
+        return lo <= 0 && hi >= 0 ? 0 : (lo > 0 ? lo : hi);
+      };
       const describe = () => {
-        desc.textContent = sel.value === "custom"
-          ? (number.description || playerWords(spec.description ?? ""))
-          : choiceDescription(spec, choices[+sel.value]);
+        let text;
+        if (sel.value === "custom") text = number.description || playerWords(spec.description ?? "");
+        else {
+          const choice = choices[+sel.value];
+          text = choiceDescription(spec, choice);
+          // A value that holds the seats says so, when its words do not already.
+          if (choice?.players && !/\b(players|seats)\b/.test(text)) text = `${text}${text ? " \u2014 " : ""}${seatsText(choice.players)} only.`;
+        }
+        setContent(desc, text);
       };
       sel.addEventListener("change", () => {
         if (num) {
           num.hidden = sel.value !== "custom";
-          // Start the box from the option's value, never empty: an empty box is no number.
-          if (!num.hidden && num.value.trim() === "") {
-            const d = effectiveDefault(spec);
-            num.value = String(Number.isInteger(d) ? d : (number.min ?? 0));
-          }
+          // Start the box from the number played now, never empty: an empty box is no number.
+          if (!num.hidden && num.value.trim() === "") num.value = String(startNumber());
         }
         describe();
-        updateChanged();
+        playerSet(spec.name);
       });
-      // An empty "another number" box is no value (refused by name on submit), never 0.
-      get = () => (sel.value === "custom" ? (num.value.trim() === "" ? null : parseInt(num.value, 10)) : choices[+sel.value]?.value);
+      // An empty "another number" box is no value (null, refused by name on submit), never 0; text
+      // that is not a whole number stays text, refused by name too, never cut to a number.
+      get = () => {
+        if (sel.value !== "custom") return choices[+sel.value]?.value;
+        const text = num.value.trim();
+        if (text === "") return null;
+        return /^-?\d+$/.test(text) ? parseInt(text, 10) : text;
+      };
       problem = () => {
         if (sel.value !== "custom") return null;
         const v = get();
         const what = `\u201c${words}\u201d`;
-        if (v === null || Number.isNaN(v)) return `${what} needs a number \u2014 type one, or pick one of its values.`;
-        if (number.min !== null && v < number.min) return `${what} must be at least ${number.min}.`;
-        if (number.max !== null && v > number.max) return `${what} must be at most ${number.max}.`;
+        const fail = (msg) => { num.setAttribute("aria-invalid", "true"); return msg; };
+        if (v === null) return fail(`${what} needs a number \u2014 type one, or pick one of its values.`);
+        if (typeof v === "string") return fail(`${what} needs a whole number (digits only, a minus sign first if below 0): \u201c${v}\u201d is not one.`);
+        if (number.min !== null && v < number.min) return fail(`${what} must be at least ${number.min}.`);
+        if (number.max !== null && v > number.max) return fail(`${what} must be at most ${number.max}.`);
         return null;
       };
       set = (v) => {
@@ -345,26 +490,97 @@ export function renderLobby(root) {
         }
         describe();
       };
+      describe();
       row.append(label, h("span", { class: "rule-ctl" }, num ? [sel, num] : [sel]), desc);
     }
-    controls.set(spec.name, { spec, get, set, row, problem });
+    controls.set(spec.name, { spec, choices, get, set, row, ctl, problem });
     return row;
   }
 
+  /**
+   * A new preset: every option it sets takes its value, and so does every option the player left
+   * alone; an option the player set by hand that the new preset does not set keeps the player's value.
+   */
   function applyPreset() {
-    for (const c of controls.values()) c.set(effectiveDefault(c.spec));
+    const pr = presetRules();
+    for (const name of [...touched]) if (name in pr) touched.delete(name);
+    for (const c of controls.values()) unmark(c);
     const p = catalogue.presets[presetSel.value];
     presetDesc.textContent = p?.description ?? "";
-    const players = p?.rules?.players;
-    if (players) {
+    const players = pr.players;
+    if (players && +seatsSel.value !== players) {
+      if (seatsBefore === null) seatsBefore = +seatsSel.value;
       seatsSel.value = String(players);
       renderBots();
     }
-    updateChanged();
+    sync();
   }
 
   presetSel.addEventListener("change", applyPreset);
-  seatsSel.addEventListener("change", renderBots);
+  seatsSel.addEventListener("change", () => {
+    seatsBefore = null; // the player's own count: nothing moves it back
+    seatsSel.removeAttribute("aria-invalid");
+    renderBots();
+    sync();
+  });
+
+  /**
+   * The engine's words for a refused set of rules, in the form's: option names and values become
+   * their labels ("players" is the seats), and a number an automatic value came to says so.
+   * Returns {text, names}: the options the problem names, in order, that the player set.
+   */
+  function formWords(problem) {
+    const names = [];
+    const known = ["players", ...controls.keys()].sort((a, b) => b.length - a.length);
+    if (!controls.size) return { text: problem, names };
+    const re = new RegExp(`'?\\b(${known.join("|")})\\b'?(?::\\s*(-?\\w+))?`, "g");
+    const text = problem.replace(re, (m, name, token, at) => {
+      // A bare name that is also a plain word ("needs jokers") stays a word.
+      if (token === undefined && !name.includes("_") && at !== 0 && !m.startsWith("'")) return m;
+      const c = controls.get(name);
+      const label = c ? optionLabel(c.spec) : "Seats";
+      let implied = "";
+      let shown = token;
+      if (token !== undefined) {
+        const value = token === "true" ? true : token === "false" ? false : /^-?\d+$/.test(token) ? +token : token;
+        const choice = c?.choices.find((ch) => same(ch.value, value));
+        if (choice) shown = choice.label;
+        // A number the player did not choose: what an automatic value came to.
+        const now = c ? c.get() : undefined;
+        const nowChoice = c?.choices.find((ch) => same(ch.value, now));
+        if (c && typeof now === "string" && !same(now, value) && nowChoice) {
+          implied = ` (${nowChoice.label.toLowerCase()}: ${nowChoice.description})`;
+        }
+      }
+      if (!implied && !names.includes(name)) names.push(name);
+      if (shown === undefined || String(shown).toLowerCase() === label.toLowerCase()) return `\u201c${label}\u201d${implied}`;
+      return `\u201c${label}: ${shown}\u201d${implied}`;
+    });
+    return { text, names };
+  }
+
+  /** Show a refusal and point at what it names: rows marked, the first one focused, the choices kept. */
+  function showRefusal(problems) {
+    const said = problems.map(formWords);
+    clear(errorBox);
+    if (said.length === 1) errorBox.append(said[0].text);
+    else errorBox.append("These house rules cannot be played together:", h("ul", {}, said.map((s) => h("li", {}, s.text))));
+    errorBox.hidden = false;
+    // The first named in the form's order is focused: the seats, then the rows top to bottom.
+    const named = new Set(said.flatMap((s) => s.names));
+    let first = null;
+    if (named.has("players")) {
+      seatsSel.setAttribute("aria-invalid", "true");
+      first = seatsSel;
+    }
+    for (const [name, c] of controls) {
+      if (!named.has(name)) continue;
+      mark(c);
+      first ??= c.ctl.tagName === "SELECT" ? c.ctl : (c.ctl.querySelector("input, button") ?? c.ctl);
+    }
+    if (first && first !== seatsSel) first.closest("details")?.setAttribute("open", "");
+    (first ?? createBtn).focus();
+  }
 
   const form = h("form", { class: "panel create-form", novalidate: true }, [
     h("h2", {}, "New table"),
@@ -373,7 +589,7 @@ export function renderLobby(root) {
     h("label", { for: "table-title" }, "Table name"),
     titleInput,
     h("div", { class: "two-col" }, [
-      h("div", {}, [h("label", { for: "seats" }, "Seats"), seatsSel]),
+      h("div", {}, [h("label", { for: "seats" }, "Seats"), seatsSel, seatsNote]),
       h("div", {}, [h("label", { for: "preset" }, "Preset"), presetSel]),
     ]),
     presetDesc,
@@ -389,7 +605,7 @@ export function renderLobby(root) {
     ]),
     h("details", { class: "house-rules", dataset: { testid: "house-rules" } }, [
       h("summary", {}, ["House rules ", changedCount]),
-      h("p", { class: "hint" }, "Starting from the preset. Changed options are highlighted."),
+      h("p", { class: "hint" }, "Starting from the preset. Changed options are highlighted; another preset keeps the options you set that it does not set itself."),
       rulesBox,
     ]),
     errorBox,
@@ -399,6 +615,8 @@ export function renderLobby(root) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     errorBox.hidden = true;
+    for (const c of controls.values()) unmark(c);
+    seatsSel.removeAttribute("aria-invalid");
     const name = nameInput.value.trim();
     if (!name) {
       showError(errorBox, "Please pick a name first.");
@@ -411,12 +629,14 @@ export function renderLobby(root) {
       const bad = c.problem();
       if (bad) {
         showError(errorBox, `House rules: ${bad}`);
+        c.row.classList.add("invalid");
         c.row.closest("details")?.setAttribute("open", "");
         (c.row.querySelector("[aria-invalid=true]") ?? c.row.querySelector("input:not([hidden])") ?? c.row.querySelector("select"))?.focus();
         return;
       }
+      // Sent when it differs from what the engine would play without it (an implied value included).
       const v = c.get();
-      if (JSON.stringify(v) !== JSON.stringify(effectiveDefault(c.spec))) rules[optName] = v;
+      if (!same(v, effectiveDefault(c.spec))) rules[optName] = v;
     }
     const bots = {};
     botsBox.querySelectorAll("select").forEach((s) => {
@@ -432,7 +652,12 @@ export function renderLobby(root) {
       const res = await createTable(body, name);
       goTo(`/t/${res.table_id}`);
     } catch (e) {
-      showError(errorBox, e.message);
+      createBtn.disabled = false; // before focusing: a disabled button drops the focus to the page
+      if (e.code === "bad_rules" && e.problems?.length) showRefusal(e.problems);
+      else {
+        showError(errorBox, e.message);
+        createBtn.focus();
+      }
     } finally {
       createBtn.disabled = false;
     }
@@ -480,7 +705,10 @@ export function renderLobby(root) {
     clear(presetSel);
     const names = Object.keys(catalogue.presets);
     for (const n of names.length ? names : ["standard"]) {
-      presetSel.append(h("option", { value: n }, n.replace(/_/g, " ")));
+      // The catalogue's label, else the option of that name's (Dealer's Gambit), else its words.
+      const spec = catalogue.options.find((o) => o.name === n);
+      const label = catalogue.presets[n]?.label || (spec?.label ?? "") || valueText(n);
+      presetSel.append(h("option", { value: n }, label));
     }
     presetSel.value = names.includes("standard") ? "standard" : names[0] ?? "standard";
     renderRules();

@@ -61,8 +61,23 @@ function said(name, value) {
   return `${name.replace(/_/g, " ")}: ${typeof value === "boolean" ? (value ? "yes" : "no") : String(value).replace(/_/g, " ")}.`;
 }
 
-/** The table's rules and settings as sentences (the most important first). */
-export function rulesInWords(rules, settings) {
+/**
+ * The packs and jokers in play: `decks` and `jokers` are "auto" unless set (one pack for 2-4
+ * players, two for 5-8, one always with Dealer's Gambit; two jokers a pack), as the engine has it.
+ */
+function packsInWords(r, players) {
+  const n = Number(r.players ?? players ?? 2);
+  const auto = (x) => x === undefined || x === null || x === "auto";
+  const decks = auto(r.decks) ? (n <= 4 || r.dealers_gambit ? 1 : 2) : Number(r.decks);
+  const jokers = auto(r.jokers) ? 2 * decks : Number(r.jokers);
+  const jk = jokers ? `${jokers} joker${jokers === 1 ? "" : "s"}` : "no jokers";
+  if (decks > 1) return `Two packs with ${jk}${auto(r.decks) ? " (5 or more players)" : ""}.`;
+  if (!jokers) return "No jokers.";
+  return auto(r.jokers) ? null : `One pack with ${jk}.`;
+}
+
+/** The table's rules and settings as sentences (the most important first); `players`: the seats, if the rules do not say. */
+export function rulesInWords(rules, settings, players) {
   const r = rules || {};
   const out = [];
   if (r.rounds && r.rounds !== "to_target") out.push(`${r.rounds} round${r.rounds === 1 ? "" : "s"}; the highest total wins.`);
@@ -70,8 +85,9 @@ export function rulesInWords(rules, settings) {
   for (const key of ["discard_draw", "must_use_taken", "calling_rummy", "going_out"]) out.push(said(key, r[key] ?? Object.keys(WORDS[key])[0]));
   if (r.first_meld_min) out.push(`Your first melds must total at least ${r.first_meld_min} points.`);
   if (r.min_run && r.min_run !== 3) out.push(`Runs need at least ${r.min_run} cards.`);
-  if (r.jokers === 0) out.push("No jokers.");
-  const shown = new Set(["target", "rounds", "players", "preset", "discard_draw", "must_use_taken", "calling_rummy", "going_out", "first_meld_min", "min_run", "jokers"]);
+  const packs = packsInWords(r, players);
+  if (packs) out.push(packs);
+  const shown = new Set(["target", "rounds", "players", "preset", "discard_draw", "must_use_taken", "calling_rummy", "going_out", "first_meld_min", "min_run", "decks", "jokers"]);
   for (const [k, v] of Object.entries(r)) if (!shown.has(k)) out.push(said(k, v));
   const s = settings || {};
   out.push(s.turn_clock ? `Turn clock: ${s.turn_clock} s a turn, then the computer plays it.` : "No turn clock.");

@@ -1,6 +1,9 @@
 // The score sheet: one row per finished round (who dealt, each player's or
 // side's round score with the running total under it, a star for who went
-// out) and a total row; in a partnership one column per side.
+// out) and a total row; in a partnership one column per side. Five or more
+// players (or columns too wide for the panel) turn it over: one row per
+// player, the total first (always in view), then one column per round, the
+// newest scrolled into view.
 //
 // Rows come from the state message's `rounds` (the server's whole sheet, so a
 // reload loses nothing). Against a server that does not send it, rows come
@@ -19,7 +22,22 @@ export class ScoreSheet {
     this.rounds = new Map(); // round number -> {round, dealer, scores, wentOut, totals, bonus}
     this.complete = false;   // rows are the server's whole sheet
     this.totals = [];
+    this.scrolledTo = null;  // the newest round the sheet was scrolled to (the by-player layout)
+    this.scrollLeft = null;  // where the reader left it
     this.render();
+    // A sheet that fits the panel no longer (or again) turns over when the panel's width changes.
+    this.width = 0;
+    this.resizer = typeof ResizeObserver === "function" ? new ResizeObserver(([e]) => {
+      const w = Math.round(e.contentRect.width);
+      if (w === this.width) return;
+      this.width = w;
+      this.render();
+    }) : null;
+    this.resizer?.observe(this.el);
+  }
+
+  destroy() {
+    this.resizer?.disconnect();
   }
 
   setNames(names, sides) {
@@ -72,6 +90,12 @@ export class ScoreSheet {
     return this.names.map((n, s) => ({ label: n, sub: null, seats: [s], side: -1 }));
   }
 
+  /** A column's running total after round ``r``, the final bonus left out (its own line adds it). */
+  runAfter(r, c, value) {
+    const bonus = r.bonus && c.seats.includes(r.bonus.seat) ? r.bonus.points : 0;
+    return value(r.totals, c.seats) - bonus;
+  }
+
   render() {
     clear(this.el);
     const cols = this.columns();
@@ -79,10 +103,53 @@ export class ScoreSheet {
     // Scores are per seat (RECORD.md); a side's score is its partners' sum.
     const value = (arr, seats) => seats.reduce((t, s) => t + (arr?.[s] ?? 0), 0);
     const rows = [...this.rounds.values()].sort((a, b) => a.round - b.round);
-    const body = [];
     const known = cols.map((c) => rows.reduce((t, r) => t + value(r.scores, c.seats) + (r.bonus && c.seats.includes(r.bonus.seat) ? r.bonus.points : 0), 0));
-    const earlier = cols.map((c, i) => value(this.totals, c.seats) - known[i]);
-    if (!this.complete && earlier.some((x) => x !== 0)) {
+    const earlierAll = cols.map((c, i) => value(this.totals, c.seats) - known[i]);
+    const earlier = !this.complete && earlierAll.some((x) => x !== 0) ? earlierAll : null;
+    const sheet = { cols, rows, earlier, value };
+    // Up to four columns: a row a round. Five or more players (or columns too wide for the
+    // panel) turn the sheet: a row a player, their total first, then a column a round.
+    const scroller = h("div", { class: "sheet-scroll" });
+    this.el.append(scroller);
+    let byPlayer = cols.length >= 5;
+    scroller.append(byPlayer ? this.byPlayer(sheet) : this.byRound(sheet));
+    const overflows = () => scroller.scrollWidth > scroller.clientWidth + 1;
+    if (!byPlayer && this.el.isConnected && overflows()) {
+      byPlayer = true;
+      clear(scroller).append(this.byPlayer(sheet));
+    }
+    this.el.classList.toggle("by-player", byPlayer);
+    if (!rows.length && !earlier) {
+      this.el.append(h("p", { class: "hint", dataset: { testid: "score-empty" } }, "No round finished yet."));
+    }
+    if (byPlayer && this.el.isConnected && overflows()) {
+      // The newest round shows beside the totals; older ones are a scroll away, and the sheet says so.
+      this.el.append(h("p", { class: "hint scroll-hint", dataset: { testid: "score-scroll-hint" } },
+        "\u2190 Older rounds: scroll the sheet sideways."));
+      const newest = rows.length ? rows[rows.length - 1].round : -1;
+      if (newest !== this.scrolledTo) scroller.scrollLeft = scroller.scrollWidth;
+      else scroller.scrollLeft = this.scrollLeft ?? scroller.scrollWidth;
+      this.scrolledTo = newest;
+    }
+    scroller.addEventListener("scroll", () => { this.scrollLeft = scroller.scrollLeft; }, { passive: true });
+  }
+
+  /** One score cell: the round's score, a star for who went out, the running total under it. */
+  cell(r, c, value) {
+    const v = value(r.scores, c.seats);
+    const out = c.seats.includes(r.wentOut);
+    return h("td", { class: v < 0 ? "neg" : "" }, [
+      h("span", { class: "pts" }, `${v > 0 ? "+" : ""}${v}`),
+      // Spoken as "+79, went out, total 179" (a star alone reads as nothing, an aria-label on a span as "+79went out").
+      out ? h("span", { class: "out", title: "went out" }, [h("span", { "aria-hidden": "true" }, " \u2605"), h("span", { class: "sr-only" }, ", went out")]) : null,
+      r.totals ? h("span", { class: "run" }, [h("span", { class: "sr-only" }, ", total "), String(this.runAfter(r, c, value))]) : null,
+    ]);
+  }
+
+  /** A row a round, a column a player or side, the totals at the foot. */
+  byRound({ cols, rows, earlier, value }) {
+    const body = [];
+    if (earlier) {
       body.push(h("tr", { class: "earlier" }, [
         h("th", { scope: "row", colspan: "2" }, "earlier"),
         ...earlier.map((x) => h("td", { class: x < 0 ? "neg" : "" }, String(x)))]));
@@ -92,16 +159,7 @@ export class ScoreSheet {
       body.push(h("tr", { dataset: { round: String(r.round + 1) } }, [
         h("th", { scope: "row" }, String(r.round + 1)),
         h("td", { class: "dealer", title: dealer ? `${dealer} dealt` : "" }, dealer),
-        ...cols.map((c) => {
-          const v = value(r.scores, c.seats);
-          const out = c.seats.includes(r.wentOut);
-          return h("td", { class: v < 0 ? "neg" : "" }, [
-            h("span", { class: "pts" }, `${v > 0 ? "+" : ""}${v}`),
-            // Spoken as "+79, went out, total 179" (a star alone reads as nothing, an aria-label on a span as "+79went out").
-            out ? h("span", { class: "out", title: "went out" }, [h("span", { "aria-hidden": "true" }, " \u2605"), h("span", { class: "sr-only" }, ", went out")]) : null,
-            r.totals ? h("span", { class: "run" }, [h("span", { class: "sr-only" }, ", total "), String(value(r.totals, c.seats))]) : null,
-          ]);
-        }),
+        ...cols.map((c) => this.cell(r, c, value)),
       ]));
       if (r.bonus) {
         body.push(h("tr", { class: "bonus" }, [
@@ -110,8 +168,7 @@ export class ScoreSheet {
         ]));
       }
     }
-    if (!body.length) body.push(h("tr", {}, h("td", { colspan: String(cols.length + 2), class: "hint" }, "No round finished yet.")));
-    this.el.append(h("table", {}, [
+    return h("table", {}, [
       h("caption", { class: "sr-only" }, "Score sheet: each round's score, with the running total under it"),
       h("thead", {}, h("tr", {}, [
         h("th", { scope: "col" }, "Round"),
@@ -123,6 +180,36 @@ export class ScoreSheet {
       h("tfoot", {}, h("tr", { dataset: { testid: "score-totals" } }, [
         h("th", { scope: "row", colspan: "2" }, "Total"),
         ...cols.map((c) => h("td", {}, String(value(this.totals, c.seats))))])),
+    ]);
+  }
+
+  /** A row a player or side: the name, the total (always in view), then a column a round, the newest last. */
+  byPlayer({ cols, rows, earlier, value }) {
+    const bonus = rows.find((r) => r.bonus)?.bonus ?? null;
+    const head = [
+      h("th", { scope: "col", class: "who" }, "Player"),
+      h("th", { scope: "col", class: "total" }, "Total"),
+      earlier ? h("th", { scope: "col" }, "earlier") : null,
+      ...rows.map((r) => {
+        const dealer = r.dealer === null || r.dealer === undefined ? "" : this.name(r.dealer);
+        return h("th", { scope: "col", class: "rnd", dataset: { round: String(r.round + 1) }, title: dealer ? `Round ${r.round + 1}: ${dealer} dealt` : `Round ${r.round + 1}` }, [
+          h("span", { class: "sr-only" }, `Round ${r.round + 1}`), h("span", { "aria-hidden": "true" }, `R${r.round + 1}`),
+          dealer ? h("span", { class: "sub" }, [h("span", { class: "sr-only" }, ", dealt by "), dealer]) : null]);
+      }),
+      bonus ? h("th", { scope: "col" }, "Bonus") : null,
+    ];
+    const body = cols.map((c, i) => h("tr", { dataset: { col: String(i) }, class: c.side >= 0 ? `side-${c.side}` : "" }, [
+      h("th", { scope: "row", class: "who", title: c.sub ? `${c.label}: ${c.sub}` : c.label },
+        c.sub ? [c.label, h("span", { class: "sub" }, c.sub)] : c.label),
+      h("td", { class: "total", dataset: { testid: `score-total-${i}` } }, String(value(this.totals, c.seats))),
+      earlier ? h("td", { class: earlier[i] < 0 ? "neg" : "" }, String(earlier[i])) : null,
+      ...rows.map((r) => this.cell(r, c, value)),
+      bonus ? h("td", { class: "bonus" }, c.seats.includes(bonus.seat) ? `+${bonus.points}` : "") : null,
     ]));
+    return h("table", {}, [
+      h("caption", { class: "sr-only" }, "Score sheet: each player's total, then each round's score with the running total under it"),
+      h("thead", {}, h("tr", {}, head)),
+      h("tbody", {}, body),
+    ]);
   }
 }

@@ -192,6 +192,7 @@ class TablePage {
   destroy() {
     this.conn?.close();
     this.handObserver?.disconnect();
+    this.scores.destroy();
     document.documentElement.style.removeProperty("--hand-h");
     clearInterval(this.pollTimer);
     clearInterval(this.ticker);
@@ -684,9 +685,10 @@ class TablePage {
 
   /** The table's house rules in words (the side panel). */
   renderRules() {
-    if (!this.changed("rules", [this.table?.rules, this.table?.settings])) return;
+    const players = this.seatCount();
+    if (!this.changed("rules", [this.table?.rules, this.table?.settings, players])) return;
     clear(this.rulesList);
-    for (const line of rulesInWords(this.table?.rules || {}, this.table?.settings || {})) {
+    for (const line of rulesInWords(this.table?.rules || {}, this.table?.settings || {}, players)) {
       this.rulesList.append(h("li", {}, line));
     }
   }
@@ -714,11 +716,15 @@ class TablePage {
     const n = this.seatCount();
     el.className = `players count-${n}`; // phones lay the chips out in even rows
     const totals = v?.scores ?? [];
+    // While a round's summary holds the table, nobody is to move: the next deal's first player waits too.
+    const held = !!this.pace?.summary;
     for (let s = 0; s < n; s++) {
       const side = sides ? sides.findIndex((x) => x.includes(s)) : -1;
       const info = this.seatInfo(s);
       const bot = info.bot;
-      const turn = v && v.to_move === s && !isOver(v);
+      const turn = v && v.to_move === s && !isOver(v) && !held;
+      // In a partnership the side's total decides the game: each partner's chip shows it.
+      const sideTotal = side >= 0 && v ? sides[side].reduce((t, x) => t + (totals[x] ?? 0), 0) : null;
       const chip = h("div", {
         class: `player${turn ? " turn" : ""}${s === this.mySeat() ? " me" : ""}${side >= 0 ? ` side-${side}` : ""}`,
         dataset: { testid: `player-${s}`, seat: String(s) },
@@ -726,14 +732,17 @@ class TablePage {
       }, [
         h("div", { class: "pname" }, [
           turn ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "\u25B6 ") : null,
-          names[s],
+          h("span", { class: "pn", title: names[s] }, names[s]), // a long name is cut short on a phone (style.css)
           s === this.mySeat() ? h("span", { class: "you" }, " (you)") : null,
           turn ? h("span", { class: "turn-words" }, ", to move") : null, // spoken only (style.css)
         ]),
         h("div", { class: "pmeta" }, [
           bot ? h("span", { class: "tag" }, `bot ${bot}`) : null,
           v && v.dealer === s ? h("span", { class: "tag dealer", title: "Dealer" }, "dealer") : null,
-          side >= 0 ? h("span", { class: `tag side side-${side}` }, `side ${SIDE_NAMES[side]}`) : null,
+          side >= 0 ? h("span", {
+            class: `tag side side-${side}`, dataset: { testid: `side-tag-${s}` },
+            title: sideTotal === null ? false : `Side ${SIDE_NAMES[side]}'s total: ${sideTotal} points`,
+          }, sideTotal === null ? `side ${SIDE_NAMES[side]}` : `side ${SIDE_NAMES[side]}: ${sideTotal}`) : null,
           v?.floating?.[s] ? h("span", { class: "tag float", title: "Melded out; goes out by discarding at a later turn" }, "floating") : null,
           info.kind === "human" && info.autoplay ? h("span", { class: "tag off" }, "away — bot plays") : null,
           info.kind === "human" && info.connected === false && !info.autoplay ? h("span", { class: "tag off" }, "away") : null,
@@ -767,7 +776,11 @@ class TablePage {
     // A live region: written only when what it says changes (or it is read out again).
     const el = document.createElement("div");
     let text;
-    if (this.gameOver()) text = "Game over.";
+    if (this.gameOver()) {
+      const go = this.gameOverEvent();
+      const won = go ? this.standings(go, names).filter((g) => g.won) : [];
+      text = won.length ? `Game over: ${won.map((g) => g.label).join(" & ")} won.` : "Game over.";
+    }
     else if (this.pace?.summary) text = `Round ${this.pace.summary.round + 1} is over: the next round starts when everyone is ready.`;
     else if (isOver(v)) text = "Round over.";
     else if (v.phase === "nominate") text = v.to_move === me ? "You are the dealer: nominate what jokers do this hand." : `${names[v.to_move]} is nominating what jokers do.`;
@@ -1030,6 +1043,12 @@ class TablePage {
     const summary = held ?? (this.lastRound && (!ro || this.lastRound.round === ro.round) ? this.lastRound : null);
     const round = summary?.round ?? ro?.round ?? 0;
     el.append(h("h2", {}, go ? `Game over \u2014 round ${round + 1} scored` : `Round ${round + 1} over`));
+    // At the game's end the winner and the final totals come first (on a phone the last round's
+    // rows of cards fill screens), then the last round.
+    if (go) {
+      this.renderGameOver(el, go, names, summary);
+      el.append(h("h3", { class: "final-head" }, `Round ${round + 1}`));
+    }
     const out = summary ? summary.went_out : ro?.went_out;
     el.append(h("p", {}, out !== null && out !== undefined ? `${names[out]} went out.` : "Nobody went out: the stock ran out."));
     if (summary) el.append(this.summaryTable(summary, names));
@@ -1038,7 +1057,6 @@ class TablePage {
         h("li", {}, [h("span", {}, names[i]), h("b", {}, `${sc > 0 ? "+" : ""}${sc}`),
           h("span", { class: "hint" }, `(total ${ro.totals?.[i] ?? "?"})`)]))));
     }
-    if (go) this.renderGameOver(el, go, names);
     const row = h("div", { class: "row" });
     if (held && !go) {
       const mineReady = held.ready.includes(me) || this.readySent === held.round;
@@ -1075,34 +1093,64 @@ class TablePage {
     el.append(row);
   }
 
-  /** Each seat's melded points against the points left in hand, the round's score and the total. */
+  /**
+   * Each seat's melded points against the points left in hand, any bonus for going out, the
+   * round's score and the total. In a partnership the partners sit together under their side's
+   * row: the side's round score and total (what decides the game).
+   */
   summaryTable(summary, names) {
     const sign = (x) => `${x > 0 ? "+" : ""}${x}`;
-    return h("table", { class: "summary", dataset: { testid: "round-summary" } }, [
-      h("thead", {}, h("tr", {}, [h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Melded"),
-        h("th", { scope: "col" }, "Left in hand"), h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Total")])),
-      h("tbody", {}, summary.seats.map((x) => h("tr", { dataset: { testid: `summary-${x.seat}` } }, [
-        h("th", { scope: "row" }, [names[x.seat], x.seat === summary.went_out ? h("span", { class: "out" }, " \u2605 out") : null,
-          // Each row of cards says what it is: the cards left in hand (they count against), the melds (for).
-          x.hand.length ? h("div", { class: "left-cards", role: "group", "aria-label": `left in hand: ${x.hand.map(cardLabel).join(", ")}` },
-            [h("span", { class: "what", "aria-hidden": "true" }, "left in hand"), ...x.hand.map((c) => cardEl(c, { small: true }))]) : null,
-          // The cards this seat laid as the round ended, meld by meld (its melds and its lay-offs on
-          // anyone's): what its "Melded" points count. Cards others laid off on its melds are theirs.
-          h("div", { class: "summary-melds", dataset: { testid: `summary-melds-${x.seat}` } }, ((mine) => mine.length
-            ? [h("span", { class: "what", "aria-hidden": "true" }, "melded"), ...mine.map((cards) =>
-              h("span", { class: "meld-cards", role: "group", "aria-label": `meld: ${cards.map(cardLabel).join(", ")}` },
-                cards.map((c) => cardEl(c, { small: true }))))]
-            : [])(laidBy(summary.melds || [], x.seat)))]),
-        h("td", { class: "num", dataset: { testid: "melded" } }, `+${x.melded}`),
-        h("td", { class: "num", dataset: { testid: "in-hand" } }, String(x.in_hand)),
-        h("td", { class: "num" }, h("b", {}, sign(x.round_score))),
-        h("td", { class: "num" }, String(x.total)),
-      ]))),
+    const bonusCol = summary.seats.some((x) => x.bonus);
+    const sides = this.sides();
+    const seatRow = (x) => h("tr", { dataset: { testid: `summary-${x.seat}` } }, [
+      h("th", { scope: "row" }, [names[x.seat], x.seat === summary.went_out ? h("span", { class: "out" }, " \u2605 out") : null,
+        // Each row of cards says what it is: the cards left in hand (they count against), the melds (for).
+        x.hand.length ? h("div", { class: "left-cards", role: "group", "aria-label": `left in hand: ${x.hand.map(cardLabel).join(", ")}` },
+          [h("span", { class: "what", "aria-hidden": "true" }, "left in hand"), ...x.hand.map((c) => cardEl(c, { small: true }))]) : null,
+        // The cards this seat laid as the round ended, meld by meld (its melds and its lay-offs on
+        // anyone's): what its "Melded" points count. Cards others laid off on its melds are theirs.
+        h("div", { class: "summary-melds", dataset: { testid: `summary-melds-${x.seat}` } }, ((mine) => mine.length
+          ? [h("span", { class: "what", "aria-hidden": "true" }, "melded"), ...mine.map((cards) =>
+            h("span", { class: "meld-cards", role: "group", "aria-label": `meld: ${cards.map(cardLabel).join(", ")}` },
+              cards.map((c) => cardEl(c, { small: true }))))]
+          : [])(laidBy(summary.melds || [], x.seat)))]),
+      h("td", { class: "num", dataset: { testid: "melded" } }, `+${x.melded}`),
+      h("td", { class: "num", dataset: { testid: "in-hand" } }, String(x.in_hand)),
+      bonusCol ? h("td", { class: "num", dataset: { testid: "bonus" }, title: x.bonus ? "for going out" : false },
+        x.bonus ? [`+${x.bonus}`, h("span", { class: "sr-only" }, " for going out")] : "") : null,
+      h("td", { class: "num" }, h("b", {}, sign(x.round_score))),
+      h("td", { class: "num" }, String(x.total)),
+    ]);
+    const groups = sides
+      ? sides.map((seats, i) => {
+        const mine = summary.seats.filter((x) => seats.includes(x.seat));
+        const sum = (k) => mine.reduce((t, x) => t + (x[k] ?? 0), 0);
+        return h("tbody", { class: `side-group side-${i}` }, [
+          h("tr", { class: "side-row", dataset: { testid: `summary-side-${i}` } }, [
+            h("th", { scope: "row" }, [`Side ${SIDE_NAMES[i]}`, h("span", { class: "sub" }, ` (${seats.map((s) => names[s]).join(" & ")})`)]),
+            h("td", { colspan: bonusCol ? "3" : "2" }, ""),
+            h("td", { class: "num", dataset: { testid: "side-round" } }, h("b", {}, sign(sum("round_score")))),
+            h("td", { class: "num", dataset: { testid: "side-total" } }, h("b", {}, String(sum("total")))),
+          ]),
+          ...mine.map(seatRow),
+        ]);
+      })
+      : [h("tbody", {}, summary.seats.map(seatRow))];
+    return h("table", { class: `summary${sides ? " by-side" : ""}`, dataset: { testid: "round-summary" } }, [
+      h("thead", {}, h("tr", {}, [h("th", { scope: "col" }, sides ? "Side / player" : "Player"), h("th", { scope: "col" }, "Melded"),
+        h("th", { scope: "col" }, "Left in hand"), bonusCol ? h("th", { scope: "col" }, "Bonus") : null,
+        h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Total")])),
+      ...groups,
     ]);
   }
 
-  /** The winner and the final totals (per side in a partnership), best first. */
-  renderGameOver(el, go, names) {
+  /** The game's end: the log's `game_over` event (the banner's, or the log's after a reload), or null. */
+  gameOverEvent() {
+    return this.banner?.game_over ?? [...this.log].reverse().find((e) => e?.kind === "game_over") ?? null;
+  }
+
+  /** The players (the sides in a partnership) with their totals and whether they won (`go`: the `game_over` event). */
+  standings(go, names) {
     const sides = this.sides();
     const totals = go.totals ?? this.view?.scores ?? [];
     const groups = sides
@@ -1113,6 +1161,13 @@ class TablePage {
       g.total = g.seats.reduce((t, s) => t + (totals[s] ?? 0), 0);
       g.won = winners.length > 0 && g.seats.every((s) => winners.includes(s));
     }
+    return groups;
+  }
+
+  /** The winner and the final totals (per side in a partnership), best first, with any final bonus named. */
+  renderGameOver(el, go, names, summary) {
+    const groups = this.standings(go, names);
+    const bonus = summary?.final_bonus ?? [...this.scores.rounds.values()].find((r) => r.bonus)?.bonus ?? null;
     const won = groups.filter((g) => g.won);
     if (won.length) {
       el.append(h("p", { class: "winner", dataset: { testid: "winner" } }, `${won.map((g) => g.label).join(" & ")} won the game!`));
@@ -1122,7 +1177,8 @@ class TablePage {
       [...groups].sort((a, b) => b.total - a.total).map((g, i) =>
         h("li", { class: g.won ? "won" : "" }, [
           h("span", { class: "rank", "aria-hidden": "true" }, `${i + 1}.`),
-          h("span", { class: "who" }, g.label),
+          h("span", { class: "who" }, [g.label, bonus && g.seats.includes(bonus.seat)
+            ? h("span", { class: "hint", dataset: { testid: "final-bonus" } }, ` (with the +${bonus.points} final bonus)`) : null]),
           h("b", { class: "num" }, String(g.total))]))));
   }
 
@@ -1279,6 +1335,7 @@ class TablePage {
       hint.append(h("b", {}, "Hint: "), `${describe(this.hintShown.action)}. `, h("span", { dataset: { testid: "hint-reason" } }, this.hintShown.reason), this.hintShown.level ? ` (the ${this.hintShown.level} bot)` : "");
     }
     else if (this.gameOver()) hint.textContent = "The game is over.";
+    else if (this.pace?.summary) hint.textContent = "The round is over: the next deal starts when everyone is ready.";
     else if (isOver(v)) hint.textContent = "The round is over.";
     else if (!legal.length) hint.textContent = v.to_move === me ? "Waiting\u2026" : `Waiting for ${names[v.to_move]}.`;
     else if (v.phase === "nominate" && v.to_move === me) {
