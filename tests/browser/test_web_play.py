@@ -44,14 +44,26 @@ def _size(page, size: str) -> None:
 
 
 # ------------------------------------------------------------ the house-rule editor
+def _open_house_rules(page, server: str, option: str) -> None:
+    """The lobby as Ann, its house rules open once the catalogue has made ``option``'s row."""
+    page.goto(server + "/")
+    page.get_by_test_id("name-input").fill("Ann")
+    expect(page.get_by_test_id(f"opt-{option}")).to_be_attached()
+    page.get_by_test_id("house-rules").locator("summary").click()
+
+
+def _create(page, server: str) -> dict:
+    """Press Create table; the rules of the table made, as the server keeps them."""
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    return _get(server, f"/api/tables/{page.url.rsplit('/', 1)[1]}")["rules"]
+
+
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
 def test_house_rule_editor_speaks_a_players_words(server, new_page, size):
     catalogue = {o["name"]: o for o in _get(server, "/api/rules")["options"]}
     page = new_page(*VIEWPORTS[size])
-    page.goto(server + "/")
-    page.get_by_test_id("name-input").fill("Ann")
-    expect(page.get_by_test_id("opt-discard_draw")).to_be_attached()
-    page.get_by_test_id("house-rules").locator("summary").click()
+    _open_house_rules(page, server, "discard_draw")
     editor = page.get_by_test_id("rules-editor")
     expect(editor).to_be_visible()
     # Each value shows its label from the catalogue; no code word anywhere in the editor.
@@ -98,20 +110,14 @@ def test_house_rule_editor_speaks_a_players_words(server, new_page, size):
     page.get_by_test_id("create-table").click()
     expect(banner).to_have_text("House rules: \u201cWinning total\u201d must be at least 1.")
     box.fill("250")
-    page.get_by_test_id("create-table").click()
-    page.wait_for_url(re.compile(r"/t/[^/]+$"))
-    table_id = page.url.rsplit("/", 1)[1]
-    assert _get(server, f"/api/tables/{table_id}")["rules"]["target"] == 250
+    assert _create(page, server)["target"] == 250
     start_game(page)  # a started table no longer counts among this client's waiting tables
 
 
 def test_house_card_values_are_rows_of_a_card_and_its_points(server, new_page):
     """custom_values is edited a card or rank a row, each checked by name before the table is made."""
     page = new_page(390, 844)
-    page.goto(server + "/")
-    page.get_by_test_id("name-input").fill("Ann")
-    expect(page.get_by_test_id("opt-custom_values")).to_be_attached()
-    page.get_by_test_id("house-rules").locator("summary").click()
+    _open_house_rules(page, server, "custom_values")
     editor = page.get_by_test_id("opt-custom_values")
     rows = editor.locator(".kv-row")
     expect(rows).to_have_count(0)  # the standard game has none
@@ -143,20 +149,14 @@ def test_house_card_values_are_rows_of_a_card_and_its_points(server, new_page):
     rows.last.get_by_role("button", name="Remove this card value").click()
     expect(rows).to_have_count(2)
     expect(page.locator("[data-option=custom_values]")).to_have_class(re.compile(r"\bchanged\b"))
-    page.get_by_test_id("create-table").click()
-    page.wait_for_url(re.compile(r"/t/[^/]+$"))
-    table_id = page.url.rsplit("/", 1)[1]
-    assert _get(server, f"/api/tables/{table_id}")["rules"]["custom_values"] == {"QS": 40, "T": 12}  # the engine writes a ten T
+    assert _create(page, server)["custom_values"] == {"QS": 40, "T": 12}  # the engine writes a ten T
     start_game(page)  # a started table no longer counts among this client's waiting tables
 
 
 def test_house_rules_send_what_the_engine_plays_and_refusals_point_at_the_rows(server, new_page):
     """Implied values shown and sent, whole numbers only, refusals in the form's words on their rows."""
     page = new_page(1366, 768)
-    page.goto(server + "/")
-    page.get_by_test_id("name-input").fill("Ann")
-    expect(page.get_by_test_id("opt-direction")).to_be_attached()
-    page.get_by_test_id("house-rules").locator("summary").click()
+    _open_house_rules(page, server, "direction")
     # Labels and preset names in a player's words.
     expect(page.locator("[data-option=first_meld_min] .rule-name")).to_have_text("First meld minimum")
     expect(page.get_by_test_id("preset").locator("option[value=dealers_gambit]")).to_have_text("Dealer's Gambit")
@@ -222,9 +222,7 @@ def test_house_rules_send_what_the_engine_plays_and_refusals_point_at_the_rows(s
     page.get_by_test_id("preset").select_option("popular")
     expect(page.get_by_test_id("opt-dealers_gambit").locator("option:checked")).to_have_text("Dealer's Gambit")
     expect(box).to_have_value("250")
-    create.click()
-    page.wait_for_url(re.compile(r"/t/[^/]+$"))
-    rules = _get(server, f"/api/tables/{page.url.rsplit('/', 1)[1]}")["rules"]
+    rules = _create(page, server)
     assert (rules["dealers_gambit"], rules["direction"], rules["target"], rules["calling_rummy"]) == (
         True, "clockwise", 250, "pile"
     )
