@@ -718,6 +718,18 @@ PRESETS: dict[str, dict[str, Any]] = {
     "dealers_gambit": {"dealers_gambit": True, "target": 250, "direction": "anticlockwise", "jokers": 2},
 }
 
+#: Each preset's name in a player's words (the lobby's list, ``GET /api/rules``).
+PRESET_LABELS: dict[str, str] = {
+    "standard": "Standard",
+    "popular": "Popular (calling Rummy!)",
+    "hoyle": "Hoyle",
+    "boathouse": "Boathouse",
+    "quick": "Quick game to 100",
+    "partnership": "Partnerships",
+    "persian": "Persian Rummy",
+    "dealers_gambit": "Dealer's Gambit",
+}
+
 PRESET_DESCRIPTIONS: dict[str, str] = {
     "standard": "the standard game: one pack and 2 jokers (two packs for 5+), play to 500",
     "popular": "standard plus calling Rummy! on the pile",

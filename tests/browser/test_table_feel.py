@@ -486,8 +486,9 @@ def test_a_partnership_summary_totals_each_side_and_the_game_over_comes_first(sc
     expect(page.get_by_test_id("status")).to_have_text("Game over: Side A (Ann & Cal) won.")
     assert (
         banner.get_by_test_id("final-totals").bounding_box()["y"]
+        < banner.get_by_test_id("game-over-replay").bounding_box()["y"]
         < banner.get_by_test_id("round-summary").bounding_box()["y"]
-    )
+    )  # what to do next comes with the result, above the last round's rows
 
 
 # ------------------------------------------------------------ the lobby's table settings

@@ -14,6 +14,9 @@ def test_rules_catalogue_lists_every_option_with_a_description(client: TestClien
     assert all(o["description"] for o in data["options"])
     presets = {p["name"]: p for p in data["presets"]}
     assert presets["popular"]["options"] == {"calling_rummy": "pile"}
+    # Each preset is named in a player's words for the lobby's list.
+    assert presets["dealers_gambit"]["label"] == "Dealer's Gambit" and presets["persian"]["label"] == "Persian Rummy"
+    assert all(p["label"] and "_" not in p["label"] for p in presets.values())
     assert data["bot_levels"]
 
 

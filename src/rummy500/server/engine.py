@@ -25,7 +25,7 @@ from rummy500.cards import JOKER, Card
 from rummy500.events import GameOver, Reshuffled, RoundOver, events_seen_by
 from rummy500.match import Match
 from rummy500.melds import TableMeld, find_layoffs, find_melds
-from rummy500.rules import OPTIONS, PRESET_DESCRIPTIONS, PRESETS, CallingRummy, Rules, RulesError
+from rummy500.rules import OPTIONS, PRESET_DESCRIPTIONS, PRESET_LABELS, PRESETS, CallingRummy, Rules, RulesError
 from rummy500.scoring import meld_points
 from rummy500.state import Decision, IllegalAction, RoundState
 from rummy500.views import View
@@ -58,7 +58,7 @@ def rules_catalogue() -> dict[str, Any]:
     # whole numbers it accepts besides: OptionSpec.to_dict, for the web form.
     options = [spec.to_dict() for spec in OPTIONS.values()]
     presets = [
-        {"name": name, "options": dict(opts), "description": PRESET_DESCRIPTIONS.get(name, "")}
+        {"name": name, "label": PRESET_LABELS.get(name, name), "options": dict(opts), "description": PRESET_DESCRIPTIONS.get(name, "")}
         for name, opts in PRESETS.items()
     ]
     return {"options": options, "presets": presets}

@@ -201,6 +201,7 @@ class PresetInfo(BaseModel):
     """One preset: its options over the standard game."""
 
     name: str
+    label: str = Field(default="", description="the preset's name in a player's words")
     description: str
     options: dict[str, Any]
 

@@ -1047,6 +1047,13 @@ class TablePage {
     // rows of cards fill screens), then the last round.
     if (go) {
       this.renderGameOver(el, go, names, summary);
+      // What to do next comes with the result, not below the last round's rows of cards.
+      const id = encodeURIComponent(this.tableId);
+      el.append(h("div", { class: "row game-over-links" }, [
+        h("a", { href: `/#replay/${id}`, class: "button primary", dataset: { testid: "game-over-replay" } }, "Replay this game"),
+        h("a", { href: `/api/games/${id}/record`, download: `rummy500-${this.tableId}.json`, class: "button", dataset: { testid: "game-over-download" } }, "Download record"),
+        h("a", { href: "/", class: "button" }, "New game"),
+      ]));
       el.append(h("h3", { class: "final-head" }, `Round ${round + 1}`));
     }
     const out = summary ? summary.went_out : ro?.went_out;
@@ -1082,15 +1089,8 @@ class TablePage {
         this.renderRoundBanner();
       });
       row.append(ok, h("span", { class: "hint" }, "The next round has been dealt."));
-    } else {
-      const id = encodeURIComponent(this.tableId);
-      row.classList.add("game-over-links");
-      row.append(
-        h("a", { href: `/#replay/${id}`, class: "button primary", dataset: { testid: "game-over-replay" } }, "Replay this game"),
-        h("a", { href: `/api/games/${id}/record`, download: `rummy500-${this.tableId}.json`, class: "button", dataset: { testid: "game-over-download" } }, "Download record"),
-        h("a", { href: "/", class: "button" }, "New game"));
     }
-    el.append(row);
+    if (row.childElementCount) el.append(row);
   }
 
   /**
