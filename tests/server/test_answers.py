@@ -84,6 +84,41 @@ def test_hints_are_found_beside_the_socket_and_once_per_version(tmp_path: Path, 
             assert searched == [13, 14]
 
 
+def test_a_hint_asked_while_an_older_search_runs_waits_for_it_and_is_searched_once(tmp_path: Path, monkeypatch: Any) -> None:
+    """One search at a time per seat: asks at the new position wait for the old search, then share one."""
+    searched: list[int] = []
+    release = threading.Event()
+    real = match.hint_for
+
+    def slow_hint(view: Any, seed: int, budget: float) -> dict[str, Any]:
+        searched.append(len(view.hand))
+        release.wait(20)  # bounded: the test lets it go once the new asks are in
+        return real(view, seed, 0.2)
+
+    monkeypatch.setattr(match, "hint_for", slow_hint)
+    with TestClient(create_app(make_settings(tmp_path), seed_source=fixed_seeds(7))) as client:
+        table_id, ann, bob = two_player_table(client, turn_clock=30)
+        with (
+            client.websocket_connect(_ws(table_id, ann)) as ws_ann,
+            client.websocket_connect(_ws(table_id, bob)) as ws_bob,
+        ):
+            first = receive(ws_ann, "state")
+            receive(ws_bob, "state")
+            ws = ws_ann if first["view"]["to_move"] == 0 else ws_bob
+            try:
+                ws.send_json({"type": "hint"})
+                act(ws, 0, {"draw": "stock"})
+                _until(ws, "state", version=1)
+                ws.send_json({"type": "hint"})  # version 1, while version 0's search runs
+                ws.send_json({"type": "hint"})
+            finally:
+                release.set()
+            hints = [_until(ws, "hint")[0] for _ in range(3)]
+            assert [h["version"] for h in hints] == [0, 1, 1]
+            assert hints[1] == hints[2]
+            assert searched == [13, 14]  # the two later asks shared one search, after the first
+
+
 # ------------------------------------------------------------- rate limit
 def test_oversized_frames_count_against_the_rate_limit(tmp_path: Path) -> None:
     """A flood of frames over 16 KiB gets ``rate_limited`` once, not one ``bad_message`` per frame."""

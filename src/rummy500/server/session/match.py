@@ -21,13 +21,11 @@ connections in :mod:`~rummy500.server.session.presence`, the bots in
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import random
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -40,38 +38,17 @@ from rummy500.server.session.events import EventLog, dumps, label_actions
 from rummy500.server.session.guards import SessionError, chat_text, check_move, parse_request, seat_of
 from rummy500.server.session.presence import Presence, SeatInfo
 from rummy500.server.storage import ChatLine, ConflictError, StorageError, StoredAction
+from rummy500.views import View
 
 __all__ = ["ActionStore", "MatchSession", "SessionListener", "SessionRelay", "keep_chat_line"]
 
 log = logging.getLogger(__name__)
 
 
-def _pass_on(done: asyncio.Future[dict[str, Any]], waiter: asyncio.Future[dict[str, Any]]) -> None:
-    """Give ``waiter`` the outcome of the search ``done`` (unless it was cancelled meanwhile)."""
-    if waiter.done():
-        return
-    if done.cancelled():
-        waiter.cancel()
-    elif (exc := done.exception()) is not None:
-        _fail(waiter, exc)
-    else:
-        waiter.set_result(done.result())
-
-
-def _fail(waiter: asyncio.Future[dict[str, Any]], exc: BaseException) -> None:
-    """Give ``waiter`` an exception, marked as seen (an asker that went away leaves no warning)."""
-    if not waiter.done():
-        waiter.set_exception(exc)
-        waiter.exception()
-
-
-@dataclass(frozen=True)
-class _HintSearch:
-    """One hint search of a seat: the position it is for and its answer to come."""
-
-    version: int
-    view: Any
-    found: asyncio.Future[dict[str, Any]]
+def _seen(task: asyncio.Task[Any]) -> None:
+    """Mark a shared task's exception as retrieved (an asker that went away leaves no warning)."""
+    if not task.cancelled():
+        task.exception()
 
 
 class ActionStore(Protocol):
@@ -238,12 +215,8 @@ class MatchSession:
         self.created = created
         #: Each seat's last hint (it stands for that seat's view at its ``version``).
         self._hint_answers: dict[int, dict[str, Any]] = {}
-        #: Each seat's search in flight: the version it is for and its answer to come.
-        self._hint_searching: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = {}
-        #: Requests that came while a seat's search for an older version ran (answered by the next search).
-        self._hint_waiters: dict[int, list[asyncio.Future[dict[str, Any]]]] = {}
-        #: The task answering each seat's hint requests, one search at a time.
-        self._hint_runners: dict[int, asyncio.Task[None]] = {}
+        #: Each seat's latest hint task and the version it was asked at (each waits for the one before).
+        self._hint_tasks: dict[int, tuple[int, asyncio.Task[dict[str, Any]]]] = {}
 
     def __repr__(self) -> str:
         return f"MatchSession({self.game_id!r}, version={self.version})"
@@ -465,13 +438,13 @@ class MatchSession:
     def ask_hint(self, seat: int | None) -> asyncio.Future[dict[str, Any]]:
         """Ask for a hint for ``seat`` without waiting for it (call from the event loop).
 
-        A seat has at most one search in flight, on the position of the
-        moment it was asked. A request for the version already searched (or
-        found) shares that answer: the hint of a version is found once. A
-        request that comes while the seat's search for an older version runs
-        waits for it to end and is then answered by one search on the position
-        of that moment (its ``version`` says which). The returned future is
-        shared: await it through :func:`asyncio.shield`.
+        A seat has at most one search in flight. A request for the version
+        already searched (or found) shares that answer: the hint of a version
+        is found once. A request that comes while the seat's search for an
+        older version runs waits for it to end and is then answered by one
+        search on the position of that moment (its ``version`` says which;
+        further requests meanwhile share it). The returned future is shared:
+        await it through :func:`asyncio.shield`.
 
         Returns:
             A future of the ``hint`` message (already done when the hint of this
@@ -489,16 +462,18 @@ class MatchSession:
             done: asyncio.Future[dict[str, Any]] = loop.create_future()
             done.set_result(answer)
             return done
-        searching = self._hint_searching.get(asker)
-        if searching is not None and searching[0] == self.version:
-            return searching[1]
-        if asker in self._hint_runners:  # a search for an older version runs: this one comes next
-            waiter: asyncio.Future[dict[str, Any]] = loop.create_future()
-            self._hint_waiters.setdefault(asker, []).append(waiter)
-            return waiter
-        search = self._start_search(asker)
-        self._hint_runners[asker] = loop.create_task(self._answer_hints(asker, search))
-        return search.found
+        asked_at, last = self._hint_tasks.get(asker, (-1, None))
+        if last is not None and not last.done():
+            if asked_at == self.version:
+                return last
+            # A search for an older version runs: this one waits, then searches the position of then.
+            task = loop.create_task(self._find_hint(asker, after=last))
+        else:
+            # The position of this moment (the seat's move may be applied before the task starts).
+            task = loop.create_task(self._find_hint(asker, position=(self.version, self.game.view(asker))))
+        task.add_done_callback(_seen)
+        self._hint_tasks[asker] = (self.version, task)
+        return task
 
     async def hint(self, seat: int | None) -> dict[str, Any]:
         """A suggested move for ``seat`` from a strong bot, with a one-line reason (from its own view only).
@@ -510,57 +485,23 @@ class MatchSession:
         """
         return await asyncio.shield(self.ask_hint(seat))
 
-    def _start_search(self, seat: int) -> _HintSearch:
-        """Take the seat's current position for a search (the runner does it): its view, version and answer to come."""
-        search = _HintSearch(self.version, self.game.view(seat), asyncio.get_running_loop().create_future())
-        self._hint_searching[seat] = (search.version, search.found)
-        return search
-
-    async def _answer_hints(self, seat: int, search: _HintSearch) -> None:
-        """Run the seat's searches one at a time: the one asked, then one for the requests that came meanwhile."""
-        try:
-            await self._search_hint(seat, search)
-            while waiters := self._hint_waiters.pop(seat, []):
-                try:
-                    self._check_hint(seat)  # the game may have moved on while the last search ran
-                except SessionError as exc:
-                    for waiter in waiters:
-                        _fail(waiter, exc)
-                    continue
-                answer = self._hint_answers.get(seat)
-                if answer is not None and answer["version"] == self.version:
-                    for waiter in waiters:
-                        if not waiter.done():
-                            waiter.set_result(answer)
-                    continue
-                search = self._start_search(seat)
-                for waiter in waiters:
-                    search.found.add_done_callback(functools.partial(_pass_on, waiter=waiter))
-                await self._search_hint(seat, search)
-        finally:
-            self._hint_runners.pop(seat, None)
-            self._hint_searching.pop(seat, None)
-            if not search.found.done():
-                search.found.cancel()
-            for waiter in self._hint_waiters.pop(seat, []):  # the session closed meanwhile
-                waiter.cancel()
-
-    async def _search_hint(self, seat: int, search: _HintSearch) -> None:
-        """Find the hint of the position taken by :meth:`_start_search` (a failure goes to its askers)."""
-        found = search.found
-        try:
-            result = await asyncio.to_thread(
-                hint_for, search.view, self._hint_rng.getrandbits(64), hint_budget(self.settings.turn_clock)
-            )
-        except Exception as exc:  # noqa: BLE001 - the askers hear of it
-            found.set_exception(exc)
-            found.exception()  # retrieved: each asker is told through its own await
-        else:
-            answer = {"type": "hint", "version": search.version, **result}
-            self._hint_answers[seat] = answer
-            found.set_result(answer)
-        finally:
-            self._hint_searching.pop(seat, None)
+    async def _find_hint(
+        self, seat: int, position: tuple[int, View] | None = None, after: asyncio.Task[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """The hint of ``position``, or of the seat's position once the search ``after`` has ended."""
+        if after is not None:
+            await asyncio.wait([after])  # one search at a time per seat, whatever its outcome
+        if position is None:
+            self._check_hint(seat)  # the game may have moved on while the last search ran
+            answer = self._hint_answers.get(seat)
+            if answer is not None and answer["version"] == self.version:
+                return answer
+            position = (self.version, self.game.view(seat))
+        version, view = position
+        found = await asyncio.to_thread(hint_for, view, self._hint_rng.getrandbits(64), hint_budget(self.settings.turn_clock))
+        answer = {"type": "hint", "version": version, **found}
+        self._hint_answers[seat] = answer
+        return answer
 
     def announce_state(self) -> None:
         """Send every connection the state again (a timer changed what they see)."""
@@ -841,5 +782,5 @@ class MatchSession:
 
     def _stop_hints(self) -> None:
         """Stop answering hints (their requests are cancelled; a search already in a thread ends by itself)."""
-        for runner in list(self._hint_runners.values()):
-            runner.cancel()
+        for _, task in self._hint_tasks.values():
+            task.cancel()
