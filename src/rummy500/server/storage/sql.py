@@ -403,12 +403,10 @@ class SqlStorage(Storage):
         raw = getattr(self._local, "conn", None)
         if raw is not None:
             return raw
-        try:
+        # (The pool's pre-ping reconnecting hands on the driver's own error,
+        # psycopg.OperationalError while PostgreSQL is down: _failures takes both.)
+        with self._failures():
             raw = self.engine.raw_connection()
-        except (SQLAlchemyError, self._dbapi.Error) as exc:
-            # The pool's pre-ping reconnecting hands on the driver's own error
-            # (psycopg.OperationalError while PostgreSQL is down), not SQLAlchemy's.
-            raise StorageError(str(exc)) from exc
         try:
             raw.rollback()  # out of any transaction a ping began
             raw.detach()
