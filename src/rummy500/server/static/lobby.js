@@ -89,7 +89,7 @@ export function optionChoices(spec) {
       if (t === "true" || t === "false") add(t === "true");
       else if ((m = t.match(/^(-?\d+)\s*\.\.\s*(-?\d+)$/))) {
         for (let i = +m[1]; i <= +m[2]; i++) add(i);
-      } else if (/^-?\d+$/.test(t)) add(+t);
+      } else if (WHOLE.test(t)) add(+t);
       else if (/integer|^N$/i.test(t)) number = { min: null, max: null, label: "", description: "" }; // "any integer", "N"
       else if (!/object|\{\}/.test(t)) add(t);
     }
@@ -152,6 +152,8 @@ export function choiceDescription(spec, choice) {
 // any option may be (the engine's rules.NUMBER_LIMIT).
 const CARD_KEY = /^(?:JK|(?:A|K|Q|J|T|10|[2-9])[CDHS]?)$/;
 const NUMBER_LIMIT = 1000000;
+// A whole number as a player types it: digits, a minus sign first if below 0 (never "12.7" or "1e3").
+const WHOLE = /^-?\d+$/;
 const TURN_CLOCKS = [[0, "no clock"], [30, "30 seconds"], [60, "60 seconds"], [120, "2 minutes"]];
 
 /** Create a table and sit at it; returns the new table's id. */
@@ -391,7 +393,7 @@ export function renderLobby(root) {
       addBtn.addEventListener("click", () => { addRow().focus(); playerSet(spec.name); });
       get = () => {
         const out = {};
-        for (const e of entries()) if (e.key && CARD_KEY.test(e.key) && /^-?\d+$/.test(e.text)) out[e.key] = parseInt(e.text, 10);
+        for (const e of entries()) if (e.key && CARD_KEY.test(e.key) && WHOLE.test(e.text)) out[e.key] = parseInt(e.text, 10);
         return out;
       };
       set = (v) => {
@@ -405,7 +407,7 @@ export function renderLobby(root) {
           if (!e.key && !e.text) continue; // an empty row is no value
           const fail = (input, msg) => { input.setAttribute("aria-invalid", "true"); return `\u201c${words}\u201d: ${msg}`; };
           if (!CARD_KEY.test(e.key)) return fail(e.k, `\u201c${e.k.value.trim()}\u201d is no card or rank \u2014 write a card (QS) or a rank (Q, 10, A, JK).`);
-          if (!/^-?\d+$/.test(e.text)) return fail(e.v, `${e.key} needs a whole number of points.`);
+          if (!WHOLE.test(e.text)) return fail(e.v, `${e.key} needs a whole number of points.`);
           if (Math.abs(parseInt(e.text, 10)) > NUMBER_LIMIT) return fail(e.v, `${e.key}'s points must be between -${NUMBER_LIMIT} and ${NUMBER_LIMIT}.`);
           const canon = e.key.replace(/^10/, "T");
           if (seen.has(canon)) return fail(e.k, `${e.key} is given twice.`);
@@ -465,7 +467,7 @@ export function renderLobby(root) {
         if (sel.value !== "custom") return choices[+sel.value]?.value;
         const text = num.value.trim();
         if (text === "") return null;
-        return /^-?\d+$/.test(text) ? parseInt(text, 10) : text;
+        return WHOLE.test(text) ? parseInt(text, 10) : text;
       };
       problem = () => {
         if (sel.value !== "custom") return null;
@@ -542,7 +544,7 @@ export function renderLobby(root) {
       let implied = "";
       let shown = token;
       if (token !== undefined) {
-        const value = token === "true" ? true : token === "false" ? false : /^-?\d+$/.test(token) ? +token : token;
+        const value = token === "true" ? true : token === "false" ? false : WHOLE.test(token) ? +token : token;
         const choice = c?.choices.find((ch) => same(ch.value, value));
         if (choice) shown = choice.label;
         // A number the player did not choose: what an automatic value came to.
