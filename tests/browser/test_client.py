@@ -568,6 +568,8 @@ def test_keyboard_moves_off_the_buttons_keep_the_focus_and_say_what_came(scripte
     script.push(_view(hand=[*_view()["hand"], "9D", "QD", "4S"], discard=["3C"]), version=12, log=[took])
     page.wait_for_function("() => window.rummy.version === 12")
     assert page.evaluate(IN_MOVES), page.evaluate(ACTIVE)
+    # The player's own take is spoken too: what the press did.
+    expect(page.get_by_test_id("live-moves")).to_have_text("You took 3 cards from the pile: 9♦ Q♦ 4♠")
     # The stock: the focus goes to the moves, and the card drawn is spoken.
     script.push(_view(**draw_phase), version=13, log=[took])
     page.get_by_test_id("stock").focus()

@@ -79,6 +79,19 @@ export function eventText(ev, names = []) {
   }
 }
 
+/**
+ * The player's own move in words, for the screen readers' live region: "You took 3 cards from the
+ * pile: 9♦ Q♦ 4♠", "You melded 7♥ 8♥ 9♥, then discarded K♣". "" when its events say nothing.
+ *
+ * @param {object} entry a log entry of the player's own action ({events, ...})
+ * @param {string[]} names display names by seat
+ */
+export function ownEntryText(entry, names = []) {
+  const events = Array.isArray(entry?.events) ? entry.events : [];
+  const text = events.filter(bySeat).map((ev) => eventText(ev, names)).filter(Boolean).join(", then ");
+  return text ? `You ${text}` : "";
+}
+
 /** Whether an event is a seat's doing (read after the player's name). */
 function bySeat(ev) {
   return ev && "seat" in ev && !(ev.event in { round_over: 1, game_over: 1, dealt: 1, reshuffled: 1 });

@@ -15,7 +15,7 @@ import { ScoreSheet } from "./scores.js";
 import { rulesInWords } from "./rules.js";
 import { playTurnSound, isMuted, setMuted } from "./sound.js";
 import { animateArrivals } from "./motion.js";
-import { entryText } from "./events.js";
+import { entryText, ownEntryText } from "./events.js";
 
 const SIDE_NAMES = ["A", "B", "C", "D"];
 // Dealer's Gambit nominations: [name, what it means].
@@ -461,7 +461,8 @@ class TablePage {
 
   /**
    * Say the new moves in the live region (screen readers), once each: the other players' moves,
-   * and which card the player drew (the public log does not say; the hand does).
+   * the player's own (a take, a meld, a discard: what the press did), and which card the player
+   * drew (the public log does not say; the hand does).
    */
   announceMoves(first, before) {
     const versions = this.log.map((e) => e?.version ?? -1);
@@ -480,7 +481,7 @@ class TablePage {
       else if (Array.isArray(e.events) ? e.events.some((ev) => ev?.event === "drew") : verbOf(e.action ?? {}) === "draw") {
         const drawn = e.events?.find((ev) => ev?.event === "drew")?.cards ?? newCards(before?.hand, this.view.hand);
         said.push(drawn.length ? `You drew ${listWords(drawn.map(cardLabel))}` : "You drew a card");
-      }
+      } else said.push(ownEntryText(e, names));
     }
     const text = said.filter(Boolean).join(". ");
     if (text) this.liveEl.textContent = text;
