@@ -19,6 +19,7 @@ Usage: ``python benchmarks/compare_strength.py base.json candidate.json``
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -75,14 +76,25 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 2:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
-        return 2
+    """Print the comparison of two ``strength.py --out`` files (exit 2, one line, on a bad file)."""
+    parser = argparse.ArgumentParser(
+        prog="compare_strength.py", description=__doc__.splitlines()[0], epilog="The second run is compared against the first."
+    )
+    parser.add_argument("base", help="the first run's strength.py --out file")
+    parser.add_argument("candidate", help="the second run's strength.py --out file, played on the same seed")
+    args = parser.parse_args(argv)
     runs = []
-    for path in args:
-        with open(path) as f:
-            runs.append(json.load(f))
+    for path in (args.base, args.candidate):
+        try:
+            with open(path) as f:
+                run = json.load(f)
+        except OSError as exc:
+            parser.error(f"cannot read {path}: {exc.strerror or exc}")
+        except ValueError as exc:
+            parser.error(f"{path} is not JSON: {exc}")
+        if not isinstance(run, dict) or not isinstance(run.get("cells"), list) or "seed" not in run:
+            parser.error(f"{path} is not a strength.py --out file (no seed and cells)")
+        runs.append(run)
     if runs[0]["seed"] != runs[1]["seed"]:
         print(f"compare_strength: different seeds ({runs[0]['seed']} and {runs[1]['seed']}): the deals differ", file=sys.stderr)
     cells = {(c["level"], c["opponent"], c["table"]): c for c in runs[0]["cells"]}

@@ -144,7 +144,7 @@ def _baseline(src: str, seconds: float, reps: int, seed: int, cpu: bool = False)
 
 def main(argv: list[str] | None = None) -> int:
     """Print the benchmark table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="speed.py", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per repetition")
     parser.add_argument("--reps", type=int, default=5, help="repetitions (>= 5); the median is reported")
     parser.add_argument("--seed", type=int, default=0)
@@ -155,6 +155,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one repetition instead")
     parser.add_argument("--cpu", action="store_true", help="time CPU seconds of the process, not wall time (steadier on a loaded machine)")
     args = parser.parse_args(argv)
+    if args.reps < peers.MIN_REPS:
+        parser.error(f"--reps must be at least {peers.MIN_REPS} (the median of fewer is too noisy), not {args.reps}")
+    if not args.seconds > 0:  # (NaN too)
+        parser.error(f"--seconds must be more than 0, not {args.seconds:g}")
     if args.cpu:
         peers.use_cpu_clock()
     if args.profile:

@@ -65,6 +65,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rummy500.bots import BOT_LEVELS, make_bot
 from rummy500.rules import PRESETS, Rules
 from rummy500.sim.runner import GameResult, run_games
 from rummy500.sim.stats import wilson
@@ -228,6 +229,50 @@ def measure(
     return numbers([*before, *results], True)
 
 
+def parse_pairs(text: str) -> list[tuple[str, str]]:
+    """The ``--pairs`` list: ``LEVEL:OPPONENT`` pairs of bot levels.
+
+    >>> parse_pairs("hard:medium, easy:random")
+    [('hard', 'medium'), ('easy', 'random')]
+
+    Raises:
+        ValueError: a pair without one colon, or an unknown level.
+    """
+    out: list[tuple[str, str]] = []
+    for part in (x.strip() for x in text.split(",")):
+        if not part:
+            continue
+        level, colon, opponent = part.partition(":")
+        if not colon or ":" in opponent or not level or not opponent:
+            raise ValueError(f"{part!r} is not LEVEL:OPPONENT (e.g. hard:medium)")
+        unknown = [x for x in (level, opponent) if x not in BOT_LEVELS]
+        if unknown:
+            raise ValueError(f"unknown bot level(s) {', '.join(unknown)} in {part!r} (levels: {', '.join(BOT_LEVELS)})")
+        out.append((level, opponent))
+    if not out:
+        raise ValueError("give at least one LEVEL:OPPONENT pair")
+    return out
+
+
+def bot_options(level: str, text: str) -> dict[str, Any]:
+    """``--hard-options`` / ``--expert-options``: a JSON object of options a ``level`` bot accepts.
+
+    Raises:
+        ValueError: not JSON, not an object, or options the bot refuses.
+    """
+    try:
+        loaded = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON: {exc}") from None
+    if not isinstance(loaded, dict):
+        raise ValueError("must be a JSON object of options, e.g. '{\"iterations\": 24}'")
+    try:
+        make_bot(level, 0, **loaded)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the {level} bot refuses these options: {exc}") from None
+    return loaded
+
+
 def round_margin(scores: list[int], entries: list[int], mine: set[int]) -> float:
     """One round's margin: the level's seats' mean round score less the opponents' mean."""
     own = [float(x) for seat, x in enumerate(scores) if entries[seat] in mine]
@@ -263,7 +308,7 @@ def deal_outcomes(share: list[float], per_deal: int) -> dict[str, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="strength.py", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games a cell, pairs {QUICK_PAIRS}")
     p.add_argument("--games", type=int, default=None, help="matches per cell (default 400; --quick: 4)")
     p.add_argument("--jobs", type=int, default=1)
@@ -281,10 +326,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = p.parse_args(argv)
     games = args.games if args.games is not None else (QUICK_GAMES if args.quick else 400)
+    for flag, value in (("--games", args.games), ("--jobs", args.jobs), ("--target", args.target)):
+        if value is not None and value < 1:
+            p.error(f"{flag} must be at least 1, not {value}")
     wanted = args.pairs or (QUICK_PAIRS if args.quick else None)
     pairs = PAIRS
     if wanted:
-        asked = [tuple(x.split(":")) for x in wanted.split(",")]
+        try:
+            asked = parse_pairs(wanted)
+        except ValueError as exc:
+            p.error(f"--pairs: {exc}")
         pairs = [(a, b, next((t for x, y, t in PAIRS if (x, y) == (a, b)), None)) for a, b in asked]
     presets = None if args.presets is None else list(PRESETS) if args.presets == "all" else [x for x in args.presets.split(",") if x]
     if presets is not None and (not presets or any(x not in PRESETS for x in presets)):
@@ -298,10 +349,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     target = args.target if args.target is not None or presets else 500
     options: dict[str, dict[str, Any]] = {}
-    if args.hard_options:
-        options["hard"] = json.loads(args.hard_options)
-    if args.expert_options:
-        options["expert"] = json.loads(args.expert_options)
+    for level, text in (("hard", args.hard_options), ("expert", args.expert_options)):
+        if text:
+            try:
+                options[level] = bot_options(level, text)
+            except ValueError as exc:
+                p.error(f"--{level}-options: {exc}")
     old = load_resumable(args.out, {"duplicate": args.duplicate, "seed": args.seed, "target": target, "presets": presets, "options": options}) if args.resume else {}
     if old is None:
         return 2

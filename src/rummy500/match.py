@@ -289,8 +289,14 @@ class Match:
     def _crown(self, side: int) -> None:
         rules = self.rules
         if rules.final_bonus:
-            # final_bonus goes to the side with the best total; in a partnership to its first seat.
-            seat = side
+            # RULES.md: final_bonus goes "to the side with the best total after the last round",
+            # in a partnership to its first seat. That is the winner, except that under
+            # must_go_out_to_win the side that went out may trail another. A shared best total:
+            # the winner if it is among them, else the first of them in seat order.
+            sides = self.side_totals()
+            best = max(sides)
+            top = [i for i, t in enumerate(sides) if t == best]
+            seat = side if side in top else top[0]
             self.totals[seat] += rules.final_bonus
             self.bonus_to = seat
         self.winner = [side, side + 2] if rules.partnership else side

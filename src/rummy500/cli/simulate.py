@@ -6,12 +6,18 @@ its 95% Wilson interval, mean points per round, and the mean round length in
 turns. ``--json`` prints one JSON object instead; ``--save DIR`` writes every
 game as a RECORD.md record; ``--jobs`` plays on several processes with the
 same results as one.
+
+With fewer bots than seats the list repeats around the table, so a bot may
+hold two seats of a game: it is counted once for that game, with two chances
+to win it. At a partnership table that would put a bot on both sides, so a
+partnership table takes 2 bots (one per side, alternating) or one per seat.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -19,8 +25,8 @@ from typing import Any
 
 from rummy500.bots import BOT_LEVELS, search_options
 from rummy500.record import record_to_json
-from rummy500.rules import Rules, RulesError
-from rummy500.sim.runner import GameResult, run_games
+from rummy500.rules import PRESETS, Rules, RulesError
+from rummy500.sim.runner import MAX_ROUNDS, GameResult, check_seating, run_games
 from rummy500.sim.stats import summarize
 
 __all__ = ["build_parser", "main", "parse_bots", "rules_from_args", "too_small"]
@@ -37,12 +43,19 @@ def too_small(args: argparse.Namespace, **least: int) -> str | None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``rummy500 simulate``."""
-    p = argparse.ArgumentParser(prog="rummy500 simulate", description="Play many bot matches and report the results.")
+    p = argparse.ArgumentParser(
+        prog="rummy500 simulate",
+        description="Play many bot matches and report the results.",
+        epilog="With fewer bots than seats the list repeats around the table: a bot holding two seats counts once a game, "
+        "with two chances to win. Partnership tables need 2 bots (one per side) or one per seat.",
+    )
     p.add_argument("--bots", default="hard,medium", help=f"comma-separated bot levels ({', '.join(BOT_LEVELS)})")
     p.add_argument("--games", type=int, default=100, help="matches to play (default 100)")
     p.add_argument("--preset", default=None, help="a rules preset (default standard)")
     p.add_argument("--rules", default=None, help='rule options as a JSON object, e.g. \'{"players": 3}\'')
-    p.add_argument("--players", type=int, default=None, help="number of seats (default: the rules', else the number of bots)")
+    p.add_argument(
+        "--players", type=int, default=None, help="number of seats (default: the rules' (4 with partnerships), else the number of bots, 2 to 8)"
+    )
     p.add_argument("--target", type=int, default=None, help="winning total (overrides the rules)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (same seed, same games)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
@@ -70,6 +83,10 @@ def parse_bots(text: str) -> list[str]:
 def rules_from_args(preset: str | None, rules_json: str | None, *, players: int | None = None, target: int | None = None, default_players: int | None = None) -> Rules:
     """Rules from ``--preset``, ``--rules`` JSON, ``--players`` and ``--target``.
 
+    The number of players is ``players``, else the one the options set
+    (``players``, a preset that fixes the table, or ``partnership: true``:
+    4), else ``default_players``; the options are checked for that many.
+
     Raises:
         ValueError: bad JSON or bad options (a :class:`~rummy500.rules.RulesError`).
     """
@@ -88,12 +105,14 @@ def rules_from_args(preset: str | None, rules_json: str | None, *, players: int 
         mapping["players"] = players
     if target is not None:
         mapping["target"] = target
-    rules = Rules.from_mapping(mapping)
-    explicit = "players" in mapping or rules.preset in ("partnership", "persian")
-    if not explicit and default_players is not None and default_players != rules.players:
-        mapping["players"] = default_players
-        rules = Rules.from_mapping(mapping)
-    return rules
+    if "players" not in mapping:
+        named = mapping.get("preset")
+        fixed = PRESETS.get(named, {}) if isinstance(named, str) else {}
+        if mapping.get("partnership") is True:
+            mapping["players"] = 4  # two sides of two, as the partnership preset
+        elif default_players is not None and "players" not in fixed and "partnership" not in fixed:
+            mapping["players"] = default_players
+    return Rules.from_mapping(mapping)
 
 
 def main(argv: list[str]) -> int:
@@ -105,6 +124,7 @@ def main(argv: list[str]) -> int:
         rules = rules_from_args(
             args.preset, args.rules, players=args.players, target=args.target, default_players=max(2, min(8, len(bots)))
         )
+        check_seating(len(bots), rules)
     except (ValueError, RulesError) as exc:
         print(f"rummy500 simulate: {exc}", file=sys.stderr)
         return 2
@@ -115,7 +135,10 @@ def main(argv: list[str]) -> int:
     options: dict[str, dict[str, Any]] = search_options(args.hard_iterations)
     save = Path(args.save) if args.save else None
     if save is not None:
-        save.mkdir(parents=True, exist_ok=True)
+        problem = _save_problem(save)
+        if problem is not None:
+            print(f"rummy500 simulate: --save {args.save}: {problem}", file=sys.stderr)
+            return 2
     results = _run(bots, rules, args, options, save)
     stats, mean_turns = summarize(bots, results)
     rounds = sum(len(r.round_scores) for r in results)
@@ -134,6 +157,19 @@ def main(argv: list[str]) -> int:
         return 0
     _print_table(bots, stats, results, mean_turns, rules)
     return 0
+
+
+def _save_problem(save: Path) -> str | None:
+    """Make the ``--save`` folder; why records cannot be written there, or None if they can."""
+    if save.exists() and not save.is_dir():
+        return "not a folder (it is a file)"
+    try:
+        save.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot create the folder ({exc.strerror or exc})"
+    if not os.access(save, os.W_OK | os.X_OK):
+        return "cannot write in that folder (permission denied)"
+    return None
 
 
 def _run(bots: list[str], rules: Rules, args: argparse.Namespace, options: dict[str, dict[str, Any]], save: Path | None) -> list[GameResult]:
@@ -165,6 +201,9 @@ def _run(bots: list[str], rules: Rules, args: argparse.Namespace, options: dict[
 def _print_table(bots: list[str], stats: list[Any], results: list[GameResult], mean_turns: float, rules: Rules) -> None:
     times = [t for r in results for seat, ts in enumerate(r.decision_times) if r.levels[seat] == "hard" for t in ts]
     caption = f"{len(results)} games, {sum(len(r.round_scores) for r in results)} rounds, mean round {mean_turns:.1f} turns"
+    unfinished = sum(1 for r in results if not r.finished)
+    if unfinished:
+        caption += f"; {unfinished} unfinished (stopped after {MAX_ROUNDS} rounds, the best total won)"
     if times:
         caption += f"; hard's median decision {statistics.median(times) * 1000:.0f} ms"
     try:
@@ -175,7 +214,7 @@ def _print_table(bots: list[str], stats: list[Any], results: list[GameResult], m
         for s in stats:
             print(f"{s.bot:10} wins {s.wins:6.1f}  {s.win_rate:6.1%} [{s.low:.1%}, {s.high:.1%}]  {s.mean_score:7.1f} pts/round")
         return
-    table = Table(title=f"rummy500 simulate - {rules.preset}, {rules.players} players, target {rules.target}", caption=caption)
+    table = Table(title=f"rummy500 simulate - {_describe(rules)}", caption=caption)
     table.add_column("bot")
     table.add_column("games", justify="right")
     table.add_column("wins", justify="right")
@@ -187,3 +226,11 @@ def _print_table(bots: list[str], stats: list[Any], results: list[GameResult], m
         wins = f"{s.wins:g}"
         table.add_row(s.bot, str(s.games), wins, f"{s.win_rate:.1%}", f"{s.low:.1%}-{s.high:.1%}", f"{s.mean_score:.1f}", f"{mean_turns:.1f}")
     Console().print(table)
+
+
+def _describe(rules: Rules) -> str:
+    """The table's title: preset, seats and how the game ends (``target 500``, ``2 rounds``)."""
+    seats = f"{rules.players} players in partnerships" if rules.partnership else f"{rules.players} players"
+    fixed = rules.fixed_rounds
+    end = f"target {rules.target}" if fixed is None else f"{fixed} round{'s' if fixed != 1 else ''}"
+    return f"{rules.preset}, {seats}, {end}"

@@ -32,6 +32,8 @@ from typing import Any
 
 from rummy500.bots import BOT_LEVELS, make_bot, search_options
 from rummy500.cli.simulate import parse_bots, rules_from_args, too_small
+from rummy500.formats.chips import check_pcr
+from rummy500.formats.games import FormatError
 from rummy500.rules import Rules, RulesError
 
 __all__ = ["FORMAT_CHOICES", "entrant_names", "expand_bots", "main"]
@@ -119,13 +121,18 @@ def main(argv: list[str]) -> int:
     if problem is not None:
         print(f"rummy500 tournament: {problem}", file=sys.stderr)
         return 2
+    try:
+        check_pcr(args.pcr)
+    except FormatError as exc:
+        print(f"rummy500 tournament: --pcr: {exc}", file=sys.stderr)
+        return 2
     options: dict[str, dict[str, Any]] = search_options(args.hard_iterations)
     try:
         if args.format == "round-robin":
             bots = parse_bots(args.bots if args.bots is not None else ",".join(BOT_LEVELS))
         else:
             bots = expand_bots(args.bots if args.bots is not None else _DEFAULT_BOTS[args.format])
-        rules = rules_from_args(args.preset, args.rules, target=args.target, default_players=2)
+        rules = rules_from_args(args.preset, args.rules, target=args.target, default_players=_table_size(args, len(bots)))
     except (ValueError, RulesError) as exc:
         print(f"rummy500 tournament: {exc}", file=sys.stderr)
         return 2
@@ -151,27 +158,40 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def _table_size(args: argparse.Namespace, entrants: int) -> int:
+    """The players the rules are read for when they do not say: the first table's size (2 for the round-robin)."""
+    if args.format == "round-robin":
+        return 2
+    if args.format == "multi":
+        entrants = min(entrants, args.max_table)
+    return max(2, min(8, entrants))
+
+
 def _play_format(args: argparse.Namespace, levels: list[str], rules: Rules, options: dict[str, dict[str, Any]]) -> int:
     """Play a single- or multi-table tourney or a ring game with one bot per entrant."""
-    from rummy500.formats import FormatError, RingGame, play_ring, run_multi_table, run_single_table
+    from rummy500.formats import RingGame, play_ring, run_multi_table, run_single_table, table_rules
 
     names = entrant_names(levels)
     rng = random.Random(args.seed)
     agents = {name: make_bot(level, rng.getrandbits(32), **options.get(level, {})) for name, level in zip(names, levels, strict=True)}
     entrants = dict(zip(names, levels, strict=True))
-    out: dict[str, Any] = {"format": args.format, "entrants": entrants, "rules": rules.to_mapping(), "seed": args.seed}
+    out: dict[str, Any] = {"format": args.format, "entrants": entrants, "rules": {}, "seed": args.seed}
     try:
         if args.format == "single":
             single = run_single_table(rules, names, rng=rng, agents=agents)
             settled = single.settlement(args.pcr)
             chips = dict(zip(single.players, settled.net, strict=True))
+            out["rules"] = single.rules.to_mapping()  # the table's rules: players set to its size
             out.update(winner=single.winner, standings=[list(g) for g in single.standings()], table=single.to_dict(), pcr=args.pcr, chips=chips)
         elif args.format == "multi":
             multi = run_multi_table(rules, names, seed=rng.getrandbits(32), max_table=args.max_table, min_table=args.min_table, agents=agents)
+            # Tables differ in size: each table's players are in the tourney's levels, not in the rules.
+            out["rules"] = {k: v for k, v in rules.to_mapping().items() if k != "players"}
             out.update(winner=multi.winner, standings=[list(g) for g in multi.standings()], tourney=multi.to_dict())
         else:
             ring = RingGame(args.pcr, names)
             played = play_ring(ring, rules, args.rounds, rng=rng, agents=agents)
+            out["rules"] = table_rules(rules, len(names)).to_mapping()  # everyone stays seated: one table size
             out.update(
                 balances=dict(ring.balances),
                 rounds=[

@@ -11,9 +11,10 @@
   (:mod:`.drive`).
 
 The format objects never deal or play a card: they take round results and
-say what happens next, so the server, the CLI and tests drive them alike.
-Everything here uses only the standard library and the engine. See
-``docs/formats.md``.
+say what happens next, so the drivers here, ``rummy500 tournament --format``
+(which uses them) and tests drive them alike. The web app
+(:mod:`rummy500.server`) does not run tourneys or ring games. Everything here
+uses only the standard library and the engine. See ``docs/formats.md``.
 """
 
 from rummy500.formats.chips import Payment, RingGame, RingRound, Settlement, settle, settle_shared
@@ -47,7 +48,13 @@ FORMATS: dict[str, str] = {
     "single_table": "single-table tourney: play to the target; tied winners play tie-break rounds",
     "multi_table": "multi-table tourney: table winners advance (ties: table points, then hand points)",
 }
-"""Every format by the name the CLI and the server use, with a one-line description."""
+"""Every format of RULES.md Part 4 by its name in this library, with a one-line description.
+
+Library names only: ``rummy500 tournament --format`` calls the tourneys and
+the ring game ``single``, ``multi`` and ``ring``
+(:data:`rummy500.cli.tournament.FORMAT_CHOICES`); a game to the target or a
+quick game is an ordinary match (``rules``' ``rounds``).
+"""
 
 __all__ = [
     "FORMATS",

@@ -1,8 +1,9 @@
 """A runnable example of every format: ``python -m rummy500.formats [--seed N]``.
 
-It plays a single-table tourney, a multi-table tourney and a few ring-game
-rounds with random players (through the one decision loop) and prints who
-won and how the chips moved. The formats are a library: this is how to
+It plays a single-table tourney, a multi-table tourney and three ring-game
+rounds with random players (through the one decision loop) and prints the
+single-table winner and what decided it, the multi-table winner, and each
+ring round's scores by player. The formats are a library: this is how to
 drive them.
 """
 

@@ -217,8 +217,8 @@ class RingGame:
     dealer has left, the deal goes to the next player still seated.
 
     The table only keeps score in chips (``balances``: net since sitting
-    down, kept after leaving); stakes, buy-ins and cash-outs are the
-    server's business.
+    down, kept after leaving); stakes, buy-ins and cash-outs are left to
+    whoever runs the table (nothing in this project handles them).
 
     Args:
         pcr: the point-chip ratio.

@@ -1,7 +1,7 @@
 """Example drivers: play every format to the end with real matches and a policy.
 
-These are what the CLI, the server's bot tables and the tests use to run
-formats unattended. A *policy* is any ``choose_action(view, rng) -> Action``
+These are what the CLI (``rummy500 tournament --format``) and the tests use
+to run formats unattended (the web app runs no tourneys). A *policy* is any ``choose_action(view, rng) -> Action``
 that picks one of ``view.legal``; :func:`random_policy` picks uniformly.
 Instead of one policy for every seat, ``agents`` may give each player (by
 name) their own :class:`~rummy500.drive.Agent` -- a bot of

@@ -3,7 +3,8 @@
 A :class:`TableGame` never deals or plays a card: it is told each round's
 result and says what happens next (:meth:`TableGame.next_round`: who plays,
 with which rules and totals), whether the table is finished, and who won.
-That lets the server and the CLI drive it with real
+That lets the CLI (``rummy500 tournament --format``) and the drivers of
+:mod:`rummy500.formats.drive` drive it with real
 :class:`~rummy500.match.Match` objects, and tests drive it with constructed
 results.
 
@@ -172,6 +173,7 @@ class TableGame:
         self.winner: str | None = None
         self.decided_by: str | None = None
         self.bonus = 0
+        self.bonus_to: str | None = None
         self._active = self.players
         self._in_tie_break = False
         self._rules_for = {len(self.players): self.rules}
@@ -313,9 +315,14 @@ class TableGame:
         self.winner = name
         self.decided_by = how
         if self.rules.final_bonus:
-            # As in a Match: the final bonus goes to the winner's total.
+            # As in a Match: the final bonus goes to the best total of the players still in, which
+            # is the winner's unless must_go_out_to_win crowned the player who went out. A shared
+            # best total: the winner if among them, else the first of them in seat order.
+            best = max(self.totals[p] for p in self._active)
+            top = [p for p in self._active if self.totals[p] == best]
             self.bonus = self.rules.final_bonus
-            self.totals[name] += self.bonus
+            self.bonus_to = name if name in top else top[0]
+            self.totals[self.bonus_to] += self.bonus
         if self._on_over is not None:
             self._on_over(self)
 
@@ -343,9 +350,9 @@ class TableGame:
     def settlement(self, pcr: int) -> Settlement:
         """Chips after the table: each loser pays (winner's total - own total) x PCR.
 
-        Totals are final: the winner's includes tie-break rounds (and any
-        ``final_bonus``), a player who left at a tie-break keeps the total
-        they had then. Indices are seats in :attr:`players` order.
+        Totals are final: the winner's includes tie-break rounds, the best
+        total any ``final_bonus``; a player who left at a tie-break keeps the
+        total they had then. Indices are seats in :attr:`players` order.
 
         Raises:
             FormatError: the table is not over.

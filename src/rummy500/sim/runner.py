@@ -26,7 +26,7 @@ from rummy500.match import Match
 from rummy500.rules import Rules
 from rummy500.views import View
 
-__all__ = ["BotIllegalAction", "GameResult", "game_seeds", "play_game", "run_games", "seat_order"]
+__all__ = ["BotIllegalAction", "GameResult", "check_seating", "game_seeds", "play_game", "run_games", "seat_order"]
 
 #: A game still going after this many rounds is stopped: the best total wins.
 MAX_ROUNDS = 200
@@ -71,6 +71,24 @@ class GameResult:
 def seat_order(n_entries: int, players: int, game: int) -> list[int]:
     """Which ``bots`` entry sits in each seat for game number ``game`` (rotated each game)."""
     return [(s + game) % n_entries for s in range(players)]
+
+
+def check_seating(n_entries: int, rules: Rules) -> None:
+    """Refuse a number of entries that :func:`seat_order` would seat on both sides of a partnership table.
+
+    The seats rotate through the entries, so at a partnership table (seats 0
+    and 2 against 1 and 3) two entries sit one per side, alternating, and
+    four or more sit one per seat; one or three would put an entry on both
+    sides, credited with the win whichever side won. At other tables an
+    entry may hold several seats (fewer entries than seats).
+
+    Raises:
+        ValueError: naming the problem and the counts that work.
+    """
+    if rules.partnership and n_entries != 2 and n_entries < rules.players:
+        raise ValueError(
+            f"partnership tables need 2 bots (one per side) or one per seat ({rules.players} or more): got {n_entries}"
+        )
 
 
 def game_seeds(seed: int | None, games: int) -> list[int]:
@@ -206,8 +224,10 @@ def run_games(
 ) -> list[GameResult]:
     """Play ``games`` matches between ``bots`` (levels), rotating seats each game.
 
-    With fewer bots than seats the list is repeated around the table; with
-    more, each game seats a rotating window of them.
+    With fewer bots than seats the list is repeated around the table (an
+    entry may hold several seats); with more, each game seats a rotating
+    window of them. At a partnership table that takes 2 entries (one per
+    side) or at least one per seat (:func:`check_seating`).
 
     Args:
         bots: bot levels, one entry per competitor.
@@ -229,7 +249,12 @@ def run_games(
 
     Returns:
         The results of the games played, in game order.
+
+    Raises:
+        ValueError: the entries would sit on both sides of a partnership
+            table (:func:`check_seating`).
     """
+    check_seating(len(bots), rules)
     per_deal = max(1, int(duplicate))
     seeds = game_seeds(seed, -(-games // per_deal))
     tasks = []
