@@ -6,8 +6,10 @@ per thing that happened (an action, a reshuffle, the end of the round, the
 next deal, the end of the game). Each event knows what a given seat may see
 of it: :meth:`seen_by` returns the event with what that seat may not see left
 out (another seat's card drawn from the stock, the order of a reshuffled
-stock). Cards taken from the discard pile, melded, laid off or discarded are
-public. ``seen_by(None)`` is the spectators' (and the public log's) version.
+stock), and :meth:`visible_to` whether the seat learns of it at all (only the
+seat that declined an out-of-turn offer knows it had one). Cards taken from
+the discard pile, melded, laid off or discarded are public. ``seen_by(None)``
+is the spectators' (and the public log's) version.
 
 >>> from rummy500.cards import parse_card
 >>> e = Drew(seat=1, cards=(parse_card("7H"),))
@@ -64,6 +66,10 @@ class _Event:
     def seen_by(self, viewer: int | None) -> Event:
         """This event as ``viewer`` (a seat, or None for a spectator) may see it."""
         return self  # type: ignore[return-value]
+
+    def visible_to(self, viewer: int | None) -> bool:
+        """Whether ``viewer`` (a seat, or None for a spectator) learns of this event at all."""
+        return True
 
     def to_dict(self) -> dict[str, Any]:
         """JSON: ``event`` (the kind) and every field, cards in the notation."""
@@ -210,6 +216,10 @@ class Declined(_Event):
     seat: int
     kind = "declined"
 
+    def visible_to(self, viewer: int | None) -> bool:
+        """Only the seat that declined: an offer comes only to a seat with a play, so the others would learn of its hand."""
+        return viewer == self.seat
+
 
 @dataclass(frozen=True, slots=True)
 class Reshuffled(_Event):
@@ -274,5 +284,5 @@ Event = (
 
 
 def events_seen_by(events: list[Event], viewer: int | None) -> list[dict[str, Any]]:
-    """The JSON of ``events`` as ``viewer`` may see them: the one place events are redacted."""
-    return [e.seen_by(viewer).to_dict() for e in events]
+    """The JSON of ``events`` as ``viewer`` may see them: the one place events are redacted (or left out)."""
+    return [e.seen_by(viewer).to_dict() for e in events if e.visible_to(viewer)]

@@ -239,6 +239,11 @@ def _explain_lay(state: Round, action: Meld | LayOff, seat: int, *, in_turn: boo
     if not in_turn and state.public.obligation is not None:
         return "you may not play out of turn while the player to move still has to use a card taken from the pile"
     top = state.public.taken_top
+    if not in_turn and top is not None and not rules.discard_back and state.hands[state.public.to_move] == [top]:
+        return (
+            f"you may not play out of turn while the player to move holds only the {top} just taken from the pile, "
+            "which they may not discard: they may still lay it off"
+        )
     if in_turn and top is not None and not rules.discard_back and hand_left == 1:
         return (
             f"that would leave only the {top} you just took from the top of the pile, "
@@ -300,7 +305,49 @@ def _explain_call(state: Round, action: CallRummy, seat: int) -> str:
             extend_meld(melds[action.on], [chosen], rules, seat)
         except MeldError as exc:
             return f"the {chosen} cannot go on meld {action.on}: {exc}"
+        why = _why_no_layoff(state, seat, [melds[action.on]])
+        if why:
+            return f"the {chosen} fits meld {action.on}, but {why}"
+    if action.meld is not None and not state.public.opened[seat]:
+        try:
+            pts = new_meld_points(state.meld_of(seat, action.meld), rules)
+        except MeldError:
+            pts = None
+        if pts is not None and pts < rules.first_meld_min:
+            return (
+                f"a stolen meld must make your first melds' {rules.first_meld_min} points alone "
+                f"(first_meld_min): this makes {pts}"
+            )
+    fits = [m for m in state.public.melds if _fits(m, chosen, rules, seat)]
+    if fits and action.meld is None:
+        why = _why_no_layoff(state, seat, fits)
+        if why:
+            also = "" if rules.calling_rummy is CallingRummy.STEAL else ", and you cannot meld it with your hand and the pile above it"
+            return f"the {chosen} could be laid off on the table, but {why}{also}"
     return f"the {chosen} is not playable: it can neither be laid off on a table meld nor melded from the pile"
+
+
+def _fits(meld: TableMeld, card: Card, rules: Rules, seat: int) -> bool:
+    try:
+        extend_meld(meld, [card], rules, seat)
+    except MeldError:
+        return False
+    return True
+
+
+def _why_no_layoff(state: Round, seat: int, melds: Sequence[TableMeld]) -> str | None:
+    """Why ``seat`` may lay a card claimed from the pile off on none of ``melds`` (None: it may)."""
+    rules = state.rules
+    if rules.taken_card_use is TakenCardUse.NEW_MELD and rules.calling_rummy is not CallingRummy.STEAL:
+        return "a card taken from the pile must go into a new meld, not be laid off (taken_card_use: new_meld)"
+    if not state.public.opened[seat]:
+        return f"you may not lay off before your first melds total {rules.first_meld_min} points"
+    if rules.layoff_needs_own_meld and not state.public.has_melded[seat]:
+        return "you may lay off only after laying down a meld of your own this round"
+    if not any(state.may_extend(seat, m) for m in melds):
+        whose = "your own melds" if rules.layoff_onto is LayoffOnto.OWN else "your side's melds"
+        return f"you may lay off only on {whose} (layoff_onto: {rules.layoff_onto})"
+    return None
 
 
 def _bare(cards: tuple[Card, ...]) -> list[Card]:

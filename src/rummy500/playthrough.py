@@ -13,6 +13,7 @@ in behaviour shows up as a readable diff. Regenerate on purpose with
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import sys
@@ -95,10 +96,15 @@ def playthrough(preset: str, seed: int = SEED) -> str:
 
 def main(argv: list[str]) -> int:
     """Write ``<folder>/<preset>.txt`` for every preset."""
-    folder = Path(argv[0] if argv else "tests/playthroughs")
-    folder.mkdir(parents=True, exist_ok=True)
-    for preset in PRESETS:
-        (folder / f"{preset}.txt").write_text(playthrough(preset))
+    parser = argparse.ArgumentParser(prog="python -m rummy500.playthrough", description="Write the playthrough of every preset.")
+    parser.add_argument("folder", nargs="?", default="tests/playthroughs", help="where to write <preset>.txt (default: %(default)s)")
+    folder = Path(parser.parse_args(argv).folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for preset in PRESETS:
+            (folder / f"{preset}.txt").write_text(playthrough(preset))
+    except OSError as exc:
+        parser.error(f"cannot write to {str(folder)!r}: {exc.strerror or exc}")
     return 0
 
 

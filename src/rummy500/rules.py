@@ -478,7 +478,7 @@ _SPECS: list[OptionSpec] = [
     OptionSpec("jokers", Auto.AUTO, "auto, 0, 1, 2, 4", "jokers in the game: auto is 2 per pack, 0 the original jokerless game", _words_or(Auto, _one_of(0, 1, 2, 4)), "table", words=Auto),
     OptionSpec("short_pack", False, "false, true", "a 32-card pack per deck: 7 8 9 10 J Q K A of each suit", _is_bool, "table"),
     OptionSpec("hand_size", Auto.AUTO, "auto, 7..13", "cards dealt to each player: auto is 13 for 2 players, 7 for 3+", _words_or(Auto, _int_in(7, 13)), "table", words=Auto),
-    OptionSpec("first_discard", FirstDiscard("upcard"), "upcard, first_player", "First player discards: no upcard; the first player gets an extra card and starts the pile by discarding", _member_of(FirstDiscard), "table", FirstDiscard),
+    OptionSpec("first_discard", FirstDiscard("upcard"), "upcard, first_player", "how the discard pile starts: an upcard turned from the stock, or the first player gets an extra card and starts the pile by discarding", _member_of(FirstDiscard), "table", FirstDiscard),
     OptionSpec("first_dealer", FirstDealer("high_card"), "high_card, low_card", "who deals first after cutting: the highest card or the lowest (ace low)", _member_of(FirstDealer), "table", FirstDealer),
     OptionSpec("next_dealer", NextDealer("left"), "left, round_winner", "next dealer: the player to the left, or the player who went out", _member_of(NextDealer), "table", NextDealer),
     OptionSpec("direction", Direction("clockwise"), "clockwise, anticlockwise", "direction of dealing and play", _member_of(Direction), "table", Direction),
@@ -486,7 +486,7 @@ _SPECS: list[OptionSpec] = [
     OptionSpec("min_run", 3, "3, 4", "shortest run that may be laid down as a new meld", _one_of(3, 4), "melds"),
     OptionSpec("around_the_corner", False, "false, true", "runs may wrap from king to ace to two: Q K A 2 3", _is_bool, "melds"),
     OptionSpec("set_suits", SetSuits("distinct"), "distinct, any", "with two packs, may a set repeat a suit (then sets may exceed 4 cards)", _member_of(SetSuits), "melds", SetSuits),
-    OptionSpec("joker_use", JokerUse("wild"), "wild, joker_sets_only", "Joker sets only: jokers are not wild and meld only in sets of 3 or 4 jokers (Persian; needs 3 or more jokers)", _member_of(JokerUse), "melds", JokerUse),
+    OptionSpec("joker_use", JokerUse("wild"), "wild, joker_sets_only", "what jokers do: wild cards, or (Persian; needs 3 or more jokers) not wild, melded only in sets of 3 or 4 jokers", _member_of(JokerUse), "melds", JokerUse),
     OptionSpec("joker_swap", False, "false, true", "a player holding the card a melded joker stands for may swap it in and take the joker", _is_bool, "melds"),
     OptionSpec("first_meld_min", 0, "0, 30, any integer", "a player's first melding turn of a round must lay down at least this many points", lambda v: _is_int(v) and v >= 0, "melds"),
     OptionSpec("layoff_needs_own_meld", False, "false, true", "a player may lay off only after laying down a meld of their own this round", _is_bool, "melds"),
@@ -494,11 +494,11 @@ _SPECS: list[OptionSpec] = [
     OptionSpec("meld_out_of_turn", False, "false, true", "players may meld and lay off during other players' turns", _is_bool, "melds"),
     # Drawing from the discard pile
     OptionSpec("discard_draw", DiscardDraw("any_depth"), "any_depth, top_only", "may a player take from below the top card of the discard pile", _member_of(DiscardDraw), "drawing", DiscardDraw),
-    OptionSpec("must_use_taken", MustUseTaken("if_several"), "if_several, always", "Always: the card taken from the pile must be used even when it was the top card alone", _member_of(MustUseTaken), "drawing", MustUseTaken),
-    OptionSpec("taken_card_use", TakenCardUse("meld_or_layoff"), "meld_or_layoff, new_meld", "New meld: the deepest card taken must go into a new meld, not be laid off", _member_of(TakenCardUse), "drawing", TakenCardUse),
+    OptionSpec("must_use_taken", MustUseTaken("if_several"), "if_several, always", "when a card taken from the pile must be used that turn: when more than one was taken (the deepest), or always, even the top card alone", _member_of(MustUseTaken), "drawing", MustUseTaken),
+    OptionSpec("taken_card_use", TakenCardUse("meld_or_layoff"), "meld_or_layoff, new_meld", "how the deepest card taken from the pile must be used: melded or laid off, or only in a new meld", _member_of(TakenCardUse), "drawing", TakenCardUse),
     OptionSpec("discard_back", False, "false, true", "may the single top card taken be discarded again in the same turn", _is_bool, "drawing"),
     OptionSpec("stock_draw_count", 1, "1, 2", "cards taken when drawing from the stock (2: Boathouse)", _one_of(1, 2), "drawing"),
-    OptionSpec("discard_count", DiscardCount("one"), "one, match_drawn", "As many as drawn: end the turn by discarding as many cards as were drawn", _member_of(DiscardCount), "drawing", DiscardCount),
+    OptionSpec("discard_count", DiscardCount("one"), "one, match_drawn", "cards discarded to end a turn: one, or as many as were drawn", _member_of(DiscardCount), "drawing", DiscardCount),
     # Going out and stock exhaustion
     OptionSpec("going_out", GoingOut("any"), "any, discard_required, floating, unplayable_discard", "how a player may go out: any way, only with a discard, float after melding out, or with an unplayable discard", _member_of(GoingOut), "going_out", GoingOut),
     OptionSpec("stock_out", StockOut("end_round"), "end_round, immediate, reshuffle, play_on", "what happens when the stock runs out", _member_of(StockOut), "going_out", StockOut),
@@ -510,12 +510,12 @@ _SPECS: list[OptionSpec] = [
     # Card values and scoring
     OptionSpec("card_values", CardValues("standard"), "standard, flat, ace_25, pip_rank, ace_11", "the table of card values", _member_of(CardValues), "scoring", CardValues),
     OptionSpec("low_ace_value", Auto.AUTO, "auto, any integer", "value of an ace at the low end of a run", _words_or(Auto, _is_int), "scoring", words=Auto),
-    OptionSpec("joker_value", JokerValue.AUTO, "auto, 0, 15, 20, represented", "value of a joker (As its card: the card it stands for)", _words_or(JokerValue, _one_of(0, 15, 20)), "scoring", words=JokerValue),
+    OptionSpec("joker_value", JokerValue.AUTO, "auto, 0, 15, 20, represented", "value of a joker: from the card values, a fixed 0, 15 or 20, or as the card it stands for (represented)", _words_or(JokerValue, _one_of(0, 15, 20)), "scoring", words=JokerValue),
     OptionSpec("custom_values", {}, "{} or an object", "house values for particular cards or ranks, applied last, e.g. the queen of spades (QS) 40", _custom_values_ok, "scoring"),
     OptionSpec("four_aces_bonus", False, "false, true", "a set of four aces laid down at once by one player counts 100", _is_bool, "scoring"),
     OptionSpec("four_of_a_kind_double", False, "false, true", "a set of four laid down at once counts double (Persian)", _is_bool, "scoring"),
     OptionSpec("score_divisor", 1, "1, 5", "all values divided by 5 (use with a winning total of 100)", _one_of(1, 5), "scoring"),
-    OptionSpec("hand_penalty", HandPenalty("own"), "own, to_goer", "To the goer: cards left in hand score for the player who went out instead", _member_of(HandPenalty), "scoring", HandPenalty),
+    OptionSpec("hand_penalty", HandPenalty("own"), "own, to_goer", "whom the cards left in hand count for: against their holders, or for the player who went out", _member_of(HandPenalty), "scoring", HandPenalty),
     OptionSpec("going_out_bonus", 0, "0, any integer", "bonus to the side of the player who goes out (Persian: 25)", _is_int, "scoring"),
     OptionSpec("masters_hand", False, "false, true", "laying down a 7-card run and then going out by discard scores 500 for the round", _is_bool, "scoring"),
     # Winning
@@ -604,7 +604,7 @@ _NUMBERS: dict[str, NumberRange] = {
     "going_out_bonus": NumberRange(None, None, "Bonus points", "added to the round score of the side that goes out"),
     "target": NumberRange(1, None, "Winning total", "the game ends after the round in which a total reaches this"),
     "rounds": NumberRange(1, None, "Fixed rounds", "play this many rounds; the highest total wins (ties play on)"),
-    "final_bonus": NumberRange(None, None, "Bonus points", "added to the winning side when the game is decided"),
+    "final_bonus": NumberRange(None, None, "Bonus points", "added to the side with the best total when the game is decided"),
 }
 
 
@@ -1011,7 +1011,8 @@ class Rules:
         if self.dealers_gambit and self.decks == 2:
             p.append("decks: 2 cannot be used with dealers_gambit: true (it plays one 54-card pack)")
         pack = self.pack_size
-        needed = self.players * self.n_hand + 1 + (1 if self.first_discard is FirstDiscard.FIRST_PLAYER else 0)
+        # The hands and one card more: the upcard, or (first_discard: first_player) the first player's extra card.
+        needed = self.players * self.n_hand + 1
         if self.dealers_gambit:
             needed += 1
         if self.dealers_gambit and self.players > GAMBIT_MAX_PLAYERS:

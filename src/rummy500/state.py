@@ -167,6 +167,7 @@ class Decision:
 
 
 _NOBODY: frozenset[int] = frozenset()
+_set_declined = View.declined.__set__  # type: ignore[misc,attr-defined]  # a view's own copy of a public field
 _T = TypeVar("_T")
 
 
@@ -955,11 +956,21 @@ class RoundState:
         if seat == p.to_move or p.phase in (_PH_OVER, _PH_SHUFFLE, _PH_NOMINATE):
             return []
         acts = self._call_actions(seat)
-        if self.rules.meld_out_of_turn and (p.phase is _PH_DRAW or p.obligation is None):
+        if self.rules.meld_out_of_turn and (p.phase is _PH_DRAW or (p.obligation is None and not self._holds_only_taken_top())):
             # Out of turn a player never plays their last card: going out happens on one's own turn.
             acts.extend(self._meld_actions(seat, in_turn=False))
             acts.extend(self._layoff_actions(seat, in_turn=False))
         return acts
+
+    def _holds_only_taken_top(self) -> bool:
+        """Whether the player to move holds only the single top card just taken, which they may not discard.
+
+        They can only lay it off (going out); a meld or lay-off out of turn
+        could take its place on the table and leave them without a move, so
+        out-of-turn play waits, as it does for a card taken that must be used.
+        """
+        p = self.public
+        return p.taken_top is not None and not self.rules.discard_back and self.hands[p.to_move] == [p.taken_top]
 
     # -- melds and lay-offs
     def _keep_min(self, seat: int, in_turn: bool) -> int:
@@ -1554,13 +1565,17 @@ class RoundState:
         out: list[Action] = []
         pile = p.discard
         seen: set[Card] = set()
-        pile_melds = find_melds(pile, r, 0)
+        # A steal lays the card at once, out of turn: a lay-off only for a seat that may lay off now
+        # (first_meld_min, layoff_needs_own_meld), a meld that opens alone (first_meld_min).
+        may_lay_off = self._may_layoff_now(seat)
+        opened = p.opened[seat]
+        pile_melds = [m for m in find_melds(pile, r, 0) if opened or self._opening_ok(seat, m, in_turn=False)]
         for k in range(1, len(pile) + 1):
             c = pile[-k]
             if c in seen or c == JOKER:
                 continue
             seen.add(c)
-            for meld in p.melds:
+            for meld in p.melds if may_lay_off else ():
                 if self.may_extend(seat, meld):
                     try:
                         extend_meld(meld, [c], r, seat)
@@ -2083,6 +2098,8 @@ class RoundState:
             built = make_meld(meld_cards, claim, len(d.melds), seat)
             d.melds = d.melds + (_mark_claimed(built, chosen),)
             d.has_melded = _with(d.has_melded, seat, True)
+            if not d.opened[seat]:
+                d.opened = _with(d.opened, seat, True)  # a stolen meld opens alone (see _steal_actions)
             return CalledRummy(seat, k, tuple(_bare(meld_cards)), meld=built.id)
         taken = pile[-k:]
         d.discard = pile[:-k]
@@ -2185,14 +2202,17 @@ class RoundState:
         final = tuple(tuple(sorted(h)) for h in self.hands) if pub.phase is _PH_OVER else None
         rules = self.rules
         if seat is None:
-            return View.of(pub, rules=rules, seat=None, hand=(), scores=_tuple(scores), final_hands=final)
+            view = View.of(pub, rules=rules, seat=None, hand=(), scores=_tuple(scores), final_hands=final)
+            if pub.declined:
+                _set_declined(view, _NOBODY)
+            return view
         melds = pub.melds
         if rules.layoff_onto is _LAYOFF_ONTO_ANY:
             onto = tuple([m.id for m in melds])
         else:
             onto = tuple([m.id for m in melds if rules.may_lay_off_on(seat, m.owner)])
         # View.of with every own field, in the order View declares them (views.build_view).
-        return build_view(
+        view = build_view(
             pub,
             rules,
             seat,
@@ -2207,6 +2227,10 @@ class RoundState:
             rules.must_use_taken is _MUST_USE_TAKEN_ALWAYS,
             rules.calling_rummy is _CALLING_RUMMY_STEAL,
         )
+        if pub.declined:
+            # Only one's own decline: an offer comes only to a seat with a play (events.Declined.visible_to).
+            _set_declined(view, pub.declined & {seat})
+        return view
 
     # -------------------------------------------------------------- positions
     def position(self) -> str:
@@ -2412,6 +2436,12 @@ def state_from_view(view: View, rng: random.Random, weights: Mapping[int, Mappin
     ``view.stock_count`` cards. Every public field comes from the view, so the
     position offers the seat exactly ``view.legal``. The result is a guess for
     search, never the real game.
+
+    One thing seen is not kept: under ``stock_out: reshuffle`` everybody saw
+    which cards went from the pile into the new stock (only their order is
+    secret), but a view does not remember them: a guess after a reshuffle
+    deals the stock from all the unseen cards, so it may hold cards that
+    never went into it.
 
     ``weights`` (optional): per seat, a relative weight for each card (1.0
     where absent) of being among that seat's hidden cards; such a seat's

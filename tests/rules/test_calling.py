@@ -126,6 +126,39 @@ def test_calling_rummy_steal_melds_cards_from_the_pile_alone():
     assert out.state["discard"] == [] and out.state["to_move"] == 1
 
 
+def test_calling_rummy_steal_keeps_the_callers_lay_off_and_opening_rules():
+    # Seat 0 melds TH JH QH and throws the KH, which fits its run; seat 2 has not opened, nor melded.
+    hands, setup = ["TH JH QH KH 9C", "KD QD 2S 3S", "TC 4D 4S"], ["0 draw", "0 meld TH JH QH", "0 discard KH"]
+    for extra, words in (
+        ({"first_meld_min": 30}, "the KH fits meld 0, but you may not lay off before your first melds total 30 points"),
+        ({"layoff_needs_own_meld": True}, "the KH fits meld 0, but you may lay off only after laying down a meld of your own this round"),
+    ):
+        rules = {"calling_rummy": "steal", **extra}
+        assert _calls(play(rules, hands, STOCK, "JS", setup), 2) == []
+        out = play(rules, hands, STOCK, "JS", [*setup, "2 rummy 1 on 0"])
+        assert out.refused_at == 3 and out.message == words
+    # A stolen meld opens alone: 15 points are refused under first_meld_min 30, 30 points open the seat.
+    rules = {"calling_rummy": "steal", "first_meld_min": 30}
+    small = play(rules, ["TH JH QH 6C 9C", "KD QD 2S 3S", "TC 4D 4S"], STOCK, "4C 5C",
+                 ["0 draw", "0 discard 6C", {"p": 2, "rummy": 1, "meld": ["4C", "5C", "6C"]}])
+    assert small.refused_at == 2
+    assert small.message == "a stolen meld must make your first melds' 30 points alone (first_meld_min): this makes 15"
+    big = play(rules, ["TH JH QH KS 9C", "KD QD 2S 3S", "TC 4D 4S"], STOCK, "KC KH",
+               ["0 draw", "0 discard KS", {"p": 2, "rummy": 1, "meld": ["KC", "KH", "KS"]}])
+    assert big.ok and big.meld(0) == ["KC", "KH", "KS"] and big.match().view(2).may_lay_off_now  # opened
+
+
+def test_calling_rummy_refused_by_the_callers_own_rule_names_that_rule():
+    for extra, words in (
+        ({"layoff_onto": "own"}, "you may lay off only on your own melds (layoff_onto: own)"),
+        ({"taken_card_use": "new_meld"}, "a card taken from the pile must go into a new meld, not be laid off (taken_card_use: new_meld)"),
+        ({"layoff_needs_own_meld": True}, "you may lay off only after laying down a meld of your own this round"),
+    ):
+        out = play({**PILE, **extra}, HANDS, STOCK, "JS", [*SETUP, "2 rummy 1"])
+        assert out.refused_at == 3
+        assert out.message == f"the 8H could be laid off on the table, but {words}, and you cannot meld it with your hand and the pile above it"
+
+
 # ------------------------------------------------------------- rummy_card_value
 def test_rummy_card_value_15_scores_the_claimed_card_15():
     actions = [*SETUP, "2 rummy 1", "2 layoff 8H on 0", "2 discard KC"]

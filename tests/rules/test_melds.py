@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from rummy500.actions import Decline
+from rummy500.events import events_seen_by
+
 from .scenario import contrast, play
 
 OTHER = "KD QD 2S 3S"  # a hand for the other seat that melds nothing
@@ -209,6 +212,36 @@ def test_meld_out_of_turn_waits_while_the_player_to_move_must_use_a_taken_card()
     out = play({"meld_out_of_turn": True}, ["5H 6H 9C", "KC KD KS 2S"], "2C", "7H 8D", actions)
     assert out.refused_at == 1
     assert play({"meld_out_of_turn": True}, ["5H 6H 9C", "KC KD KS 2S"], "2C", "7H 8D", ["0 take 1", "1 meld KC KD KS"]).ok
+
+
+def test_meld_out_of_turn_waits_while_the_player_to_move_holds_only_the_top_card_just_taken():
+    # Seat 0 takes the 8H alone and melds down to it (it will lay it off on seat 1's run). A lay-off out
+    # of turn in the 8H's place would leave seat 0 a card it may neither discard nor play: no move at all.
+    actions = ["0 draw", "0 discard 9S", "1 draw", "1 meld 5H 6H 7H", "1 discard 8H", "0 take 1", "0 meld 4S 4D 4C"]
+    for extra, hand in (({}, "5H 6H 7H 8H JK KD 3S"), ({"decks": 2}, "5H 6H 7H 8H 8H KD 3S")):
+        rules = {"meld_out_of_turn": True, **extra}
+        lay = "1 layoff JK=8H on 0" if "JK" in hand else "1 layoff 8H on 0"
+        out = play(rules, ["4S 4D 4C", hand], "9S 9D 9C", "JD", [*actions, lay])
+        assert out.refused_at == 7, rules
+        assert "holds only the 8H just taken" in out.message and "may still lay it off" in out.message
+        done = play(rules, ["4S 4D 4C", hand], "9S 9D 9C", "JD", [*actions, "0 layoff 8H on 0"])
+        assert done.ok and done.over and done.went_out == 0
+    # With a card to spare the player to move is never stranded: out-of-turn play goes on.
+    spare = ["0 draw", "0 discard 9S", "1 draw", "1 meld 5H 6H 7H", "1 discard 8H", "0 take 1", "1 layoff JK=8H on 0"]
+    assert play({"meld_out_of_turn": True}, ["4S 4D 4C 2C", "5H 6H 7H 8H JK KD 3S"], "9S 9D 9C", "JD", spare).ok
+
+
+def test_meld_out_of_turn_a_decline_is_known_only_to_the_seat_that_declined():
+    # An offer comes only to a seat that holds a play: the others must not learn that seat 2 had one.
+    out = play({"meld_out_of_turn": True}, ["5H 6H 8S 9C KC", "KD QS 2S 7S JD", "4C 4D 4S TC"], "2C 3C 3D", "JS", ["0 draw"])
+    match = out.match()
+    assert match.decision().seat == 2  # seat 2 is offered its 4C 4D 4S
+    events = match.apply(2, Decline())
+    assert match.view(2).declined == {2} and "declined=2" in match.view(2).position()
+    for seat in (0, 1, None):
+        assert match.view(seat).declined == frozenset() and match.view(seat).to_dict()["declined"] == []
+        assert events_seen_by(events, seat) == []
+    assert events_seen_by(events, 2) == [{"event": "declined", "seat": 2}]
 
 
 def test_joker_swap_is_no_use_of_a_card_taken_from_the_pile():

@@ -224,6 +224,14 @@ def test_rummy500_rules_prints_the_catalogue(capsys):
     assert "| | `auto` | Automatic | 2 jokers per pack |" in capsys.readouterr().out
 
 
+def test_no_option_is_described_by_one_of_its_choices():
+    """An option says what it is about, not what one of its values means: `rummy500 rules --show standard`
+    once explained first_discard "upcard" as "First player discards: no upcard; ..."."""
+    for name, spec in OPTIONS.items():
+        for choice in spec.choices:
+            assert f"{choice.label}:" not in spec.description, (name, choice.value)
+
+
 def test_every_option_has_a_players_label_and_says_what_the_engine_implies():
     """Labels in a player's words; ``implied`` and a choice's ``players`` agree with the engine itself."""
     from rummy500.cards import parse_card

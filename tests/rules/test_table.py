@@ -9,7 +9,7 @@ import pytest
 from rummy500.cards import parse_cards
 from rummy500.match import Match, cut_for_dealer
 from rummy500.record import RecordError, replay
-from rummy500.rules import Rules
+from rummy500.rules import Rules, RulesError
 from rummy500.state import build_pack
 
 from .scenario import contrast, make_record, one_round, play
@@ -117,6 +117,18 @@ def test_first_discard_first_player_deals_the_first_player_an_extra_card_and_no_
     rec["rules"] = {}
     default = replay(rec)
     assert [len(h) for h in default["state"]["hands"]] == [13, 13] and len(default["state"]["discard"]) == 1
+
+
+def test_first_discard_first_player_needs_no_more_cards_than_an_upcard_deal():
+    # 4 hands of 13 and one card more (the upcard, or the first player's extra card) fit a 53-card pack
+    # either way; until 7 December 2026 the first player's card was counted with an upcard that is not dealt.
+    for first in ("upcard", "first_player"):
+        rules = {"players": 4, "hand_size": 13, "jokers": 1, "first_discard": first}
+        out = replay({"rules": rules, "players": 4, "deal": {"deck": _deck(rules)}, "dealer": 3})
+        assert out["ok"], out["error"]
+        assert sum(len(h) for h in out["state"]["hands"]) + len(out["state"]["discard"]) == 53
+    with pytest.raises(RulesError, match="needs 53 cards but decks: 1 holds 52"):
+        Rules.from_mapping({"players": 4, "hand_size": 13, "jokers": 0, "first_discard": "first_player"})
 
 
 # ---------------------------------------------------------------- first_dealer
