@@ -1,4 +1,4 @@
-"""``rummy500 play``: a whole game against bots in the terminal.
+r"""``rummy500 play``: a whole game against bots in the terminal.
 
 The table is drawn with ``rich`` (red hearts and diamonds, the hand sorted by
 suit or rank, the discard pile with the depth of each card, the melds with
@@ -7,20 +7,26 @@ are typed in the record's text notation (``draw``, ``take 3``, ``meld 5H 6H
 JK=7H``, ``layoff 8H on 4``, ``discard KS``, ``pass``, ``rummy 2``...) or with
 shortcuts (``d``, ``t3``, ``x KS``, or the number of a move listed by
 ``moves``). ``hint`` asks the strongest bot that answers within the hint
-budget (``expert``, else ``hard``, else ``medium``; ``--hint-seconds``). At
-the end of each round every hand left is shown with each seat's table points,
-hand points and round score, and why the round ended.
+budget (``expert``, else ``hard``, else ``medium``; ``--hint-seconds``). The
+table shows the running totals (``scores`` prints the score sheet so far) and
+says which card(s) you drew from the stock. At the end of each round every
+hand left is shown with each seat's table points, hand points and round score,
+and why the round ended (stacked, one player after another, on a terminal
+under 60 columns).
 
 ``save FILE`` writes the game record, ``--load FILE`` resumes one. ``quit``
-(and Ctrl-C, or the end of the input) saves the game: to ``--save FILE``, else
-to the file it was loaded from, else to ``rummy500-save.json`` in the current
-folder, or ``rummy500-save-2.json``... when that file already exists (another
-game is never overwritten). A save that fails says why and the game goes on
-(on quit: the exit status is 1). It reads plain lines from standard input, so
-it works as well through a pipe.
+(and Ctrl-C, or the end of the input) and the end of the game save it: to
+``--save FILE``, else to the file it was loaded from, else to
+``rummy500-save.json`` in the current folder, or ``rummy500-save-2.json``...
+when that file already exists (another game is never overwritten). A finished
+game's last line names its file and the commands that replay and review it. A
+save that fails says why and asks for another file (Enter: back to the game;
+the end of the input or ``quit`` stops unsaved, exit status 1). It reads plain
+lines from standard input, so it works as well through a pipe.
 
 Everything a player or a record supplies (names, typed text, error messages)
-is escaped before it reaches ``rich``'s markup.
+is made printable (control characters written as ``\x1b``, ``\n``...) and
+escaped before it reaches ``rich``'s markup.
 """
 
 from __future__ import annotations
@@ -42,9 +48,10 @@ from rummy500.actions import Action, ActionError, CallRummy, Decline, Draw, Pass
 from rummy500.bots import BOT_LEVELS, Bot, make_bot
 from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
 from rummy500.cards import Card
+from rummy500.cli.replay_cmd import printable
 from rummy500.cli.simulate import rules_from_args
 from rummy500.drive import Agent, AgentError, drive
-from rummy500.events import Event, LeftRummy, Passed, RoundOver
+from rummy500.events import Drew, Event, LeftRummy, Passed, RoundOver
 from rummy500.match import Match
 from rummy500.record import RecordError, match_from_record
 from rummy500.rules import PRESETS, HandPenalty, Rules, RulesError
@@ -67,11 +74,13 @@ Moves (the record notation):
 Commands:
   moves      list your legal moves, numbered; then type a number to play one
   hint       what the strongest bot that answers in time would do, and why
-  sort       sort your hand by suit or by rank
+  sort       switch the hand between by suit and by rank (sort suit, sort rank: that order)
   table      show the table again
-  save FILE  save the game record (save alone: where quit saves)
+  scores     the score sheet so far: each round's scores and the totals  (also: score)
+  save FILE  save the game record (save alone: where quit saves; ~ is your home folder)
   quit       save and stop (the goodbye line says how to resume)
   help       this text
+Melds are numbered as the table shows them: 'layoff 8H on 0' and 'layoff 8H on #0' are the same.
 When you may call out of turn, press Enter (or type 'no') to let it pass."""
 
 GAMBIT_HELP = """\
@@ -94,13 +103,21 @@ _GAMBIT_MODES = {
 
 _SUIT_SYMBOL = {0: "\u2663", 1: "\u2666", 2: "\u2665", 3: "\u2660"}
 _SEAT_WORD = re.compile(r"\bseat (\d+)\b")
+_MELD_REF = re.compile(r"(\bon\s+)#\s*(\d+)", re.IGNORECASE)
+#: below this many columns the turn header, the end of a round and the score sheet are stacked
+NARROW = 60
 
 
 def esc(text: object) -> str:
-    """``text`` made safe to print through ``rich`` markup (``[`` is shown, never read as a tag)."""
+    r"""``text`` made safe to print through ``rich`` markup.
+
+    Control characters (ESC, CR, LF...) are written out as ``\x1b``, ``\n``
+    (:func:`~rummy500.cli.replay_cmd.printable`) and ``[`` is shown, never
+    read as a tag.
+    """
     from rich.markup import escape
 
-    return escape(str(text))
+    return escape(printable(text))
 
 
 def _plural(n: int, word: str) -> str:
@@ -218,7 +235,7 @@ class Game:
         seed: seeds the bots' decisions.
         save_path: where ``quit``, the end of input and the end of the game
             save it (``--save``, else the file a resumed game was loaded from);
-            None: ``quit`` saves to a fresh ``rummy500-save*.json``.
+            None: they save to a fresh ``rummy500-save*.json`` in the current folder.
         hint_seconds: the time budget of a ``hint`` (see
             :func:`rummy500.bots.hinting.strongest_hint`).
         resumed: the match was loaded from a record (the banner says so).
@@ -277,21 +294,39 @@ class Game:
                 "Dealer's Gambit: each hand the dealer says what jokers do ('help' explains wild, double and split)."
             )
         agents: dict[int, Agent] = {**self.bots, self.human: _Human(self)}
-        try:
-            drive(m, agents, self.rng, observe=self._observe)
-        except _Quit:
-            return self._quit()
-        except AgentError as exc:
-            self.console.print(f"[red]{self.name(exc.seat)} could not move[/]")
-            return 1
+        while True:
+            try:
+                drive(m, agents, self.rng, observe=self._observe)
+                break
+            except (_Quit, KeyboardInterrupt) as exc:
+                if isinstance(exc, KeyboardInterrupt):
+                    self.console.print()
+                code = self._quit()
+                if code is not None:
+                    return code
+                # The save failed and the player chose to go on: the same decision is asked again.
+            except AgentError as exc:
+                self.console.print(f"[red]{self.name(exc.seat)} could not move[/]")
+                return 1
         self._report_rounds()
         self._announce_winner()
-        target = self.save_path
-        if target is None and self._auto_path and os.path.abspath(self._auto_path) in self._written:
-            target = self._auto_path  # 'save' alone wrote there: keep that file up to date
-        if target and not self.save(target):
+        return self._save_finished()
+
+    def _save_finished(self) -> int:
+        """Save the finished game (``--save``, the loaded file, else a fresh ``rummy500-save*.json``) and say where.
+
+        Returns:
+            The exit status: 0 once saved, 1 when no file could be written.
+        """
+        target = self._save_target()  # a file 'save' alone wrote is kept up to date
+        path = target if self.save(target, say=False) else self._save_elsewhere(finished=True)
+        if not path:
             self.console.print("[red]The finished game could not be saved.[/]")
             return 1
+        q = shlex.quote(path)
+        self.console.print(
+            f"Game saved to {esc(path)} \u2014 replay: {esc(f'rummy500 replay {q}')}, review: {esc(f'rummy500 review {q}')}"
+        )
         return 0
 
     def _observe(self, decision: Decision, action: Action, events: list[Event]) -> None:
@@ -300,7 +335,10 @@ class Game:
             self.console.print(f"  {self.name(seat)}: [cyan]{esc(action)}[/]")
         passed: int | None = None
         for event in events:
-            if isinstance(event, LeftRummy):  # rummy_after_going_out
+            if isinstance(event, Drew) and event.seat == self.human and event.cards:
+                # Only the human's own draw: which cards another seat drew is hidden.
+                self.console.print(f"  You drew {self.cards(event.cards)}")
+            elif isinstance(event, LeftRummy):  # rummy_after_going_out
                 back = " ".join(str(c) for c in event.cards) or "nothing (floats with no card)"
                 self.console.print(
                     f"  [yellow]Rummy![/] {self.name(event.seat)} left the {event.card} playable in the pile:"
@@ -323,7 +361,7 @@ class Game:
             self.console.print()
             return None
         if not _isatty(self.inp):
-            self.console.print(line.rstrip("\n"), markup=False)
+            self.console.print(printable(line.rstrip("\n")), markup=False)
         return line.strip()
 
     def _offer_text(self, view: View) -> str:
@@ -403,12 +441,21 @@ class Game:
                     self._hint(view)
                     continue
                 case "sort":
-                    self.by_rank = not self.by_rank
+                    how = rest.lower()
+                    if how not in ("", "suit", "rank"):
+                        self.console.print(
+                            f"[red]sort {esc(rest)}: say 'sort suit' or 'sort rank' (or 'sort' alone to switch)[/]"
+                        )
+                        continue
+                    self.by_rank = how == "rank" if how else not self.by_rank
                     self.console.print(f"Hand sorted by {'rank' if self.by_rank else 'suit'}.")
                     self._show_hand(view)
                     continue
                 case "table" | "show" | "look":
                     self.show()
+                    continue
+                case "scores" | "score":
+                    self.show_scores()
                     continue
                 case "save":
                     self.save(_one_path(rest) if rest else self._save_target())
@@ -470,7 +517,8 @@ class Game:
         if words in (["meld"], ["layoff"], ["discard"]):
             example = {"meld": "meld 5H 6H 7H", "layoff": "layoff 8H on 4", "discard": "discard KS"}[words[0]]
             raise ActionError(f"{words[0]}: say which cards, e.g. {example}")
-        return parse_action(text)
+        # The table labels melds #0, #1...: "on #0" is "on 0".
+        return parse_action(_MELD_REF.sub(r"\1\2", text))
 
     def _numbered(self, view: View) -> list[Action]:
         return list(view.legal)
@@ -518,10 +566,13 @@ class Game:
         view = m.view(self.human)
         rules = m.rules
         c = self.console
-        c.rule(
-            f"Round {m.round_index + 1} - {self.name(view.to_move)} to play ({view.phase.value})"
-            f" - dealer: {self.name(view.dealer)}"
-        )
+        turn = f"{self.name(view.to_move)} to play ({view.phase.value})"
+        if c.width < NARROW:  # a rule cuts its title to the width: say the turn on a line of its own
+            c.rule(f"Round {m.round_index + 1}")
+            c.print(f"{turn} - dealer: {self.name(view.dealer)}")
+        else:
+            c.rule(f"Round {m.round_index + 1} - {turn} - dealer: {self.name(view.dealer)}")
+        c.print(f"  {self.scores_line()}")
         for s in range(view.players):
             if s == self.human:
                 continue
@@ -553,6 +604,101 @@ class Game:
             c.print(f"  [yellow]You must use the {_card_markup(view.obligation)} this turn.[/]")
         self._show_hand(view)
 
+    def scores_line(self) -> str:
+        """The running totals in one line (markup): each player's, or each side's in a partnership, and the goal.
+
+        ``Scores: You 48 · Easy bot 1 278 (to 500)``.
+        """
+        m = self.match
+        rules = m.rules
+        if rules.partnership:
+            sides = m.side_totals()
+            parts = [f"side {'AB'[side]} ({self.side_name(side)}) {sides[side]}" for side in (0, 1)]
+        else:
+            parts = [f"{self.name(s)} {m.totals[s]}" for s in range(rules.players)]
+        return "Scores: " + " \u00b7 ".join(parts) + f" ({self._race()})"
+
+    def _race(self) -> str:
+        """What the totals race to: the target, or the round of a fixed-rounds game and how many are left."""
+        m = self.match
+        rules = m.rules
+        if m.tie_break:
+            return "tie-break: the first round after which one total is best wins"
+        fixed = rules.fixed_rounds
+        if fixed is None:
+            return f"to {rules.target}" + (", only by going out" if rules.must_go_out_to_win else "")
+        done = len([r for r in m.rounds if r.round_scores is not None])
+        playing = m.state is not None and not m.state.is_over
+        now = done + 1 if playing else done
+        left = fixed - now
+        if not playing:
+            return f"{_plural(max(0, fixed - done), 'round')} left of {fixed}"
+        return f"round {now} of {fixed}: " + ("the last" if left <= 0 else f"{_plural(left, 'more round')} after this")
+
+    def show_scores(self) -> None:
+        """The ``scores`` command: the score sheet so far, each finished round's scores and the totals.
+
+        A table (a column per player, and per side in a partnership), or one line
+        per round on a terminal under :data:`NARROW` columns.
+        """
+        from rich.table import Table
+
+        m = self.match
+        rules = m.rules
+        c = self.console
+        n = rules.players
+        done = [r for r in m.rounds if r.round_scores is not None]
+        partnership = rules.partnership
+        seats_of = {side: [s for s in range(n) if rules.side_of(s) == side] for side in (0, 1)}
+        head = f"Scores so far ({self._race()})"
+        started = any(m.initial_scores)
+        if done and c.width >= NARROW:
+            table = Table(title=head, title_justify="left")
+            table.add_column("round", justify="right")
+            for s in range(n):
+                side = f" ({'AB'[rules.side_of(s)]})" if partnership else ""
+                table.add_column(self.name(s) + side, justify="right")
+            if partnership:
+                table.add_column("side A", justify="right")
+                table.add_column("side B", justify="right")
+            if started:
+                row = ["start", *(str(v) for v in m.initial_scores)]
+                if partnership:
+                    row += [str(sum(m.initial_scores[s] for s in seats_of[side])) for side in (0, 1)]
+                table.add_row(*row)
+            for k, log in enumerate(done, 1):
+                got = log.round_scores or []
+                row = [str(k), *(f"{v:+d}" + ("*" if s == log.went_out else "") for s, v in enumerate(got))]
+                if partnership:
+                    row += [f"{sum(got[s] for s in seats_of[side]):+d}" for side in (0, 1)]
+                table.add_row(*row, end_section=k == len(done))
+            totals = [f"[bold]{v}[/]" for v in m.totals]
+            if partnership:
+                totals += [f"[bold]{v}[/]" for v in m.side_totals()]
+            table.add_row("total", *totals)
+            c.print(table)
+            c.print("  *: went out (a round with no * ended when the stock ran out).")
+        else:
+            c.print(f"[bold]{head}[/]")
+            if started:
+                c.print("  Start: " + ", ".join(f"{self.name(s)} {m.initial_scores[s]}" for s in range(n)))
+            for k, log in enumerate(done, 1):
+                got = log.round_scores or []
+                line = ", ".join(f"{self.name(s)} {got[s]:+d}" for s in range(n))
+                c.print(f"  Round {k}: {line} ({self._went_out_words(log.went_out)})")
+            if not done:
+                c.print("  No round is over yet.")
+            c.print("  Totals: " + ", ".join(f"{self.name(s)} {m.totals[s]}" for s in range(n)))
+            if partnership:
+                sides = m.side_totals()
+                c.print("  Side totals: " + ", ".join(f"{'AB'[side]} ({self.side_name(side)}) {sides[side]}" for side in (0, 1)))
+        if m.state is not None and not m.state.is_over:
+            c.print(f"  Round {m.round_index + 1} is being played.")
+
+    def _went_out_words(self, went_out: int | None) -> str:
+        """Who ended a round, in words (markup)."""
+        return "the stock ran out" if went_out is None else f"{self.name(went_out)} went out"
+
     def _show_hand(self, view: View) -> None:
         if view.phase is Phase.NOMINATE and view.seat is not None:
             # Dealer's Gambit: nobody looks at their cards before the dealer has nominated.
@@ -578,8 +724,6 @@ class Game:
 
     def _round_over(self, number: int, ended: _Ended) -> None:
         """The end of a round: why, every hand left, each seat's points, the totals."""
-        from rich.table import Table
-
         m = self.match
         rules = m.rules
         n = rules.players
@@ -591,10 +735,57 @@ class Game:
         else:
             why = "the stock ran out: nobody went out"
         of = f" of {rules.fixed_rounds}" if rules.fixed_rounds is not None else ""
+        totals = _totals_after(m, number)
+        if c.width < NARROW:
+            self._round_over_stacked(f"Round {number}{of} over - {why}", ended, totals)
+        else:
+            self._round_over_table(f"Round {number}{of} over - {why}", ended, totals)
+        if rules.partnership:
+            side_totals = [sum(totals[s] for s in range(n) if rules.side_of(s) == side) for side in (0, 1)]
+            parts = [f"{'AB'[side]} ({self.side_name(side)}) {side_totals[side]}" for side in (0, 1)]
+            c.print("  Side totals: " + ", ".join(parts))
+        for note in self._scoring_notes(ended):
+            c.print(f"  {note}")
+        if m.tie_break and not m.is_over:
+            c.print("  The best totals are tied: another round breaks the tie.")
+
+    def _round_over_stacked(self, title: str, ended: _Ended, totals: list[int]) -> None:
+        """The end of a round on a narrow terminal: one player after another, each figure named."""
+        rules = self.match.rules
+        n = rules.players
+        c = self.console
+        result = ended.state.result if ended.state is not None else None
+        scores = ended.scores
+
+        def figures(seats: list[int]) -> str:
+            bits = []
+            if result is not None:
+                bits += [f"table {sum(result.table_points[s] for s in seats)}", f"hand {sum(result.hand_points[s] for s in seats)}"]
+            bits.append(f"round {sum(scores[s] for s in seats if s < len(scores)):+d}")
+            bits.append(f"total {sum(totals[s] for s in seats)}")
+            return ", ".join(bits)
+
+        c.print(f"[bold]{title}[/]")
+        for s in range(n):
+            which = f" (side {'AB'[rules.side_of(s)]})" if rules.partnership else ""
+            out = " (out)" if s == ended.went_out else ""
+            c.print(f"  [bold]{self.name(s)}[/]{out}{which}: {figures([s])}")
+            if ended.hands and s < len(ended.hands):
+                c.print(f"    cards left: {self.cards(self.sorted_hand(ended.hands[s]))}")
+        if rules.partnership:
+            for side in (0, 1):
+                c.print(f"  [bold]side {'AB'[side]}[/]: {figures([s for s in range(n) if rules.side_of(s) == side])}")
+
+    def _round_over_table(self, title: str, ended: _Ended, totals: list[int]) -> None:
+        """The end of a round as a table: a row per player (and per side in a partnership)."""
+        from rich.table import Table
+
+        rules = self.match.rules
+        n = rules.players
+        c = self.console
         result = ended.state.result if ended.state is not None else None
         hands = ended.hands
-        totals = _totals_after(m, number)
-        table = Table(title=f"Round {number}{of} over - {why}")
+        table = Table(title=title)
         table.add_column("player")
         if rules.partnership:
             table.add_column("side")
@@ -627,14 +818,6 @@ class Game:
                 row += [f"{sum(scores[s] for s in seats if s < len(scores)):+d}", f"[bold]{sum(totals[s] for s in seats)}[/]"]
                 table.add_row(*row)
         c.print(table)
-        if rules.partnership:
-            side_totals = [sum(totals[s] for s in range(n) if rules.side_of(s) == side) for side in (0, 1)]
-            parts = [f"{'AB'[side]} ({self.side_name(side)}) {side_totals[side]}" for side in (0, 1)]
-            c.print("  Side totals: " + ", ".join(parts))
-        for note in self._scoring_notes(ended):
-            c.print(f"  {note}")
-        if m.tie_break and not m.is_over:
-            c.print("  The best totals are tied: another round breaks the tie.")
 
     def _scoring_notes(self, ended: _Ended) -> list[str]:
         """How the round scores come from the table and hand points (markup)."""
@@ -649,11 +832,14 @@ class Game:
         elif rules.hand_penalty is HandPenalty.OWN:
             notes.append("Round score = table points - hand points (the cards left in hand).")
         elif went_out is not None:
-            notes.append(
-                f"Round score = table points; {self.name(went_out)} also scores the other side's cards left in hand."
-            )
-        else:
+            others = "the other side's" if rules.partnership else "the other player's" if rules.players == 2 else "the other players'"
+            notes.append(f"Round score = table points; {self.name(went_out)} also scores {others} cards left in hand.")
+        elif rules.partnership:
             notes.append("Round score = table points; each side also scores the other side's cards left in hand.")
+        elif rules.players == 2:
+            notes.append("Round score = table points; each player also scores the other player's cards left in hand.")
+        else:
+            notes.append("Round score = table points (nobody went out: cards left in hand do not count).")
         if went_out is not None and rules.going_out_bonus:
             notes.append(f"Going-out bonus: {rules.going_out_bonus:+d} to {self.name(went_out)}.")
         if state.masters is not None:
@@ -694,12 +880,17 @@ class Game:
         c.print("Final totals: " + ", ".join(f"{self.name(s)} {m.totals[s]}" for s in order))
 
     # ------------------------------------------------------------------ files
-    def save(self, path: str) -> bool:
-        """Write the game record to ``path``; on failure say why (the game goes on).
+    def save(self, path: str, *, say: bool = True) -> bool:
+        """Write the game record to ``path`` (``~`` is the home folder); on failure say why (the game goes on).
+
+        Args:
+            path: the file.
+            say: say where it was saved (a failure is always said).
 
         Returns:
             Whether it was saved.
         """
+        path = os.path.expanduser(path)
         text = json.dumps(self.match.record(), indent=1) + "\n"
         try:
             _write_file(path, text)
@@ -708,13 +899,41 @@ class Game:
             self.console.print(f"[red]Could not save the game to {esc(path)}: {esc(reason)}.[/]")
             return False
         self._written.add(os.path.abspath(path))
-        self.console.print(f"Saved the game to {esc(path)}.")
+        if say:
+            self.console.print(f"Saved the game to {esc(path)}.")
         return True
+
+    def _save_elsewhere(self, *, finished: bool) -> str | None:
+        """After a failed save: ask for another file until one is written.
+
+        Args:
+            finished: the game is over (Enter cannot go back to it).
+
+        Returns:
+            The file written; ``""``: the player pressed Enter to go on playing;
+            None: the game stays unsaved (``quit``, the end of the input, Ctrl-C,
+            or Enter after the end of the game).
+        """
+        back = "Enter to stop without saving" if finished else "Enter to go back to the game"
+        prompt = f"[bold green]save to?>[/] [dim](another file; {back}; 'quit' to stop without saving)[/] "
+        while True:
+            try:
+                line = self._readline(prompt)
+            except KeyboardInterrupt:
+                self.console.print()
+                return None
+            if line is None or line.lower() in ("quit", "exit", "q"):
+                return None
+            if not line:
+                return None if finished else ""
+            path = os.path.expanduser(_one_path(line))
+            if self.save(path, say=not finished):  # a finished game's last line says where it went
+                return path
 
     def _save_target(self) -> str:
         """Where ``quit`` (and ``save`` alone) saves: ``--save``, the loaded file, else a default name no other game holds."""
         if self.save_path:
-            return self.save_path
+            return os.path.expanduser(self.save_path)
         path = self._auto_path
         if path is None or (os.path.lexists(path) and os.path.abspath(path) not in self._written):
             path = self._auto_path = _fresh_save_name(self._written)
@@ -727,9 +946,21 @@ class Game:
             argv += ["--name", self.match.players[self.human]]
         return shlex.join(argv)
 
-    def _quit(self) -> int:
-        path = self._save_target()
-        if not self.save(path):
+    def _quit(self) -> int | None:
+        """Save the game and say how to resume it.
+
+        A save that fails asks for another file (:meth:`_save_elsewhere`).
+
+        Returns:
+            The exit status (0 saved, 1 not saved), or None: the save failed and
+            the player goes back to the game.
+        """
+        target = self._save_target()
+        path = target if self.save(target) else self._save_elsewhere(finished=False)
+        if path == "":
+            self.console.print("Back to the game (the game is not saved).")
+            return None
+        if path is None:
             self.console.print("[red]The game could not be saved.[/]")
             return 1
         self.console.print(f"Bye - to go on with this game: {esc(self.resume_command(path))}")
@@ -826,6 +1057,20 @@ def _levels(text: str) -> list[str]:
     return levels
 
 
+def _check_levels(levels: list[str], players: int) -> None:
+    """Refuse more ``--opponents`` levels than there are other seats (fewer are repeated round the table).
+
+    Raises:
+        ValueError: a level would have no seat.
+    """
+    if len(levels) > players - 1:
+        seats = _plural(players - 1, "other seat")
+        raise ValueError(
+            f"--opponents names {len(levels)} bot levels ({', '.join(levels)}) but the game has {players} players:"
+            f" {seats} (give at most {players - 1} levels, or more players in --rules)"
+        )
+
+
 def _check_save_path(path: str) -> None:
     """Refuse a ``--save`` path that can never be written (a folder, a missing folder), before the game starts."""
     target = os.path.realpath(path)
@@ -865,8 +1110,10 @@ def build(args: argparse.Namespace, *, inp: IO[str] | None = None, out: IO[str] 
     if not args.hint_seconds >= 0:  # (NaN too)
         raise ValueError(f"--hint-seconds must be 0 or more, not {args.hint_seconds:g}")
     if args.save:
+        args.save = os.path.expanduser(args.save)
         _check_save_path(args.save)
     if args.load:
+        args.load = os.path.expanduser(args.load)
         match = _load(args.load)
         match.rng = random.Random(seed)
         match.continue_play()
@@ -875,11 +1122,14 @@ def build(args: argparse.Namespace, *, inp: IO[str] | None = None, out: IO[str] 
     else:
         rules = rules_from_args(args.preset, args.rules, default_players=max(2, min(8, 1 + len(levels))))
         n = rules.players
+        _check_levels(levels, n)
         human = 0
         names = [args.name]
         for s in range(1, n):
             names.append(f"{levels[(s - 1) % len(levels)].capitalize()} bot {s}")
         match = Match(rules, names, seed=seed)
+    if args.load:
+        _check_levels(levels, match.rules.players)
     bot_rng = random.Random(seed)
     bots: dict[int, Bot] = {}
     k = 0
@@ -909,19 +1159,34 @@ def _level_of(name: str) -> str | None:
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``rummy500 play``."""
-    p = argparse.ArgumentParser(prog="rummy500 play", description="Play Rummy 500 against bots in the terminal.")
+    p = argparse.ArgumentParser(
+        prog="rummy500 play",
+        description="Play Rummy 500 against bots in the terminal.",
+        epilog=(
+            "In the game, type 'help' for the moves and commands (moves, hint, sort, table, scores, save, quit);"
+            " docs/terminal.md describes them all. The game is saved when you quit and when it ends:"
+            f" to --save FILE, else to the --load file, else to {DEFAULT_SAVE} in the current folder"
+            " (rummy500-save-2.json... if that file holds another game); the last line names the file and the"
+            " commands that replay and review it."
+        ),
+    )
     p.add_argument("--preset", default=None, help="a rules preset (default standard)")
     p.add_argument("--rules", default=None, help="rule options as a JSON object")
-    p.add_argument("--opponents", default="medium", help=f"comma-separated bot levels ({', '.join(BOT_LEVELS)}); one seat each")
-    p.add_argument("--name", default="You", help="your name")
+    p.add_argument(
+        "--opponents",
+        default="medium",
+        help=f"comma-separated bot levels ({', '.join(BOT_LEVELS)}), one per other seat (repeated round the"
+        " table when there are fewer; never more levels than seats); sets the number of players unless --rules does",
+    )
+    p.add_argument("--name", default="You", help="your name (with --load: the player you are, found by name)")
     p.add_argument("--seed", type=int, default=None, help="seed the deal and the bots")
     p.add_argument("--load", metavar="FILE", default=None, help="resume a saved game record (it is saved back there)")
     p.add_argument(
         "--save",
         metavar="FILE",
         default=None,
-        help=f"save here on quit, at the end of input and at the end (default: the --load file, else {DEFAULT_SAVE}"
-        " on quit, or rummy500-save-2.json... if that file exists)",
+        help=f"save here on quit, at the end of input and at the end of the game (default: the --load file, else"
+        f" {DEFAULT_SAVE} in the current folder, or rummy500-save-2.json... if that file holds another game)",
     )
     p.add_argument("--hint-seconds", type=float, default=DEFAULT_HINT_BUDGET, help=f"time a hint may think: the strongest bot that answers within it is asked (default {DEFAULT_HINT_BUDGET})")
     return p
@@ -933,10 +1198,11 @@ def main(argv: list[str], *, inp: IO[str] | None = None, out: IO[str] | None = N
     try:
         game = build(args, inp=inp, out=out)
     except (ValueError, RulesError) as exc:
-        print(f"rummy500 play: {exc}", file=sys.stderr)
+        print(f"rummy500 play: {printable(exc)}", file=sys.stderr)
         return 2
     try:
         return game.run()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # after the game (its report, its save): nothing is left to play
         game.console.print()
-        return game._quit()
+        code = game._quit()
+        return 1 if code is None else code

@@ -19,14 +19,23 @@ from typing import Any, NoReturn
 
 from rummy500.record import RecordError, load_record, parse_record_json, replay, replay_match
 
-__all__ = ["main"]
+__all__ = ["main", "printable"]
 
 PROG = "rummy500 replay"
 
 
-def _one_line(text: str) -> str:
-    """``text`` with every line break or other unprintable character escaped, as ``repr`` writes it."""
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+def printable(text: object) -> str:
+    r"""``text`` on one line, safe to print on a terminal.
+
+    Every line break, terminal control character (C0 and C1, ESC, CR, LF, DEL)
+    and other unprintable character is written as ``repr`` writes it
+    (``\x1b``, ``\n``), so a name or message read from a record can neither
+    move the cursor, recolour the screen nor start a line of its own.
+    """
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
+
+
+_one_line = printable
 
 
 def _say(message: str) -> None:

@@ -1,4 +1,4 @@
-"""``rummy500 review GAME.json``: where each player's points went (see :mod:`rummy500.review`).
+r"""``rummy500 review GAME.json``: where each player's points went (see :mod:`rummy500.review`).
 
 Prints the game's scores round by round (replayed from the record), a table
 per player of the decisions that lost points (rich), then each player's
@@ -7,6 +7,9 @@ instead. A progress bar runs on standard error.
 Exit status 0, or 2 with one line on standard error for a file that cannot be
 read or a record that cannot be reviewed (malformed, an illegal action, no
 round, or a game that is not finished: ``--unfinished`` reviews one anyway).
+Names and other text from the record are printed with their control
+characters written out (``\x1b``, ``\n``: see
+:func:`rummy500.cli.replay_cmd.printable`), never sent to the terminal.
 """
 
 from __future__ import annotations
@@ -20,13 +23,19 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from rummy500.bots.hard import LEAVES
-from rummy500.review import DEFAULT_BUDGET, THRESHOLDS, Review, ReviewError, cores, parse_horizon, review_record
+from rummy500.cli.replay_cmd import printable
+from rummy500.review import DEFAULT_BUDGET, Review, ReviewError, cores, parse_horizon, review_record
 
 T = TypeVar("T")
 
 __all__ = ["main", "print_review", "print_scores", "replay_scores"]
 
 _STYLE = {"good": "green", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+
+
+def _say(message: str) -> None:
+    """One line on standard error, every control character in it written out."""
+    print(f"rummy500 review: {printable(message)}", file=sys.stderr)
 
 
 def _read(path: str) -> object:
@@ -173,23 +182,26 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         record = _read(args.file)
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"rummy500 review: cannot read {args.file}: {exc}", file=sys.stderr)
+    except OSError as exc:  # the same words as `rummy500 replay`
+        _say(f"cannot read {args.file!r}: {exc.strerror or exc}")
+        return 2
+    except UnicodeDecodeError as exc:
+        _say(f"cannot read {args.file!r}: not UTF-8 text ({exc.reason} at byte {exc.start})")
         return 2
     except (json.JSONDecodeError, RecursionError) as exc:
-        print(f"rummy500 review: malformed record: not JSON ({exc})", file=sys.stderr)
+        _say(f"malformed record: not JSON ({exc})")
         return 2
     if not isinstance(record, dict):
-        print("rummy500 review: malformed record: a record must be a JSON object", file=sys.stderr)
+        _say("malformed record: a record must be a JSON object")
         return 2
     scores = _attempt(lambda: replay_scores(record))
     if isinstance(scores, str):
-        print(f"rummy500 review: {scores}", file=sys.stderr)
+        _say(scores)
         return 2
     problem = unfinished(scores)
     if problem is not None and (scores.actions == 0 or not args.unfinished):
         hint = "" if scores.actions == 0 else " (--unfinished reviews it as far as it goes)"
-        print(f"rummy500 review: {problem}{hint}", file=sys.stderr)
+        _say(f"{problem}{hint}")
         return 2
     try:
         from rich.console import Console
@@ -209,7 +221,7 @@ def main(argv: list[str]) -> int:
             lambda: review_record(record, budget=budget, seed=args.seed, seats=args.seat, hindsight=args.hindsight, progress=tick, jobs=jobs)
         )
     if isinstance(review, str):
-        print(f"rummy500 review: {review}", file=sys.stderr)
+        _say(review)
         return 2
     if args.json:
         print(json.dumps(review.to_dict()))
@@ -231,9 +243,9 @@ def _attempt(work: Callable[[], T]) -> T | str:
 
 
 def _labels(names: list[str]) -> list[str]:
-    """The players' names, with the seat number where a name is used by more than one seat."""
+    """The players' names (made printable), with the seat number where a name is used by more than one seat."""
     count = Counter(names)
-    return [n if count[n] == 1 else f"{n} (seat {s})" for s, n in enumerate(names)]
+    return [printable(n) if count[n] == 1 else f"{printable(n)} (seat {s})" for s, n in enumerate(names)]
 
 
 def print_scores(scores: Scores, console: object) -> None:
@@ -290,7 +302,7 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
     listed = False
     for p in review.players:
         rows = [d for d in review.decisions if d.seat == p.seat and (every or d.loss > 0 or d.verdict != "good")]
-        t = Table(title=Text(f"{p.name} (seat {p.seat})"), title_justify="left")
+        t = Table(title=Text(f"{printable(p.name)} (seat {p.seat})"), title_justify="left")
         t.add_column("round", justify="right", no_wrap=True)
         t.add_column("move", justify="right", no_wrap=True)
         t.add_column("played", overflow="fold")
@@ -301,7 +313,7 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
             t.add_column("hindsight played / best", justify="right")
         for d in rows:
             verdict = Text(f"{d.verdict}{'' if d.sure else '?'}", style=_STYLE[d.verdict])
-            cells: list[Any] = [str(d.round + 1), str(d.step), Text(d.played), Text("" if d.best == d.played else d.best), f"{d.loss:.1f}", verdict]
+            cells: list[Any] = [str(d.round + 1), str(d.step), Text(printable(d.played)), Text("" if d.best == d.played else printable(d.best)), f"{d.loss:.1f}", verdict]
             if hind:
                 cells.append("" if d.hindsight is None else f"{d.hindsight['played']:+.0f} / {d.hindsight['best']:+.0f}")
             t.add_row(*cells)
@@ -323,7 +335,7 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
         v = p.verdicts
         summary.add_row(Text(label[p.seat]), str(p.decisions), acc, f"{p.loss:.1f}", f"{p.loss_per_round:.1f}", f"{v['inaccuracy']} / {v['mistake']} / {v['blunder']}")
     console.print(summary)  # type: ignore[attr-defined]
-    th = ", ".join(f"{k} from {v:g}" for k, v in THRESHOLDS.items())
+    th = ", ".join(f"{k} from {v:g}" for k, v in review.thresholds.items())
     b = review.budget
     console.print(  # type: ignore[attr-defined]
         f"lost: the round points a move is expected to cost against the best move found, judged from what its player could see, "
@@ -333,7 +345,8 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
         + (" (an unsure one is given on the estimate alone)" if b.estimate_unsure else "")
         + "; a loss marked good is a close call that may be the luck of the deals. "
         + ("The tables list every decision. " if every else "The tables list every decision that lost points (--all lists every decision). ")
-        + "A verdict marked ? is unsure: even after the most deals, the move may be 8 or more points worse than the best, or not."
+        + "A verdict marked ? is unsure: even after the most deals, the move may be "
+        + f"{review.thresholds['mistake']:g} or more points worse than the best, or not."
         + (
             " Hindsight: the two moves played out a few turns from the real cards, then valued as for the verdicts;"
             " not what they really scored, and no part of the verdicts."
