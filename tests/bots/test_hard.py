@@ -391,3 +391,32 @@ def test_hard_does_not_take_back_a_card_it_threw_unless_it_can_use_it() -> None:
     assert all(action == "draw" for _, action, mine in draws if mine)
     # A bot that did not throw that card (no memory of this round) takes it in the same position.
     assert str(make_bot("hard", 1).act(declined, random.Random(2))) == "take 1"
+
+
+def test_playout_values_are_in_the_game_s_own_points_under_score_divisor():
+    """A playout stopped at the horizon (the leaf's card points) and one that ends the round (divided
+    round scores) are on one scale: under ``score_divisor: 5`` every value is a fifth of the same
+    playout's under 1. Until 7 December 2026 the leaf's card points were mixed with divided scores."""
+    import random as _random
+
+    from rummy500.bots.hard import HardBot
+    from rummy500.match import Match
+    from rummy500.rules import Rules
+
+    stopped = ended = 0
+    for seed in range(6):
+        values = []
+        for divisor in (1, 5):
+            match = Match(Rules(score_divisor=divisor), ["a", "b"], rng=_random.Random(seed))
+            state = match.state
+            bot = HardBot(0, horizon=None if seed % 2 else 4)
+            seat = state.public.to_move
+            first = state.legal_actions(seat)[0]
+            world = state.copy()
+            values.append(bot.playout(world, seat, first, _random.Random(seed)))
+            over = world.is_over
+        ended += over
+        stopped += not over
+        # A finished round's scores are rounded after dividing (RULES.md): each seat within half a divisor.
+        assert values[1] * 5 == pytest.approx(values[0], abs=5.0 if over else 1e-9), seed
+    assert stopped and ended  # both kinds of playout were compared

@@ -591,7 +591,11 @@ class HardBot(Bot):
         if state.is_over and state.result is not None:
             per_seat = [float(x) for x in state.result.round_scores]
         else:
+            # The leaf estimates in card points; a finished round's scores and the match totals are
+            # divided by score_divisor: every value in the game's own points.
             per_seat = self.leaf(state)
+            if rules.score_divisor != 1:
+                per_seat = [v / rules.score_divisor for v in per_seat]
         mine = rules.side_of(seat)
         scores = self._scores
         goal = rules.winning_total
