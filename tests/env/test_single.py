@@ -77,9 +77,37 @@ def test_an_illegal_token_is_penalised_and_changes_nothing_by_default() -> None:
 
 @pytest.mark.parametrize("render_mode", [None, "ansi"])
 def test_gymnasium_s_own_checker_passes(render_mode: str | None) -> None:
+    import gymnasium
     from gymnasium.utils.env_checker import check_env
 
-    e = SingleAgentEnv(rules={"rounds": 1}, players=3, opponents="easy", render_mode=render_mode)
+    from rummy500.env import GYM_ID
+
+    # Made by its id, so the checker also tries the other render modes (it needs a spec).
+    e = gymnasium.make(GYM_ID, rules={"rounds": 1}, players=3, opponents="easy", render_mode=render_mode).unwrapped
+    assert isinstance(e, SingleAgentEnv)
     check_env(e, skip_render_check=render_mode is None)  # it steps action_space.sample(), masks or not
     e.reset(seed=2)
     assert (e.render() is None) == (render_mode is None)
+
+
+def test_gymnasium_make_builds_the_environment_by_its_id() -> None:
+    """``gymnasium.make("rummy500/Rummy500-v1", ...)``, as a Gymnasium user expects: wrapped, seeded, playable."""
+    import gymnasium
+
+    from rummy500.env import GYM_ID
+
+    assert GYM_ID == "rummy500/Rummy500-v1"
+    made = gymnasium.make(GYM_ID, rules={"rounds": 1}, players=3, opponents="easy")
+    direct = SingleAgentEnv(rules={"rounds": 1}, players=3, opponents="easy")
+    assert made.spec is not None and made.spec.id == GYM_ID
+    obs, _ = made.reset(seed=3)
+    want, _ = direct.reset(seed=3)
+    for _ in range(400):
+        assert (obs["action_mask"] == want["action_mask"]).all()
+        token = int(obs["action_mask"].nonzero()[0][0])
+        obs, reward, terminated, truncated, _ = made.step(token)
+        want, reward2, terminated2, _, _ = direct.step(token)
+        assert (reward, terminated) == (reward2, terminated2)
+        if terminated or truncated:
+            break
+    assert terminated

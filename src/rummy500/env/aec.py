@@ -20,6 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
+from rummy500.env.bounds import observation_bounds
 from rummy500.env.encoding import N_ACTIONS, Decision, EncodingError, token_name
 from rummy500.env.observation import SeatEncoder, layout_for
 from rummy500.env.table import Table, Turn
@@ -84,10 +85,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         lay = layout_for(self.rules)
-        size = lay.size
+        low, high = observation_bounds(self.rules, max_rounds)
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
+                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
             }
         )

@@ -12,9 +12,14 @@
 * **Parameters**: ``preset`` (a preset name), ``players``, ``max_rounds``, and
   every option of ``RULES.md`` by its name (``calling_rummy="pile"``,
   ``first_meld_min=30``, ``jokers="4"``...); options with several value types
-  (``jokers``, ``decks``, ``hand_size``, ``rounds``...) are given as strings and
-  ``custom_values`` as a JSON object. Options left at the standard game's value
-  come from the preset (OpenSpiel fills every parameter in with its default).
+  (``jokers``, ``decks``, ``hand_size``, ``rounds``...) are given as strings
+  (in a game string a number in quotes, ``jokers='4'``: OpenSpiel reads a bare
+  ``4`` as a number) and ``custom_values`` as ``{QS:40;A:20}`` (or, outside a
+  game string, JSON). An option left out takes the preset's value; one given
+  wins, the standard game's value included (a yes/no option only when it
+  differs from the standard game's: OpenSpiel fills ``False`` in for it).
+  ``str(game)`` names the preset, ``max_rounds``, ``players`` and every option
+  that differs from the preset's, and loads the same game back.
 * **Chance**: the first dealer (uniform over the seats, which is what cutting
   for the highest card amounts to), then every deal card by card, top of the
   pack first (an outcome is a card kind, with probability its share of the
@@ -32,6 +37,12 @@
   seat may see them: its own draws with their cards, the others' without).
 * ``resample_from_infostate`` deals the cards the player cannot see at random,
   consistently with its view (the engine's determinization).
+
+>>> quick = pyspiel.load_game("python_rummy500", {"preset": "quick", "target": 500, "jokers": "4"})
+>>> str(quick)
+"python_rummy500(jokers='4',max_rounds=20,players=2,preset=quick,target=500)"
+>>> pyspiel.load_game(str(quick)).rules == quick.rules
+True
 """
 
 from __future__ import annotations
@@ -40,6 +51,7 @@ import json
 import random
 from collections import Counter
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
@@ -48,38 +60,130 @@ import pyspiel
 from rummy500.actions import Discard, Reshuffle
 from rummy500.cards import JOKER, Card, natural_cards
 from rummy500.env.aec import round_rewards
+from rummy500.env.bounds import return_bound
 from rummy500.env.encoding import HAND_KINDS, N_ACTIONS, Decision, card_index, token_name
 from rummy500.env.observation import encode_public, layout_for
 from rummy500.env.table import Table
 from rummy500.events import Event, Nominated
-from rummy500.rules import OPTIONS, Rules
-from rummy500.state import RoundState, build_pack, state_from_view
+from rummy500.rules import OPTIONS, Rules, RulesError
+from rummy500.state import ResampleError, RoundState, build_pack, state_from_view
 
-__all__ = ["GAME_NAME", "Rummy500Game", "Rummy500State", "rules_from_params"]
+__all__ = [
+    "GAME_NAME",
+    "RESAMPLE_TRIES",
+    "UNSET_NUMBER",
+    "UNSET_TEXT",
+    "Rummy500Game",
+    "Rummy500State",
+    "game_params",
+    "rules_from_params",
+]
 
 GAME_NAME = "python_rummy500"
 _KINDS: list[Card] = [*natural_cards(), JOKER]
 _MAX_CHANCE = HAND_KINDS
 _MAX_LENGTH_PER_ROUND = 40_000
+#: How many deals :meth:`Rummy500State.resample_from_infostate` tries before giving up.
+RESAMPLE_TRIES = 1000
 
 
-def _param_default(value: Any) -> Any:
-    if isinstance(value, bool | int | float):
-        return value
-    if isinstance(value, dict):
-        return json.dumps(value)
-    return str(value)
+#: What an option left out holds in the parameter specification (OpenSpiel fills every parameter in
+#: with its default): the empty string for an option of words (or words and numbers), a number no
+#: option takes for one of numbers. Either means "the preset's value". A yes/no option has no spare
+#: value: its default is the standard game's.
+UNSET_TEXT = ""
+UNSET_NUMBER = -(2**31)
+
+
+def _kind(name: str) -> type:
+    """The OpenSpiel type of option ``name``'s parameter: bool, int (numbers only) or str (the rest)."""
+    default = OPTIONS[name].default
+    if isinstance(default, bool):
+        return bool
+    if isinstance(default, int) and not isinstance(default, StrEnum):
+        return int
+    return str
+
+
+def _spec_default(name: str) -> Any:
+    kind = _kind(name)
+    if kind is bool:
+        return OPTIONS[name].default
+    return UNSET_NUMBER if kind is int else UNSET_TEXT
 
 
 _PARAMS: dict[str, Any] = {"preset": "standard", "max_rounds": 20}
-_PARAMS.update({name: _param_default(spec.default) for name, spec in OPTIONS.items()})
+_PARAMS.update({name: _spec_default(name) for name in OPTIONS})
+
+# The defaults of the parameter specification before 7 December 2026 (each option at the standard
+# game's value): a game string naming every option is one written then (str(game) named them all).
+def _legacy_default(name: str) -> Any:
+    default = OPTIONS[name].default
+    if _kind(name) is not str:
+        return default
+    return json.dumps(default) if isinstance(default, dict) else str(default)
 
 
-def _parse_value(text: Any) -> Any:
-    if not isinstance(text, str):
-        return text
-    if text.strip().startswith("{"):
-        return json.loads(text)
+_LEGACY_DEFAULTS: dict[str, Any] = {name: _legacy_default(name) for name in OPTIONS}
+# The options of words or numbers then (the same since the game was first registered), all of
+# which such a string names with a value (a new one names only those that differ from the preset).
+_LEGACY_NAMED = frozenset(
+    {
+        "calling_rummy", "card_values", "custom_values", "decks", "direction", "discard_count", "discard_draw",
+        "final_bonus", "first_dealer", "first_discard", "first_meld_min", "going_out", "going_out_bonus",
+        "hand_penalty", "hand_size", "joker_use", "joker_value", "jokers", "layoff_onto", "low_ace_value",
+        "min_run", "must_use_taken", "next_dealer", "players", "rounds", "rummy_card_value", "score_divisor",
+        "set_suits", "stock_draw_count", "stock_out", "taken_card_use", "target",
+    }
+)  # fmt: skip
+
+
+def _unquote(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1].strip()
+    return text
+
+
+def _parse_custom(text: str) -> dict[str, Any]:
+    """``custom_values`` from its parameter text: ``{QS:40;A:20}``, or a JSON object.
+
+    Raises:
+        RulesError: the text is neither.
+    """
+    problem = RulesError([f"custom_values {text!r} is not an object of card values: write {{QS:40;A:20}} (or JSON)"])
+    if text.startswith("{"):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            if not text.endswith("}"):
+                raise problem from None
+            text = text[1:-1]
+        else:
+            if not isinstance(value, dict):
+                raise problem
+            return value
+    out: dict[str, Any] = {}
+    for piece in text.replace(",", ";").split(";"):
+        if not piece.strip():
+            continue
+        key, sep, number = piece.partition(":")
+        try:
+            out[_unquote(key)] = int(number)
+        except ValueError:
+            raise problem from None
+        if not sep:
+            raise problem
+    return out
+
+
+def _option_value(name: str, value: Any) -> Any:
+    """An option's value as :meth:`Rules.from_mapping` takes it, from its parameter."""
+    if not isinstance(value, str):
+        return value
+    text = _unquote(value)
+    if name == "custom_values":
+        return _parse_custom(text)
     try:
         return int(text)
     except ValueError:
@@ -87,19 +191,60 @@ def _parse_value(text: Any) -> Any:
 
 
 def rules_from_params(params: dict[str, Any]) -> Rules:
-    """The rules named by game parameters: the preset, then every option that differs from its default.
+    """The rules named by game parameters: the preset, then every option given.
 
-    OpenSpiel fills every parameter in with its default, so an option left at
-    the standard game's value keeps the preset's value.
+    An option left out (or holding its placeholder, :data:`UNSET_TEXT` or
+    :data:`UNSET_NUMBER`, as OpenSpiel fills it in) keeps the preset's value,
+    so a value given always wins, the standard game's included. A yes/no
+    option is given when it differs from the standard game's value (OpenSpiel
+    cannot tell ``False`` given from ``False`` filled in). A game string that
+    names every option is one ``str(game)`` wrote before 7 December 2026: it
+    is read as it was then (an option at the standard game's value kept the
+    preset's).
 
     Raises:
-        RulesError: unknown preset or option value (all problems at once).
+        RulesError: unknown preset, option value or combination (all problems at once).
     """
     mapping: dict[str, Any] = {"preset": params.get("preset", "standard")}
+    legacy = all(name in params and params[name] != _PARAMS[name] for name in _LEGACY_NAMED)
     for name, value in params.items():
-        if name in OPTIONS and value != _PARAMS[name]:
-            mapping[name] = _parse_value(value)
+        if name not in OPTIONS:
+            continue
+        unset = _PARAMS[name]
+        if _kind(name) is not bool and value == unset and type(value) is type(unset):
+            continue  # left out
+        if legacy or _kind(name) is bool:
+            old = _LEGACY_DEFAULTS[name]
+            if value == old and type(value) is type(old):
+                continue
+        mapping[name] = _option_value(name, value)
     return Rules.from_mapping(mapping)
+
+
+def _param_text(name: str, value: Any) -> Any:
+    """An option's value as a parameter that OpenSpiel's game-string parser reads back with its type."""
+    if _kind(name) is not str:
+        return value
+    if isinstance(value, dict):
+        return "{" + ";".join(f"{k}:{v}" for k, v in value.items()) + "}"
+    if isinstance(value, int):
+        return f"'{value}'"  # a bare number would be read as an int parameter
+    return str(value)
+
+
+def game_params(rules: Rules, max_rounds: int) -> dict[str, Any]:
+    """The parameters ``str(game)`` shows: the preset, ``max_rounds``, ``players`` and every option the rules change.
+
+    An option is listed when its value differs from the preset's own, so the
+    string loads the same game back (``pyspiel.load_game(str(game))``, pickling,
+    ``serialize_game_and_state``).
+    """
+    own = Rules.from_mapping({"preset": rules.preset}).to_mapping(full=True)
+    out: dict[str, Any] = {"preset": rules.preset, "max_rounds": max_rounds}
+    for name, value in rules.to_mapping(full=True).items():
+        if name == "players" or value != own[name] or type(value) is not type(own[name]):
+            out[name] = _param_text(name, value)
+    return out
 
 
 _GAME_TYPE = pyspiel.GameType(
@@ -127,8 +272,10 @@ class Rummy500Game(pyspiel.Game):
         params = dict(params or {})
         self.rules = rules_from_params(params)
         self.max_rounds = int(params.get("max_rounds", _PARAMS["max_rounds"]))
+        if self.max_rounds < 1:
+            raise ValueError(f"max_rounds must be at least 1, not {self.max_rounds}")
         n = self.rules.players
-        bound = 2000.0 * self.max_rounds
+        bound = return_bound(self.rules, self.max_rounds)
         info = pyspiel.GameInfo(
             num_distinct_actions=N_ACTIONS,
             max_chance_outcomes=max(_MAX_CHANCE, n),
@@ -138,7 +285,13 @@ class Rummy500Game(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=_MAX_LENGTH_PER_ROUND * self.max_rounds,
         )
-        super().__init__(_GAME_TYPE, info, params)
+        # What str(game) shows: the options as played, written so that OpenSpiel's parser reads them back.
+        super().__init__(_GAME_TYPE, info, game_params(self.rules, self.max_rounds))
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # pyspiel pickles a game as its string and unpickles it into a bare object without this
+        # class's attributes (rules, max_rounds): loaded again by its string, it keeps them.
+        return pyspiel.load_game, (str(self),)
 
     def new_initial_state(self) -> Rummy500State:
         """The start: chance cuts for the first dealer."""
@@ -329,16 +482,42 @@ class Rummy500State(pyspiel.State):
         return self.c.table.view(player)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Rummy500State:
-        """A state the player cannot tell from this one: the hidden cards dealt again at random."""
+        """A state the player cannot tell from this one: the hidden cards dealt again at random.
+
+        The decision is worked out again from the new hands, so the seat to
+        decide gets the legal actions of the hand it now holds. When
+        ``player_id`` is the seat deciding, it still decides (the others'
+        offers, which it cannot see, are passed over as if declined), with the
+        same legal actions and the cards it has selected so far; otherwise the
+        decider's selection in progress, its own secret, is dropped. A deal
+        that leaves the decider no legal action (the real hand could use the
+        card it took from the pile, this one cannot) is dealt again.
+
+        Raises:
+            ResampleError: no deal that leaves the decider a legal action in
+                :data:`RESAMPLE_TRIES` tries.
+        """
         rng = random.Random(int(probability_sampler() * 2**52))
         out = self.clone()
         if self._chance() is not None or self.c.table.match.state is None:
             return out
         view = self.c.table.view(player_id)
-        out.c.table.match.state = state_from_view(view, rng)
-        turn = out.c.table.turn()
+        was = self.c.table.turn()
+        own = was is not None and was.seat == player_id
+        skip = [s for s in range(self.c.rules.players) if s != player_id] if own else []
+        for _ in range(RESAMPLE_TRIES):
+            out.c.table.match.state = state_from_view(view, rng)
+            out.c.table.forget_turn(skip)  # not the decision worked out for the real hands
+            turn = out.c.table.turn()
+            if turn is None or turn.legal:
+                break
+        else:
+            raise ResampleError(
+                f"no deal of the cards seat {player_id} cannot see, in {RESAMPLE_TRIES} tries, "
+                "left the seat to decide a legal action"
+            )
         out.c.decision = Decision(turn.legal) if turn is not None else None
-        if out.c.decision is not None and self.c.decision is not None:
+        if own and out.c.decision is not None and self.c.decision is not None:
             out.c.decision.prefix = self.c.decision.prefix
         return out
 
@@ -441,7 +620,7 @@ class _Observer:
             now += " | selected " + ", ".join(token_name(t) for t in state.c.decision.selected)
         if not self.perfect_recall:
             return now
-        past = [_history_line(item, player) for item in state.c.history]
+        past = [_history_line(item, player) for item in state.c.history if isinstance(item, _Deal | _Look) or item.visible_to(player)]
         return "\n".join([*past, now])
 
 

@@ -25,8 +25,9 @@ import numpy as np
 from gymnasium import spaces
 
 from rummy500.actions import Decline
-from rummy500.bots import Bot, make_bot
+from rummy500.bots import BOT_LEVELS, Bot, make_bot
 from rummy500.env.aec import make_rules, round_rewards
+from rummy500.env.bounds import observation_bounds
 from rummy500.env.encoding import N_ACTIONS, Decision, EncodingError
 from rummy500.env.observation import encode_public, layout_for
 from rummy500.env.table import Table
@@ -42,7 +43,7 @@ class SingleAgentEnv(gymnasium.Env):
         rules: rules, a ``rules`` mapping or a preset name.
         players: number of seats (overrides the rules).
         opponents: a bot level for every other seat, or one level per other seat
-            (``random``, ``easy``, ``medium``, ``hard``).
+            (``random``, ``easy``, ``medium``, ``hard``, ``expert``).
         seat: the learner's seat, or ``"random"`` for a new one each episode.
         max_rounds: truncate a match still without a winner after this many rounds.
         render_mode: ``"ansi"`` (:meth:`render` returns the learner's view as
@@ -54,9 +55,13 @@ class SingleAgentEnv(gymnasium.Env):
             ``action_space``, can step on) or ``"raise"`` (``ValueError``,
             nothing changes).
         illegal_penalty: the penalty of an illegal token (in round points).
+
+    Raises:
+        ValueError: an unknown opponent level, render mode or ``illegal_action``,
+            a seat out of range, or a number of levels that is not one per other seat.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,
@@ -80,6 +85,9 @@ class SingleAgentEnv(gymnasium.Env):
         levels = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(levels) != n - 1:
             raise ValueError(f"{len(levels)} opponent levels for {n - 1} other seats")
+        unknown = [lv for lv in levels if not isinstance(lv, str) or lv.strip().lower() not in BOT_LEVELS]
+        if unknown:
+            raise ValueError(f"unknown opponent level {unknown[0]!r} (levels: {', '.join(BOT_LEVELS)})")
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
         self.levels = levels
@@ -88,10 +96,10 @@ class SingleAgentEnv(gymnasium.Env):
         self.render_mode = render_mode
         lay = layout_for(self.rules)
         self._cards = lay.cards
-        size = lay.size
+        low, high = observation_bounds(self.rules, max_rounds)
         self.observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
+                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
             }
         )

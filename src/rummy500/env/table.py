@@ -12,6 +12,7 @@ the caller resolves :attr:`Table.chance` (the OpenSpiel game does).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from rummy500.actions import Action
@@ -59,6 +60,29 @@ class Table:
     def with_match(self, match: Match) -> Table:
         """A table like this one (rules, limits, the decision due and the last events) around ``match``."""
         return _table(self.rules, self.max_rounds, self.auto, match, self._turn, self.events)
+
+    def forget_turn(self, skip: Iterable[int] = ()) -> None:
+        """Work the current decision out again.
+
+        :meth:`turn` keeps the decision it worked out until :meth:`play`; call
+        this after changing the match's position other than through
+        :meth:`play` (a resampled deal replacing ``match.state``).
+
+        Args:
+            skip: seats whose out-of-turn offers to pass over, as if declined,
+                in this decision (:meth:`~rummy500.state.RoundState.decision`'s
+                ``skip``); the next one is worked out as usual.
+        """
+        self._turn = None
+        skip = tuple(skip)
+        if not skip or self.turn() is None:
+            return
+        state = self.match.state
+        assert state is not None  # turn() found a decision
+        decision = state.decider(skip)
+        assert decision is not None and decision[1] is not None  # the checks turn() made still hold
+        kind, seat, legal = decision
+        self._turn = tuple.__new__(Turn, (seat, kind is _OFFER, legal))
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Copied and pickled by its fields (the compiled build makes it a native class, which has no
