@@ -28,7 +28,7 @@ The estimator (see ``docs/review.md``):
   rival, neither "mistake" (``diff - confidence * stderr >= 8``) nor "not a
   mistake" (``diff + reach * stderr < 8``; ``reach`` is ``confidence`` by
   default) holds, or a mistake rests on fewer than :attr:`Budget.confirm`
-  batches, further batches (at most :attr:`Budget.extend`) play the move
+  batches or :attr:`Budget.confirm_guesses` guesses, further batches (at most :attr:`Budget.extend`) play the move
   played and the rivals still in reach on new shared determinizations. A
   decision too near the line for the cap to settle stops early
   (:attr:`Budget.futile`, off by default). No decision is settled by its
@@ -45,6 +45,10 @@ The estimator (see ``docs/review.md``):
   playouts cannot settle a verdict.
 * **Accuracy.** Per decision ``100 * exp(-loss / ACCURACY_SCALE)``; a
   player's accuracy is the mean over their reviewed decisions.
+* **Points.** Everything is judged in card points (each playout's value
+  times the rules' ``score_divisor``) and shown in the game's own points: in
+  a game that divides its scores by 5, every figure of the review, and its
+  :attr:`Review.thresholds`, is divided by 5.
 
 Everything is seeded: the same record, budget and seed give the same review.
 Decisions that are not reviewed: forced ones (one legal action), chance
@@ -137,6 +141,11 @@ class Budget:
             the likeliest to have missed the deals where a move costs most).
         confirm: a mistake is not settled before this many batches (a batch or
             two can miss the deals where the move costs nothing, or most).
+        confirm_guesses: nor before this many guesses, however few
+            ``samples`` a batch holds; a mistake or blunder judged on fewer
+            guesses (the cap came first) is not :attr:`Decision.sure`. At the
+            default ``samples`` (6) ``confirm`` batches are more (48), so
+            this only slows a smaller batch (``rummy500 review --budget 2``).
         futile: after ``confirm`` batches, a decision whose loss lies nearer
             the mistake line than ``futile * confidence`` standard errors
             *projected at the cap* (the current one times ``sqrt(n / cap)``)
@@ -176,6 +185,7 @@ class Budget:
     reach: float = 2.0
     first_reach: float = 2.0
     confirm: int = 8
+    confirm_guesses: int = 32
     futile: float = 0.0
     estimate_unsure: bool = False
     settle_after: int = 8
@@ -242,17 +252,22 @@ class Decision:
     """One reviewed decision.
 
     Attributes:
-        round: the round (from 0).
-        index: the action's index within the round's ``actions``.
+        round: the round (from 0; ``rummy500 review`` shows it from 1).
+        index: the action's index within the round's ``actions`` (from 0).
         step: the action's number in the whole game (from 1), as the replay viewer counts.
         seat: who decided.
         phase: ``draw`` or ``play``.
-        played: the move played (action text, e.g. ``discard KS``).
+        played: the move played (action text, e.g. ``discard KS``; a meld is
+            numbered from 0 there, ``layoff KS on 0`` being the first meld).
         best: the best move found (the move played when none was clearly better).
         loss: expected round points lost against ``best`` (0 when it was the best).
         verdict: ``good``, ``inaccuracy``, ``mistake`` or ``blunder``.
         values: each candidate's mean value (this seat's side minus the best
-            other side, in round points), best first.
+            other side, in round points): first the candidates played out on
+            every guess (``samples`` of them), best mean first, then those
+            dropped early (see ``value_samples``). ``best`` is the first of
+            them unless its lead over the move played is within the margin
+            (then ``best`` is the move played).
         stderr: standard error of the paired difference between ``best`` and ``played``.
         standing: the seat's expected standing after the move: its side's total
             minus the best other total, plus the move's expected round value.
@@ -268,6 +283,12 @@ class Decision:
             then the point estimate's, without the margin.
         hindsight: with ``hindsight=True``, the played and best moves' values
             with the real hidden cards (never used for the verdict), else None.
+        played_action: the move played as a RECORD.md action (``{"layoff":
+            ["KS"], "on": 0}``), as the web app reads actions.
+        best_action: the best move found, the same way.
+        value_samples: the guesses each candidate of ``values`` was played
+            out in: a candidate dropped early (no rival of the judged move
+            any more) has fewer, and its mean is the less certain.
     """
 
     round: int
@@ -286,11 +307,25 @@ class Decision:
     samples: int = 0
     sure: bool = True
     hindsight: dict[str, float] | None = None
+    played_action: dict[str, Any] | None = None
+    best_action: dict[str, Any] | None = None
+    value_samples: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
 class PlayerSummary:
-    """One player's figures over the reviewed decisions."""
+    """One player's figures over the reviewed decisions.
+
+    Attributes:
+        seat: the player's seat.
+        name: the player's name, as the record gives it.
+        decisions: decisions reviewed.
+        accuracy: mean accuracy over them (None without any).
+        loss: expected points lost over them, in all.
+        loss_per_round: ``loss`` divided by the rounds played (the rounds of
+            the record with at least one action).
+        verdicts: how many decisions got each verdict.
+    """
 
     seat: int
     name: str
@@ -313,6 +348,7 @@ class Review:
     seed: int
     skipped: dict[str, int]
     thresholds: dict[str, float] = field(default_factory=lambda: dict(THRESHOLDS))
+    accuracy_scale: float = ACCURACY_SCALE
 
     def to_dict(self) -> dict[str, Any]:
         """The review as JSON-ready data (``rummy500 review --json``)."""
@@ -322,7 +358,7 @@ class Review:
             "rounds": self.rounds,
             "steps": self.steps,
             "thresholds": dict(self.thresholds),
-            "accuracy_scale": ACCURACY_SCALE,
+            "accuracy_scale": self.accuracy_scale,
             "skipped": dict(self.skipped),
             "players": [asdict(p) for p in self.players],
             "decisions": [asdict(d) for d in self.decisions],
@@ -369,8 +405,11 @@ class _Estimator:
         sync = self.budget.sync_stock
         for world, seed in zip(worlds, seeds, strict=True):
             streams = stock_streams(world) if sync else None
+            # In card points (the game's points times score_divisor): the thresholds, the prior spread
+            # and the stopping rules mean the same in every game; review_record divides what it shows.
+            k = world.rules.score_divisor
             for a in cands:
-                out[a].append(self.bot.playout(world.copy(), seat, a, random.Random(seed), streams))
+                out[a].append(k * self.bot.playout(world.copy(), seat, a, random.Random(seed), streams))
         return out
 
 
@@ -542,7 +581,8 @@ def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> 
     the difference (it may still be reached: the verdict line lies above the
     threshold, so a difference far below it needs no more samples), or the
     move looks like a mistake after fewer than ``budget.confirm``
-    batches (one batch can miss a whole kind of deal). The other thresholds
+    batches or ``budget.confirm_guesses`` guesses (one batch can miss a whole
+    kind of deal). The other thresholds
     are not worth more playouts: the line that matters is between the moves
     a player should look at again and the rest.
     """
@@ -563,7 +603,7 @@ def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> 
             near = abs(diff - THRESHOLDS["mistake"]) < budget.futile * budget.confidence * se * math.sqrt(n / cap)
             if not (batches >= budget.confirm and near):
                 return True
-        if lo >= THRESHOLDS["mistake"] and n < budget.confirm * max(2, budget.samples):
+        if lo >= THRESHOLDS["mistake"] and n < max(budget.confirm * max(2, budget.samples), budget.confirm_guesses):
             return True
     return False
 
@@ -571,14 +611,18 @@ def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> 
 def _settled(vals: dict[Action, list[float]], move: Action, budget: Budget) -> bool:
     """Whether the mistake line is settled for ``move`` with ``budget.confidence`` either way (see :attr:`Decision.sure`).
 
-    >>> _settled({"a": [20.0, 22.0, 21.0], "b": [0.0, 0.0, 0.0]}, "b", Budget(prior_sd=0.0))
+    A mistake (or blunder) is settled only on ``budget.confirm_guesses`` guesses or more.
+
+    >>> _settled({"a": [20.0, 22.0, 21.0], "b": [0.0, 0.0, 0.0]}, "b", Budget(prior_sd=0.0, confirm_guesses=3))
     True
-    >>> _settled({"a": [20.0, -4.0, 12.0], "b": [0.0, 0.0, 0.0]}, "b", Budget(prior_sd=0.0))
+    >>> _settled({"a": [20.0, 22.0, 21.0], "b": [0.0, 0.0, 0.0]}, "b", Budget(prior_sd=0.0))  # a mistake on 3 guesses
+    False
+    >>> _settled({"a": [20.0, -4.0, 12.0], "b": [0.0, 0.0, 0.0]}, "b", Budget(prior_sd=0.0, confirm_guesses=3))
     False
     """
     loss, se, _ = _loss(vals, move, budget)
     if math.isfinite(se) and verdict_for(loss, se, budget.confidence) in ("mistake", "blunder"):
-        return True
+        return len(vals[move]) >= budget.confirm_guesses
     n = len(vals[move])
     for rival, v in vals.items():
         if rival == move or len(v) != n:
@@ -608,8 +652,12 @@ def _live(vals: dict[Action, list[float]], judged: list[Action], budget: Budget)
 
 def _evaluate(
     est: _Estimator, view: View, played: Action, seed: str, truth: RoundState | None
-) -> tuple[Action, dict[Action, float], float, float, float, dict[str, float] | None, int, bool]:
-    """(best, means, loss, stderr, played mean, hindsight, samples, sure) for one decision."""
+) -> tuple[Action, dict[Action, float], float, float, float, dict[str, float] | None, int, bool, dict[Action, int]]:
+    """(best, means, loss, stderr, played mean, hindsight, samples, sure, guesses per candidate) for one decision.
+
+    The means come first those of the candidates played out on every guess,
+    best first, then those dropped early (fewer guesses), best first.
+    """
     budget = est.budget
     key = _view_key(view, played, budget, seed)
     hit = _CACHE.get(key)
@@ -630,7 +678,8 @@ def _evaluate(
     sure = _settled(vals, played, budget)
     if not sure and budget.estimate_unsure:
         loss, se, best = _loss(vals, played, replace(budget, confidence=0.0))
-    out = (best, dict(sorted(means.items(), key=lambda kv: -kv[1])), loss, se, means[played], hind, len(vals[played]), sure)
+    order = sorted(means, key=lambda a: (-len(vals[a]), -means[a]))
+    out = (best, {a: means[a] for a in order}, loss, se, means[played], hind, len(vals[played]), sure, {a: len(vals[a]) for a in order})
     _CACHE[key] = out
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -646,7 +695,7 @@ def cores() -> int:
 
 
 _Task = tuple[View, Action, str, "RoundState | None"]
-_Result = tuple[Action, dict[Action, float], float, float, float, "dict[str, float] | None", int, bool]
+_Result = tuple[Action, dict[Action, float], float, float, float, "dict[str, float] | None", int, bool, dict[Action, int]]
 
 
 def _evaluate_chunk(budget: Budget, tasks: list[_Task]) -> list[_Result]:
@@ -728,7 +777,7 @@ def _walk(rec: Record) -> tuple[list[_Point], dict[str, int], int]:
             try:
                 match.apply(seat, action, auto=False)
             except IllegalAction as exc:
-                raise ReviewError(f"round {r} action {i}: {exc}") from None
+                raise ReviewError(f"round {r + 1} action {i + 1}: {exc}") from None
     return points, skipped, step
 
 
@@ -770,7 +819,8 @@ def review_record(
         The :class:`Review`.
 
     Raises:
-        ReviewError: the record is malformed or an action in it is illegal.
+        ReviewError: the record is malformed or an action in it is illegal
+            (the message counts rounds and actions from 1: ``round 1 action 5: ...``).
     """
     try:
         rec = record if isinstance(record, Record) else load_record(record)
@@ -791,7 +841,11 @@ def review_record(
             chosen.append(p)
     tasks = [(p.view, p.action, f"{seed}:{p.round}:{p.index}", p.state if hindsight else None) for p in chosen]
     decisions: list[Decision] = []
-    for p, (best, means, loss, se, mine, hind, n, sure) in zip(chosen, _evaluate_all(budget, tasks, jobs, progress), strict=True):
+    # Judged in card points (see _Estimator.rollouts), shown in the game's own points.
+    div = rules.score_divisor
+    raw: list[float] = []
+    for p, (best, means, loss, se, mine, hind, n, sure, counts) in zip(chosen, _evaluate_all(budget, tasks, jobs, progress), strict=True):
+        raw.append(loss)
         decisions.append(
             Decision(
                 round=p.round,
@@ -801,18 +855,22 @@ def review_record(
                 phase=p.view.phase,
                 played=str(p.action),
                 best=str(best),
-                loss=round(loss, 2),
+                loss=round(loss / div, 2),
                 verdict=verdict_for(loss, se if math.isfinite(se) else 0.0, 0.0 if not sure and budget.estimate_unsure else budget.confidence),
-                values={str(a): round(v, 2) for a, v in means.items()},
-                stderr=round(se, 2) if math.isfinite(se) else -1.0,
-                standing=round(_standing(rules, p.totals, p.seat, mine), 2),
+                values={str(a): round(v / div, 2) for a, v in means.items()},
+                stderr=round(se / div, 2) if math.isfinite(se) else -1.0,
+                standing=round(_standing(rules, p.totals, p.seat, mine / div), 2),
                 legal=len(p.view.legal),
                 samples=n,
                 sure=sure,
-                hindsight={k2: round(v, 2) for k2, v in hind.items()} if hind else None,
+                hindsight={k2: round(v / div, 2) for k2, v in hind.items()} if hind else None,
+                played_action=p.action.to_record(),
+                best_action=best.to_record(),
+                value_samples={str(a): c for a, c in counts.items()},
             )
         )
-    nrounds = max(1, len(rec.rounds))
+    # Per round played: a round the record stops before its first action is not counted.
+    nrounds = max(1, sum(1 for spec in rec.rounds if spec.actions))
     players = []
     for s in sorted(want):
         mine_d = [d for d in decisions if d.seat == s]
@@ -822,10 +880,13 @@ def review_record(
                 seat=s,
                 name=rec.players[s],
                 decisions=len(mine_d),
-                accuracy=None if not mine_d else round(accuracy_of(d.loss for d in mine_d) or 0.0, 1),
+                accuracy=None if not mine_d else round(accuracy_of(x for x, d in zip(raw, decisions, strict=True) if d.seat == s) or 0.0, 1),
                 loss=round(total, 1),
                 loss_per_round=round(total / nrounds, 1),
                 verdicts={v: sum(1 for d in mine_d if d.verdict == v) for v in VERDICTS},
             )
         )
-    return Review(players, decisions, len(rec.rounds), steps, budget, seed, skipped)
+    return Review(
+        players, decisions, len(rec.rounds), steps, budget, seed, skipped,
+        thresholds={k: v / div for k, v in THRESHOLDS.items()}, accuracy_scale=ACCURACY_SCALE / div,
+    )

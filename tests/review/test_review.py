@@ -132,7 +132,7 @@ def test_bad_input_is_refused_with_one_line():
     with pytest.raises(ReviewError, match="rules"):
         review_record({"rules": {"preset": "nope"}})
     record = layoff_position([{"p": 0, "discard": "QS"}])
-    with pytest.raises(ReviewError, match="round 0 action 4"):
+    with pytest.raises(ReviewError, match="^round 1 action 5: you do not hold QS$"):
         review_record(record, budget=TINY)
     with pytest.raises(ReviewError, match="seat 5"):
         review_record(layoff_position([]), seats=[5])
@@ -165,13 +165,14 @@ def test_more_samples_only_while_the_mistake_threshold_is_within_the_margin():
     wide = {"a": [30.0, -20.0, 25.0, -30.0], "b": [0.0, 0.0, 0.0, 0.0]}  # a ahead by 1.25 ± 14
     assert _in_doubt(wide, "a", budget) and _in_doubt(wide, "b", budget)
     clear = {"a": [40.0, 42.0, 38.0, 40.0], "b": [0.0, 0.0, 0.0, 0.0]}  # 40 ± 0.8: a blunder, surely
-    assert not _in_doubt(clear, "b", Budget(samples=2, prior_sd=0.0, settle_after=1, confirm=2))
+    # (The batches a mistake needs, without the floor in guesses: see the floor's own test.)
+    assert not _in_doubt(clear, "b", Budget(samples=2, prior_sd=0.0, settle_after=1, confirm=2, confirm_guesses=0))
     # ... but not from a single batch: one batch can miss a whole kind of deal.
     assert _in_doubt(clear, "b", Budget(samples=4, prior_sd=0.0, settle_after=1, confirm=2))
     # By default a mistake needs 8 batches: a few batches can hold the few costly deals by chance.
     assert _in_doubt(clear, "b", Budget(samples=2, prior_sd=0.0, settle_after=1))
     eight = {"a": clear["a"] * 4, "b": clear["b"] * 4}
-    assert not _in_doubt(eight, "b", Budget(samples=2, prior_sd=0.0, settle_after=1))
+    assert not _in_doubt(eight, "b", Budget(samples=2, prior_sd=0.0, settle_after=1, confirm_guesses=0))
     # Every live rival counts, not only the one with the best mean: c may be 8 points better than b.
     three = {"a": [2.0, 2.0, 2.0, 2.0], "b": [0.0, 0.0, 0.0, 0.0], "c": [30.0, -20.0, 25.0, -30.0]}
     assert _in_doubt(three, "b", budget)
@@ -198,7 +199,7 @@ def test_every_candidate_is_played_out_on_the_same_guesses_and_a_clear_call_stop
     record = layoff_position([{"p": 0, "discard": "KS"}, {"p": 1, "draw": "stock"}])
     point = next(p for p in _points(record) if p.step == 5)
     view, played = point.view, point.action
-    budget = Budget(samples=4, candidates=3, extend=3, confirm=2, settle_after=2)
+    budget = Budget(samples=4, candidates=3, extend=3, confirm=2, settle_after=2, confirm_guesses=0)
     est = _Estimator(budget)
     cands = est.candidates(view, played)
     assert len(cands) == 3 and cands[0] == played
@@ -250,7 +251,7 @@ def test_sampling_goes_on_until_the_mistake_line_is_settled_or_the_cap():
 def test_a_mistake_is_sure_only_when_its_interval_clears_the_line():
     from rummy500.review import _settled
 
-    budget = Budget(confidence=2.0, prior_sd=0.0)
+    budget = Budget(confidence=2.0, prior_sd=0.0, confirm_guesses=4)
     assert _settled({"a": [30.0, 31.0, 29.0, 30.0], "b": [0.0, 0.0, 0.0, 0.0]}, "b", budget)  # 30 ± 0.4: a blunder
     assert _settled({"a": [1.0, 0.0, 1.0, 0.0], "b": [0.0, 0.0, 0.0, 0.0]}, "b", budget)  # 0.5 ± 0.3: surely no mistake
     assert not _settled({"a": [10.0, 0.0, 20.0, 0.0], "b": [0.0, 0.0, 0.0, 0.0]}, "b", budget)  # 7.5 ± 4.8: may be one

@@ -345,8 +345,8 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
         + (" (an unsure one is given on the estimate alone)" if b.estimate_unsure else "")
         + "; a loss marked good is a close call that may be the luck of the deals. "
         + ("The tables list every decision. " if every else "The tables list every decision that lost points (--all lists every decision). ")
-        + "A verdict marked ? is unsure: even after the most deals, the move may be "
-        + f"{review.thresholds['mistake']:g} or more points worse than the best, or not."
+        + "A verdict marked ? is unsure: after the most deals the review allows, it is not settled whether the move is "
+        + f"{review.thresholds['mistake']:g} or more points worse than the best."
         + (
             " Hindsight: the two moves played out a few turns from the real cards, then valued as for the verdicts;"
             " not what they really scored, and no part of the verdicts."

@@ -3,23 +3,40 @@
 // for the review; it is computed in the background while this panel polls.
 // Then: each player's accuracy, the moves marked with their verdicts and the
 // best move beside the one played, and a chart of each player's expected
-// standing over the game, drawn here as SVG (docs/review.md).
+// standing over the game, drawn here as SVG (docs/review.md). Moves are
+// written as the table, its log and the replay write them (actions.js
+// `describe`: "Lay off Q♥ K♥ on meld 1"), from the review's record actions.
 
 import { api, seatFor } from "./api.js";
+import { describe } from "./actions.js";
+import { suitedText } from "./cards.js";
 import { h, clear } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // Seat colours live in review.css (.seat-N): the page's CSP allows no inline styles.
 const seatClass = (seat) => `seat-${seat % 8}`;
 // The summary's column headings, with the short form a phone shows (review.css).
-const HEADINGS = [["Player", "Player"], ["Accuracy", "Acc."], ["Points lost / round", "Lost/rd"],
+const HEADINGS = [["Player", "Player"], ["Accuracy", "Acc."], ["Points lost", "Lost"], ["Points lost / round", "Lost/rd"],
   ["Inaccuracies", "Inacc."], ["Mistakes", "Mist."], ["Blunders", "Blun."]];
 const WORDS = { good: "good", inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder" };
-// An unsure verdict (the review's guesses left the mistake line unsettled) reads "mistake?".
-const UNSURE = "Not settled: after the most guesses the review allows, this move may or may not lose 8 points or more.";
-const verdict = (d) => h("span", d.sure === false
-  ? { class: `verdict ${d.verdict} unsure`, title: UNSURE, dataset: { testid: "review-unsure" } }
-  : { class: `verdict ${d.verdict}` }, d.sure === false ? `${WORDS[d.verdict]}?` : WORDS[d.verdict]);
+// A figure of the review as few digits as it needs: 8, 1.6 (a game that divides its scores by 5).
+const num = (x) => String(Math.round(x * 100) / 100);
+// An unsure verdict (the review's guesses left the mistake line unsettled) reads "mistake?"; this says
+// why, with the mistake line of this game (8 points, 1.6 in a game that divides its scores by 5).
+const unsureWhy = (t) => `Not settled: after the most guesses the review allows, this move may or may not lose ${num(t?.mistake ?? 8)} points or more.`;
+// A close call: points lost by the estimate, but not by the margin a verdict needs.
+const isClose = (d) => d.verdict === "good" && d.loss > 0;
+const CLOSE_WHY = "Close call: the move lost points by the review's estimate, but too few to tell from the luck of the deals, so it is rated good; its points still count in the points lost.";
+// The moves listed by default: every one that lost points (close calls too), so they add up to the summary.
+const lostPoints = (d) => d.loss > 0 || d.verdict !== "good";
+
+/** A move of a decision ("played" or "best") in the words of the table, the log and the replay. */
+function moveWords(d, which) {
+  const action = d[`${which}_action`];
+  return action ? describe(action) : d[which];
+}
+
+const moveText = (d, which) => suitedText(moveWords(d, which));
 
 function ensureStyles() {
   if (document.querySelector("link[data-review-css]")) return;
@@ -52,13 +69,21 @@ export function reviewPanel(gameId, hooks) {
   const bar = h("progress", { max: "1", value: "0", "aria-label": "Decisions reviewed" });
   const count = h("span", { class: "hint" });
   const progress = h("div", { class: "review-progress", dataset: { testid: "review-progress" }, hidden: true }, [bar, count]);
+  // After a move of the list is picked, the position is shown on the board (above the panel):
+  // this bar stays in view there, saying which move it is, with the way back to the list.
+  const backText = h("span", { class: "review-back-text" });
+  const back = h("button", { type: "button", class: "primary", dataset: { testid: "review-back" } }, "Back to the list");
+  const backBar = h("div", { class: "review-back-bar", role: "region", "aria-label": "The reviewed move shown", dataset: { testid: "review-back-bar" }, hidden: true }, [backText, back]);
   const el = h("section", { class: "panel review-panel", dataset: { testid: "review-panel" } }, [
-    h("h2", {}, "Review"), button, status, progress, current, body,
+    h("h2", {}, "Review"), button, status, progress, current, body, backBar,
   ]);
   let review = null;
   let step = 0;
   let timer = null;
   let stopped = false;
+  let picked = 0; // the step of the move picked in the list (0: none)
+  let watch = null; // sees the picked move back in view
+  let sizer = null; // redraws the chart at its width
   const byStep = new Map();
 
   if (!me?.token) {
@@ -112,14 +137,23 @@ export function reviewPanel(gameId, hooks) {
     }
   }
 
+  // The review names the players itself: the replay's names may not have come yet.
   function name(seat) {
-    return hooks.names()[seat] || `Seat ${seat + 1}`;
+    return review?.players?.find((p) => p.seat === seat)?.name || hooks.names()[seat] || `Seat ${seat + 1}`;
   }
+
+  function verdict(d) {
+    if (d.sure !== false) return h("span", { class: `verdict ${d.verdict}` }, WORDS[d.verdict]);
+    return h("span", { class: `verdict ${d.verdict} unsure`, title: unsureWhy(review?.thresholds), dataset: { testid: "review-unsure" } }, `${WORDS[d.verdict]}?`);
+  }
+
+  const closeTag = () => h("span", { class: "close-call", dataset: { testid: "review-close" } }, "close call");
 
   function render(r) {
     review = r;
     byStep.clear();
     for (const d of r.decisions) byStep.set(d.step, d);
+    hideBack();
     clear(body);
     body.append(summary(r), chart(r), moves(r), legendNote(r));
     onStep(step);
@@ -129,6 +163,7 @@ export function reviewPanel(gameId, hooks) {
     const rows = r.players.map((p) => h("tr", {}, [
       h("th", { scope: "row" }, [h("span", { class: `swatch ${seatClass(p.seat)}` }), name(p.seat)]),
       h("td", { dataset: { testid: `review-accuracy-${p.seat}` } }, p.accuracy === null ? "\u2013" : `${p.accuracy.toFixed(1)}%`),
+      h("td", { dataset: { testid: `review-lost-${p.seat}` } }, p.loss.toFixed(1)),
       h("td", {}, p.loss_per_round.toFixed(1)),
       h("td", {}, String(p.verdicts.inaccuracy)),
       h("td", {}, String(p.verdicts.mistake)),
@@ -141,8 +176,24 @@ export function reviewPanel(gameId, hooks) {
     ]));
   }
 
+  // The chart is drawn at the width it is shown at (one unit a pixel), so its text keeps its size on a
+  // phone; it is drawn again when that width changes.
   function chart(r) {
-    const W = 600, H = 200, L = 40, R = 10, T = 10, B = 24;
+    const fig = h("figure", { class: "review-figure" }, [drawChart(r, 600), h("figcaption", { class: "hint" }, "Expected standing after each decision: lead in the totals plus the round points the move was expected to bring. Dots: mistakes and blunders.")]);
+    let width = 600;
+    sizer?.disconnect();
+    sizer = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
+      const w = Math.round(fig.clientWidth);
+      if (!w || Math.abs(w - width) < 2) return;
+      width = w;
+      fig.firstChild.replaceWith(drawChart(r, w));
+    }) : null;
+    sizer?.observe(fig);
+    return fig;
+  }
+
+  function drawChart(r, W) {
+    const H = Math.max(160, Math.min(220, Math.round(W / 3))), L = 40, R = 10, T = 12, B = 24;
     const series = r.players.map((p) => r.decisions.filter((d) => d.seat === p.seat).map((d) => [d.step, d.standing, d]));
     const ys = series.flat().map((pt) => pt[1]).concat([0]);
     let lo = Math.min(...ys), hi = Math.max(...ys);
@@ -169,34 +220,42 @@ export function reviewPanel(gameId, hooks) {
       for (const [s, v, d] of pts) {
         if (d.verdict !== "mistake" && d.verdict !== "blunder") continue;
         const c = svg("circle", { cx: x(s).toFixed(1), cy: y(v).toFixed(1), r: d.verdict === "blunder" ? 5 : 3.5, class: `mark ${d.verdict} ${seatClass(seat)}` });
-        c.append(svg("title", {}, [document.createTextNode(`Move ${s}: ${d.verdict} (${d.played})`)]));
+        c.append(svg("title", {}, [document.createTextNode(`Move ${s}: ${d.verdict} (${moveWords(d, "played")})`)]));
         g.append(c);
       }
     });
-    return h("figure", { class: "review-figure" }, [g, h("figcaption", { class: "hint" }, "Expected standing after each decision: lead in the totals plus the round points the move was expected to bring. Dots: mistakes and blunders.")]);
+    return g;
   }
 
   function moves(r) {
     const list = h("ol", { class: "review-moves", dataset: { testid: "review-moves" } });
     const all = h("input", { type: "checkbox", dataset: { testid: "review-show-all" } });
+    // What a close call and a "?" mean, in words a touch screen shows too (not only in a tooltip).
+    const notes = h("div", { class: "hint review-notes", dataset: { testid: "review-notes" } });
     const fill = () => {
       clear(list);
-      const shown = r.decisions.filter((d) => all.checked || d.verdict !== "good");
-      if (!shown.length) list.append(h("li", { class: "hint" }, "No move lost points by the review's measure."));
+      clear(notes);
+      const shown = r.decisions.filter((d) => all.checked || lostPoints(d));
+      if (!shown.length) {
+        list.append(h("li", { class: "hint" }, all.checked ? "No decision was reviewed." : "No move lost points by the review's measure."));
+      }
       for (const d of shown) {
         const item = h("li", { class: `verdict-${d.verdict}`, dataset: { step: String(d.step) } }, h("button", {
           type: "button", class: "review-move", dataset: { testid: `review-move-${d.step}` },
-          onclick: () => hooks.goTo(d.step - 1),
+          onclick: (e) => pick(d, e.currentTarget),
         }, [
           h("span", { class: "num" }, `Move ${d.step}`),
           h("span", { class: "who" }, name(d.seat)),
-          h("span", { class: "played" }, d.played),
-          d.best !== d.played ? h("span", { class: "best" }, ["best: ", h("b", {}, d.best)]) : null,
+          h("span", { class: "played" }, moveText(d, "played")),
+          d.best !== d.played ? h("span", { class: "best" }, ["best: ", h("b", {}, moveText(d, "best"))]) : null,
           d.loss > 0 ? h("span", { class: "loss" }, `\u2212${d.loss.toFixed(1)}`) : null,
           verdict(d),
+          isClose(d) ? closeTag() : null,
         ]));
         list.append(item);
       }
+      if (shown.some(isClose)) notes.append(h("p", {}, CLOSE_WHY));
+      if (shown.some((d) => d.sure === false)) notes.append(h("p", {}, `A verdict with a ?: ${unsureWhy(r.thresholds).replace(/^Not settled/, "not settled")}`));
       mark();
     };
     all.addEventListener("change", fill);
@@ -205,8 +264,46 @@ export function reviewPanel(gameId, hooks) {
       h("h3", {}, "Moves"),
       h("label", { class: "hint" }, [all, " show every reviewed decision"]),
       list,
+      notes,
     ]);
   }
+
+  /** Show the position before a move of the list on the board, and the way back to the list. */
+  async function pick(d, from) {
+    await hooks.goTo(d.step - 1);
+    if (stopped || review === null) return;
+    picked = d.step;
+    clear(backText);
+    backText.append(h("span", {}, [`Move ${d.step} \u2014 ${name(d.seat)}: `, h("b", {}, moveText(d, "played")),
+      d.best !== d.played ? ["; best: ", h("b", {}, moveText(d, "best")), ` (\u2212${d.loss.toFixed(1)})`] : "", " ", verdict(d)]));
+    backBar.hidden = false;
+    document.querySelector("[data-testid=replay-board]")?.scrollIntoView({ block: "start", behavior: "instant" });
+    back.focus({ preventScroll: true });
+    // Back at the move in the list (scrolled there by hand): the bar goes.
+    watch?.disconnect();
+    watch = typeof IntersectionObserver === "function" ? new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) hideBack();
+    }, { rootMargin: `0px 0px -${backBar.offsetHeight}px 0px`, threshold: 1 }) : null;
+    watch?.observe(from);
+  }
+
+  function hideBack() {
+    watch?.disconnect();
+    watch = null;
+    if (backBar.hidden) return;
+    const focused = backBar.contains(document.activeElement);
+    backBar.hidden = true;
+    if (focused) pickedButton()?.focus({ preventScroll: true });
+  }
+
+  const pickedButton = () => el.querySelector(`.review-moves li[data-step="${picked}"] button`);
+
+  back.addEventListener("click", () => {
+    const target = pickedButton() ?? el.querySelector(".review-moves");
+    target?.scrollIntoView({ block: "center", behavior: "instant" });
+    hideBack();
+    target?.focus?.({ preventScroll: true });
+  });
 
   function legendNote(r) {
     const t = r.thresholds;
@@ -215,14 +312,14 @@ export function reviewPanel(gameId, hooks) {
     const fewest = Math.min(most, b.samples * Math.max(1, b.settle_after || 1));
     const guesses = fewest === most ? `${most} guesses` : `${fewest} to ${most} guesses`;
     const close = fewest === most ? "" : ", more where the verdict is close";
-    return h("p", { class: "hint", dataset: { testid: "review-legend" } }, `Points are expected round points, judged from the player's own view (${guesses} of the hidden cards per decision${close}). Inaccuracy from ${t.inaccuracy}, mistake from ${t.mistake}, blunder from ${t.blunder} points lost; a ? marks a verdict the guesses did not settle.`);
+    return h("p", { class: "hint", dataset: { testid: "review-legend" } }, `Points are expected round points, as this game scores them, judged from the player's own view (${guesses} of the hidden cards per decision${close}). Inaccuracy from ${num(t.inaccuracy)}, mistake from ${num(t.mistake)}, blunder from ${num(t.blunder)} points lost; a ? marks a verdict the guesses did not settle.`);
   }
 
   function line(label, d) {
     return h("p", { class: `verdict-${d.verdict}` }, [
-      `${label} (move ${d.step}) \u2014 ${name(d.seat)} played `, h("b", {}, d.played),
-      d.best !== d.played ? [", best was ", h("b", {}, d.best), `, \u2212${d.loss.toFixed(1)} expected points`] : "",
-      ": ", verdict(d),
+      `${label} (move ${d.step}) \u2014 ${name(d.seat)}: `, h("b", {}, moveText(d, "played")),
+      d.best !== d.played ? ["; best: ", h("b", {}, moveText(d, "best")), `, \u2212${d.loss.toFixed(1)} expected points`] : "",
+      " ", verdict(d), isClose(d) ? [" ", closeTag()] : null,
     ]);
   }
 
@@ -246,6 +343,8 @@ export function reviewPanel(gameId, hooks) {
   function stop() {
     stopped = true;
     if (timer) clearTimeout(timer);
+    hideBack();
+    sizer?.disconnect();
   }
 
   return { el, onStep, stop };
