@@ -14,7 +14,7 @@ from rummy500.cards import JOKER, Card
 from rummy500.melds import JOKER_SET, RUN, SET, TableMeld, is_low_ace
 from rummy500.rules import CardValues, HandPenalty, JokerValue, Rules
 
-__all__ = ["RoundResult", "card_value", "hand_value", "meld_points", "score_round"]
+__all__ = ["RoundResult", "card_value", "hand_value", "in_round_points", "meld_points", "score_round"]
 
 # Enum members bound once: reading a member off an Enum class costs ~0.7 us in
 # Python 3.11 (EnumType.__getattr__), too slow for the legal-move loop.
@@ -161,6 +161,20 @@ def _divide(x: int, d: int) -> int:
     q, r = divmod(abs(x), d)
     q += 1 if 2 * r >= d else 0  # half away from zero
     return q if x >= 0 else -q
+
+
+def in_round_points(points: float, rules: Rules) -> float:
+    """Card points (a hand's value, a meld's, an estimate of them) in the round's own points.
+
+    Divided by ``score_divisor`` as round scores are, but unrounded (for
+    estimates; :func:`score_round` rounds).
+
+    >>> from rummy500.rules import Rules
+    >>> in_round_points(64, Rules()), in_round_points(64, Rules(score_divisor=5))
+    (64, 12.8)
+    """
+    d = rules.score_divisor
+    return points if d == 1 else points / d
 
 
 def score_round(

@@ -63,6 +63,7 @@ from rummy500.bots.medium import MediumBot
 from rummy500.cards import JOKER, Card, card
 from rummy500.drive import Agent, AgentError, drive
 from rummy500.public import Phase
+from rummy500.scoring import in_round_points
 from rummy500.views import View
 
 if TYPE_CHECKING:
@@ -593,9 +594,7 @@ class HardBot(Bot):
         else:
             # The leaf estimates in card points; a finished round's scores and the match totals are
             # divided by score_divisor: every value in the game's own points.
-            per_seat = self.leaf(state)
-            if rules.score_divisor != 1:
-                per_seat = [v / rules.score_divisor for v in per_seat]
+            per_seat = [in_round_points(v, rules) for v in self.leaf(state)]
         mine = rules.side_of(seat)
         scores = self._scores
         goal = rules.winning_total
