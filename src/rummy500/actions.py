@@ -406,6 +406,11 @@ def action_from_record(rec: Mapping[str, Any]) -> Action:
     raise ActionError(f"unknown verb {verb!r}")  # pragma: no cover - verbs are exhaustive
 
 
+def _whole(word: str) -> bool:
+    """Whether ``word`` is a whole number written in ASCII digits (``str.isdigit`` also takes ``²``)."""
+    return word.isascii() and word.isdigit()
+
+
 def parse_action(text: str) -> Action:
     """Parse the text form (``meld 5H 6H JK=7H``, ``layoff 8H on 4``, ``take 3`` ...).
 
@@ -421,7 +426,7 @@ def parse_action(text: str) -> Action:
         lowered = [w.lower() for w in ws]
         if "on" in lowered:
             i = lowered.index("on")
-            if i != len(ws) - 2 or not ws[-1].isdigit():
+            if i != len(ws) - 2 or not _whole(ws[-1]):
                 raise ActionError(f"{verb!r}: write 'on' followed by a meld id at the end")
             return ws[:i], int(ws[-1])
         return ws, None
@@ -433,7 +438,7 @@ def parse_action(text: str) -> Action:
                     raise ActionError("'draw' takes nothing after it")
                 return Draw()
             case "take" | "pile":
-                if not args or not args[0].isdigit() or len(args) > 2:
+                if not args or not _whole(args[0]) or len(args) > 2:
                     raise ActionError("write 'take N' (N cards from the top of the pile)")
                 split = len(args) == 2 and args[1].lower() == "split"
                 if len(args) == 2 and not split:
@@ -462,7 +467,7 @@ def parse_action(text: str) -> Action:
             case "pass":
                 return Pass()
             case "rummy":
-                if not args or not args[0].isdigit():
+                if not args or not _whole(args[0]):
                     raise ActionError("write 'rummy N' (N-th card from the top of the pile)")
                 rest = args[1:]
                 rec: dict[str, Any] = {"rummy": int(args[0])}

@@ -113,12 +113,14 @@ def drive(
         AgentError: an agent answered outside its legal actions (nothing was applied).
     """
     count = 0
+    if isinstance(game, Match):
+        game.continue_play()  # a match rebuilt from a record may stop between rounds or before a reshuffle
     while until is None or not until():
         decision = game.decision()
         if decision is None:
             break
         if decision.kind is DecisionKind.CHANCE:
-            assert isinstance(game, RoundState)
+            assert isinstance(game, RoundState)  # a match draws its own chance (auto play, continue_play)
             action: Action | None = game.chance_reshuffle(rng)
             assert action is not None
             events = game.apply(action, check=False)

@@ -17,7 +17,7 @@ from rummy500.actions import Action, Decline, Reshuffle
 from rummy500.cards import Card, natural_cards
 from rummy500.events import Dealt, Event, GameOver
 from rummy500.rules import FirstDealer, NextDealer, Rules
-from rummy500.state import Decision, IllegalAction, Phase, RoundState
+from rummy500.state import Decision, IllegalAction, Phase, RoundState, seat_number
 from rummy500.views import View
 
 __all__ = ["Match", "RoundLog", "cut_for_dealer"]
@@ -131,8 +131,12 @@ class Match:
         return out
 
     # ----------------------------------------------------------------- rounds
-    def start_round(self, state: RoundState) -> list[Event]:
+    def start_round(self, state: RoundState, *, auto: bool = True) -> list[Event]:
         """Begin a round from a dealt state (its deal is logged for the record).
+
+        ``auto``: draw a reshuffle due at once (a deal that left no stock under
+        ``stock_out: reshuffle``) from the match's rng; a replay passes False, since its
+        record holds the reshuffle.
 
         Returns:
             The :class:`~rummy500.events.Dealt` event and any reshuffle due at once.
@@ -148,7 +152,8 @@ class Match:
                 discard=list(state.public.discard),
             )
         )
-        return [Dealt(len(self.rounds) - 1, state.public.dealer), *self._resolve_chance()]
+        dealt: list[Event] = [Dealt(len(self.rounds) - 1, state.public.dealer)]
+        return [*dealt, *self._resolve_chance()] if auto else dealt
 
     def next_dealer(self) -> int:
         """Who deals the next round (``next_dealer``)."""
@@ -213,7 +218,11 @@ class Match:
             raise IllegalAction("the game is over")
         if state.is_over:
             raise IllegalAction("the round is over")
-        events = state.apply(action, seat, check=check)
+        if check:
+            # The engine's own action and seat number (an equal int, numpy's included, is not recorded as given).
+            seat = seat_number(seat, state.n)
+            action = state.checked(action, seat)
+        events = state.apply(action, seat, check=False)
         if isinstance(action, Decline):
             return events  # a decline changes no position and is never recorded
         self.rounds[-1].actions.append((seat, action))
@@ -317,7 +326,18 @@ class Match:
             "rounds": [r.to_record() for r in self.rounds],
         }
 
-    def continue_play(self) -> None:
-        """After replaying a record whose last round ended, deal the next round."""
-        if self.state is not None and self.state.is_over and not self.is_over:
-            self.start_round(RoundState.new(self.rules, self.next_dealer(), self.rng))
+    def continue_play(self) -> list[Event]:
+        """Make a match rebuilt from a record ready to play on (a record may stop anywhere).
+
+        Deals the next round if the record's last round ended (and the game
+        did not), and draws a reshuffle that is due (the record stopped in phase
+        ``shuffle``) from the match's rng, as auto play would have.
+
+        Returns:
+            What happened (the deal, the reshuffle), nothing if the match was ready.
+        """
+        if self.is_over or self.state is None:
+            return []
+        if self.state.is_over:
+            return self.start_round(RoundState.new(self.rules, self.next_dealer(), self.rng))
+        return self._resolve_chance()

@@ -361,7 +361,7 @@ def deal_round(match: Match, rec: Record, r: int) -> None:
         dealer = 0
     else:
         dealer = match.next_dealer()
-    match.start_round(_start_state(rec.rules, spec, dealer, f"rounds[{r}]"))
+    match.start_round(_start_state(rec.rules, spec, dealer, f"rounds[{r}]"), auto=False)  # its reshuffles are recorded
 
 
 def replay_match(
@@ -387,6 +387,10 @@ def replay_match(
 
 def match_from_record(record: Any) -> Match:
     """Rebuild a match by replaying a record.
+
+    The match stands where the record stops: between two rounds, or with a
+    reshuffle due. :meth:`Match.continue_play` readies it to play on (as
+    ``drive`` does by itself).
 
     Raises:
         RecordError: the record is malformed.

@@ -211,7 +211,7 @@ def parse_horizon(text: str) -> int | Literal["auto"] | None:
         return None
     if text == "auto":
         return "auto"
-    if text.isdigit() and int(text) >= 1:
+    if text.isascii() and text.isdigit() and int(text) >= 1:
         return int(text)
     raise ValueError(f"--horizon must be a number of turns (at least 1), auto or end, not {text!r}")
 

@@ -37,7 +37,7 @@ from rummy500.actions import (
     Swap,
     Take,
 )
-from rummy500.cards import JOKER, Card, natural_cards
+from rummy500.cards import JOKER, Card, card, natural_cards
 from rummy500.events import (
     Blocked,
     CalledRummy,
@@ -93,6 +93,7 @@ __all__ = [
     "ResampleError",
     "RoundState",
     "build_pack",
+    "seat_number",
     "state_from_position",
     "state_from_view",
     "unseen_cards",
@@ -629,6 +630,40 @@ class RoundState:
                 return True  # the action itself, taken from the list (the common case: no equality tests)
         # A discard of several cards may name them in any order (the list has them ascending).
         return _listed(action) in acts
+
+    def checked(self, action: Action, seat: int | None = None) -> Action:
+        """``action`` as the engine lists it, if ``seat`` (default: the seat to move) may play it now.
+
+        An action only *equal* to a legal one (plain ints for cards, ``Take(True)``,
+        ``on=0.0``) becomes the engine's own object, so nothing but cards and
+        whole numbers is ever played or recorded. A discard of several cards
+        keeps the order given (any order is legal; the last one ends on top).
+
+        Raises:
+            IllegalAction: not legal now, saying why; or ``seat`` is no seat of this game.
+        """
+        p = self.public
+        seat = p.to_move if seat is None else seat_number(seat, self.n)
+        if isinstance(action, Reshuffle):
+            self._check_reshuffle(action, seat, True)
+            return Reshuffle(tuple(card(int(c)) for c in action.cards))
+        acts = self._legal_list(seat)
+        for listed in acts:
+            if listed is action:
+                return listed  # the action itself, taken from the list (the common case: no equality tests)
+        want = _listed(action)
+        for listed in acts:
+            if listed == want:
+                if not _same_kinds(listed, want):
+                    raise IllegalAction(f"{action!r} is not written with cards and whole numbers (a bool or a float is neither)")
+                if listed is not want and isinstance(action, Discard) and len(action.cards) > 1:
+                    return Discard(tuple(card(int(c)) for c in action.cards))
+                return listed
+        try:
+            why = self.explain(action, seat)
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+            why = f"{action!r} is not a legal action now"
+        raise IllegalAction(why)
 
     def offer_order(self) -> list[int]:
         """The seats other than the one to move, in the order out-of-turn offers go to them.
@@ -1616,8 +1651,9 @@ class RoundState:
             # The commonest actions (discard, draw, take) have a short path for the common case.
             if seat is None:
                 seat = public.to_move
-            if check and not self.is_legal(action, seat):
-                raise IllegalAction(self.explain(action, seat))
+            if check:
+                action = self.checked(action, seat)
+                seat = int(seat)
             events = fast(self, public, seat, action)
             if events is not None:
                 return events
@@ -1626,13 +1662,15 @@ class RoundState:
         if effect is None:
             raise IllegalAction(f"{action!r} is not an action")
         if isinstance(action, Reshuffle):
-            self._check_reshuffle(action, seat, check)
+            if check:
+                action = self.checked(action, seat)
             seat = public.to_move
         else:
             if seat is None:
                 seat = public.to_move
-            if check and not self.is_legal(action, seat):
-                raise IllegalAction(self.explain(action, seat))
+            if check:
+                action = self.checked(action, seat)
+                seat = int(seat)
         self._legal_cache = None
         d = self.public = _open(public)
         try:
@@ -2325,6 +2363,31 @@ _DISCARD_OF = _DISCARDS.__getitem__
 # Actions are immutable values: the ones enumerated are built once and shared.
 _MELD_ACTIONS: dict[tuple[Card, ...], Meld] = {}
 _LAYOFF_ACTIONS: dict[tuple[tuple[Card, ...], int], LayOff] = {}
+
+
+def seat_number(seat: Any, n: int) -> int:
+    """``seat`` as a seat number of an ``n``-player game (a whole number, not a bool: numpy's too)."""
+    if type(seat) is int:
+        return seat
+    if not isinstance(seat, bool):
+        try:
+            return int(seat.__index__())
+        except (AttributeError, TypeError):
+            pass
+    raise IllegalAction(f"a seat is a whole number from 0 to {n - 1}, not {seat!r}")
+
+
+def _same_kinds(listed: Action, given: Action) -> bool:
+    """Whether ``given`` (equal to ``listed``) holds cards and whole numbers where ``listed`` does, not bools or floats."""
+    if type(listed) is not type(given):
+        return False
+    for name in getattr(listed, "__dataclass_fields__", ()):
+        a, b = getattr(listed, name), getattr(given, name)
+        if isinstance(b, bool) and not isinstance(a, bool) or isinstance(b, float):
+            return False
+        if isinstance(a, tuple) and isinstance(b, tuple) and any(isinstance(x, bool | float) for x in b):
+            return False
+    return True
 
 
 def _listed(action: Action) -> Action:
