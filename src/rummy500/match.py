@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, SupportsIndex
 
 from rummy500.actions import Action, Decline, Reshuffle
 from rummy500.cards import Card, natural_cards
@@ -201,7 +201,7 @@ class Match:
             return None
         return self.state.decision(skip)
 
-    def apply(self, seat: int, action: Action, *, check: bool = True, auto: bool = True) -> list[Event]:
+    def apply(self, seat: SupportsIndex, action: Action, *, check: bool = True, auto: bool = True) -> list[Event]:
         """Play an action; when the round ends, score it and (``auto``) deal the next.
 
         Returns:
@@ -218,14 +218,15 @@ class Match:
             raise IllegalAction("the game is over")
         if state.is_over:
             raise IllegalAction("the round is over")
+        # The engine's own seat number and action (an equal int, numpy's included, is not recorded as given).
+        # (The seat is typed SupportsIndex so that the compiled build too refuses a bad one as IllegalAction.)
+        n = seat_number(seat, state.n)
         if check:
-            # The engine's own action and seat number (an equal int, numpy's included, is not recorded as given).
-            seat = seat_number(seat, state.n)
-            action = state.checked(action, seat)
-        events = state.apply(action, seat, check=False)
+            action = state.checked(action, n)
+        events = state.apply(action, n, check=False)
         if isinstance(action, Decline):
             return events  # a decline changes no position and is never recorded
-        self.rounds[-1].actions.append((seat, action))
+        self.rounds[-1].actions.append((n, action))
         phase = state.public.phase
         if phase is _PH_SHUFFLE and auto:
             events.extend(self._resolve_chance())

@@ -168,7 +168,13 @@ class Decision:
 
 
 _NOBODY: frozenset[int] = frozenset()
-_set_declined = View.declined.__set__  # type: ignore[misc,attr-defined]  # a view's own copy of a public field
+
+
+def _set_declined(view: View, seats: frozenset[int]) -> None:
+    """Write a view's own copy of the public ``declined`` (views are frozen values, built by the engine)."""
+    object.__setattr__(view, "declined", seats)
+
+
 _T = TypeVar("_T")
 
 
