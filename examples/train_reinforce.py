@@ -107,6 +107,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--curve", default=None, help="save the learning curve (PNG, needs matplotlib)")
     args = parser.parse_args(argv)
+    if args.curve:
+        try:  # checked now, not after the training
+            import matplotlib  # noqa: F401
+        except ImportError:
+            parser.error("--curve needs matplotlib (pip install matplotlib)")
 
     rng = np.random.default_rng(args.seed)
     env = SingleAgentEnv(rules=RULES, opponents=args.opponent, seat="random")

@@ -1176,7 +1176,7 @@ def parser() -> argparse.ArgumentParser:
         "--opponents",
         default="medium",
         help=f"comma-separated bot levels ({', '.join(BOT_LEVELS)}), one per other seat (repeated round the"
-        " table when there are fewer; never more levels than seats); sets the number of players unless --rules does",
+        " table when there are fewer; never more levels than seats); sets the number of players unless --rules or the preset does",
     )
     p.add_argument("--name", default="You", help="your name (with --load: the player you are, found by name)")
     p.add_argument("--seed", type=int, default=None, help="seed the deal and the bots")
