@@ -1077,6 +1077,15 @@ class Rules:
         return None if isinstance(self.rummy_card_value, RummyCardValue) else self.rummy_card_value
 
     @property
+    def masters_hand_score(self) -> int | None:
+        """``masters_hand``: what a Rummy Master's Hand scores for the round (before ``score_divisor``); None when it is off.
+
+        A player who lays down a run of 7 or more cards and goes out by a
+        discard in the same turn scores this for the round, whatever their melds.
+        """
+        return 500 if self.masters_hand else None
+
+    @property
     def going_out_rummy(self) -> CallingRummy | None:
         """``rummy_after_going_out``: the calls whose playable cards make a going-out discard a Rummy; None when it is off.
 

@@ -216,8 +216,9 @@ def score_round(
             scores[s] += sum(in_hand[o] for o in range(n) if rules.side_of(o) != rules.side_of(s))
     if went_out is not None and rules.going_out_bonus:
         scores[went_out] += rules.going_out_bonus
-    if masters is not None:
-        scores[masters] = 500  # "500 for the round", divided like every score by score_divisor
+    bonus = rules.masters_hand_score
+    if masters is not None and bonus is not None:
+        scores[masters] = bonus  # "500 for the round", divided like every score by score_divisor
     scores = [_divide(s, rules.score_divisor) for s in scores]
     return RoundResult(scores, table, in_hand, went_out)
 

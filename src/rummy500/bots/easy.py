@@ -13,7 +13,9 @@ makes:
   a meld, without weighing what it might still become;
 * it calls Rummy only when the claim is obviously good;
 * (``rummy_after_going_out``) it goes out without looking at the pile, so
-  it may leave a Rummy there and take cards back.
+  it may leave a Rummy there and take cards back;
+* (``masters_hand``) it lays what scores without looking for a Master's
+  Hand, so it may go out by a meld with a run of seven down.
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ out-of-turn chances the same way, and picks the meld or lay-off that keeps
 the most points layable) and searches the decisions that swing a round:
 **how to draw** (the stock, or how deep to dig into the pile), **what to
 discard**, and (``hold_back``, on by default) **whether to lay now** or
-keep the cards in hand a while (the best discard instead).
+keep the cards in hand a while (the best discard instead). Under
+``masters_hand`` a Master's Hand this turn is a candidate too (worth the
+round's 500 less the seat's table points, so it is played at once).
 
 For such a decision it scores the actions with the medium heuristics (the
 stock valued by averaging over every card it may hold), keeps those within a
@@ -362,7 +364,9 @@ class HardBot(Bot):
         them. Discards: what the card may still become, against the risk of
         being caught with it and what it gives the opponents, as ``medium``
         scores them. A meld or lay-off that keeps the most points layable is
-        played at once.
+        played at once. (``masters_hand``) The next play of a Master's Hand
+        this turn (:meth:`~rummy500.bots.heuristics.Analysis.masters_play`)
+        is a candidate worth the round's score less the seat's table points.
         """
         out: list[tuple[float, Action]] = []
         if view.phase == "draw":
@@ -388,6 +392,15 @@ class HardBot(Bot):
             return out
         lay, v = an.best_lay(legal)
         discards = [a for a in legal if isinstance(a, Discard)]
+        masters = an.masters_play(legal)
+        if masters is not None and masters[1] > max(v, 0.0):
+            # A Master's Hand this turn: the round's score at once, searched against the usual lay
+            # or discard (its playouts end the round, so only a far better line could beat it).
+            act, worth = masters
+            self.guide.last_reason = f"{act}: a run of seven or more laid and out by a discard this turn is a Master's Hand"
+            if lay is not None and v > 0:
+                return [(worth, act), (float(v), lay)]
+            return [(worth, act), *((-an.discard_score(d.cards), d) for d in discards if d != act)]
         if lay is not None and v > 0:
             self.guide.last_reason = f"{lay} keeps {v:.0f} points layable"
             out = [(float(v), lay)]
@@ -484,7 +497,9 @@ class HardBot(Bot):
         n = len(results[best])
         # The reason is read by players (hints): plain words, no search jargon.
         tried = f"played out {n} times a few turns ahead, over guesses of the hidden cards"
-        if best == fav:
+        if not n:
+            self.last_reason = f"{best}: the first choice by rule of thumb (no guess of the hidden cards added up)"
+        elif best == fav:
             avg = _mean(results[best])
             where = f"{_points(abs(avg))} {'ahead of' if avg >= 0 else 'behind'}" if round(avg) else "level with"
             self.last_reason = (

@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import cast
 
 from rummy500 import fastmeld
 from rummy500.actions import Action, CallRummy, Discard, Draw, LayOff, Meld, Pass, Take
 from rummy500.cards import JOKER, Card, card
-from rummy500.melds import MeldError, TableMeld, extend_meld, fits_alone, make_meld
+from rummy500.melds import RUN, MeldError, TableMeld, extend_meld, fits_alone, make_meld
 from rummy500.rules import CallingRummy, Rules
 from rummy500.scoring import card_value, meld_points, new_meld_points
 from rummy500.views import View
@@ -34,6 +35,8 @@ __all__ = ["Analysis", "Group", "PlanContext", "Planner", "bare", "card_outs", "
 _JK = JOKER
 
 
+#: (``masters_hand``) The shortest run whose laying makes a Master's Hand of the turn it goes out in.
+MASTERS_RUN = 7
 #: An opponent seen taking this many cards still held is racing us to a big table.
 RACE_PILE = 4
 #: The share of an opponent's want for the cards a pile take denies them.
@@ -115,6 +118,8 @@ class Group:
 # are immutable values. The meld is held in the entry (so its id stays its own) and compared
 # by identity: hashing a meld's every field at each look-up cost more than the points.
 _POINTS: dict[Rules, dict[tuple[object, ...], tuple[TableMeld | None, int | None]]] = {}
+# The same for planners that may place a doubling joker on a set (Dealer's Gambit, double).
+_DOUBLED_POINTS: dict[Rules, dict[tuple[object, ...], tuple[TableMeld | None, int | None]]] = {}
 # cards as an action writes them -> the hand cards they use, bare and sorted.
 _NEEDS: dict[tuple[Card, ...], tuple[Card, ...]] = {}
 
@@ -154,6 +159,9 @@ class Planner:
             ``layoff_needs_own_meld``).
         may_extend: which table melds this seat may extend (``layoff_onto``).
         wild: whether jokers are wild this hand.
+        doubling: (Dealer's Gambit, ``double`` nominated) a joker may be
+            placed on a set as it is melded, doubling the set's points and
+            sealing it: every set of the hand is also offered with a joker.
         node_budget: a cap on the search (it stays exact for ordinary hands).
     """
 
@@ -166,6 +174,7 @@ class Planner:
         may_layoff: bool = True,
         may_extend: Callable[[TableMeld], bool] | None = None,
         wild: bool = True,
+        doubling: bool = False,
         node_budget: int = 4000,
     ) -> None:
         self.rules = rules
@@ -174,11 +183,14 @@ class Planner:
         self.may_layoff = may_layoff
         self.may_extend = may_extend or (lambda m: True)
         self.wild = wild
+        self.doubling = doubling
         self.node_budget = node_budget
-        # The rules' points memo, found once here rather than hashing the rules at every look-up.
-        if len(_POINTS) > 64 and rules not in _POINTS:
-            _POINTS.clear()
-        self._points = _POINTS.setdefault(rules, {})
+        # The rules' points memo, found once here rather than hashing the rules at every look-up
+        # (a doubling planner has its own: a bare joker on a set scores there, and nowhere else).
+        memos = _DOUBLED_POINTS if doubling else _POINTS
+        if len(memos) > 64 and rules not in memos:
+            memos.clear()
+        self._points = memos.setdefault(rules, {})
 
     # -- groups
     def groups(self, hand: Sequence[Card]) -> list[Group]:
@@ -188,7 +200,11 @@ class Planner:
         # One index of the hand for the melds and every lay-off (what find_melds and find_layoffs do).
         t = fastmeld.tables(self.rules)
         index = fastmeld.scan(usable)
-        for cards in fastmeld.all_melds(t, index, 0):
+        melds = fastmeld.all_melds(t, index, 0)
+        if self.doubling and _JK in hand:
+            # Dealer's Gambit, double: a joker placed on a set (of at most four) as it is melded.
+            melds = [*melds, *(m + (_JK,) for m in melds if len(m) <= 4 and len({c & 15 for c in m}) == 1)]
+        for cards in melds:
             pts = self.points(cards, None)
             if pts is None:
                 continue
@@ -222,7 +238,8 @@ class Planner:
             return hit[1]
         try:
             if meld is None:
-                pts: int | None = new_meld_points(make_meld(cards, self.rules, 0, self.seat), self.rules)
+                doubling = self.doubling and _JK in cards
+                pts: int | None = new_meld_points(make_meld(cards, self.rules, 0, self.seat, doubling_joker=doubling), self.rules)
             else:
                 before = meld_points(meld, self.rules).get(self.seat, 0)
                 after = meld_points(extend_meld(meld, cards, self.rules, self.seat), self.rules).get(self.seat, 0)
@@ -521,14 +538,29 @@ class Analysis:
         self.discards = discards or {}
         # The rule facts come from the engine, through the view: never decided here.
         self.wild = view.jokers_wild
-        # The dealer's joker counts as a joker the dealer holds while it is free.
+        # Jokers that are no wild cards but meld in sets of jokers (Persian), and score there
+        # as they count in hand; not the Dealer's Gambit jokers of a hand nominated double or
+        # split (they count nothing and make no joker set).
+        self.joker_sets = not rules.jokers_wild
+        # Dealer's Gambit, double: a joker placed on a set as it is melded doubles it.
+        self.doubling = view.gambit == "double"
+        # The dealer's joker counts as a joker the dealer holds while it is free (under double,
+        # as a joker it may place on a set).
         self.extra = view.extra_jokers
+        if self.doubling and seat == view.dealer and view.dealer_joker == "available":
+            self.extra += 1
         self.plan_hand = self.hand + [_JK] * self.extra
         self.may_layoff = view.may_lay_off_now
         # (A function of the rules and the seat, not a bound method: the analysis would hold
         # itself through its planner, a reference cycle only the garbage collector frees.)
         self.planner = Planner(
-            rules, view.melds, seat, may_layoff=self.may_layoff, may_extend=_extend_test(rules, seat), wild=self.wild
+            rules,
+            view.melds,
+            seat,
+            may_layoff=self.may_layoff,
+            may_extend=_extend_test(rules, seat),
+            wild=self.wild,
+            doubling=self.doubling,
         )
         self._base: tuple[int, tuple[Group, ...]] | None = None
         self._ctx: PlanContext | None = None
@@ -618,7 +650,11 @@ class Analysis:
         v = self.value(c)
         d = 0.0
         if c == _JK:
-            return 40.0 if self.wild else 0.0
+            if self.wild:
+                return 40.0
+            # A joker of joker sets (Persian) scores its value for whoever melds it, more in a
+            # set of four laid at once: worth holding back unless it will soon be caught in hand.
+            return v * (1.0 - self.risk) if self.joker_sets else 0.0
         if self.opp_layoff(c):
             d += v + 4
         if not self.track:
@@ -944,6 +980,125 @@ class Analysis:
                 return lay
         out = Discard((throw,))
         return out if out in legal else None
+
+    # -------------------------------------------------------------- masters_hand
+    def masters_play(self, legal: Sequence[Action]) -> tuple[Action, float] | None:
+        """(``masters_hand``) The next play of a Master's Hand this turn and its worth, or None.
+
+        A Master's Hand lays a run of :data:`MASTERS_RUN` or more cards and
+        goes out by a discard in the same turn; it scores
+        :attr:`~rummy500.rules.Rules.masters_hand_score` for the round instead
+        of the seat's melds. The line is: a legal run of that length (unless
+        one was laid this turn already), then melds and lay-offs that lay
+        every other card but the discard (the hand's best plan of the rest
+        must lay them all), then the discard. Of the discards that finish
+        the line, one that leaves no Rummy in the pile
+        (``rummy_after_going_out``, :meth:`left_rummy`) is needed, and one
+        that fits no meld of the table after the lays is preferred (under
+        ``going_out: unplayable_discard`` a playable discard floats).
+
+        The worth is on :meth:`best_lay`'s scale: the score less this seat's
+        points on the table now (what its round score rises by). Its first
+        action is returned: the run, then the lays of the plan, then the discard.
+        """
+        score = self.rules.masters_hand_score
+        view = self.view
+        if score is None or view.phase != "play" or view.to_move != self.seat:
+            return None
+        discards = {a for a in legal if isinstance(a, Discard)}
+        sizes = sorted({len(a.cards) for a in discards}) or [1]
+        hand = self.ctx.hand
+        if len(hand) < (0 if view.turn_long_run else MASTERS_RUN) + sizes[0]:
+            return None
+        runs: list[Group | None] = []
+        if view.turn_long_run:
+            runs.append(None)  # the run is on the table: lay the rest and go out
+        else:
+            for a in legal:
+                if not isinstance(a, Meld) or len(a.cards) < MASTERS_RUN:
+                    continue
+                try:
+                    meld = make_meld(a.cards, self.rules, len(view.melds), self.seat)
+                except MeldError:
+                    continue
+                if meld.kind == RUN:
+                    cards = tuple(a.cards)
+                    runs.append(Group(cards, _need(cards), None, new_meld_points(meld, self.rules)))
+        held = Counter(self.hand)
+        best: tuple[bool, Action] | None = None
+        for run in runs:
+            rest = hand if run is None else _sub(hand, run.need)
+            if rest is None:
+                continue
+            for k in sizes:
+                for throw in set(combinations(rest, k)):
+                    if any(held[c] < n for c, n in Counter(throw).items()) or view.obligation in throw:
+                        continue  # the discard is of the hand's own cards, not the card to use
+                    out = Discard(throw)
+                    if discards and out not in discards:
+                        continue  # not a throw this seat may make (the top card just taken)
+                    line = self._lay_all(rest, throw)
+                    if line is None:
+                        continue
+                    groups = line if run is None else [run, *line]
+                    if self.left_rummy(groups, throw) is not None:
+                        continue  # the throw would leave a Rummy: no going out, no Master's Hand
+                    act = Meld(run.cards) if run is not None else self._group_action(line[0], legal) if line else out
+                    if act is None or isinstance(act, Discard) and act not in discards:
+                        continue  # (no throw is legal yet: the card taken must be used first)
+                    floats = self._fits_after(groups, throw)
+                    if best is None or best[0] and not floats:
+                        best = (floats, act)
+        if best is None:
+            return None
+        table = sum(meld_points(m, self.rules).get(self.seat, 0) for m in view.melds)
+        return best[1], float(score - table)
+
+    def _lay_all(self, rest: tuple[Card, ...], throw: tuple[Card, ...]) -> list[Group] | None:
+        """The best plan of ``rest`` less ``throw`` when it lays every card of the hand, else None.
+
+        ``rest`` is of the planned hand: a free dealer's joker it holds need not be laid.
+        """
+        left = list(rest)
+        for c in throw:
+            left.remove(c)
+        plan = list(self.ctx.best(left)[1]) if left else []
+        laid: Counter[Card] = Counter()
+        for g in plan:
+            laid.update(g.need)
+        over = Counter(left) - laid
+        # A joker left over is the dealer's (the engine spends its joker before the hand's)
+        # unless the hand keeps one of its own besides the throw.
+        jokers = over.pop(_JK, 0)
+        if over or jokers and self.hand.count(_JK) > throw.count(_JK):
+            return None
+        return plan
+
+    def _fits_after(self, groups: Sequence[Group], throw: Sequence[Card]) -> bool:
+        """Whether a card of ``throw`` fits a meld of the table once ``groups`` are laid."""
+        melds = list(self.view.melds)
+        try:
+            for g in groups:
+                if g.on is None:
+                    melds.append(make_meld(g.cards, self.rules, len(melds), self.seat))
+                else:
+                    melds[g.on] = extend_meld(melds[g.on], g.cards, self.rules, self.seat)
+        except (MeldError, IndexError):
+            return True
+        return any(not m.sealed and fits_alone(m, c, self.rules) for m in melds for c in throw)
+
+    @staticmethod
+    def _group_action(g: Group, legal: Sequence[Action]) -> Action | None:
+        """The legal meld or lay-off that lays group ``g`` (its cards, on its meld), or None."""
+        want: Action = Meld(g.cards) if g.on is None else LayOff(g.cards, g.on)
+        if want in legal:
+            return want
+        for a in legal:
+            if isinstance(a, Meld) and g.on is None and _need(tuple(a.cards)) == g.need:
+                return a
+            if isinstance(a, LayOff) and a.on == g.on and _need(tuple(a.cards)) == g.need:
+                return a
+        return None
 
     # -------------------------------------------------------------- policies
     def best_draw(self, legal: Sequence[Action], *, max_depth: int | None = None) -> tuple[Action, float]:

@@ -142,15 +142,32 @@ def _table_points(state: RoundState) -> list[float]:
 
 
 def _lay_plan(state: RoundState, seat: int) -> tuple[int, list[Card]]:
-    """The most points ``seat``'s hand could lay at once, and the cards it would keep."""
+    """The most points ``seat``'s hand could lay at once, and the cards it would keep.
+
+    Under Dealer's Gambit the jokers do what the dealer nominated: wild, or
+    placed on a set as it is melded to double it (``double``; the dealer's
+    free joker too), or nothing (``split``).
+    """
+    gambit = state.public.gambit
+    doubling = gambit == "double"
     planner = Planner(
-        state.rules, state.public.melds, seat, may_layoff=state.may_lay_off_now(seat), may_extend=partial(state.may_extend, seat)
+        state.rules,
+        state.public.melds,
+        seat,
+        may_layoff=state.may_lay_off_now(seat),
+        may_extend=partial(state.may_extend, seat),
+        wild=gambit is None or gambit == "wild",
+        doubling=doubling,
     )
-    pts, plan = planner.best(state.hands[seat])
-    left = list(state.hands[seat])
+    hand = state.hands[seat]
+    free = state.free_jokers(seat) if doubling else 0
+    pts, plan = planner.best([*hand, *[JOKER] * free] if free else hand)
+    left = list(hand)
     for g in plan:
         for c in g.need:
-            if c in left:
+            if c == JOKER and free:
+                free -= 1  # the dealer's joker is spent before the hand's own
+            elif c in left:
                 left.remove(c)
     return pts, left
 

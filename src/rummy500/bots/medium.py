@@ -23,13 +23,22 @@ Strategy, turn by turn:
   the table, or melds with cards an opponent was seen taking from the pile
   (``view.known``), is held back; a rank an opponent let go is safer. The
   discard losing least is thrown.
+* **Master's Hand** (``masters_hand``). When the hand can lay a run of
+  seven or more and every other card but one and go out by throwing that
+  one this turn, and the round's 500 beat what its melds would score, it
+  plays that line: the run first, then the rest, then the discard.
 * **Out of turn.** It calls Rummy when the claimed cards are worth as much
   as a good draw, steals whenever a steal scores, and melds out of turn what
   its plan would meld anyway. About to draw, it weighs a Rummy call with its
   draws, and steals first whenever a steal scores.
 * **Dealer's Gambit.** As dealer it nominates ``wild`` (its own joker is
   then a free wild card); it blocks the dealer's joker when its own joker is
-  not wild this hand.
+  not wild this hand. Under ``double`` its plans place a joker (its own, or
+  the dealer's while it is free) on a set as it is melded, doubling it.
+* **Persian jokers** (not wild, melded in sets of jokers). A joker thrown
+  is its value for whoever melds it: its danger is that value times the
+  chance of not being caught with it, so it is kept until an opponent is
+  close to going out.
 """
 
 from __future__ import annotations
@@ -133,7 +142,14 @@ class MediumBot(Bot):
         return None
 
     def play(self, view: View, an: Analysis, legal: list[Action], rng: random.Random) -> Action:
-        """The play phase: lay what keeps the most points layable, else discard."""
+        """The play phase: a Master's Hand when it pays, else lay what keeps the most points layable, else discard."""
+        masters = an.masters_play(legal)
+        if masters is not None:
+            act, worth = masters
+            lay, v = an.best_lay(legal)
+            if worth > max(v, 0.0):
+                self.last_reason = f"{act}: a run of seven or more laid and out by a discard this turn is a Master's Hand"
+                return act
         if self.rummy_wary:
             safe = an.rummy_safe_play(legal)
             if safe is not None:
