@@ -114,3 +114,21 @@ def test_serve_runs_on_a_laptop_with_sqlite_in_the_data_folder(tmp_path: Path) -
     assert "Application shutdown complete" in out
     assert "WebSocket" in out  # the socket was logged ...
     assert made["token"] not in out  # ... without its token
+
+
+def test_the_start_up_lines_never_show_a_password() -> None:
+    """A password in the URL's user part or in a libpq ``password=`` parameter is masked in what serve prints first."""
+    from rummy500.cli.serve import startup_lines
+    from rummy500.server.config import Settings
+
+    settings = Settings(
+        db_url="postgresql://127.0.0.1:5432/games?user=ann&password=Pw0rdX&sslmode=require",
+        redis_url="redis://:R3disPw@127.0.0.1:6379/5?password=R3disPw",
+        port=8123,
+    )
+    lines = startup_lines(settings)
+    text = "\n".join(lines)
+    assert "Pw0rdX" not in text and "R3disPw" not in text
+    assert lines[0] == "rummy500: games kept in postgresql://127.0.0.1:5432/games?user=ann&password=***&sslmode=require"
+    assert lines[1].startswith("rummy500: tables shared through Redis at redis://***@127.0.0.1:6379/5")
+    assert lines[-1] == "rummy500: open http://127.0.0.1:8123/"

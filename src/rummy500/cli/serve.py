@@ -27,6 +27,18 @@ __all__ = ["build_parser", "serve_main"]
 _TOKEN_RE = re.compile(r"(token=)[^&\s\"']+")
 
 
+def startup_lines(settings: Settings) -> list[str]:
+    """What ``serve`` says as it starts: where games are kept and where to open it (no password, ever)."""
+    from rummy500.server.config import safe_url
+
+    where = settings.db_url or settings.database_url()
+    lines = [f"rummy500: games kept in {safe_url(where)}"]
+    if settings.redis_url:
+        lines.append(f"rummy500: tables shared through Redis at {safe_url(settings.redis_url)}")
+    lines.append(f"rummy500: open http://{settings.host}:{settings.port}/")
+    return lines
+
+
 class RedactTokens(logging.Filter):
     """Keep seat tokens out of access logs (websocket URLs carry ``?token=``)."""
 
@@ -65,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--redis-prefix",
         metavar="PREFIX",
-        default=os.environ.get("RUMMY500_REDIS_PREFIX") or "rummy500:",
+        default=os.environ.get("RUMMY500_REDIS_PREFIX", "rummy500:"),
         help="prefix of the Redis keys and channels (default rummy500:)",
     )
     p.add_argument(
@@ -280,11 +292,8 @@ def serve_main(argv: list[str]) -> int:
         handler.addFilter(redact)
     for name in ("uvicorn", "uvicorn.access", "uvicorn.error"):
         logging.getLogger(name).addFilter(redact)
-    where = settings.db_url or settings.database_url()
-    print(f"rummy500: games kept in {where.split('@')[-1]}", file=sys.stderr)
-    if settings.redis_url:
-        print(f"rummy500: tables shared through Redis at {settings.redis_url.split('@')[-1]}", file=sys.stderr)
-    print(f"rummy500: open http://{settings.host}:{settings.port}/", file=sys.stderr)
+    for line in startup_lines(settings):
+        print(line, file=sys.stderr)
     app = create_app(settings, storage=storage)
     try:
         uvicorn.run(app, **uvicorn_options(settings, args.log_level))
