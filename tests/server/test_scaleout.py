@@ -713,10 +713,10 @@ def test_after_a_kill_the_bots_resume_elsewhere_long_before_the_lease_ends(
             last = [e for e in moved["log"] if e["kind"] == "action"][-1]
             assert last["seat"] == 1 and last["auto"]
             assert sb.driving and sb.bot_actions >= 1
-            # The target is 2 s (A's heartbeat lapses within 1.2 s of the kill, B looks
-            # every 0.4 s; benchmarks/load.py's failover setup measures it): one more
-            # second for a loaded test machine, still far below the 60 s of the lease.
-            assert took < 3.0, f"the bot resumed {took:.1f}s after the kill"
+            # What this shows is *how* B took over: on A's lapsed heartbeat, not at the end of
+            # the 60 s lease (how fast, about 1.2-1.6 s, is benchmarks/load.py's failover
+            # figure; a unit test times nothing). A third of the lease is far from both.
+            assert took < 20.0, f"the bot resumed {took:.1f}s after the kill: on the lease, not the heartbeat"
 
 
 def test_serve_refuses_redis_without_a_shared_database_or_redis(
