@@ -24,20 +24,10 @@ from rummy500.cli import main as rummy500  # noqa: E402
 from rummy500.cli import play  # noqa: E402
 from rummy500.record import replay  # noqa: E402
 
+from .test_play_terminal import make_record  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 EVIL = "Bob\x1b[2J\x1b[31mEVIL\nYour hand (13): AS AH AD\r\x9b"
-
-
-def make_record(
-    rules: dict[str, Any], hands: list[str], stock: str, discard: str, actions: list[str]
-) -> dict[str, Any]:
-    """A one-round record: the last seat deals, seat 0 plays first (stock top first, pile bottom first)."""
-    moves = []
-    for spec in actions:
-        seat, _, text = spec.partition(" ")
-        moves.append({"p": int(seat), **parse_action(text).to_record()})
-    deal = {"hands": [h.split() for h in hands], "stock": stock.split(), "discard": discard.split()}
-    return {"rules": rules, "players": len(hands), "rounds": [{"dealer": len(hands) - 1, "deal": deal, "actions": moves}]}
 
 
 def went_out_record(rules: dict[str, Any] | None = None, names: tuple[str, ...] = ("Ann", "Bob")) -> dict[str, Any]:

@@ -55,21 +55,13 @@ def test_the_runner_refuses_the_same_seating() -> None:
         run_games(["random", "easy", "medium"], rules, 1)
 
 
+def _partnership_games(bots: str) -> list[str]:
+    """``simulate`` of two partnership games to 100 between ``bots``."""
+    return ["simulate", "--preset", "partnership", "--target", "100", "--bots", bots, "--games", "2", "--seed", "1"]
+
+
 def test_two_bots_sit_one_per_side_alternating(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    argv = [
-        "simulate",
-        "--preset",
-        "partnership",
-        "--target",
-        "100",
-        "--bots",
-        "random,easy",
-        "--games",
-        "2",
-        "--seed",
-        "1",
-    ]
-    out = _json(capsys, [*argv, "--save", str(tmp_path)])
+    out = _json(capsys, [*_partnership_games("random,easy"), "--save", str(tmp_path)])
     sides = []
     for f in sorted(tmp_path.glob("*.json")):
         players = json.loads(f.read_text())["players"]
@@ -80,18 +72,7 @@ def test_two_bots_sit_one_per_side_alternating(capsys: pytest.CaptureFixture[str
 
 
 def test_four_bots_sit_one_per_seat(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = [
-        "simulate",
-        "--preset",
-        "partnership",
-        "--target",
-        "100",
-        "--bots",
-        "random,easy,random,easy",
-        "--games",
-        "2",
-    ]
-    out = _json(capsys, argv)
+    out = _json(capsys, _partnership_games("random,easy,random,easy"))
     assert [r["games"] for r in out["results"]] == [2, 2, 2, 2]
     assert sum(r["wins"] for r in out["results"]) == 4  # two partners win each game
 

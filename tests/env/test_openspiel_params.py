@@ -9,8 +9,10 @@ import pyspiel
 import pytest
 
 import rummy500.env.openspiel  # noqa: F401 - registers the game
-from rummy500.env.openspiel import GAME_NAME, Rummy500State
+from rummy500.env.openspiel import GAME_NAME
 from rummy500.rules import RulesError
+
+from .test_openspiel import play_to_decision
 
 # Every option whose values are words and numbers, given a number, and custom_values with several keys.
 STRING_TYPED = [
@@ -25,17 +27,6 @@ STRING_TYPED = [
 ]
 
 
-def play(state: Rummy500State, rng: np.random.Generator, steps: int) -> None:
-    for _ in range(steps):
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
-
-
 @pytest.mark.parametrize("params", STRING_TYPED, ids=lambda p: ",".join(p))
 def test_string_typed_options_survive_game_strings_serialization_and_pickling(params: dict) -> None:
     game = pyspiel.load_game(GAME_NAME, {**params, "max_rounds": 1})
@@ -43,7 +34,7 @@ def test_string_typed_options_survive_game_strings_serialization_and_pickling(pa
     assert pyspiel.load_game(str(game)).rules == rules
     assert pyspiel.load_game(GAME_NAME, game.get_parameters()).rules == rules
     state = game.new_initial_state()
-    play(state, np.random.default_rng(0), 150)
+    play_to_decision(state, np.random.default_rng(0), 150)
     game2, state2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     assert game2.rules == rules and str(state2) == str(state)
     assert pickle.loads(pickle.dumps(game)).rules == rules
@@ -56,7 +47,7 @@ def test_string_typed_options_survive_game_strings_serialization_and_pickling(pa
 def test_an_unpickled_game_plays() -> None:
     game = pickle.loads(pickle.dumps(pyspiel.load_game(GAME_NAME, {"preset": "quick", "max_rounds": 1})))
     state = game.new_initial_state()
-    play(state, np.random.default_rng(1), 60)
+    play_to_decision(state, np.random.default_rng(1), 60)
     assert game.rules.target == 100 and not state.is_chance_node()
 
 
@@ -118,7 +109,7 @@ def test_old_game_strings_load_the_games_they_were() -> None:
 
 def random_returns(game: pyspiel.Game, seed: int) -> list[float]:
     state = game.new_initial_state()
-    play(state, np.random.default_rng(seed), 10**6)
+    play_to_decision(state, np.random.default_rng(seed), 10**6)
     assert state.is_terminal()
     return state.returns()
 
