@@ -244,6 +244,11 @@ def _explain_lay(state: Round, action: Meld | LayOff, seat: int, *, in_turn: boo
             f"you may not play out of turn while the player to move holds only the {top} just taken from the pile, "
             "which they may not discard: they may still lay it off"
         )
+    if in_turn and top is not None and not rules.discard_back and hand_left == 1 and rules.going_out is GoingOut.DISCARD_REQUIRED:
+        return (
+            f"that would leave only the {top} you just took from the top of the pile, which you may not discard "
+            "again, and laying it off would leave no card to discard (going_out: discard_required)"
+        )
     if in_turn and top is not None and not rules.discard_back and hand_left == 1:
         return (
             f"that would leave only the {top} you just took from the top of the pile, "
@@ -292,6 +297,8 @@ def _explain_call(state: Round, action: CallRummy, seat: int) -> str:
         return f"the discard pile has only {len(state.public.discard)} card(s)"
     if rules.calling_rummy is CallingRummy.TOP_CARD and action.depth != 1:
         return "only the card just discarded may be claimed (calling_rummy: top_card)"
+    if rules.discard_draw is DiscardDraw.TOP_ONLY and action.depth != 1:
+        return "only the top card of the pile may be taken, by a steal too (discard_draw: top_only)"
     chosen = state.public.discard[-action.depth]
     if rules.calling_rummy is CallingRummy.STEAL and action.on is None and action.meld is None:
         return "a steal names where the card goes: 'on' a meld id, or the pile cards it melds with"

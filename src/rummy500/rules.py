@@ -986,7 +986,8 @@ class Rules:
             p.append("joker_swap: true needs jokers (jokers: 0)")
         if self.dealers_gambit and self.n_jokers == 0:
             p.append("dealers_gambit: true needs jokers (jokers: 0)")
-        elif self.dealers_gambit and self.n_jokers != 2:
+        elif self.dealers_gambit and self.n_jokers != 2 and not (isinstance(self.jokers, Auto) and self.decks == 2):
+            # (jokers: auto with decks: 2 would be 4: the decks: 2 refusal below says what is wrong)
             p.append(f"jokers: {self.n_jokers} cannot be used with dealers_gambit: true (it plays one 54-card pack: 2 jokers)")
         if self.dealers_gambit and self.joker_use is not JokerUse.WILD:
             p.append(f"dealers_gambit: true needs joker_use: wild (got joker_use: {self.joker_use})")

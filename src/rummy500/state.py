@@ -1424,15 +1424,19 @@ class RoundState:
         With ``joker_swap`` a card of the hand may first be put in the place of
         a table joker that stands for it, the joker coming into hand.
         """
+        return self._can_use_swapping(seat, hand, chosen, split_joker, ())
+
+    def _can_use_swapping(self, seat: int, hand: Sequence[Card], chosen: Card, split_joker: bool, won: tuple[Card, ...]) -> bool:
+        """:meth:`_can_use` after the swaps ``won`` (the naturals put in table jokers' places so far)."""
         if self._can_use_as_is(seat, hand, chosen, split_joker):
             return True
         if not self.rules.joker_swap:
             return False
-        for c in dict.fromkeys(self._swappable(hand, chosen)):  # each card once
+        for c in dict.fromkeys(self._swappable(hand, chosen, won)):  # each card once
             after = list(hand)
             after.remove(c)
             after.append(JOKER)
-            if self._can_use(seat, after, chosen, split_joker):
+            if self._can_use_swapping(seat, after, chosen, split_joker, (*won, c)):
                 return True
         return False
 
@@ -1440,12 +1444,20 @@ class RoundState:
         """Whether a joker on the table could be taken by a swap (``joker_swap``)."""
         return self.rules.joker_swap and any(m >= 128 for meld in self.public.melds for m in meld.cards)
 
-    def _swappable(self, hand: Sequence[Card], keep: Card | None) -> list[Card]:
-        """The cards of ``hand`` (``keep`` aside) that a joker on the table stands for (``joker_swap``)."""
+    def _swappable(self, hand: Sequence[Card], keep: Card | None, won: Sequence[Card] = ()) -> list[Card]:
+        """The cards of ``hand`` (``keep`` aside) that a joker on the table stands for (``joker_swap``).
+
+        ``won``: naturals already swapped in (each took one table joker's place: with
+        two packs, one joker standing for the 7S is won once, whichever 7S goes in).
+        """
         out = []
+        taken = Counter(won)
         for meld in self.public.melds:
             for m in meld.cards:
                 if m >= 128 and m.natural != keep and m.natural in hand:
+                    if taken[m.natural]:
+                        taken[m.natural] -= 1
+                        continue
                     out.append(m.natural)
         return out
 
@@ -1611,7 +1623,9 @@ class RoundState:
         may_lay_off = self._may_layoff_now(seat)
         opened = p.opened[seat]
         pile_melds = [m for m in find_melds(pile, r, 0) if opened or self._opening_ok(seat, m, in_turn=False)]
-        for k in range(1, len(pile) + 1):
+        # discard_draw: top_only: nobody takes from below the top card, by a steal neither.
+        deepest = len(pile) if r.discard_draw is _DISCARD_DRAW_ANY_DEPTH else min(1, len(pile))
+        for k in range(1, deepest + 1):
             c = pile[-k]
             if c in seen or c == JOKER:
                 continue
@@ -2199,9 +2213,16 @@ class RoundState:
         Cards still in play are the hands, the stock and the pile; whoever ends
         up holding them, no new meld can be made of them and none can go on a
         table meld, so nobody can meld, lay off or go out again. Jokers still in
-        play or (``joker_swap``) on the table keep the round alive.
+        play or (``joker_swap``) on the table keep the round alive, and so does a
+        player floating with an empty hand who can still get a card to discard
+        (from a reshuffled stock, or the top card taken back under ``discard_back``):
+        they go out by that discard.
         """
         p = self.public
+        if (self.rules.stock_out is _STOCK_OUT_RESHUFFLE or self.rules.discard_back) and any(
+            p.floating[s] and not self.hands[s] for s in range(self.n)
+        ):
+            return False
         pool = [c for h in self.hands for c in h]
         pool += self.stock
         pool += p.discard

@@ -159,6 +159,16 @@ def test_calling_rummy_refused_by_the_callers_own_rule_names_that_rule():
         assert out.message == f"the 8H could be laid off on the table, but {words}, and you cannot meld it with your hand and the pile above it"
 
 
+def test_calling_rummy_steal_under_top_only_takes_the_top_card_only():
+    rules = {"calling_rummy": "steal", "discard_draw": "top_only"}
+    actions = ["0 draw", "0 meld 5H 6H 7H", "0 discard 2C"]
+    deep = play(rules, ["5H 6H 7H 2C KS", "KD QD 2S 3S", "TC 4D 4S"], "9D 3C 3D", "8H", [*actions, "2 rummy 2 on 0"])
+    assert deep.refused_at == 3
+    assert deep.message == "only the top card of the pile may be taken, by a steal too (discard_draw: top_only)"
+    top = play(rules, ["5H 6H 7H 8H KS", "KD QD 2S 3S", "TC 4D 4S"], "9D 3C 3D", "JS", ["0 draw", "0 meld 5H 6H 7H", "0 discard 8H", "2 rummy 1 on 0"])
+    assert top.ok and top.meld(0) == ["5H", "6H", "7H", "8H"]
+
+
 # ------------------------------------------------------------- rummy_card_value
 def test_rummy_card_value_15_scores_the_claimed_card_15():
     actions = [*SETUP, "2 rummy 1", "2 layoff 8H on 0", "2 discard KC"]

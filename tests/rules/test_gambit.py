@@ -193,6 +193,10 @@ def test_dealers_gambit_refuses_eight_players_and_a_second_pack_naming_the_optio
         Rules.from_mapping({"preset": "dealers_gambit", "players": 8})
     with pytest.raises(RulesError, match=r"decks: 2.*dealers_gambit"):
         Rules.from_mapping({"dealers_gambit": True, "players": 5, "decks": 2})
+    # The refusal names what the player gave (decks: 2), not the jokers: auto it implies.
+    with pytest.raises(RulesError) as refused:
+        Rules.from_mapping({"dealers_gambit": True, "decks": 2})
+    assert str(refused.value).startswith("decks: 2 cannot be used with dealers_gambit") and "jokers: 4" not in str(refused.value)
     with pytest.raises(RecordError, match="at most 7 players"):
         play(G, ["KD"] * 8, "2C", "8D", [], dealer=0)
 

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
+from rummy500.drive import PolicyAgent, drive
+
 from .scenario import contrast, play
 
 OTHER = "KD QD 2S 3S"
@@ -152,3 +158,35 @@ def test_a_round_with_a_card_that_can_still_be_laid_off_goes_on():
     assert live.ok and not live.over and live.state["phase"] == "shuffle"
     meldable = play({"stock_out": "play_on"}, ["5H 6H 7H 9C", "KD KS"], "3D", "KC", DEAD)
     assert meldable.ok and not meldable.over and meldable.state["to_move"] == 1
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"going_out": "floating", "stock_out": "reshuffle"},
+        {"going_out": "unplayable_discard", "stock_out": "reshuffle"},
+        {"going_out": "floating", "stock_out": "play_on", "discard_back": True},
+    ],
+    ids=["floating-reshuffle", "unplayable-reshuffle", "floating-play_on-discard_back"],
+)
+def test_a_player_floating_with_an_empty_hand_keeps_a_dead_round_alive_and_goes_out(rules):
+    # Seat 0 draws the last stock card, melds out and floats; nothing left can meld or go on the run.
+    # It can still get a card (a reshuffled stock, or the top card back) and go out by discarding it,
+    # bonus and all: the round is not dead (until 7 December 2026 it ended with nobody out).
+    rules = {**rules, "going_out_bonus": 25}
+    floated = ["0 draw", "0 meld 5H 6H 7H 8H", "0 float"]
+    out = play(rules, ["5H 6H 7H", "KD 2S"], "8H", "8S 9C 3D", floated)
+    assert out.ok and not out.over
+    state = out.match().state
+    drive(state, [PolicyAgent(lambda v, r: r.choice(v.legal))] * 2, random.Random(3))
+    assert state.public.went_out == 0 and state.result.round_scores[0] == 5 + 6 + 7 + 8 + 25
+
+
+def test_discard_required_a_play_stranding_the_top_card_says_which_rule_strands_it():
+    actions = ["0 draw", "0 meld 5C 6C 7C 8C", "0 meld 5H 6H 7H", "0 discard 2D", "1 draw", "1 discard 8H", "0 take 1", "0 layoff 9C on 0"]
+    out = play({"going_out": "discard_required"}, ["5C 6C 7C 8C 5H 6H 7H 9C", "8H KD QD"], "2D 3D 4D", "JD", actions)
+    assert out.refused_at == 7
+    assert out.message == (
+        "that would leave only the 8H you just took from the top of the pile, which you may not discard again, "
+        "and laying it off would leave no card to discard (going_out: discard_required)"
+    )

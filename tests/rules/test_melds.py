@@ -258,6 +258,18 @@ def test_joker_swap_a_card_taken_may_be_used_with_a_joker_won_by_a_swap():
     assert opt.ok and opt.meld(1) == ["8C", "8H", "JK=8D"] and opt.meld(0) == ["4H", "5H", "6H"]
 
 
+def test_joker_swap_one_table_joker_is_won_once_even_with_two_copies_of_its_card():
+    # Two packs: seat 0 holds both 7S, and one JK=7S lies on the table. The 9H four deep would need two
+    # jokers (6H JK=7H JK=8H 9H): one table joker cannot be won twice, so taking it would leave seat 0
+    # no move at all (until 7 December 2026 the take was offered and the game stuck).
+    rules = {"joker_swap": True, "decks": 2}
+    hands = ["6H 7S 7S KC QD", "5S 6S JK 2D 3C"]
+    setup = ["0 draw", "0 discard QD", "1 draw", "1 meld 5S 6S JK=7S", "1 discard 3C"]
+    out = play(rules, hands, "8C 8D 4S", "2C 9H 4D", [*setup, "0 take 4"])
+    assert out.refused_at == 5 and "9H" in out.message
+    assert all(a.to_record().get("take") != 4 for a in out.match().state.legal_actions(0))
+
+
 def test_joker_swap_the_top_card_taken_is_not_stranded_when_it_can_win_a_joker():
     # Seat 1 takes the 6H alone, melds its spades, puts the 6H in the joker's place and throws the joker.
     actions = ["0 draw", "0 meld 4H 5H JK=6H", "0 discard 6H", "1 take 1", "1 meld 9S TS JS", "1 swap 6H on 0", "1 discard JK"]
