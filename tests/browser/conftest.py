@@ -93,6 +93,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "2",
         "--summary",
         "30",
+        # Every browser test of a worker opens its tables from this one client: no rate limit
+        # (the limits have their own tests, tests/server/test_limits.py).
+        "--table-rate",
+        "1000",
+        "--tables-per-client",
+        "1000",
         "--log-level",
         "warning",
     ]
@@ -166,6 +172,8 @@ def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SeededSe
         grace_seconds=3600,
         call_window=2.0,
         summary_seconds=30.0,
+        table_rate_per_minute=1000.0,
+        tables_per_client=1000,
     )
     app = create_app(settings, seed_source=lambda: seeds.popleft() if seeds else secrets.randbits(128))
     port = _free_port()

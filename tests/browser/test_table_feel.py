@@ -356,8 +356,10 @@ def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # n
     expect(ann.get_by_test_id("in-hand")).to_have_text("80")
     expect(ann.locator(".left-cards .card")).to_have_count(12)
     # Each row shows the cards that seat laid, which its points count: Bob's 8H laid off on Ann's run
-    # is his (before 7 December it showed under Ann, with her run).
-    expect(page.get_by_test_id("summary-melds-0").locator(".card")).to_have_count(3)
+    # is his (before 7 December it showed under Ann, with her run, as hers). Since 8 December Ann's
+    # run is shown whole, the 8H dimmed and tagged as Bob's; his row names it "laid off on meld 1".
+    expect(page.get_by_test_id("summary-melds-0").locator(".card:not(.other-layer)")).to_have_count(3)
+    expect(page.get_by_test_id("summary-melds-0").locator(".card.other-layer .by")).to_have_text("B2")
     expect(page.get_by_test_id("summary-melds-1").locator(".meld-cards")).to_have_count(2)
     expect(page.get_by_test_id("summary-melds-1").locator(".card")).to_have_count(4)
     # Each row of cards says what it is (left in hand counts against, melded for).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -18,6 +19,8 @@ from .helpers import (
     make_settings,
     receive,
     start,
+    state_within,
+    two_player_table,
 )
 
 
@@ -78,3 +81,37 @@ def test_a_table_everybody_left_waits_for_them(tmp_path: Path) -> None:
         info = client.get(f"/api/tables/{table_id}").json()
         assert info["version"] == 0
         assert not any(s["autoplay"] for s in info["seats"])
+
+
+def test_the_others_see_the_away_countdown_when_the_player_to_move_leaves_and_its_end_when_they_return(
+    tmp_path: Path,
+) -> None:
+    # The away clock travels in `pace`, and `pace` only with states: before 8 December the person to
+    # move closing their tab sent the others a `table` message ("away") and no state, so nobody saw
+    # the countdown to the computer playing for them until it had played.
+    settings = make_settings(tmp_path, grace_seconds=60.0)
+    with TestClient(create_app(settings, seed_source=fixed_seeds(3))) as client:
+        table_id, ann, bob = two_player_table(client)
+        tokens = {0: ann, 1: bob}
+        with client.websocket_connect(f"/ws/tables/{table_id}") as spectator:
+            mover = receive(spectator, "state")["view"]["to_move"]
+
+        def clock(m: dict[str, Any]) -> dict[str, Any] | None:
+            return m["pace"]["clock"]
+
+        with client.websocket_connect(_ws(table_id, tokens[1 - mover])) as other:
+            with client.websocket_connect(_ws(table_id, tokens[mover])):
+                # Both here: no countdown (no turn clock at this table).
+                other.send_json({"type": "sync"})
+                receive(other, "state", where=lambda m: clock(m) is None)
+            # The person to move closed the tab: the other sees the countdown at once.
+            away = state_within(other, 5, where=lambda m: clock(m) is not None)
+            assert clock(away) is not None and clock(away)["kind"] == "away", away["pace"]
+            assert clock(away)["seat"] == mover and 55 < clock(away)["left"] <= 60
+            assert away["view"]["to_move"] == mover
+            assert away["table"]["seats"][mover]["connected"] is False
+            # They come back: the countdown goes, for everyone.
+            with client.websocket_connect(_ws(table_id, tokens[mover])):
+                back = state_within(other, 5, where=lambda m: clock(m) is None)
+                assert back["version"] == away["version"]
+                assert back["table"]["seats"][mover]["connected"] is True

@@ -683,8 +683,9 @@ class MatchSession:
     # --------------------------------------------------------------- presence
     def connect(self, seat: int | None) -> None:
         """A connection for ``seat`` (``None``: a spectator) opened."""
+        shown = self._clock_shown()
         self.presence.connect(seat)
-        self._presence_changed()
+        self._presence_changed(shown)
 
     def connect_many(self, seats: Iterable[int | None]) -> None:
         """Several connections opened at once (a game starting or loading under watchers).
@@ -693,17 +694,19 @@ class MatchSession:
         sockets does not send each of them one message per socket.
         """
         opened = list(seats)
+        shown = self._clock_shown()
         for seat in opened:
             self.presence.connect(seat)
         if opened:
-            self._presence_changed()
+            self._presence_changed(shown)
 
     def disconnect(self, seat: int | None) -> None:
         """A connection for ``seat`` (``None``: a spectator) closed."""
+        shown = self._clock_shown()
         self.presence.disconnect(seat)
-        if seat is not None and not self.seats[seat].present and self.pace.left_table(seat, self._clock()):
-            self.announce_state()  # nobody waits for a person who left the summary
-        self._presence_changed()
+        # Nobody waits for a person who left the summary: everyone is told if that ended it.
+        released = seat is not None and not self.seats[seat].present and self.pace.left_table(seat, self._clock())
+        self._presence_changed(shown, resend=released)
 
     def set_remote_presence(self, seated: dict[int, int], spectators: int, autoplay: Iterable[int] = ()) -> bool:
         """Take in what the other server processes report (shared sessions).
@@ -717,14 +720,15 @@ class MatchSession:
             Whether anything shown at the table changed (listeners were told).
         """
         before = self.table_info()
+        shown = self._clock_shown()
         was_present = {s.seat for s in self.seats if s.present}
         self.presence.set_remote(seated, spectators, autoplay)
         if self.table_info() == before:
             return False
         gone = [s for s in was_present if not self.seats[s].present]
-        if any([self.pace.left_table(s, self._clock()) for s in gone]):
-            self.announce_state()  # nobody waits for a person who left the summary
-        self._presence_changed()
+        # Nobody waits for a person who left the summary: everyone is told if that ended it.
+        released = any([self.pace.left_table(s, self._clock()) for s in gone])
+        self._presence_changed(shown, resend=released)
         return True
 
     def set_driving(self, driving: bool) -> None:
@@ -739,7 +743,20 @@ class MatchSession:
         else:
             self.driver.wake()
 
-    def _presence_changed(self) -> None:
+    def _clock_shown(self) -> tuple[int | None, str | None]:
+        """Whose clock the table shows and its kind (``turn``, ``away``): what a seat coming or going can change."""
+        clock = self.pace_info()["clock"]
+        return (None, None) if clock is None else (clock["seat"], clock["kind"])
+
+    def _presence_changed(self, shown: tuple[int | None, str | None] | None = None, *, resend: bool = False) -> None:
+        """Tell the table who is here; the state too when ``resend``, or when the clock differs from ``shown``.
+
+        The away clock (``pace.clock`` of kind ``away``) travels with states: when the
+        person to move leaves, or comes back, everyone gets the state again (the same
+        version) so that the countdown starts, or goes, on every screen at once.
+        """
+        if resend or (shown is not None and self._clock_shown() != shown):
+            self.announce_state()
         self.announce_table()
         self.kick()
 

@@ -2,7 +2,7 @@
 // every button it enables is one of these action dicts (RECORD.md verbs),
 // found by matching the player's selection against the list.
 
-import { baseCard, cardText, sameMultiset } from "./cards.js";
+import { baseCard, cardText, sameMultiset, isJoker, rankOf, suitOf } from "./cards.js";
 
 /** The verb of an action dict: "draw", "take", "meld", ... */
 export function verbOf(action) {
@@ -57,6 +57,42 @@ export function selectionCouldGrow(legal, selected) {
       return true;
     });
   });
+}
+
+const RUN_ORDER = "A23456789TJQKA"; // the ace low (A 2 3) or high (Q K A)
+
+/**
+ * Why the selected hand cards, none of them a legal move now, make no meld, when the cards
+ * alone say so: one suit and one rank missing, a run with a gap, too few cards. `null` when
+ * they look like a meld and the reason lies elsewhere (the table's rules, the moment): the
+ * client never decides what is legal, this only puts a refusal in a player's words.
+ * `minRun`: the table's shortest run; `aroundCorner`: runs may turn the corner (K A 2).
+ */
+export function selectionProblem(selected, { minRun = 3, aroundCorner = false } = {}) {
+  if (selected.length < 2) return null;
+  const natural = selected.map(baseCard).filter((c) => !isJoker(c));
+  const jokers = selected.length - natural.length;
+  const ranks = new Set(natural.map(rankOf));
+  const suits = new Set(natural.map(suitOf));
+  if (ranks.size > 1 && suits.size > 1) return "a run needs one suit and consecutive ranks; a set needs one rank";
+  if (selected.length < 3) return "a meld needs at least 3 cards";
+  if (ranks.size > 1 && suits.size === 1) {
+    // A run: the ranks in a row (jokers may fill the gaps), the ace at one end only.
+    if (ranks.size < natural.length) return "a run has each rank once";
+    const gapsFit = (at) => {
+      const sorted = [...at].sort((a, b) => a - b);
+      return sorted[sorted.length - 1] - sorted[0] + 1 - sorted.length <= jokers;
+    };
+    const low = natural.map((c) => RUN_ORDER.indexOf(rankOf(c))); // A = 0 ... K = 12
+    const fits = gapsFit(low) || gapsFit(low.map((r) => (r === 0 ? 13 : r)))
+      // Around the corner (K A 2): the ranks in a row on the wheel, starting anywhere.
+      || (aroundCorner && low.some((start) => gapsFit(low.map((r) => (r - start + 13) % 13))));
+    if (!fits) {
+      return aroundCorner ? "a run needs consecutive ranks" : "a run needs consecutive ranks (the ace either low, A 2 3, or high, Q K A)";
+    }
+    if (selected.length < minRun) return `a run needs at least ${minRun} cards at this table`;
+  }
+  return null;
 }
 
 /** Does this action list an option that differs only in joker declarations? */

@@ -191,6 +191,10 @@ export function renderLobby(root) {
   const changedCount = h("span", { class: "badge" });
   const clockSel = h("select", { id: "turn-clock", dataset: { testid: "turn-clock" } },
     TURN_CLOCKS.map(([v, label]) => h("option", { value: String(v) }, label)));
+  // What a clock does, said only once one is chosen (not under "no clock").
+  const clockNote = h("p", { class: "hint", hidden: true, dataset: { testid: "turn-clock-note" } },
+    "When it runs out, the computer plays that turn for the player.");
+  clockSel.addEventListener("change", () => { clockNote.hidden = !Number(clockSel.value); });
   const hintsBox = h("input", { type: "checkbox", checked: true, dataset: { testid: "allow-hints" } });
   const publicBox = h("input", { type: "checkbox", dataset: { testid: "public-table" } });
   // Disabled until the rules catalogue is here: a table made before it would have no preset.
@@ -598,8 +602,7 @@ export function renderLobby(root) {
     h("h3", {}, "Players"),
     botsBox,
     h("div", { class: "two-col table-settings" }, [
-      h("div", {}, [h("label", { for: "turn-clock" }, "Turn clock"), clockSel,
-        h("p", { class: "hint" }, "When it runs out, the computer plays that turn for the player.")]),
+      h("div", {}, [h("label", { for: "turn-clock" }, "Turn clock"), clockSel, clockNote]),
       h("div", { class: "checks" }, [
         h("label", { class: "check" }, [hintsBox, " Players may ask for hints"]),
         h("label", { class: "check" }, [publicBox, " List the finished game among the public replays"]),

@@ -1,10 +1,25 @@
 // Rules in a player's words: the house rules of a table (for its side panel)
 // and the "How to play" page (/#rules).
 
+import { api } from "./api.js";
 import { h, clear } from "./dom.js";
+import { optionLabel, playerWords, valueText } from "./lobby.js";
 
-// Per option and value: one sentence. Options missing here are said as "name: value".
+// Per option and value: one sentence. Options missing here are said from the rules catalogue
+// (GET /api/rules: the option's label, the value's label and description) once it has come,
+// else as "name: value".
 const WORDS = {
+  card_values: {
+    standard: "Cards count their number; 10, jack, queen and king 10; aces 15 (1 at the low end of a run); jokers 15.",
+    flat: "Cards count 5 (2 to 9), 10 (10 to king) and 15 (ace; 5 at the low end of a run); jokers 15.",
+    ace_25: "Cards count their number; 10, jack, queen and king 10; aces 25 wherever they are; jokers 15.",
+    pip_rank: "Cards count their rank: ace 1, 2 to 10 their number, jack 11, queen 12, king 13; jokers 15.",
+    ace_11: "Aces count 11 (1 at the low end of a run); 10, jack, queen and king 10; other cards their number; a melded joker counts as the card it stands for; an ace or a joker left in hand counts 15.",
+  },
+  score_divisor: {
+    1: "Scores count in full.",
+    5: "Each round's score is divided by 5 (rounded), so a 100-point game is short.",
+  },
   discard_draw: {
     any_depth: "You may take any card of the discard pile, with every card above it; the deepest card taken must be used that turn.",
     top_only: "Only the top card of the discard pile may be taken.",
@@ -55,10 +70,47 @@ const WORDS = {
   short_pack: { true: "A short pack: 7 to ace only." },
 };
 
+/** The rules catalogue (GET /api/rules) by option name, once loaded. */
+let catalogue = null;
+let catalogueLoading = null;
+
+/**
+ * Fetch the rules catalogue once (later calls share it); resolves to whether it is here. Until
+ * then, and if it never comes, options without words of their own are said as "name: value".
+ */
+export function loadRuleCatalogue() {
+  catalogueLoading ??= api("GET", "/api/rules").then((data) => {
+    catalogue = new Map((data?.options ?? []).filter((o) => o?.name).map((o) => [o.name, o]));
+    return true;
+  }, () => {
+    catalogueLoading = null; // a later page may ask again
+    return false;
+  });
+  return catalogueLoading;
+}
+
+/** Whether the rules catalogue is here (the panel says more once it is). */
+export function ruleCatalogueLoaded() {
+  return catalogue !== null;
+}
+
+function valueWords(value) {
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k} ${v}`).join(", ");
+  return String(value).replace(/_/g, " ");
+}
+
 function said(name, value) {
   const words = WORDS[name]?.[String(value)];
   if (words) return words;
-  return `${name.replace(/_/g, " ")}: ${typeof value === "boolean" ? (value ? "yes" : "no") : String(value).replace(/_/g, " ")}.`;
+  const spec = catalogue?.get(name);
+  if (spec) {
+    const choice = (spec.choices ?? []).find((c) => String(c.value) === String(value));
+    const what = choice?.label ?? (value && typeof value === "object" ? valueWords(value) : valueText(value));
+    const more = choice?.description ? ` \u2014 ${playerWords(choice.description)}` : "";
+    return `${optionLabel(spec)}: ${what}${more}.`;
+  }
+  return `${name.replace(/_/g, " ")}: ${valueWords(value)}.`;
 }
 
 /**
@@ -82,12 +134,14 @@ export function rulesInWords(rules, settings, players) {
   const out = [];
   if (r.rounds && r.rounds !== "to_target") out.push(`${r.rounds} round${r.rounds === 1 ? "" : "s"}; the highest total wins.`);
   else out.push(`First to ${r.target ?? 500} points wins.`);
+  // How the points are counted, next to the target they count towards.
+  for (const key of ["card_values", "score_divisor"]) if (r[key] !== undefined) out.push(said(key, r[key]));
   for (const key of ["discard_draw", "must_use_taken", "calling_rummy", "going_out"]) out.push(said(key, r[key] ?? Object.keys(WORDS[key])[0]));
   if (r.first_meld_min) out.push(`Your first melds must total at least ${r.first_meld_min} points.`);
   if (r.min_run && r.min_run !== 3) out.push(`Runs need at least ${r.min_run} cards.`);
   const packs = packsInWords(r, players);
   if (packs) out.push(packs);
-  const shown = new Set(["target", "rounds", "players", "preset", "discard_draw", "must_use_taken", "calling_rummy", "going_out", "first_meld_min", "min_run", "decks", "jokers"]);
+  const shown = new Set(["target", "rounds", "players", "preset", "card_values", "score_divisor", "discard_draw", "must_use_taken", "calling_rummy", "going_out", "first_meld_min", "min_run", "decks", "jokers"]);
   for (const [k, v] of Object.entries(r)) if (!shown.has(k)) out.push(said(k, v));
   const s = settings || {};
   out.push(s.turn_clock ? `Turn clock: ${s.turn_clock} s a turn, then the computer plays it.` : "No turn clock.");
@@ -107,10 +161,12 @@ export function renderRulesPage(root) {
     sec("Melds", "A set is 3 or 4 cards of one rank in different suits (7\u2663 7\u2666 7\u2660). A run is 3 or more cards of one suit in a row (4\u2665 5\u2665 6\u2665); the ace is high (Q K A) or low (A 2 3), not both.",
       "A joker stands for any card you say; it keeps that meaning for the rest of the round."),
     sec("Your turn", "1. Draw: take the top card of the stock, or take a card from the discard pile together with every card above it. If you take more than one card, you must use the deepest one in a meld or lay-off this turn.",
+      "A single top card you take from the pile may not be discarded again that turn (unless the table's rules allow it): meld it, lay it off, or keep it.",
       "2. Meld and lay off as you like: lay down new melds, or add cards to any meld on the table (a lay-off scores for you).",
       "3. Discard one card. The round ends when someone has no cards left."),
     sec("Rummy!", "At some tables, when a discard leaves a card in the pile that could be played, anyone but the discarder may call Rummy! and claim it. Everyone gets the same few seconds to call; the window shows on the table."),
-    sec("Scoring", "Aces count 15 (1 as the low end of a run), kings, queens, jacks and tens 10, other cards their number, jokers 15. Each round you score the cards you laid on the table minus the cards left in your hand."),
+    sec("Scoring", "Aces count 15 (1 as the low end of a run), kings, queens, jacks and tens 10, other cards their number, jokers 15. Each round you score the cards you laid on the table minus the cards left in your hand.",
+      "Some tables count cards otherwise: the quick game counts 5 (2 to 9), 10 (10 to king) and 15 (ace), divides each round's score by 5 and plays to 100. The table's rules panel says how yours counts."),
     sec("At the table", "Tap cards to select them, then press Meld, Lay off or Discard; a lit card of the pile can be taken. Hint shows what a strong computer player would do, and why. With a turn clock, the computer plays your turn when time runs out. Everyone presses Ready after a round to deal the next."),
   ]));
 }

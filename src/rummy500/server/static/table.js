@@ -3,16 +3,16 @@
 // player can make is an entry of `view.legal`, matched against the selection.
 
 import { api, seatFor, storeSeat, forgetSeat, storedName, storeName } from "./api.js";
-import { cardEl, cardText, cardLabel, suitedText, listWords } from "./cards.js";
+import { cardEl, cardText, cardLabel, suitedText, listWords, baseCard } from "./cards.js";
 import {
-  verbOf, selectionChoices, selectionCouldGrow, legalTakes, legalRummies, describe, ordinal,
+  verbOf, selectionChoices, selectionCouldGrow, selectionProblem, legalTakes, legalRummies, describe, ordinal,
 } from "./actions.js";
 import { Hand } from "./hand.js";
 import { TableConnection } from "./connection.js";
 import { h, clear, toast, setContent } from "./dom.js";
 import { chooseAction } from "./chooser.js";
 import { ScoreSheet } from "./scores.js";
-import { rulesInWords } from "./rules.js";
+import { rulesInWords, loadRuleCatalogue, ruleCatalogueLoaded } from "./rules.js";
 import { playTurnSound, isMuted, setMuted } from "./sound.js";
 import { animateArrivals } from "./motion.js";
 import { entryText, ownEntryText } from "./events.js";
@@ -34,13 +34,6 @@ export function renderTable(root, tableId) {
 
 /** How to rearrange the hand: touch screens drag; keyboards also have Shift+arrows. */
 const REARRANGE = window.matchMedia?.("(pointer: coarse)").matches ? "drag" : "drag, or Shift+arrows";
-
-/** The cards ``seat`` laid, meld by meld (``laid_by`` says who laid each card), skipping melds it laid none of. */
-export function laidBy(melds, seat) {
-  return melds
-    .map((m) => m.cards.filter((_, i) => (m.laid_by ? m.laid_by[i] : m.owner) === seat))
-    .filter((cards) => cards.length);
-}
 
 class TablePage {
   constructor(root, tableId) {
@@ -105,8 +98,10 @@ class TablePage {
     this.actionsEl = h("div", { class: "actions", role: "toolbar", "aria-label": "Your moves", dataset: { testid: "actions" } });
     this.hintEl = h("p", { class: "hint action-hint", "aria-live": "polite", dataset: { testid: "action-hint" } });
     this.sortEl = h("div", { class: "sort-toggle", role: "group", "aria-label": "Sort hand" });
+    // While a round summary holds the table, the hand below it is the next round's (already dealt).
+    this.handNote = h("p", { class: "hand-note", hidden: true, dataset: { testid: "hand-note" } });
     this.myArea = h("section", { class: "my-area", "aria-label": "Your hand and moves" }, [
-      h("div", { class: "my-head" }, [h("h2", { class: "sr-only" }, "Your hand"), this.sortEl]),
+      h("div", { class: "my-head" }, [h("h2", { class: "sr-only" }, "Your hand"), this.handNote, this.sortEl]),
       this.hand.el,
       this.hintEl,
       this.actionsEl,
@@ -171,6 +166,8 @@ class TablePage {
   start() {
     this.refreshTable();
     this.connect();
+    // The rules panel says options it has no words of its own for in the catalogue's (labels, descriptions).
+    loadRuleCatalogue().then((loaded) => { if (loaded) this.renderRules(); });
   }
 
   /** The sound toggle in the top bar (the "your turn" chime). */
@@ -352,12 +349,23 @@ class TablePage {
     const copy = h("button", { type: "button", dataset: { testid: "copy-invite" } }, "Copy");
     copy.addEventListener("click", async () => {
       inviteInput.select();
+      let copied = false;
       try {
         await navigator.clipboard.writeText(invite);
-        toast("Invite link copied.");
+        copied = true;
       } catch {
-        document.execCommand?.("copy");
+        // No clipboard API (a page not served over HTTPS, an older browser): the selection is copied.
+        try {
+          copied = !!document.execCommand?.("copy");
+        } catch {
+          copied = false;
+        }
       }
+      toast(copied ? "Invite link copied." : "Select the link and copy it.", copied ? "info" : "error");
+      if (!copied) return;
+      copy.textContent = "Copied";
+      clearTimeout(this.copiedTimer);
+      this.copiedTimer = setTimeout(() => { copy.textContent = "Copy"; }, 2500);
     });
     add(h("h2", {}, "Waiting for players"), list);
     add(h("div", { class: "invite" }, [h("label", {}, "Invite link \u2014 send it to the people you want to play with"),
@@ -379,7 +387,8 @@ class TablePage {
         e.preventDefault();
         this.join(nameIn.value.trim(), joinBtn);
       });
-      this.joinBox = h("div", { class: "join-box" }, [h("p", {}, "You are watching. Take a seat:"), form]);
+      this.joinBox = h("div", { class: "join-box" }, [h("p", {}, "You are watching. Take a seat:"), form,
+        h("p", { class: "hint" }, "Joined already on another device or browser? Your seat is there: joining here takes another seat.")]);
       w.append(this.joinBox);
     }
   }
@@ -687,7 +696,7 @@ class TablePage {
   /** The table's house rules in words (the side panel). */
   renderRules() {
     const players = this.seatCount();
-    if (!this.changed("rules", [this.table?.rules, this.table?.settings, players])) return;
+    if (!this.changed("rules", [this.table?.rules, this.table?.settings, players, ruleCatalogueLoaded()])) return;
     clear(this.rulesList);
     for (const line of rulesInWords(this.table?.rules || {}, this.table?.settings || {}, players)) {
       this.rulesList.append(h("li", {}, line));
@@ -732,8 +741,11 @@ class TablePage {
         "aria-current": turn ? "true" : false,
       }, [
         h("div", { class: "pname" }, [
-          turn ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "\u25B6 ") : null,
-          h("span", { class: "pn", title: names[s] }, names[s]), // a long name is cut short on a phone (style.css)
+          // The mark and the name stay together; on a phone "(you)" wraps under them rather than
+          // cutting a short name to "B…" (style.css).
+          h("span", { class: "who" }, [
+            turn ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "\u25B6 ") : null,
+            h("span", { class: "pn", title: names[s] }, names[s])]), // a long name is cut short on a phone (style.css)
           s === this.mySeat() ? h("span", { class: "you" }, " (you)") : null,
           turn ? h("span", { class: "turn-words" }, ", to move") : null, // spoken only (style.css)
         ]),
@@ -810,7 +822,9 @@ class TablePage {
     const v = this.view;
     if (this.pileDepth && this.pileDepth > (v.discard || []).length) this.pileDepth = null;
     // Most states (a card selected, an opponent's meld) leave the pile as it was.
-    if (!this.changed("pile", [v.discard, v.stock_count, v.legal, !!this.windowWait, this.pendingAction, this.pileDepth])) return;
+    const held = !!this.pace?.summary; // a round summary holds the table: nothing may be taken
+    if (held) this.pileDepth = null;
+    if (!this.changed("pile", [v.discard, v.stock_count, v.legal, !!this.windowWait, held, this.pendingAction, this.pileDepth])) return;
     // The buttons are drawn again: the focused one (a pile card pressed to see what comes with
     // it, Cancel) keeps the focus. After a move made here it goes to the move buttons instead.
     const active = document.activeElement;
@@ -818,7 +832,7 @@ class TablePage {
       ? active.dataset.testid : null;
     clear(this.stockEl);
     clear(this.pileEl);
-    const legal = this.windowWait ? [] : (v.legal || []);
+    const legal = this.windowWait || held ? [] : (v.legal || []);
     const takes = legalTakes(legal);
     const rummies = legalRummies(legal);
     const canDraw = legal.find((a) => verbOf(a) === "draw");
@@ -876,6 +890,7 @@ class TablePage {
     const me = this.mySeat();
     if (v.hand === null || v.hand === undefined) return "You are watching: only players take cards.";
     if (isOver(v)) return "The round is over.";
+    if (this.pace?.summary) return "The round is over: the next deal starts when everyone is ready.";
     if (v.to_move !== me) return `It is ${this.names()[v.to_move]}'s turn: wait for yours to take from the pile.`;
     if (v.phase !== "draw") return "You have already drawn this turn: meld, lay off, then discard.";
     if (takes.size === 1 && takes.has(1)) return "Only the top card of the discard pile may be taken in this game.";
@@ -960,7 +975,8 @@ class TablePage {
     const names = this.names();
     const melds = v.melds || [];
     const sel = this.hand.selectedCards();
-    const layoffs = sel.length && melds.length ? selectionChoices(v.legal || [], sel).layoffs : new Map();
+    const legal = this.pace?.summary ? [] : (v.legal || []); // nothing is laid off behind a round summary
+    const layoffs = sel.length && melds.length ? selectionChoices(legal, sel).layoffs : new Map();
     const sides = this.sides();
     // A tap on a card of the hand changes the melds only when it makes one a lay-off target, or no longer one.
     if (!this.changed("melds", [melds, names, sides, this.mySeat(), [...layoffs]])) return;
@@ -1110,11 +1126,7 @@ class TablePage {
           [h("span", { class: "what", "aria-hidden": "true" }, "left in hand"), ...x.hand.map((c) => cardEl(c, { small: true }))]) : null,
         // The cards this seat laid as the round ended, meld by meld (its melds and its lay-offs on
         // anyone's): what its "Melded" points count. Cards others laid off on its melds are theirs.
-        h("div", { class: "summary-melds", dataset: { testid: `summary-melds-${x.seat}` } }, ((mine) => mine.length
-          ? [h("span", { class: "what", "aria-hidden": "true" }, "melded"), ...mine.map((cards) =>
-            h("span", { class: "meld-cards", role: "group", "aria-label": `meld: ${cards.map(cardLabel).join(", ")}` },
-              cards.map((c) => cardEl(c, { small: true }))))]
-          : [])(laidBy(summary.melds || [], x.seat)))]),
+        this.summaryMelds(summary, x.seat, names)]),
       h("td", { class: "num", dataset: { testid: "melded" } }, `+${x.melded}`),
       h("td", { class: "num", dataset: { testid: "in-hand" } }, String(x.in_hand)),
       bonusCol ? h("td", { class: "num", dataset: { testid: "bonus" }, title: x.bonus ? "for going out" : false },
@@ -1137,12 +1149,53 @@ class TablePage {
         ]);
       })
       : [h("tbody", {}, summary.seats.map(seatRow))];
-    return h("table", { class: `summary${sides ? " by-side" : ""}`, dataset: { testid: "round-summary" } }, [
+    const table = h("table", { class: `summary${sides ? " by-side" : ""}`, dataset: { testid: "round-summary" } }, [
       h("thead", {}, h("tr", {}, [h("th", { scope: "col" }, sides ? "Side / player" : "Player"), h("th", { scope: "col" }, "Melded"),
         h("th", { scope: "col" }, "Left in hand"), bonusCol ? h("th", { scope: "col" }, "Bonus") : null,
         h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Total")])),
       ...groups,
     ]);
+    // With a score divisor (the quick game) "Round" is not melded minus in hand: say how it comes.
+    const rules = this.table?.rules || {};
+    const divisor = Number(rules.score_divisor ?? 1);
+    if (!(divisor > 1)) return table;
+    const points = rules.hand_penalty === "to_goer" ? "the card points" : `(Melded \u2212 Left in hand${bonusCol ? " + Bonus" : ""})`;
+    return h("div", { class: "summary-wrap" }, [table,
+      h("p", { class: "hint summary-note", dataset: { testid: "summary-divisor" } },
+        `Round = ${points} \u00F7 ${divisor}, rounded: scores at this table are divided by ${divisor}.`)]);
+  }
+
+  /**
+   * The cards ``seat`` laid this round, meld by meld, each group named: its own melds whole (a
+   * card another player laid off on one is shown dimmed with that player's tag: it counts for
+   * them), and its lay-offs on the others' melds, "laid off on meld N (owner)".
+   */
+  summaryMelds(summary, seat, names) {
+    const groups = [];
+    for (const m of summary.melds || []) {
+      const by = (i) => (m.laid_by ? m.laid_by[i] : m.owner);
+      const mine = m.cards.filter((_, i) => by(i) === seat);
+      if (!mine.length) continue;
+      const own = m.owner === undefined || m.owner === seat;
+      const n = m.id !== undefined ? m.id + 1 : null;
+      const title = own ? (n !== null ? `meld ${n}` : "meld")
+        : `laid off on meld ${n ?? "?"} (${names[m.owner] ?? `seat ${m.owner + 1}`})`;
+      const cards = own
+        ? m.cards.map((c, i) => {
+          if (by(i) === seat) return cardEl(c, { small: true });
+          const who = names[by(i)] ?? `seat ${by(i) + 1}`;
+          const el = cardEl(c, { small: true, extraLabel: `laid off by ${who}, counts for ${who}` });
+          el.classList.add("laid-off", "other-layer");
+          el.append(h("span", { class: "by", "aria-hidden": "true", title: `laid off by ${who}` }, initials(who, by(i))));
+          return el;
+        })
+        : mine.map((c) => cardEl(c, { small: true }));
+      groups.push(h("span", { class: `summary-meld${own ? "" : " layoff"}` }, [
+        h("span", { class: "meld-tag", "aria-hidden": "true" }, title),
+        h("span", { class: "meld-cards", role: "group", "aria-label": `${title}: ${mine.map(cardLabel).join(", ")}` }, cards)]));
+    }
+    return h("div", { class: "summary-melds", dataset: { testid: `summary-melds-${seat}` } },
+      groups.length ? [h("span", { class: "what", "aria-hidden": "true" }, "melded"), ...groups] : []);
   }
 
   /** The game's end: the log's `game_over` event (the banner's, or the log's after a reload), or null. */
@@ -1189,11 +1242,19 @@ class TablePage {
     this.chatInput.disabled = spectating;
     this.chatInput.placeholder = spectating ? "Only players can chat" : "Say something\u2026";
     this.myArea.hidden = false;
+    const held = this.pace?.summary;
+    const note = held && !spectating ? `Your hand for round ${held.round + 2}, already dealt: play starts when everyone is ready.` : "";
+    if (this.handNote.textContent !== note) this.handNote.textContent = note;
+    this.handNote.hidden = !note;
     if (spectating) {
       this.hand.el.hidden = true;
       this.sortEl.hidden = true;
       clear(this.actionsEl);
-      setContent(this.hintEl, ["You are watching this game (no hand). ", this.me ? null : h("a", { href: "/" }, "Start your own table")]);
+      // No seat token for this table in this browser (api.js keeps them per browser): a player who
+      // opened the link on another device or browser watches here; their seat is where they joined.
+      setContent(this.hintEl, this.me ? ["You are watching this game (no hand)."] : [
+        "You are watching this game (no hand). If you have a seat at this table, it is on the device and browser you joined from: play there. ",
+        h("a", { href: "/" }, "Start your own table")]);
       return;
     }
     this.hand.el.hidden = false;
@@ -1243,7 +1304,8 @@ class TablePage {
       if (lost) focused = focused ?? "btn-draw";
     }
     clear(el);
-    const legal = this.pendingAction || this.windowWait ? [] : (v.legal || []);
+    // While a round summary holds the table nobody may move (the server refuses): the buttons wait too.
+    const legal = this.pendingAction || this.windowWait || this.pace?.summary ? [] : (v.legal || []);
     const sel = this.hand.selectedCards();
     const { melds, discards, layoffs, swaps } = selectionChoices(legal, sel);
     const names = this.names();
@@ -1355,9 +1417,20 @@ class TablePage {
           : "Draw from the stock, or tap a lit card of the discard pile to take it (and all the cards above it).";
     }
     else if (!sel.length) hint.textContent = v.to_move === me ? "Tap cards to select them, then Meld, Lay off or Discard." : "";
+    else if (sel.length === 1 && v.taken_top && baseCard(sel[0]) === baseCard(v.taken_top) && !discards.length
+      && v.to_move === me && !this.table?.rules?.discard_back) {
+      // The single top card taken from the pile may not go back on it this turn (the rules' discard_back).
+      hint.textContent = `You took the ${cardText(v.taken_top)} from the top of the pile this turn: you may not discard it again (meld it, lay it off, or keep it).`;
+    }
     else if (melds.length || discards.length || layoffs.size || swaps.length) hint.textContent = `${sel.length} selected. `;
     else if (selectionCouldGrow(legal, sel)) hint.textContent = `${sel.length} selected \u2014 add more cards to make a meld or a lay-off.`;
-    else hint.textContent = `${sel.map(cardText).join(" ")}: no legal meld, lay-off or discard with ${sel.length === 1 ? "this card" : "these cards"} now.`;
+    else {
+      // What is wrong, where the cards alone say it (mixed suits and ranks, too few cards, a gap).
+      const rules = this.table?.rules || {};
+      const why = selectionProblem(sel, { minRun: Number(rules.min_run) || 3, aroundCorner: !!rules.around_the_corner });
+      hint.textContent = why ? `${sel.map(cardText).join(" ")}: ${why}.`
+        : `${sel.map(cardText).join(" ")}: no legal meld, lay-off or discard with ${sel.length === 1 ? "this card" : "these cards"} now.`;
+    }
     if (v.obligation && v.to_move === me && !isOver(v)) {
       hint.append(h("span", { class: "obligation" }, ` You must use ${cardText(v.obligation)} before you can discard.`));
     }
