@@ -109,11 +109,14 @@ def scripted_touch(server, new_page):
     return _seated_scripted(server, new_page(390, 844, touch=True))
 
 
-def _seated_scripted(server, page):
+def _started_table(server: str, name: str) -> dict:
+    """A 2-seat standard table of ``name`` against a random bot, started (its creation answer: id and token).
+
+    Started, so the server's limit on tables waiting in the lobby never counts it.
+    """
     res = _post(
-        server, "/api/tables", {"name": "Ann", "seats": 2, "preset": "standard", "rules": {}, "bots": {"1": "random"}}
+        server, "/api/tables", {"name": name, "seats": 2, "preset": "standard", "rules": {}, "bots": {"1": "random"}}
     )
-    # Started, so the server's limit on tables waiting in the lobby never counts these scripted ones.
     req = urllib.request.Request(
         f"{server}/api/tables/{res['table_id']}/start",
         data=b"{}",
@@ -121,6 +124,11 @@ def _seated_scripted(server, page):
         method="POST",
     )
     urllib.request.urlopen(req, timeout=5).close()  # noqa: S310 - loopback only
+    return res
+
+
+def _seated_scripted(server, page):
+    res = _started_table(server, "Ann")
     table = json.loads(urllib.request.urlopen(f"{server}/api/tables/{res['table_id']}", timeout=5).read())  # noqa: S310
     table = {
         **table,

@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 from browser_ui import CARD_TAP, SocketSeat
 from playwright.sync_api import expect
-from test_client import _post, _view, scripted, scripted_touch  # noqa: F401 - the fixtures are used by name
+from test_client import _post, _started_table, _view, scripted, scripted_touch  # noqa: F401 - the fixtures are used by name
+from test_table_feel import _at, _send
 from test_table_ux import VIEWPORTS
 from test_variants import _first_seed
 
@@ -35,19 +36,6 @@ QUICK = {"card_values": "flat", "score_divisor": 5, "target": 100}
 
 def _size(page, size: str) -> None:
     page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS[size], strict=True)))
-
-
-def _send(script, view: dict, version: int, **extra) -> None:
-    """A state message with the fields the scripted table does not send by itself (pace)."""
-    script.version = version
-    script.next_view = view
-    script.ws.send(
-        json.dumps({"type": "state", "version": version, "view": view, "table": script.table, "log": [], **extra})
-    )
-
-
-def _at(page, version: int) -> None:
-    page.wait_for_function("(v) => window.rummy && window.rummy.version === v", arg=version)
 
 
 def _shot(page, artifacts: Path, name: str) -> None:
@@ -268,16 +256,7 @@ def test_the_rules_panel_looks_openable_and_my_name_is_whole_on_my_turn(scripted
 # ------------------------------------------------------------ 9: a second device
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
 def test_a_player_on_a_second_device_is_told_where_the_seat_is(server, new_page, size, artifacts):
-    res = _post(
-        server, "/api/tables", {"name": "Bea", "seats": 2, "preset": "standard", "rules": {}, "bots": {"1": "random"}}
-    )
-    req = urllib.request.Request(
-        f"{server}/api/tables/{res['table_id']}/start",
-        data=b"{}",
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {res['token']}"},
-        method="POST",
-    )
-    urllib.request.urlopen(req, timeout=5).close()  # noqa: S310 - loopback only
+    res = _started_table(server, "Bea")
     page = new_page(*VIEWPORTS[size])  # another browser: no seat token for this table
     page.goto(f"{server}/t/{res['table_id']}")
     hint = page.get_by_test_id("action-hint")
