@@ -12,6 +12,7 @@ the move and public card values, in a player's words.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from rummy500.actions import Action, CallRummy, Discard, Draw, Float, LayOff, Meld, Pass, Swap, Take
@@ -19,7 +20,7 @@ from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
 from rummy500.scoring import card_value
 from rummy500.server.bots import settle_choice
 
-__all__ = ["card_words", "hint_for", "reason"]
+__all__ = ["card_words", "hint_for", "reason", "searched_words"]
 
 _SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
@@ -72,6 +73,26 @@ def reason(view: Any, action: Action) -> str:  # noqa: PLR0911 - one sentence pe
     return f"The strongest bot would play: {action}."
 
 
+_CARD = re.compile(r"\bJK(?:=[2-9TJQKA][CDHS])?\b|\b[2-9TJQKA][CDHS]\b")
+
+
+def searched_words(text: str) -> str | None:
+    """What a searching bot found (its reason after the move: "played out 48 times ..."), in card words.
+
+    None when the reason is no search's (a rule of thumb's move, or none).
+
+    >>> searched_words("discard 7H: played out 48 times a few turns ahead, it ended 8 points better than meld TC QC JK=JC")
+    'Played out 48 times a few turns ahead, it ended 8 points better than meld 10♣ Q♣ joker (as J♣).'
+    >>> searched_words("discard 7H") is None
+    True
+    """
+    _, sep, rest = text.partition(": ")
+    if not sep or "played out" not in rest:
+        return None
+    rest = _CARD.sub(lambda m: card_words(m.group(0)), rest.strip().rstrip("."))
+    return f"{rest[0].upper()}{rest[1:]}."
+
+
 def hint_for(view: Any, seed: int, budget: float = DEFAULT_HINT_BUDGET) -> dict[str, Any]:
     """The strongest bot's move from ``view``, as ``action``, ``text``, ``reason`` and ``level``.
 
@@ -83,6 +104,7 @@ def hint_for(view: Any, seed: int, budget: float = DEFAULT_HINT_BUDGET) -> dict[
     rng = random.Random(seed)
     legal = list(view.legal)
     level = "medium"
+    found = None
     try:
         found = strongest_hint(view, seed, budget)
         choice: Any = found.action
@@ -92,7 +114,12 @@ def hint_for(view: Any, seed: int, budget: float = DEFAULT_HINT_BUDGET) -> dict[
     action = settle_choice(choice, legal, rng, lambda a: None if a in legal else _refuse(), may_decline=False)
     if action is None:
         action = legal[0]
-    return {"action": action.to_record(), "text": str(action), "reason": reason(view, action), "level": level}
+    why = reason(view, action)
+    # A search's finding says what the rule of thumb cannot: why holding a meld back beat laying it down.
+    searched = searched_words(found.reason) if found is not None and found.action == action else None
+    if searched:
+        why = f"{why} {searched}"
+    return {"action": action.to_record(), "text": str(action), "reason": why, "level": level}
 
 
 def _refuse() -> None:
