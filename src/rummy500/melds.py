@@ -301,7 +301,8 @@ def _rebuilt(
 ) -> TableMeld:
     """``meld`` with new cards (what ``dataclasses.replace`` builds, without its overhead)."""
     return new_meld(
-        meld.id, meld.kind, cards, laid_by, positions, meld.suit, meld.rank, meld.initial, meld.owner, claimed, meld.sealed, meld.doubled
+        meld.id, meld.kind, cards, laid_by, positions, meld.suit, meld.rank, meld.initial, meld.owner, claimed, meld.sealed, meld.doubled,
+        meld.swapped,
     )
 
 

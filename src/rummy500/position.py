@@ -98,7 +98,8 @@ def _read_ints(t: str) -> tuple[int, ...]:
     return () if t == NONE else tuple(int(x) for x in t.split("."))
 
 
-# A meld: kind:cards:laid_by:positions:suit:rank:initial:owner:claimed:sealed:doubled
+# A meld: kind:cards:laid_by:positions:suit:rank:initial:owner:claimed:sealed:doubled[:swapped]
+# (the last only when a joker laid with the meld was swapped out: older positions have 11 fields)
 def _meld(m: TableMeld) -> str:
     return ":".join(
         [
@@ -113,6 +114,7 @@ def _meld(m: TableMeld) -> str:
             _bits(m.claimed) or NONE,
             _bool(m.sealed),
             _bool(m.doubled),
+            *([_bool(True)] if m.swapped else []),
         ]
     )
 
@@ -127,8 +129,8 @@ def _read_melds(t: str) -> tuple[TableMeld, ...]:
     out = []
     for i, part in enumerate(t.split(";")):
         f = part.split(":")
-        if len(f) != 11:
-            raise ValueError(f"meld {i} needs 11 ':'-separated fields, not {len(f)}")
+        if len(f) not in (11, 12):
+            raise ValueError(f"meld {i} needs 11 ':'-separated fields (12 with swapped), not {len(f)}")
         claimed = () if f[8] == NONE else _read_bits(f[8])
         out.append(
             TableMeld(
@@ -144,6 +146,7 @@ def _read_melds(t: str) -> tuple[TableMeld, ...]:
                 claimed=claimed,
                 sealed=_read_bool(f[9]),
                 doubled=_read_bool(f[10]),
+                swapped=len(f) == 12 and _read_bool(f[11]),
             )
         )
     return tuple(out)

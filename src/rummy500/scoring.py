@@ -121,7 +121,7 @@ def _at_once_bonus(meld: TableMeld, rules: Rules, values: list[int]) -> int:
     if meld.doubled:
         # Dealer's Gambit: the joker doubles the whole set's value, later cards never come.
         return sum(values[i] for i in range(len(meld.cards)) if meld.cards[i] != JOKER)
-    if rules.four_aces_bonus and len(naturals) == 4 and all(c < 64 and c.rank == 1 for c in naturals):
+    if rules.four_aces_bonus and len(naturals) == 4 and not meld.swapped and all(c < 64 and c.rank == 1 for c in naturals):
         return 100 - base
     if rules.four_of_a_kind_double and len(naturals) == 4:
         return base

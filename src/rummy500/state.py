@@ -2091,7 +2091,8 @@ class RoundState:
         idx = next(i for i, m in enumerate(meld.cards) if m >= 128 and m.natural == c)
         cards = list(meld.cards)
         cards[idx] = c
-        d.melds = _with(d.melds, on, replace(meld, cards=tuple(cards)))
+        # A joker of the cards laid at once gives way: they were not all naturals when laid.
+        d.melds = _with(d.melds, on, replace(meld, cards=tuple(cards), swapped=meld.swapped or idx < meld.initial))
         hand = self.hands[seat]
         hand.remove(c)
         if d.known[seat]:

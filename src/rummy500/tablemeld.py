@@ -32,6 +32,9 @@ class TableMeld:
         claimed: per card, True when it was claimed by calling Rummy.
         sealed: (Dealer's Gambit double) nothing more may be laid off.
         doubled: (Dealer's Gambit double) the set's value counts double.
+        swapped: (``joker_swap``) a joker among the cards laid when the meld was made
+            was later replaced by a natural: those cards were not all naturals when laid
+            (no ``four_aces_bonus`` for them).
     """
 
     id: int
@@ -46,6 +49,7 @@ class TableMeld:
     claimed: tuple[bool, ...] = ()
     sealed: bool = False
     doubled: bool = False
+    swapped: bool = False
 
     def to_dict(self) -> dict[str, object]:
         """The meld as JSON: ``id``, ``cards``, ``laid_by``, ``kind`` and flags."""
@@ -60,6 +64,8 @@ class TableMeld:
             out["sealed"] = True
         if self.doubled:
             out["doubled"] = True
+        if self.swapped:
+            out["swapped"] = True
         return out
 
 
@@ -85,6 +91,7 @@ def new_meld(
     claimed: tuple[bool, ...],
     sealed: bool,
     doubled: bool,
+    swapped: bool = False,
 ) -> TableMeld:
     """``TableMeld(...)`` with every field given in order, without the frozen dataclass's per-field ``object.__setattr__``.
 
@@ -103,6 +110,7 @@ def new_meld(
     m.claimed = claimed
     m.sealed = sealed
     m.doubled = doubled
+    m.swapped = swapped
     m.__class__ = TableMeld  # immutable from now on
     built: TableMeld = m
     return built

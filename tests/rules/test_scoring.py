@@ -91,6 +91,22 @@ def test_four_aces_bonus_needs_the_four_laid_at_once():
     assert play({"four_aces_bonus": True}, ["AC AD AH AS", "KD QD 2S"], "4D", "8D", actions).scores == [60, -22]
 
 
+def test_four_aces_bonus_is_not_won_by_an_opponents_joker_swap():
+    # Seat 0 lays three aces and a joker at once; seat 1 swaps the fourth ace into the joker's place.
+    # The four were not natural aces when laid: no 100 (until 7 December 2026 the swap gave it).
+    rules = {"four_aces_bonus": True, "joker_swap": True}
+    hands = ["AS AH AD JK 9C", "AC KD QD 2S"]
+    actions = ["0 draw", "0 meld AS AH AD JK=AC", "0 discard 9C", "1 draw", "1 swap AC on 0", "1 discard 3C", "0 pass"]
+    swapped = play(rules, hands, "4D 3C", "8D", actions)
+    unswapped = play(rules, hands, "4D 3C", "8D", [a for a in actions if "swap" not in a])
+    assert swapped.ok and swapped.meld(0) == ["AD", "AH", "AS", "AC"]
+    assert swapped.scores == unswapped.scores == [56, -37]
+    # The position notation keeps it (a 12th field of the meld), and reads it back.
+    state = swapped.match().state
+    assert state.public.melds[0].swapped
+    assert type(state).from_position(state.rules, state.position()).public.melds[0].swapped
+
+
 def test_four_aces_bonus_takes_precedence_over_four_of_a_kind_double():
     both = {"four_aces_bonus": True, "four_of_a_kind_double": True}
     assert play(both, ["AC AD AH AS", "KD QD 2S"], "4D", "8D", FOUR_ACES).scores == [100, -22]
