@@ -9,7 +9,9 @@ messages has the keys of ``GET /api/tables/{id}``.
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,18 +41,24 @@ def _until(ws: Any, kind: str, **match_: Any) -> tuple[dict[str, Any], list[dict
 
 
 # ------------------------------------------------------------------ hints
-def test_hints_are_found_beside_the_socket_and_once_per_version(tmp_path: Path, monkeypatch: Any) -> None:
-    """Hints asked again and again never hold up the seat's move; one search answers every ask of a version."""
+def _held_hints(monkeypatch: Any) -> tuple[list[int], threading.Event]:
+    """Hints that wait until the returned event is set; the list gets each search's hand size."""
     searched: list[int] = []
     release = threading.Event()
     real = match.hint_for
 
     def slow_hint(view: Any, seed: int, budget: float) -> dict[str, Any]:
         searched.append(len(view.hand))
-        release.wait(20)  # bounded: the test lets it go as soon as the move is through
+        release.wait(20)  # bounded: each test lets it go as soon as its asks and moves are in
         return real(view, seed, 0.2)
 
     monkeypatch.setattr(match, "hint_for", slow_hint)
+    return searched, release
+
+
+@contextlib.contextmanager
+def _seat_to_move(tmp_path: Path) -> Iterator[Any]:
+    """The socket of the player to move at a fresh two-player table (with a turn clock, so hints are on)."""
     with TestClient(create_app(make_settings(tmp_path), seed_source=fixed_seeds(7))) as client:
         table_id, ann, bob = two_player_table(client, turn_clock=30)
         with (
@@ -59,64 +67,53 @@ def test_hints_are_found_beside_the_socket_and_once_per_version(tmp_path: Path, 
         ):
             first = receive(ws_ann, "state")
             receive(ws_bob, "state")
-            ws = ws_ann if first["view"]["to_move"] == 0 else ws_bob
-            try:
-                for _ in range(5):
-                    ws.send_json({"type": "hint"})
-                act(ws, 0, {"draw": "stock"})
-                # The move is played while the search still runs: its state comes first.
-                moved, before = _until(ws, "state", version=1)
-                assert all(m["type"] not in ("hint", "error") for m in before), before
-            finally:
-                release.set()
-            # Every ask is answered, each by the hint of version 0 (the client drops it: it shows version 1).
-            hints = [_until(ws, "hint")[0] for _ in range(5)]
-            assert {h["version"] for h in hints} == {0}
-            assert all(h == hints[0] for h in hints)
-            assert searched == [13]  # one search for the five asks
-            # On the new position: one new search, then the same hint again at once.
-            ws.send_json({"type": "hint"})
-            fresh = _until(ws, "hint")[0]
-            assert fresh["version"] == moved["version"] == 1
-            assert fresh["action"] in moved["view"]["legal"]
-            ws.send_json({"type": "hint"})
-            assert _until(ws, "hint")[0] == fresh
-            assert searched == [13, 14]
+            yield ws_ann if first["view"]["to_move"] == 0 else ws_bob
+
+
+def test_hints_are_found_beside_the_socket_and_once_per_version(tmp_path: Path, monkeypatch: Any) -> None:
+    """Hints asked again and again never hold up the seat's move; one search answers every ask of a version."""
+    searched, release = _held_hints(monkeypatch)
+    with _seat_to_move(tmp_path) as ws:
+        try:
+            for _ in range(5):
+                ws.send_json({"type": "hint"})
+            act(ws, 0, {"draw": "stock"})
+            # The move is played while the search still runs: its state comes first.
+            moved, before = _until(ws, "state", version=1)
+            assert all(m["type"] not in ("hint", "error") for m in before), before
+        finally:
+            release.set()
+        # Every ask is answered, each by the hint of version 0 (the client drops it: it shows version 1).
+        hints = [_until(ws, "hint")[0] for _ in range(5)]
+        assert {h["version"] for h in hints} == {0}
+        assert all(h == hints[0] for h in hints)
+        assert searched == [13]  # one search for the five asks
+        # On the new position: one new search, then the same hint again at once.
+        ws.send_json({"type": "hint"})
+        fresh = _until(ws, "hint")[0]
+        assert fresh["version"] == moved["version"] == 1
+        assert fresh["action"] in moved["view"]["legal"]
+        ws.send_json({"type": "hint"})
+        assert _until(ws, "hint")[0] == fresh
+        assert searched == [13, 14]
 
 
 def test_a_hint_asked_while_an_older_search_runs_waits_for_it_and_is_searched_once(tmp_path: Path, monkeypatch: Any) -> None:
     """One search at a time per seat: asks at the new position wait for the old search, then share one."""
-    searched: list[int] = []
-    release = threading.Event()
-    real = match.hint_for
-
-    def slow_hint(view: Any, seed: int, budget: float) -> dict[str, Any]:
-        searched.append(len(view.hand))
-        release.wait(20)  # bounded: the test lets it go once the new asks are in
-        return real(view, seed, 0.2)
-
-    monkeypatch.setattr(match, "hint_for", slow_hint)
-    with TestClient(create_app(make_settings(tmp_path), seed_source=fixed_seeds(7))) as client:
-        table_id, ann, bob = two_player_table(client, turn_clock=30)
-        with (
-            client.websocket_connect(_ws(table_id, ann)) as ws_ann,
-            client.websocket_connect(_ws(table_id, bob)) as ws_bob,
-        ):
-            first = receive(ws_ann, "state")
-            receive(ws_bob, "state")
-            ws = ws_ann if first["view"]["to_move"] == 0 else ws_bob
-            try:
-                ws.send_json({"type": "hint"})
-                act(ws, 0, {"draw": "stock"})
-                _until(ws, "state", version=1)
-                ws.send_json({"type": "hint"})  # version 1, while version 0's search runs
-                ws.send_json({"type": "hint"})
-            finally:
-                release.set()
-            hints = [_until(ws, "hint")[0] for _ in range(3)]
-            assert [h["version"] for h in hints] == [0, 1, 1]
-            assert hints[1] == hints[2]
-            assert searched == [13, 14]  # the two later asks shared one search, after the first
+    searched, release = _held_hints(monkeypatch)
+    with _seat_to_move(tmp_path) as ws:
+        try:
+            ws.send_json({"type": "hint"})
+            act(ws, 0, {"draw": "stock"})
+            _until(ws, "state", version=1)
+            ws.send_json({"type": "hint"})  # version 1, while version 0's search runs
+            ws.send_json({"type": "hint"})
+        finally:
+            release.set()
+        hints = [_until(ws, "hint")[0] for _ in range(3)]
+        assert [h["version"] for h in hints] == [0, 1, 1]
+        assert hints[1] == hints[2]
+        assert searched == [13, 14]  # the two later asks shared one search, after the first
 
 
 # ------------------------------------------------------------- rate limit
