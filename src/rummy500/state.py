@@ -12,6 +12,8 @@ House-rule decisions the spec leaves open are written down in
 
 from __future__ import annotations
 
+import contextlib
+import operator
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -630,12 +632,20 @@ class RoundState:
         p = self.public
         if isinstance(action, Reshuffle):
             return p.phase is _PH_SHUFFLE and Counter(action.cards) == Counter(p.discard[:-1])
-        acts = self._legal_list(p.to_move if seat is None else seat)
+        found = self._as_listed(action, p.to_move if seat is None else seat)
+        return found is not None and (found is action or _same_kinds(found, _listed(action)))
+
+    def _as_listed(self, action: Action, seat: int) -> Action | None:
+        """The legal list's own action equal to ``action``, or None (a discard of several cards may name them in any order)."""
+        acts = self._legal_list(seat)
         for listed in acts:
             if listed is action:
-                return True  # the action itself, taken from the list (the common case: no equality tests)
-        # A discard of several cards may name them in any order (the list has them ascending).
-        return _listed(action) in acts
+                return listed  # the action itself, taken from the list (the common case: no equality tests)
+        want = _listed(action)  # (the list has a discard's cards ascending)
+        for listed in acts:
+            if listed == want:
+                return listed
+        return None
 
     def checked(self, action: Action, seat: int | None = None) -> Action:
         """``action`` as the engine lists it, if ``seat`` (default: the seat to move) may play it now.
@@ -653,18 +663,16 @@ class RoundState:
         if isinstance(action, Reshuffle):
             self._check_reshuffle(action, seat, True)
             return Reshuffle(tuple(card(int(c)) for c in action.cards))
-        acts = self._legal_list(seat)
-        for listed in acts:
-            if listed is action:
-                return listed  # the action itself, taken from the list (the common case: no equality tests)
-        want = _listed(action)
-        for listed in acts:
-            if listed == want:
-                if not _same_kinds(listed, want):
-                    raise IllegalAction(f"{action!r} is not written with cards and whole numbers (a bool or a float is neither)")
-                if listed is not want and isinstance(action, Discard) and len(action.cards) > 1:
-                    return Discard(tuple(card(int(c)) for c in action.cards))
-                return listed
+        found = self._as_listed(action, seat)
+        if found is action:
+            return found
+        if found is not None:
+            want = _listed(action)
+            if not _same_kinds(found, want):
+                raise IllegalAction(f"{action!r} is not written with cards and whole numbers (a bool or a float is neither)")
+            if found is not want and isinstance(action, Discard) and len(action.cards) > 1:
+                return Discard(tuple(card(int(c)) for c in action.cards))  # the order given: the last card ends on top
+            return found
         try:
             why = self.explain(action, seat)
         except (TypeError, ValueError, IndexError, KeyError, AttributeError):
@@ -2398,10 +2406,8 @@ def seat_number(seat: Any, n: int) -> int:
     if type(seat) is int:
         return seat
     if not isinstance(seat, bool):
-        try:
-            return int(seat.__index__())
-        except (AttributeError, TypeError):
-            pass
+        with contextlib.suppress(TypeError):
+            return operator.index(seat)
     raise IllegalAction(f"a seat is a whole number from 0 to {n - 1}, not {seat!r}")
 
 

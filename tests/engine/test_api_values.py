@@ -43,6 +43,7 @@ def test_a_meld_written_as_plain_ints_is_played_as_cards_and_the_round_goes_on()
 def test_bools_and_floats_are_refused_with_a_reason_and_nothing_changes(bad):
     state = _deal(Rules(), 1, ["5H 9C", "2C 3D"], "8D 7C", "QD")
     before = _snapshot(state)
+    assert not state.is_legal(bad, 0)  # as apply says
     with pytest.raises(IllegalAction, match="cards and whole numbers"):
         state.apply(bad, 0)
     assert _snapshot(state) == before
