@@ -205,13 +205,9 @@ def _explain_lay(state: Round, action: Meld | LayOff, seat: int, *, in_turn: boo
         if action.on < 0 or action.on >= len(state.public.melds):
             return f"there is no meld {action.on} on the table"
         meld = state.public.melds[action.on]
-        if not state.may_extend(seat, meld):
-            whose = "your own melds" if rules.layoff_onto is LayoffOnto.OWN else "your side's melds"
-            return f"you may lay off only on {whose} (layoff_onto: {rules.layoff_onto})"
-        if not state.public.opened[seat]:
-            return f"you may not lay off before your first melds total {rules.first_meld_min} points"
-        if rules.layoff_needs_own_meld and not state.public.has_melded[seat]:
-            return "you may lay off only after laying down a meld of your own this round"
+        why = _why_no_layoff(state, seat, [meld])
+        if why:
+            return why
         try:
             extend_meld(meld, cards, rules, seat)
         except MeldError as exc:
@@ -312,7 +308,7 @@ def _explain_call(state: Round, action: CallRummy, seat: int) -> str:
             extend_meld(melds[action.on], [chosen], rules, seat)
         except MeldError as exc:
             return f"the {chosen} cannot go on meld {action.on}: {exc}"
-        why = _why_no_layoff(state, seat, [melds[action.on]])
+        why = _why_no_claimed_layoff(state, seat, [melds[action.on]])
         if why:
             return f"the {chosen} fits meld {action.on}, but {why}"
     if action.meld is not None and not state.public.opened[seat]:
@@ -327,7 +323,7 @@ def _explain_call(state: Round, action: CallRummy, seat: int) -> str:
             )
     fits = [m for m in state.public.melds if _fits(m, chosen, rules, seat)]
     if fits and action.meld is None:
-        why = _why_no_layoff(state, seat, fits)
+        why = _why_no_claimed_layoff(state, seat, fits)
         if why:
             also = "" if rules.calling_rummy is CallingRummy.STEAL else ", and you cannot meld it with your hand and the pile above it"
             return f"the {chosen} could be laid off on the table, but {why}{also}"
@@ -343,18 +339,23 @@ def _fits(meld: TableMeld, card: Card, rules: Rules, seat: int) -> bool:
 
 
 def _why_no_layoff(state: Round, seat: int, melds: Sequence[TableMeld]) -> str | None:
-    """Why ``seat`` may lay a card claimed from the pile off on none of ``melds`` (None: it may)."""
+    """Why ``seat`` may lay off on none of ``melds`` (None: it may), the rules as a player checks them."""
     rules = state.rules
-    if rules.taken_card_use is TakenCardUse.NEW_MELD and rules.calling_rummy is not CallingRummy.STEAL:
-        return "a card taken from the pile must go into a new meld, not be laid off (taken_card_use: new_meld)"
+    if not any(state.may_extend(seat, m) for m in melds):
+        whose = "your own melds" if rules.layoff_onto is LayoffOnto.OWN else "your side's melds"
+        return f"you may lay off only on {whose} (layoff_onto: {rules.layoff_onto})"
     if not state.public.opened[seat]:
         return f"you may not lay off before your first melds total {rules.first_meld_min} points"
     if rules.layoff_needs_own_meld and not state.public.has_melded[seat]:
         return "you may lay off only after laying down a meld of your own this round"
-    if not any(state.may_extend(seat, m) for m in melds):
-        whose = "your own melds" if rules.layoff_onto is LayoffOnto.OWN else "your side's melds"
-        return f"you may lay off only on {whose} (layoff_onto: {rules.layoff_onto})"
     return None
+
+
+def _why_no_claimed_layoff(state: Round, seat: int, melds: Sequence[TableMeld]) -> str | None:
+    """:func:`_why_no_layoff` for a card claimed by calling Rummy, which ``taken_card_use: new_meld`` may forbid first."""
+    if state.rules.taken_card_use is TakenCardUse.NEW_MELD and state.rules.calling_rummy is not CallingRummy.STEAL:
+        return "a card taken from the pile must go into a new meld, not be laid off (taken_card_use: new_meld)"
+    return _why_no_layoff(state, seat, melds)
 
 
 def _bare(cards: tuple[Card, ...]) -> list[Card]:

@@ -9,9 +9,9 @@ it is given (live games seed it from :mod:`secrets`).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, SupportsIndex
+from typing import Any, SupportsIndex, TypeVar
 
 from rummy500.actions import Action, Decline, Reshuffle
 from rummy500.cards import Card, natural_cards
@@ -20,7 +20,9 @@ from rummy500.rules import FirstDealer, NextDealer, Rules
 from rummy500.state import Decision, IllegalAction, Phase, RoundState, seat_number
 from rummy500.views import View
 
-__all__ = ["Match", "RoundLog", "cut_for_dealer"]
+__all__ = ["Match", "RoundLog", "cut_for_dealer", "final_bonus_to"]
+
+_K = TypeVar("_K")
 
 _PH_SHUFFLE, _PH_OVER = Phase.SHUFFLE, Phase.ROUND_OVER
 
@@ -59,6 +61,20 @@ def cut_for_dealer(rules: Rules, rng: random.Random) -> int:
         best = max(ranks) if rules.first_dealer is FirstDealer.HIGH_CARD else min(ranks)
         if ranks.count(best) == 1:
             return ranks.index(best)
+
+
+def final_bonus_to(totals: Mapping[_K, int], winner: _K) -> _K:
+    """Who gets ``final_bonus``: RULES.md gives it "to the side with the best total after the last round".
+
+    That is the winner, except that under ``must_go_out_to_win`` the side that
+    went out may trail another. A shared best total: the winner if it is among
+    them, else the first of them in ``totals``' order (seat order).
+
+    >>> final_bonus_to({0: 651, 1: 1087}, 0), final_bonus_to({0: 600, 1: 600}, 1)
+    (1, 1)
+    """
+    best = max(totals.values())
+    return winner if totals[winner] == best else next(k for k, t in totals.items() if t == best)
 
 
 class Match:
@@ -299,14 +315,8 @@ class Match:
     def _crown(self, side: int) -> None:
         rules = self.rules
         if rules.final_bonus:
-            # RULES.md: final_bonus goes "to the side with the best total after the last round",
-            # in a partnership to its first seat. That is the winner, except that under
-            # must_go_out_to_win the side that went out may trail another. A shared best total:
-            # the winner if it is among them, else the first of them in seat order.
-            sides = self.side_totals()
-            best = max(sides)
-            top = [i for i, t in enumerate(sides) if t == best]
-            seat = side if side in top else top[0]
+            # In a partnership to the side's first seat.
+            seat = final_bonus_to(dict(enumerate(self.side_totals())), side)
             self.totals[seat] += rules.final_bonus
             self.bonus_to = seat
         self.winner = [side, side + 2] if rules.partnership else side

@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from rummy500.formats.chips import Settlement, settle
 from rummy500.formats.games import FormatError, game_status, leaders, table_rules
+from rummy500.match import final_bonus_to
 from rummy500.rules import Rules
 from rummy500.scoring import RoundResult
 
@@ -315,13 +316,9 @@ class TableGame:
         self.winner = name
         self.decided_by = how
         if self.rules.final_bonus:
-            # As in a Match: the final bonus goes to the best total of the players still in, which
-            # is the winner's unless must_go_out_to_win crowned the player who went out. A shared
-            # best total: the winner if among them, else the first of them in seat order.
-            best = max(self.totals[p] for p in self._active)
-            top = [p for p in self._active if self.totals[p] == best]
+            # As in a Match, among the players still in.
             self.bonus = self.rules.final_bonus
-            self.bonus_to = name if name in top else top[0]
+            self.bonus_to = final_bonus_to({p: self.totals[p] for p in self._active}, name)
             self.totals[self.bonus_to] += self.bonus
         if self._on_over is not None:
             self._on_over(self)
