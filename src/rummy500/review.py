@@ -70,7 +70,7 @@ import math
 import multiprocessing
 import os
 import random
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
@@ -289,6 +289,9 @@ class Decision:
         value_samples: the guesses each candidate of ``values`` was played
             out in: a candidate dropped early (no rival of the judged move
             any more) has fewer, and its mean is the less certain.
+        kept: where a meld or lay-off was played and the best move found is
+            a discard: the cards laid, which the best move keeps in hand for
+            now (waiting to lay them did better); else None.
     """
 
     round: int
@@ -310,6 +313,14 @@ class Decision:
     played_action: dict[str, Any] | None = None
     best_action: dict[str, Any] | None = None
     value_samples: dict[str, int] = field(default_factory=dict)
+    kept: list[str] | None = None
+
+
+def _kept(played: Action, best: Action) -> list[str] | None:
+    """The cards a lay played laid, where the best move throws a card instead (see :attr:`Decision.kept`)."""
+    if isinstance(played, (Meld, LayOff)) and isinstance(best, Discard):
+        return [str(c) for c in played.cards]
+    return None
 
 
 @dataclass
@@ -399,9 +410,9 @@ class _Estimator:
                 out.append(a)
         return out
 
-    def rollouts(self, worlds: list[RoundState], seeds: list[int], seat: int, cands: list[Action]) -> dict[Action, list[float]]:
-        """Each candidate's values over the same worlds and random numbers."""
-        out: dict[Action, list[float]] = {a: [] for a in cands}
+    def rollouts(self, worlds: list[RoundState], seeds: list[int], seat: int, cands: list[_Key]) -> dict[_Key, list[float]]:
+        """Each candidate's values over the same worlds and random numbers (a :class:`_Then` ends its turn its way)."""
+        out: dict[_Key, list[float]] = {a: [] for a in cands}
         sync = self.budget.sync_stock
         for world, seed in zip(worlds, seeds, strict=True):
             streams = stock_streams(world) if sync else None
@@ -409,8 +420,72 @@ class _Estimator:
             # and the stopping rules mean the same in every game; review_record divides what it shows.
             k = world.rules.score_divisor
             for a in cands:
-                out[a].append(k * self.bot.playout(world.copy(), seat, a, random.Random(seed), streams))
+                if isinstance(a, _Then):
+                    v = self.bot.playout(world.copy(), seat, a.lay, random.Random(seed), streams, then=a.discard)
+                else:
+                    v = self.bot.playout(world.copy(), seat, a, random.Random(seed), streams)
+                out[a].append(k * v)
         return out
+
+
+@dataclass(frozen=True)
+class _Then:
+    """A lay played out with the turn's throw fixed: ``lay``, the policy's further lays, then ``discard``.
+
+    A meld or lay-off does not end the turn: played out plainly, the medium
+    policy chooses the throw after it, and the lay would be charged with
+    that throw (a throw the review judges as a decision of its own, against
+    the discards the review compares, the best of which may differ). So a
+    lay is also played out ending with each discard candidate it leaves
+    legal, and judged by the best of these ways to end its turn
+    (:func:`_compare`).
+    """
+
+    lay: Action
+    discard: Discard
+
+
+_Key = Action | _Then
+
+
+def _completions(est: _Estimator, view: View, cands: list[Action], world: RoundState | None) -> dict[Action, list[_Key]]:
+    """Each candidate's ways to be played out: itself, and for a lay, the lay ending with each discard candidate it leaves.
+
+    The lay played plainly ends its turn with the policy's throw, which the
+    seat's view alone decides (``world``, a guess of the hidden cards, is
+    where it is asked): ending with that same throw is no other way.
+    """
+    out: dict[Action, list[_Key]] = {}
+    hand = Counter(c.bare for c in view.hand)
+    throws = [d for d in cands if isinstance(d, Discard)]
+    for a in cands:
+        ways: list[_Key] = [a]
+        if view.phase == "play" and isinstance(a, (Meld, LayOff)) and throws and world is not None:
+            left = hand - Counter(c.bare for c in a.cards)
+            own = _policy_throw(est, world, a)
+            ways += [_Then(a, d) for d in throws if d != own and not Counter(d.cards) - left][:1]
+        out[a] = ways
+    return out
+
+
+def _policy_throw(est: _Estimator, world: RoundState, lay: Action) -> Action | None:
+    """The discard the playouts' policy ends the turn with after ``lay`` (None: it ends it otherwise)."""
+    state = world.copy()
+    seat = state.public.to_move
+    turn = state.public.turns
+    rng = random.Random(0)
+    try:
+        state.apply(lay, seat, check=False)
+        for _ in range(len(state.hands[seat]) + 1):
+            if state.public.turns != turn or state.public.to_move != seat:
+                return None
+            action = est.bot.policy.act(state.view(seat), rng)
+            if action is None or isinstance(action, Discard):
+                return action
+            state.apply(action, seat)
+    except IllegalAction:
+        return None
+    return None
 
 
 def _mean(xs: list[float]) -> float:
@@ -509,7 +584,7 @@ def judge_moves(view: View, moves: list[Action], *, budget: Budget = DEFAULT_BUD
     seat = view.seat
     assert seat is not None
     cands = est.candidates(view, moves[0], moves[1:])
-    vals, seeds = _compare(est, view, cands, list(dict.fromkeys(moves)), str(seed))
+    vals, seeds, _ = _compare(est, view, cands, list(dict.fromkeys(moves)), str(seed))
     best = _best(vals, moves[0])
     means = {a: _mean(v) for a, v in vals.items()}
     losses = {m: _loss(vals, m, budget)[:2] for m in moves}
@@ -533,7 +608,7 @@ def _best(vals: dict[Action, list[float]], played: Action) -> Action:
 
 def _compare(
     est: _Estimator, view: View, cands: list[Action], judged: list[Action], seed: str
-) -> tuple[dict[Action, list[float]], list[int]]:
+) -> tuple[dict[Action, list[float]], list[int], dict[Action, _Key]]:
     """Play the candidates out in batches of determinizations until the judged moves' verdicts are clear.
 
     The first ``budget.prune_after`` batches play every candidate; the
@@ -542,33 +617,57 @@ def _compare(
     (:func:`_live`), on new determinizations shared by all of them, while
     some judged move's verdict is in doubt (:func:`_in_doubt`).
 
+    A meld or lay-off is played out in several ways (:class:`_Then`): as the
+    policy ends its turn, and ending it with each discard candidate it
+    leaves. Until ``budget.prune_after`` its values are those of its best
+    way so far (the same guesses for every way); from then on only that way
+    is played.
+
     Returns each candidate's values (the dropped candidates keep the values
-    of the batches they were played in) and the rollout seeds used.
+    of the batches they were played in), the rollout seeds used, and the way
+    each candidate was played out.
     """
     budget = est.budget
     seat = view.seat
     assert seat is not None
     rng = random.Random(seed)
-    vals: dict[Action, list[float]] = {a: [] for a in cands}
     worlds, seeds = _sample(view, max(2, budget.samples), rng)
+    ways = _completions(est, view, cands, worlds[0] if worlds else None)
+    raw: dict[_Key, list[float]] = {k: [] for a in cands for k in ways[a]}
+    chosen: dict[Action, _Key] = {}
+
+    def folded() -> dict[Action, list[float]]:
+        # Each candidate's values are those of its best way to end the turn (the same guesses for all of them).
+        return {a: raw[chosen.get(a) or _best_way(raw, ways[a])] for a in cands}
+
     if not worlds:
-        return vals, []
-    for a, v in est.rollouts(worlds, seeds, seat, cands).items():
-        vals[a].extend(v)
+        return folded(), [], {a: a for a in cands}
+    for k, v in est.rollouts(worlds, seeds, seat, list(raw)).items():
+        raw[k].extend(v)
     used = list(seeds)
-    alive = list(cands)
+    alive: list[_Key] = list(raw)
     for batch in range(1, 1 + max(0, budget.extend)):
+        vals = folded()
         if batch == max(1, budget.prune_after):
-            alive = _live(vals, judged, budget)
+            # From here on each candidate is played out one way only: the best so far.
+            chosen = {a: _best_way(raw, ways[a]) for a in cands}
+            alive = [chosen[a] for a in _live(vals, judged, budget)]
         if not any(_in_doubt(vals, m, budget) for m in judged):
             break
         worlds, seeds = _sample(view, max(2, budget.samples), rng)
         if not worlds:
             break
-        for a, v in est.rollouts(worlds, seeds, seat, alive).items():
-            vals[a].extend(v)
+        for k, v in est.rollouts(worlds, seeds, seat, alive).items():
+            raw[k].extend(v)
         used.extend(seeds)
-    return vals, used
+    chosen = {a: chosen.get(a) or _best_way(raw, ways[a]) for a in cands}
+    return folded(), used, chosen
+
+
+def _best_way(raw: dict[_Key, list[float]], ways: list[_Key]) -> _Key:
+    """The way of playing a candidate out with the best mean, among those played out most (the first on a tie)."""
+    most = max(len(raw[k]) for k in ways)
+    return max((k for k in ways if len(raw[k]) == most), key=lambda k: _mean(raw[k]))
 
 
 def _in_doubt(vals: dict[Action, list[float]], move: Action, budget: Budget) -> bool:
@@ -667,14 +766,14 @@ def _evaluate(
     seat = view.seat
     assert seat is not None
     cands = est.candidates(view, played)
-    vals, seeds = _compare(est, view, cands, [played], seed)
+    vals, seeds, ways = _compare(est, view, cands, [played], seed)
     means = {a: _mean(v) for a, v in vals.items()}
     loss, se, best = _loss(vals, played, budget)
     hind: dict[str, float] | None = None
     if truth is not None:
         seeds = seeds[: max(2, budget.samples)]
-        real = est.rollouts([truth] * len(seeds), seeds, seat, [played] + ([best] if best != played else []))
-        hind = {"played": _mean(real[played]), "best": _mean(real[best])}
+        real = est.rollouts([truth] * len(seeds), seeds, seat, list(dict.fromkeys([ways[played], ways[best]])))
+        hind = {"played": _mean(real[ways[played]]), "best": _mean(real[ways[best]])}
     sure = _settled(vals, played, budget)
     if not sure and budget.estimate_unsure:
         loss, se, best = _loss(vals, played, replace(budget, confidence=0.0))
@@ -867,6 +966,7 @@ def review_record(
                 played_action=p.action.to_record(),
                 best_action=best.to_record(),
                 value_samples={str(a): c for a, c in counts.items()},
+                kept=_kept(p.action, best),
             )
         )
     # Per round played: a round the record stops before its first action is not counted.

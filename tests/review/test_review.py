@@ -203,7 +203,7 @@ def test_every_candidate_is_played_out_on_the_same_guesses_and_a_clear_call_stop
     est = _Estimator(budget)
     cands = est.candidates(view, played)
     assert len(cands) == 3 and cands[0] == played
-    vals, seeds = _compare(est, view, cands, [played], "s")
+    vals, seeds, _ = _compare(est, view, cands, [played], "s")
     # A clear blunder (the lay-off went out): settled by the two batches a mistake needs, on shared guesses.
     assert len(seeds) == 8 and len(vals[played]) == 8 and len(vals[cands[1]]) >= 4
     assert all(len(v) in (4, 8) for v in vals.values())
@@ -215,7 +215,7 @@ def test_every_candidate_is_played_out_on_the_same_guesses_and_a_clear_call_stop
     assert judged["samples"] == d.samples == 8
     # At the default settle_after (8 batches), nothing is settled sooner, not even a clear blunder.
     patient = replace(budget, settle_after=8, extend=15)
-    vals, seeds = _compare(_Estimator(patient), view, cands, [played], "s")
+    vals, seeds, _ = _compare(_Estimator(patient), view, cands, [played], "s")
     assert len(seeds) == 32 and all(len(v) == 32 for v in vals.values())
 
 
@@ -300,7 +300,7 @@ class _ScriptedEstimator(_Estimator):
         self.batches += 1
         late = -30.0 if self.batches == 1 else 40.0
         value = {self.played: 0.0, self.steady: 8.0, self.late: late}
-        return {a: [value[a]] * len(worlds) for a in cands}
+        return {a: [value[getattr(a, "lay", a)]] * len(worlds) for a in cands}  # a lay's ways alike
 
 
 def test_a_rival_unlucky_in_the_first_batches_is_kept_until_prune_after():
@@ -312,17 +312,17 @@ def test_a_rival_unlucky_in_the_first_batches_is_kept_until_prune_after():
     # Dropped after one batch (-30 points: it cannot be a mistake's margin better), the late
     # rival never shows what it is worth; the played move is judged against the steady one.
     once = replace(base, prune_after=1)
-    vals, _ = _compare(_ScriptedEstimator(once, cands), point.view, cands, [played], "s")
+    vals, _, _ = _compare(_ScriptedEstimator(once, cands), point.view, cands, [played], "s")
     assert len(vals[late]) == 2 and len(vals[played]) == len(vals[steady]) == 12
     loss, _, best = _loss(vals, played, once)
     assert best == steady and loss == pytest.approx(8.0)
     # Kept for every batch, it is found to be the best move by far.
     kept = replace(base, prune_after=6)
-    vals, _ = _compare(_ScriptedEstimator(kept, cands), point.view, cands, [played], "s")
+    vals, _, _ = _compare(_ScriptedEstimator(kept, cands), point.view, cands, [played], "s")
     assert all(len(v) == 12 for v in vals.values())
     loss, _, best = _loss(vals, played, kept)
     assert best == late and loss == pytest.approx((2 * -30.0 + 10 * 40.0) / 12)
     # Pruned after three batches: six samples of the late rival, which then stays.
     three = replace(base, prune_after=3)
-    vals, _ = _compare(_ScriptedEstimator(three, cands), point.view, cands, [played], "s")
+    vals, _, _ = _compare(_ScriptedEstimator(three, cands), point.view, cands, [played], "s")
     assert len(vals[late]) == 12

@@ -44,7 +44,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from rummy500 import fastmeld
@@ -78,6 +78,7 @@ __all__ = [
     "LEAF_WEIGHTS",
     "LEAVES",
     "HardBot",
+    "Searched",
     "estimate_round",
     "fitted_round",
     "infer_weights",
@@ -255,6 +256,8 @@ class HardBot(Bot):
         self.policy = _PlayoutPolicy(seed)
         self.last_reason = ""
         self.last_stats: dict[str, float] = {}
+        #: What the last decision's search found (None: the decision was not searched).
+        self.last_search: Searched | None = None
         #: Whether the last decision's search stopped at :attr:`time_limit` before its full budget.
         self.timed_out = False
         # What the opponents let lie this round: per seat, the cards this seat discarded
@@ -303,6 +306,7 @@ class HardBot(Bot):
         self._track(view)
         guide._observe(view)
         self.last_stats = {}
+        self.last_search = None
         self.timed_out = False
         legal = list(view.legal)
         special = guide.special(view, legal, rng)
@@ -495,19 +499,8 @@ class HardBot(Bot):
                 best, edge = a, mean
         self.last_stats = {"playouts": float(used), "seconds": time.perf_counter() - start}
         n = len(results[best])
-        # The reason is read by players (hints): plain words, no search jargon.
-        tried = f"played out {n} times a few turns ahead, over guesses of the hidden cards"
-        if not n:
-            self.last_reason = f"{best}: the first choice by rule of thumb (no guess of the hidden cards added up)"
-        elif best == fav:
-            avg = _mean(results[best])
-            where = f"{_points(abs(avg))} {'ahead of' if avg >= 0 else 'behind'}" if round(avg) else "level with"
-            self.last_reason = (
-                f"{best}: the first choice by rule of thumb, and no other move did clearly better when {tried} "
-                f"(on average it ended {where} the best other side)"
-            )
-        else:
-            self.last_reason = f"{best}: {tried}, it ended {_points(edge)} better on average than {fav}, the first choice by rule of thumb"
+        self.last_search = Searched(best, fav, edge, n, _mean(results[best]) if n else 0.0)
+        self.last_reason = self.last_search.words(str)
         return best
 
     def guesser(self, view: View) -> Callable[[random.Random], RoundState]:
@@ -549,6 +542,7 @@ class HardBot(Bot):
         streams: list[list[int]] | None = None,
         *,
         to_end: bool = False,
+        then: Discard | None = None,
     ) -> float:
         """Play ``first`` then the default policy; return ``seat``'s side advantage.
 
@@ -556,7 +550,11 @@ class HardBot(Bot):
         from the stock takes the drawing seat's next card of its own stream
         (:class:`_Streams`), so the candidates of one guess deal each seat the
         same stock cards however their turns go. ``to_end`` plays to the end of
-        the round whatever :attr:`horizon` says (:attr:`endgame`).
+        the round whatever :attr:`horizon` says (:attr:`endgame`). ``then``
+        (after a meld or lay-off): where the policy would end this turn with
+        another discard, ``seat`` throws ``then`` instead, if it may
+        (:class:`_Finish`; the game review judges a lay apart from the
+        throw that follows it).
         """
         start = state.public.turns  # the horizon counts from the decision, whatever ``first`` is
         agents: list[Agent] = [self.policy] * state.n
@@ -565,6 +563,9 @@ class HardBot(Bot):
             agents = [synced] * state.n
             if isinstance(first, Draw):
                 synced.arrange(seat)
+        if then is not None:
+            agents = list(agents)
+            agents[seat] = _Finish(agents[seat], seat, start, then)
         state.apply(first, seat, check=False)
         horizon = MAX_PLAYOUT_TURNS if to_end else self.turns_ahead(state.rules)
         steps = [0]
@@ -700,6 +701,36 @@ class _Streams:
             places[j], places[top] = places[top], place
             break
         self.next[seat] = i
+
+
+class _Finish:
+    """An agent that ends one turn of ``seat`` with the discard ``then`` wherever its policy would throw another card.
+
+    The policy's lays of that turn are kept; ``then`` replaces only a
+    different discard, and only while it is legal. The game review plays a
+    lay candidate out this way (:meth:`HardBot.playout`'s ``then``) so that
+    the lay is not charged with the throw the policy would make after it.
+    """
+
+    __slots__ = ("policy", "seat", "then", "turn")
+
+    def __init__(self, policy: Agent, seat: int, turn: int, then: Discard) -> None:
+        self.policy = policy
+        self.seat = seat
+        self.turn = turn
+        self.then = then
+
+    def act(self, view: View, rng: random.Random) -> Action | None:
+        action = self.policy.act(view, rng)
+        if (
+            isinstance(action, Discard)
+            and action != self.then
+            and view.turns == self.turn
+            and view.to_move == self.seat
+            and self.then in view.legal
+        ):
+            return self.then
+        return action
 
 
 def _last_throw(view: View, seen: Mapping[int, list[Card]]) -> tuple[int, Card] | None:
@@ -950,13 +981,64 @@ def _melds_with(t: fastmeld.Tables, hand: list[Card], extra: Card | None) -> lis
     return fastmeld.all_melds(t, fastmeld.scan(hand if extra is None else [*hand, extra]))
 
 
+@dataclass(frozen=True)
+class Searched:
+    """What a search found, for a player: the move chosen and the rule of thumb's, in the round's own points.
+
+    Attributes:
+        best: the move chosen.
+        favourite: the heuristics' first choice (``best`` when no other move did clearly better).
+        edge: how much better ``best`` ended than ``favourite`` on average (0 when they are the same move).
+        playouts: the guesses of the hidden cards ``best`` was played out in.
+        mean: ``best``'s average playout: the seat's side minus the best other side.
+    """
+
+    best: Action
+    favourite: Action
+    edge: float
+    playouts: int
+    mean: float
+
+    def words(self, move: Callable[[Action], str]) -> str:
+        """The finding in a player's words, with the moves written by ``move``.
+
+        >>> from rummy500.actions import Discard, Draw, parse_action
+        >>> Searched(parse_action("discard 7H"), Draw(), 0.3, 48, -2.0).words(str)
+        'discard 7H: played out 48 times a few turns ahead, over guesses of the hidden cards, it ended less than a point better on average than draw, the first choice by rule of thumb'
+        >>> Searched(Draw(), Draw(), 0.0, 48, -14.2).words(str)
+        'draw: the first choice by rule of thumb, and no other move did clearly better when played out 48 times a few turns ahead, over guesses of the hidden cards (in those games your side ended on average 14 points behind the leading other side)'
+        """
+        return f"{move(self.best)}: {self.finding(move)}"
+
+    def finding(self, move: Callable[[Action], str]) -> str:
+        """:meth:`words` without the move chosen in front.
+
+        >>> from rummy500.actions import Draw, parse_action
+        >>> Searched(Draw(), parse_action("take 1"), 6.0, 48, 3.0).finding(lambda a: f"<{a}>")
+        'played out 48 times a few turns ahead, over guesses of the hidden cards, it ended 6 points better on average than <take 1>, the first choice by rule of thumb'
+        """
+        if not self.playouts:
+            return "the first choice by rule of thumb (no guess of the hidden cards added up)"
+        tried = f"played out {self.playouts} times a few turns ahead, over guesses of the hidden cards"
+        if self.best != self.favourite:
+            return f"{tried}, it ended {_points(self.edge)} better on average than {move(self.favourite)}, the first choice by rule of thumb"
+        avg = self.mean
+        where = f"{_points(abs(avg))} {'ahead of' if avg >= 0 else 'behind'}" if round(avg) else "level with"
+        return (
+            f"the first choice by rule of thumb, and no other move did clearly better when {tried} "
+            f"(in those games your side ended on average {where} the leading other side)"
+        )
+
+
 def _points(x: float) -> str:
-    """``x`` points in words, rounded.
+    """``x`` points in words, rounded (less than a point says so).
 
     >>> _points(1.2), _points(12.4), _points(0.4)
-    ('1 point', '12 points', '0 points')
+    ('1 point', '12 points', 'less than a point')
     """
     n = round(x)
+    if n == 0:
+        return "less than a point"
     return f"{n} point" if n == 1 else f"{n} points"
 
 

@@ -20,11 +20,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rummy500.actions import Action
 from rummy500.bots import make_bot
 from rummy500.bots.base import Bot
+from rummy500.bots.hard import Searched
 from rummy500.views import View
 
 __all__ = ["DEFAULT_HINT_BUDGET", "HINT_LEVELS", "Hint", "hint_budget", "strongest_hint"]
@@ -38,12 +39,17 @@ DEFAULT_HINT_BUDGET = 2.0
 
 @dataclass(frozen=True)
 class Hint:
-    """A hinted move (``None``: let an out-of-turn chance pass), the level that chose it, and why."""
+    """A hinted move (``None``: let an out-of-turn chance pass), the level that chose it, and why.
+
+    ``search`` is what the level's search found (:class:`~rummy500.bots.hard.Searched`),
+    None when the move was not searched.
+    """
 
     action: Action | None
     level: str
     reason: str
     seconds: float
+    search: Searched | None = None
 
 
 def hint_budget(turn_clock: float | None) -> float:
@@ -96,9 +102,9 @@ def strongest_hint(
         action = bot.act(view, random.Random(act_seed))
         if best is not None and getattr(bot, "timed_out", False):
             break
-        best = Hint(action, level, bot.explain(), time.perf_counter() - start)
+        best = Hint(action, level, bot.explain(), time.perf_counter() - start, getattr(bot, "last_search", None))
     assert best is not None
-    return Hint(best.action, best.level, best.reason, time.perf_counter() - start)
+    return replace(best, seconds=time.perf_counter() - start)
 
 
 def _timed_bot(level: str, seed: int, limit: float, settings: dict[str, object]) -> Bot:

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from rummy500.bots.hard import LEAVES
 from rummy500.cli.replay_cmd import printable
-from rummy500.review import DEFAULT_BUDGET, Review, ReviewError, cores, parse_horizon, review_record
+from rummy500.review import DEFAULT_BUDGET, Decision, Review, ReviewError, cores, parse_horizon, review_record
 
 T = TypeVar("T")
 
@@ -313,7 +313,7 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
             t.add_column("hindsight played / best", justify="right")
         for d in rows:
             verdict = Text(f"{d.verdict}{'' if d.sure else '?'}", style=_STYLE[d.verdict])
-            cells: list[Any] = [str(d.round + 1), str(d.step), Text(printable(d.played)), Text("" if d.best == d.played else printable(d.best)), f"{d.loss:.1f}", verdict]
+            cells: list[Any] = [str(d.round + 1), str(d.step), Text(printable(d.played)), Text(_best_text(d)), f"{d.loss:.1f}", verdict]
             if hind:
                 cells.append("" if d.hindsight is None else f"{d.hindsight['played']:+.0f} / {d.hindsight['best']:+.0f}")
             t.add_row(*cells)
@@ -325,6 +325,10 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
     if listed:
         console.print(  # type: ignore[attr-defined]
             "move: the action's number in the whole game, every action of every round counted from 1 (as the replay viewer counts)."
+        )
+    if any(d.kept for d in review.decisions):
+        console.print(  # type: ignore[attr-defined]
+            "keep ... for now: a meld or lay-off was played where throwing a card and laying those cards later did better."
         )
     summary = Table(title="Summary", title_justify="left")
     summary.add_column("player", overflow="fold")
@@ -354,3 +358,11 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
             else ""
         )
     )
+
+
+def _best_text(d: Decision) -> str:
+    """The best move's cell: empty when it is the move played; a lay held back names its cards."""
+    if d.best == d.played:
+        return ""
+    text = printable(d.best)
+    return f"{text} (keep {' '.join(d.kept)} for now)" if d.kept else text

@@ -12,15 +12,15 @@ the move and public card values, in a player's words.
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 from rummy500.actions import Action, CallRummy, Discard, Draw, Float, LayOff, Meld, Pass, Swap, Take
+from rummy500.bots.hard import Searched
 from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
 from rummy500.scoring import card_value
 from rummy500.server.bots import settle_choice
 
-__all__ = ["card_words", "hint_for", "reason", "searched_words"]
+__all__ = ["card_words", "hint_for", "move_words", "reason", "searched_words"]
 
 _SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
@@ -38,59 +38,91 @@ def card_words(card: Any) -> str:
     return ("10" if rank == "T" else rank) + _SUITS.get(suit, suit)
 
 
-def _points(cards: Any, view: Any) -> int:
-    return sum(card_value(c, view.rules, in_hand=False) for c in cards)
+def _points(cards: Any, view: Any) -> str:
+    """The cards' points in the game's own points (a game that divides its scores divides them too)."""
+    total = sum(card_value(c, view.rules, in_hand=False) for c in cards)
+    div = view.rules.score_divisor
+    n = total / div
+    if n == int(n):
+        return f"{int(n)} point" if n == 1 else f"{int(n)} points"
+    return f"about {round(n)} points"
 
 
 def reason(view: Any, action: Action) -> str:  # noqa: PLR0911 - one sentence per kind of move
-    """One line on why ``action`` is a good move from ``view``."""
+    """One line on why ``action`` is a good move from ``view`` (the move itself is not repeated: the page shows it)."""
     pile = list(view.discard)
     if isinstance(action, Draw):
-        return "Nothing in the discard pile helps your hand enough: draw a fresh card from the stock."
+        return "Nothing in the discard pile helps your hand enough: a fresh card from the stock is better."
     if isinstance(action, Take):
         card = card_words(pile[-action.n]) if action.n <= len(pile) else "card"
         if action.n == 1:
-            return f"The {card} on top of the pile fits your cards: take it."
+            return f"The {card} on top of the pile fits your cards."
         return f"Taking {action.n} cards is worth it: the {card} goes into a meld this turn."
     if isinstance(action, Meld):
-        words = " ".join(card_words(c) for c in action.cards)
-        return f"Meld {words}: {_points(action.cards, view)} points are safe on the table before anyone goes out."
+        return f"{_points(action.cards, view).capitalize()} are safe on the table before anyone goes out."
     if isinstance(action, LayOff):
-        words = " ".join(card_words(c) for c in action.cards)
-        return f"Lay off {words} on meld {action.on + 1}: {_points(action.cards, view)} more points, fewer cards to be caught with."
+        return f"{_points(action.cards, view).capitalize()} more on the table, and fewer cards to be caught with."
     if isinstance(action, Swap):
-        return f"Swap the {card_words(action.card)} for the joker on meld {action.on + 1}: a joker is worth more in your hand."
+        return "A joker is worth more in your hand than on the table."
     if isinstance(action, Discard):
-        words = " ".join(card_words(c) for c in action.cards)
-        return f"Discard {words}: it fits nothing you hold and is the card you can best spare."
+        if len(view.hand) == len(action.cards):
+            return "It is your last card: throwing it takes you out."
+        return "It fits nothing you hold and is the card you can best spare."
     if isinstance(action, CallRummy):
         card = card_words(pile[-action.depth]) if action.depth <= len(pile) else "card"
-        return f"Call Rummy!: the {card} in the pile can be played, and it scores for you."
+        return f"The {card} in the pile can be played, and it scores for you."
     if isinstance(action, Pass):
-        return "The stock is empty and nothing in the pile helps: pass."
+        return "The stock is empty and nothing in the pile helps."
     if isinstance(action, Float):
-        return "Float: your hand is empty; you go out with a discard at a later turn."
-    return f"The strongest bot would play: {action}."
+        return "Your hand is empty; you go out with a discard at a later turn."
+    return "The strongest bot would play it."
 
 
-_CARD = re.compile(r"\bJK(?:=[2-9TJQKA][CDHS])?\b|\b[2-9TJQKA][CDHS]\b")
+def move_words(action: Action) -> str:
+    """A move as the end of a player's sentence ("... better than laying off 5♠ on meld 3"), melds counted from 1.
+
+    >>> from rummy500.actions import parse_action
+    >>> [move_words(parse_action(t)) for t in ("draw", "take 1", "take 3", "layoff 5S on 2", "meld TC QC JK=JC", "discard 2H")]
+    ['drawing from the stock', 'taking the top card of the pile', 'taking 3 cards from the pile', 'laying off 5♠ on meld 3', 'melding 10♣ Q♣ joker (as J♣)', 'throwing 2♥']
+    """
+    words = " ".join(card_words(c) for c in getattr(action, "cards", ()))
+    if isinstance(action, Draw):
+        return "drawing from the stock"
+    if isinstance(action, Take):
+        first = "taking the top card of the pile" if action.n == 1 else f"taking {action.n} cards from the pile"
+        return first + (" (splitting the pile with a joker)" if action.split else "")
+    if isinstance(action, Meld):
+        return f"melding {words}"
+    if isinstance(action, LayOff):
+        return f"laying off {words} on meld {action.on + 1}"
+    if isinstance(action, Discard):
+        return f"throwing {words}"
+    if isinstance(action, Swap):
+        return f"swapping the {card_words(action.card)} for the joker on meld {action.on + 1}"
+    if isinstance(action, CallRummy):
+        return "calling Rummy"
+    if isinstance(action, Pass):
+        return "passing"
+    if isinstance(action, Float):
+        return "floating"
+    return str(action)
 
 
-def searched_words(text: str) -> str | None:
-    """What a searching bot found (its reason after the move: "played out 48 times ..."), in card words.
+def searched_words(search: Searched | None, action: Action) -> str | None:
+    """What a searching bot found for ``action``, in a player's words (None: no search chose it).
 
-    None when the reason is no search's (a rule of thumb's move, or none).
-
-    >>> searched_words("discard 7H: played out 48 times a few turns ahead, it ended 8 points better than meld TC QC JK=JC")
-    'Played out 48 times a few turns ahead, it ended 8 points better than meld 10♣ Q♣ joker (as J♣).'
-    >>> searched_words("discard 7H") is None
+    >>> from rummy500.actions import parse_action
+    >>> from rummy500.bots.hard import Searched
+    >>> throw = parse_action("discard 7H")
+    >>> searched_words(Searched(throw, parse_action("meld TC QC JK=JC"), 8.2, 48, 3.0), throw)
+    'Played out 48 times a few turns ahead, over guesses of the hidden cards, it ended 8 points better on average than melding 10♣ Q♣ joker (as J♣), the first choice by rule of thumb.'
+    >>> searched_words(None, throw) is None
     True
     """
-    _, sep, rest = text.partition(": ")
-    if not sep or "played out" not in rest:
+    if search is None or search.best != action or not search.playouts:
         return None
-    rest = _CARD.sub(lambda m: card_words(m.group(0)), rest.strip().rstrip("."))
-    return f"{rest[0].upper()}{rest[1:]}."
+    text = search.finding(move_words)
+    return f"{text[0].upper()}{text[1:]}."
 
 
 def hint_for(view: Any, seed: int, budget: float = DEFAULT_HINT_BUDGET) -> dict[str, Any]:
@@ -116,7 +148,7 @@ def hint_for(view: Any, seed: int, budget: float = DEFAULT_HINT_BUDGET) -> dict[
         action = legal[0]
     why = reason(view, action)
     # A search's finding says what the rule of thumb cannot: why holding a meld back beat laying it down.
-    searched = searched_words(found.reason) if found is not None and found.action == action else None
+    searched = searched_words(found.search, action) if found is not None else None
     if searched:
         why = f"{why} {searched}"
     return {"action": action.to_record(), "text": str(action), "reason": why, "level": level}
