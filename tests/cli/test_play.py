@@ -56,6 +56,14 @@ def test_hint_names_a_legal_move(tmp_path: Path) -> None:
     assert "hint (" in text and " bot):" in text  # the hint names the level that chose it
 
 
+def test_a_searched_hint_writes_its_move_once(tmp_path: Path) -> None:
+    code, text = _run(["--opponents", "random", "--seed", "2", "--save", str(tmp_path / "h.json")], ["d", "hint", "quit"])
+    assert code == 0
+    line = next(x for x in text.splitlines() if x.startswith("hint ("))
+    move, _, why = line.partition(" bot): ")[2].partition(" - ")
+    assert move and why and not why.startswith(move)  # "meld 9D TD QD JK=JD - the first choice by rule of thumb, ..."
+
+
 def test_a_hint_with_no_time_comes_from_the_quick_bot(tmp_path: Path) -> None:
     code, text = _run(
         ["--opponents", "random", "--seed", "2", "--hint-seconds", "0", "--save", str(tmp_path / "h.json")],

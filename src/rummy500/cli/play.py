@@ -538,7 +538,8 @@ class Game:
         if act is None or isinstance(act, Decline):
             self.console.print(f"hint ({esc(hint.level)} bot): let it pass")
             return
-        self.console.print(f"hint ({esc(hint.level)} bot): [cyan]{esc(act)}[/] - {esc(hint.reason or 'the search likes it best')}")
+        why = hint.reason.removeprefix(f"{act}: ")  # the move is written once, in front
+        self.console.print(f"hint ({esc(hint.level)} bot): [cyan]{esc(act)}[/] - {esc(why or 'the search likes it best')}")
 
     # ------------------------------------------------------------------ display
     def name(self, seat: int) -> str:
