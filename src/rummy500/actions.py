@@ -56,6 +56,7 @@ __all__ = [
     "Swap",
     "Take",
     "action_from_record",
+    "listed_form",
     "parse_action",
 ]
 
@@ -404,6 +405,21 @@ def action_from_record(rec: Mapping[str, Any]) -> Action:
                 raise ActionError("'reshuffle' needs the list of cards of the new stock")
             return Reshuffle(tuple(_one_card(v, verb) for v in value))
     raise ActionError(f"unknown verb {verb!r}")  # pragma: no cover - verbs are exhaustive
+
+
+def listed_form(action: Action) -> Action:
+    """``action`` as ``RoundState.legal_actions`` lists it: a discard of several cards with its cards ascending.
+
+    A discard of several cards (``discard_count: match_drawn``) may be played
+    in any order, the last card ending on top, but is listed once; so to ask
+    whether such a discard is among a list of legal actions, ask for this form.
+
+    >>> str(listed_form(parse_action("discard QS KD 2C"))), str(listed_form(parse_action("take 2")))
+    ('discard 2C KD QS', 'take 2')
+    """
+    if isinstance(action, Discard) and len(action.cards) > 1:
+        return Discard(tuple(sorted(action.cards)))
+    return action
 
 
 def _whole(word: str) -> bool:

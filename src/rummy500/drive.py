@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
-from rummy500.actions import Action, Decline
+from rummy500.actions import Action, Decline, listed_form
 from rummy500.events import Event
 from rummy500.match import Match
 from rummy500.state import Decision, DecisionKind, IllegalAction, RoundState
@@ -130,8 +130,8 @@ def drive(
             action = agents[seat].act(game.view(seat), rng)
             if action is None and decision.kind is DecisionKind.OFFER:
                 action = Decline()
-            if action is None or action not in decision.legal:
-                raise AgentError(seat, action)
+            if action is None or (action not in decision.legal and listed_form(action) not in decision.legal):
+                raise AgentError(seat, action)  # (a discard of several cards may name them in any order)
             if isinstance(game, Match):
                 events = game.apply(seat, action, check=False)
             else:

@@ -38,6 +38,7 @@ from rummy500.actions import (
     Reshuffle,
     Swap,
     Take,
+    listed_form,
 )
 from rummy500.cards import JOKER, Card, card, natural_cards
 from rummy500.events import (
@@ -633,7 +634,7 @@ class RoundState:
         if isinstance(action, Reshuffle):
             return p.phase is _PH_SHUFFLE and Counter(action.cards) == Counter(p.discard[:-1])
         found = self._as_listed(action, p.to_move if seat is None else seat)
-        return found is not None and (found is action or _same_kinds(found, _listed(action)))
+        return found is not None and (found is action or _same_kinds(found, listed_form(action)))
 
     def _as_listed(self, action: Action, seat: int) -> Action | None:
         """The legal list's own action equal to ``action``, or None (a discard of several cards may name them in any order)."""
@@ -641,7 +642,7 @@ class RoundState:
         for listed in acts:
             if listed is action:
                 return listed  # the action itself, taken from the list (the common case: no equality tests)
-        want = _listed(action)  # (the list has a discard's cards ascending)
+        want = listed_form(action)  # (the list has a discard's cards ascending)
         for listed in acts:
             if listed == want:
                 return listed
@@ -667,7 +668,7 @@ class RoundState:
         if found is action:
             return found
         if found is not None:
-            want = _listed(action)
+            want = listed_form(action)
             if not _same_kinds(found, want):
                 raise IllegalAction(f"{action!r} is not written with cards and whole numbers (a bool or a float is neither)")
             if found is not want and isinstance(action, Discard) and len(action.cards) > 1:
@@ -2422,13 +2423,6 @@ def _same_kinds(listed: Action, given: Action) -> bool:
         if isinstance(a, tuple) and isinstance(b, tuple) and any(isinstance(x, bool | float) for x in b):
             return False
     return True
-
-
-def _listed(action: Action) -> Action:
-    """How legal_actions lists ``action``: a discard of several cards in ascending order (any order is legal)."""
-    if isinstance(action, Discard) and len(action.cards) > 1:
-        return Discard(tuple(sorted(action.cards)))
-    return action
 
 
 def _meld_action(cards: tuple[Card, ...]) -> Meld:

@@ -56,6 +56,17 @@ def test_hint_names_a_legal_move(tmp_path: Path) -> None:
     assert "hint (" in text and " bot):" in text  # the hint names the level that chose it
 
 
+def test_a_discard_of_two_cards_may_name_them_in_either_order(tmp_path: Path) -> None:
+    # discard_count: match_drawn after drawing two: the last card named ends on top of the pile, the next player's to take.
+    save = tmp_path / "md.json"
+    rules = '{"stock_draw_count": 2, "discard_count": "match_drawn"}'
+    code, text = _run(["--opponents", "medium", "--seed", "1", "--rules", rules, "--save", str(save)], ["d", "discard QS KD", "quit"])
+    assert code == 0 and "Not allowed" not in text
+    actions = json.loads(save.read_text())["rounds"][0]["actions"]
+    assert {"p": 0, "discard": ["QS", "KD"]} in actions  # in the order typed (the move list has KD QS)
+    assert replay(json.loads(save.read_text()))["ok"]
+
+
 def test_a_searched_hint_writes_its_move_once(tmp_path: Path) -> None:
     code, text = _run(["--opponents", "random", "--seed", "2", "--save", str(tmp_path / "h.json")], ["d", "hint", "quit"])
     assert code == 0

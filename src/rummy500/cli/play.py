@@ -44,7 +44,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import IO, Any
 
-from rummy500.actions import Action, ActionError, CallRummy, Decline, Draw, Pass, Take, parse_action
+from rummy500.actions import Action, ActionError, CallRummy, Decline, Draw, Pass, Take, listed_form, parse_action
 from rummy500.bots import BOT_LEVELS, Bot, make_bot
 from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
 from rummy500.cards import Card
@@ -467,7 +467,7 @@ class Game:
             except (ActionError, ValueError) as exc:
                 self.console.print(f"[red]{esc(exc)}[/]  (type 'help' or 'moves')")
                 continue
-            if action not in view.legal:
+            if action not in view.legal and listed_form(action) not in view.legal:  # any order of a discard's cards
                 state = m.state
                 assert state is not None
                 why = self._names_for_seats(state.explain(action, self.human))
