@@ -11,11 +11,17 @@ makes:
   though it never misses a meld of its own);
 * now and then it discards on impulse: its highest card that is not part of
   a meld, without weighing what it might still become;
-* it calls Rummy only when the claim is obviously good;
+* it calls Rummy only when the claim is obviously good (a call that lets it
+  go out at once always is);
 * (``rummy_after_going_out``) it goes out without looking at the pile, so
   it may leave a Rummy there and take cards back;
 * (``masters_hand``) it lays what scores without looking for a Master's
   Hand, so it may go out by a meld with a run of seven down.
+
+Once the stock is spent and play goes on (``stock_out`` reshuffle or
+play_on) the pile is all there is: it looks through all of it, and it makes
+no impulse discards, which broke the pair that was its only way out and kept
+such rounds going to the safety stop.
 """
 
 from __future__ import annotations
@@ -53,7 +59,8 @@ class EasyBot(MediumBot):
             self.last_reason = f"{lay} scores"
             return lay
         discards = [a for a in legal if isinstance(a, Discard)]
-        if discards and rng.random() < self.impulse:
+        # (No impulse once the stock is spent and play goes on: the pair it would break may be the way out.)
+        if discards and not an.recycling and rng.random() < self.impulse:
             plan = {c for g in an.base()[1] for c in g.need}
             loose = [d for d in discards if not any(c in plan or c.is_joker for c in d.cards)] or discards
             pick = max(loose, key=lambda d: sum(an.value(c) for c in d.cards))

@@ -16,6 +16,7 @@ and ``hard`` levels:
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from rummy500.rules import CallingRummy, Rules
 from rummy500.scoring import card_value, meld_points, new_meld_points
 from rummy500.views import View
 
-__all__ = ["Analysis", "Group", "PlanContext", "Planner", "bare", "card_outs", "hand_masks", "pack_counter"]
+__all__ = ["Analysis", "Group", "PlanContext", "Planner", "bare", "card_outs", "hand_masks", "pack_counter", "recycling"]
 
 _JK = JOKER
 
@@ -41,6 +42,23 @@ MASTERS_RUN = 7
 RACE_PILE = 4
 #: The share of an opponent's want for the cards a pile take denies them.
 DENY_WEIGHT = 0.3
+#: (The stock spent, play going on) what keeping a card one card of those in play melds is worth beyond twice its value.
+RECYCLE_KEEP = 8.0
+#: (The stock spent, play going on) the share of a discard's danger still weighed.
+RECYCLE_DANGER = 0.25
+
+
+def recycling(view: View) -> bool:
+    """Whether the stock ran out this round and the round goes on all the same.
+
+    Under ``stock_out`` ``reshuffle`` or ``play_on`` (read from the view: the
+    seat that drew the last stock card is recorded, and the round is still
+    being played) no card comes that is not already in play: the pile is
+    shuffled into a new stock or taken from, so the round ends only when
+    somebody melds their way out. (Under the other rules the round is ending
+    then; the last discard of such a round is judged this way too.)
+    """
+    return view.drew_last_card is not None and view.went_out is None and view.phase in ("draw", "play")
 
 
 def bare(cards: Iterable[Card]) -> list[Card]:
@@ -590,6 +608,16 @@ class Analysis:
             elif r == 0:
                 del live[c]  # none left to come
         self.live = live
+        # The stock ran out this round and play goes on (a new stock shuffled from the pile, or
+        # play from the pile alone): no fresh card is coming, the cards still in play come round.
+        self.recycling = recycling(view)
+        pool = live
+        if self.recycling:
+            # Every card of the pile comes round again: in a new stock, or taken from the pile.
+            pool = dict(live)
+            for c in bare(view.discard):
+                pool[c] = pool.get(c, 0) + 1
+        self._pool = pool
         n = view.players
         dealt = n * rules.n_hand + 1
         start_stock = max(1, rules.pack_size - dealt)
@@ -632,15 +660,26 @@ class Analysis:
         """How much holding ``c`` is worth: its chances to meld less the risk of being caught."""
         # ``c`` itself is not taken out of the hand: card_outs never counts a card of c's own
         # suit and rank (other suits of its rank, other ranks of its suit), so it is the same.
+        pool = self._pool
         if hand is None:
             if self._masks is None:
                 self._masks = hand_masks(self.hand)
-            outs = card_outs(c, self.hand, self.live, self.rules, self._masks)
+            outs = card_outs(c, self.hand, pool, self.rules, self._masks)
         else:
-            outs = card_outs(c, hand, self.live, self.rules)
+            outs = card_outs(c, hand, pool, self.rules)
         v = self.value(c)
         if c == _JK:
             return 100.0 if self.wild else -v * self.risk
+        if self.recycling:
+            if len(self.hand if hand is None else hand) <= 2:
+                # The card is all that would be left after the discard: a single card goes out by a
+                # lay-off (and would be laid off), never in a meld of its own hand.
+                outs = 0.0
+            # Nothing new comes: the round ends only when someone melds their way out, so a card
+            # one card of the cards going round would meld is the way out and is kept whatever
+            # its value (one out is nearly sure to come round again); a card no card melds is
+            # only a card to be caught with.
+            return (1.0 - math.exp(-outs)) * (2.0 * v + RECYCLE_KEEP) - v * self.risk
         # Each out is a chance to score the card (and its partners) instead of losing it.
         return outs * (2.0 + 0.25 * v) * (1.2 - self.risk) - v * self.risk
 
@@ -840,6 +879,36 @@ class Analysis:
             extra += DENY_WEIGHT * sum(self.opp_want(c) for c in taken)
         return gain + extra
 
+    def goes_out_with(self, k: int) -> bool:
+        """Whether taking the top ``k`` pile cards and laying the deepest lets this seat go out this turn.
+
+        The best plan of the hand and the taken cards that lays the chosen
+        card must lay every card but at most one (the going-out discard).
+        """
+        pile = self.view.discard
+        if not 1 <= k <= len(pile):
+            return False
+        chosen = pile[-k]
+        new_hand = self.plan_hand + bare(pile[-k:])
+        if not self.could_meld(chosen, new_hand):
+            return False
+        pts, plan = self.planner.context(new_hand).best(must_use=chosen)
+        if pts < 0:
+            return False
+        left = Counter(new_hand)
+        for g in plan:
+            left.subtract(g.need)
+        # A free dealer's joker left over is no card of the hand.
+        left[_JK] = max(0, left[_JK] - self.extra)
+        return sum(n for n in left.values() if n > 0) <= 1
+
+    def catch_worth(self) -> float:
+        """What going out now catches: the opponents' cards in hand, at the average value of the cards this seat has not seen."""
+        pool = self.live
+        total = sum(pool.values())
+        mean = sum(self.value(c) * n for c, n in pool.items()) / total if total else 5.0
+        return mean * sum(self.view.hand_sizes[o] for o in self._opps)
+
     def draw_value(self) -> float:
         """The worth of the unknown top card of the stock, as a rule of thumb."""
         return 3.0
@@ -888,7 +957,12 @@ class Analysis:
                 k += 2 * self.value(c) + 10
                 if not single:
                     plan_cards[c] -= 1
-            total += k + self.danger(c)
+            d = self.danger(c)
+            if self.recycling and c != _JK:
+                # Nothing new comes: a card held back from the others only keeps the round going
+                # (and is a card to be caught with); it is the way out that counts.
+                d *= RECYCLE_DANGER
+            total += k + d
             if c in hand:
                 hand.remove(c)
         return total

@@ -27,9 +27,16 @@ Strategy, turn by turn:
   seven or more and every other card but one and go out by throwing that
   one this turn, and the round's 500 beat what its melds would score, it
   plays that line: the run first, then the rest, then the discard.
+* **Stock spent, play going on** (``stock_out`` reshuffle or play_on). No
+  fresh card comes: it keeps the cards that the cards going round would meld
+  (a pair whose third card is in play) whatever their value, weighs a
+  quarter of a discard's danger, and when it comes to discard from a hand it
+  already held since the stock ran out, it throws a card at random, so that
+  a table where every seat keeps what the others need moves on.
 * **Out of turn.** It calls Rummy when the claimed cards are worth as much
-  as a good draw, steals whenever a steal scores, and melds out of turn what
-  its plan would meld anyway. About to draw, it weighs a Rummy call with its
+  as a good draw, or when the call lets it go out at once (worth what the
+  opponents are caught with), steals whenever a steal scores, and melds out
+  of turn what its plan would meld anyway. About to draw, it weighs a Rummy call with its
   draws, and steals first whenever a steal scores.
 * **Dealer's Gambit.** As dealer it nominates ``wild`` (its own joker is
   then a free wild card); it blocks the dealer's joker when its own joker is
@@ -44,11 +51,12 @@ Strategy, turn by turn:
 from __future__ import annotations
 
 import random
+from collections import Counter
 
-from rummy500.actions import Action, Block, CallRummy, Float, LayOff, Meld, Nominate, Swap
+from rummy500.actions import Action, Block, CallRummy, Discard, Float, LayOff, Meld, Nominate, Swap
 from rummy500.bots.base import Bot
-from rummy500.bots.heuristics import Analysis
-from rummy500.cards import Card
+from rummy500.bots.heuristics import Analysis, recycling
+from rummy500.cards import JOKER, Card
 from rummy500.views import View
 
 __all__ = ["MediumBot"]
@@ -72,6 +80,8 @@ class MediumBot(Bot):
         self._dealer: int | None = None
         self._last_stock = 0
         self._last_pile: tuple[Card, ...] = ()
+        #: (The stock spent, play going on) how often each hand was held at a discard this round.
+        self._recycled_hands: Counter[tuple[Card, ...]] = Counter()
 
     # ------------------------------------------------------------ memory
     def _new_round(self, view: View) -> bool:
@@ -82,6 +92,7 @@ class MediumBot(Bot):
         """Remember which cards each seat was seen discarding this round."""
         if self._new_round(view):
             self._seen_discards = {}
+            self._recycled_hands = Counter()
         self._dealer = view.dealer
         self._last_stock = view.stock_count
         if view.last_discarder is not None and view.discard and view.last_discarder != view.seat:
@@ -90,6 +101,8 @@ class MediumBot(Bot):
             if not lst or lst[-1] != top or self._last_pile != view.discard:
                 lst.append(top)
         self._last_pile = view.discard
+        if view.phase == "play" and view.to_move == view.seat and recycling(view):
+            self._recycled_hands[view.hand] += 1
 
     def analysis(self, view: View) -> Analysis:
         """The heuristic analysis of ``view`` this level uses."""
@@ -104,7 +117,8 @@ class MediumBot(Bot):
             return a
         an = self.analysis(view)
         if view.phase == "draw":
-            act, v = an.best_draw(legal, max_depth=self.max_dig)
+            # With the stock spent the pile is all there is to draw from: every level looks through all of it.
+            act, v = an.best_draw(legal, max_depth=None if an.recycling else self.max_dig)
             self.last_reason = f"{act} is worth about {v:.0f} points"
             return act
         return self.play(view, an, legal, rng)
@@ -159,6 +173,10 @@ class MediumBot(Bot):
         if lay is not None and v > 0:
             self.last_reason = f"{lay} keeps {v:.0f} points layable"
             return lay
+        d = self.unstick(view, an, legal, rng)
+        if d is not None:
+            self.last_reason = f"{d}: I held this hand before with nothing new coming; something else this time"
+            return d
         d = an.best_discard(legal)
         if d is not None:
             self.last_reason = f"{d}: the card I miss least and that helps opponents least"
@@ -167,6 +185,28 @@ class MediumBot(Bot):
             return lay
         others = [a for a in legal if not isinstance(a, Block)]
         return (others or legal)[0]
+
+    def unstick(self, view: View, an: Analysis, legal: list[Action], rng: random.Random) -> Discard | None:
+        """(The stock spent, play going on) a discard drawn at random when this hand was held here before, else None.
+
+        With no fresh card coming, a table where every seat keeps what the
+        others need and throws back what it drew never changes again: the same
+        hands come round and the round runs to the safety stop. A seat that
+        finds itself discarding from a hand it already held this round (since
+        the stock ran out) throws a card at random instead of its usual one
+        (never a card of a meld it can lay now, nor a wild joker, while
+        another card may go), so the cards move on and somebody can meld out.
+        """
+        if not an.recycling or self._recycled_hands[view.hand] < 2:
+            return None  # (the hands are counted as they are observed: a bot without memory never counts one)
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if len(discards) < 2:
+            return None
+        keep = {c for g in an.base()[1] for c in g.need}
+        if an.wild:
+            keep.add(JOKER)
+        loose = [a for a in discards if not any(c in keep for c in a.cards)] or discards
+        return rng.choice(loose)
 
     # ------------------------------------------------------------ out of turn
     def out_of_turn(self, view: View, rng: random.Random) -> Action | None:
@@ -179,6 +219,15 @@ class MediumBot(Bot):
                 best = max(calls, key=lambda a: _steal_points(found, view, a))
                 self.last_reason = "a stolen card scores for me"
                 return best
+            outs = [a for a in calls if a.on is None and a.meld is None and an.goes_out_with(a.depth)]
+            if outs:
+                # Going out ends the round: the opponents are caught with their hands, which is
+                # worth far more than the few points of a low card claimed.
+                act, v = an.best_draw(outs)
+                v += an.catch_worth()
+                if v > 0:
+                    self.last_reason = f"Rummy! the pile lets me go out, worth about {v:.0f} points"
+                    return act
             act, v = an.best_draw(calls)
             if v >= self.call_threshold:
                 self.last_reason = f"Rummy! the pile is worth about {v:.0f} points"
