@@ -2245,7 +2245,38 @@ class RoundState:
         for meld in p.melds:
             if fastmeld.fits(t, meld) & index.mask or fastmeld.layoffs_of(t, meld, index, 0):
                 return False
-        return not fastmeld.all_melds(t, index)
+        if not fastmeld.all_melds(t, index):
+            return True
+        return self.rules.stock_out is _STOCK_OUT_PLAY_ON and self._going_round(t)
+
+    def _going_round(self, t: fastmeld.Tables) -> bool:
+        """(``play_on``, the stock spent, no lay-off left) Whether no hand can ever hold a meld: the cards only go round.
+
+        Every hand holds one card and nobody floats. A player may then take the
+        top card of the pile, and must throw the other card (the top card just
+        taken may not go back), or take deeper only to meld the deepest card at
+        once. While only top cards are taken, the pile below its top card never
+        changes; so if no meld holds the card at any depth with the cards above
+        it and two of the cards going round (the hands' and the top card), no
+        player ever takes more than the top card, no hand passes two cards, and
+        nobody can meld again.
+        """
+        p = self.public
+        pile = p.discard
+        if not pile or any(len(h) != 1 for h in self.hands) or any(p.floating):
+            return False
+        moving = [h[0] for h in self.hands]
+        moving.append(pile[-1])
+        for k in range(2, len(pile) + 1):
+            deepest = pile[-k]
+            above = list(pile[len(pile) - k + 1 : -1])
+            for i in range(len(moving)):
+                for j in range(i + 1, len(moving)):
+                    cards = [moving[i], moving[j], deepest]
+                    cards += above
+                    if fastmeld.melds_holding(t, fastmeld.scan(cards), 0, deepest):
+                        return False
+        return True
 
     def _end_round(self, d: Draft, went_out: int | None) -> None:
         d.went_out = went_out

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from rummy500.actions import parse_action
 from rummy500.drive import PolicyAgent, drive
 
 from .scenario import contrast, play
@@ -158,6 +159,25 @@ def test_a_round_with_a_card_that_can_still_be_laid_off_goes_on():
     assert live.ok and not live.over and live.state["phase"] == "shuffle"
     meldable = play({"stock_out": "play_on"}, ["5H 6H 7H 9C", "KD KS"], "3D", "KC", DEAD)
     assert meldable.ok and not meldable.over and meldable.state["to_move"] == 1
+
+
+# play_on with one card in every hand: three threes go round (3S and 3H held, 3D thrown on top), but no hand
+# can ever hold three cards: each player takes the top card and must throw the other (the card just taken may
+# not go back), and a deeper take must meld its deepest card at once, which QC or KD under the top never allow.
+ROUND_AND_ROUND = ["0 draw", "0 meld 5H 6H 7H", "0 discard 3D"]
+
+
+def test_play_on_ends_a_round_whose_cards_can_only_go_round():
+    out = play({"stock_out": "play_on"}, ["5H 6H 7H 3S", "3H"], "3D", "QC KD", ROUND_AND_ROUND)
+    assert out.ok and out.over and out.went_out is None
+    assert out.scores == [5 + 6 + 7 - 3, -3]
+
+
+def test_play_on_goes_on_while_a_deeper_take_can_still_make_a_meld():
+    # With 3C under the KD, a player holding a three takes down to it while another three is on top.
+    out = play({"stock_out": "play_on"}, ["5H 6H 7H 3S", "3H"], "3D", "3C KD", ROUND_AND_ROUND)
+    assert out.ok and not out.over and out.state["to_move"] == 1
+    assert parse_action("take 3") in out.match().state.legal_actions(1)  # 3C KD 3D taken: 3H 3D 3C melded
 
 
 @pytest.mark.parametrize(
