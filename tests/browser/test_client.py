@@ -170,7 +170,7 @@ def test_buttons_follow_the_legal_list(scripted):
     meld.click()
     chooser = page.get_by_test_id("chooser")
     expect(chooser.locator("button.choice")).to_have_count(2)
-    chooser.locator("button.choice").filter(has_text="JK=7").click()
+    chooser.locator("button.choice").filter(has_text="joker (as 7").click()
     page.wait_for_function("() => window.rummy.pending")
     assert script.actions()[-1] == {"type": "action", "version": 10, "action": {"meld": ["5H", "6H", "JK=7H"]}}
 
@@ -183,7 +183,7 @@ def test_lay_off_on_a_chosen_meld(scripted):
     expect(page.get_by_test_id("meld-0")).to_have_class(re.compile("target"))
     expect(page.get_by_test_id("meld-1")).not_to_have_class(re.compile("target"))
     page.get_by_test_id("meld-0").click()
-    page.get_by_test_id("chooser").locator("button.choice").filter(has_text="JK=J").click()
+    page.get_by_test_id("chooser").locator("button.choice").filter(has_text="joker (as J").click()
     page.wait_for_function("() => window.rummy.pending")
     assert script.actions()[-1]["action"] == {"layoff": ["JK=JS"], "on": 0}
 
@@ -581,8 +581,10 @@ def test_keyboard_moves_off_the_buttons_keep_the_focus_and_say_what_came(scripte
     script.push(_view(hand=[*_view()["hand"], "9D", "QD", "4S"], discard=["3C"]), version=12, log=[took])
     page.wait_for_function("() => window.rummy.version === 12")
     assert page.evaluate(IN_MOVES), page.evaluate(ACTIVE)
-    # The player's own take is spoken too: what the press did.
-    expect(page.get_by_test_id("live-moves")).to_have_text("You took 3 cards from the pile: 9♦ Q♦ 4♠")
+    # The player's own take is spoken too: what the press did, its cards in words as a card drawn is.
+    expect(page.get_by_test_id("live-moves")).to_have_text(
+        "You took 3 cards from the pile: 9 of diamonds, Queen of diamonds and 4 of spades"
+    )
     # The stock: the focus goes to the moves, and the card drawn is spoken.
     script.push(_view(**draw_phase), version=13, log=[took])
     page.get_by_test_id("stock").focus()

@@ -140,7 +140,8 @@ def test_every_card_value_table_and_divisor_has_words_and_other_options_the_cata
           const cat = await (await fetch('/api/rules')).json();
           const out = {};
           for (const o of cat.options.filter((o) => ['card_values', 'score_divisor'].includes(o.name))) {
-            for (const c of o.choices) out[`${o.name}=${c.value}`] = m.rulesInWords({[o.name]: c.value}, {}, 2)[1];
+            // After the target: what the cards are worth (always said), then any divisor.
+            for (const c of o.choices) out[`${o.name}=${c.value}`] = m.rulesInWords({[o.name]: c.value}, {}, 2)[o.name === 'score_divisor' ? 2 : 1];
           }
           out.before = m.rulesInWords({first_discard: 'first_player'}, {}, 2);
           out.loaded = await m.loadRuleCatalogue();
@@ -158,6 +159,7 @@ def test_every_card_value_table_and_divisor_has_words_and_other_options_the_cata
         assert not re.match(r"(card values|score divisor):", words, re.I), (key, words)
         assert words.endswith(".") and len(words) > 20, (key, words)
     assert said["card_values=flat"].startswith("Cards count 5 (2 to 9), 10 (10 to king) and 15 (ace")
+    assert said["card_values=standard"] == before[1]  # a table that sets no values says the standard ones
     assert said["score_divisor=5"].startswith("Each round's score is divided by 5 (rounded)")
     assert "first discard: first player." in before
     assert any(w.startswith("Starting the discard pile: First player discards \u2014 ") for w in after), after

@@ -120,7 +120,9 @@ def test_review_marks_the_moves_and_charts_the_standing(server, new_page, artifa
 
 def _decision(step: int, seat: int, played: dict, best: dict, loss: float, verdict: str, sure: bool = True) -> dict:
     """A decision of the review JSON (``rummy500 review --json``), with the record actions the panel reads."""
+    lay = played.get("meld") or played.get("layoff")
     return {
+        "kept": lay if lay and "discard" in best else None,  # a lay held back: the best move keeps its cards for now
         "round": 0, "index": step - 1, "step": step, "seat": seat, "phase": "play",
         "played": json.dumps(played), "best": json.dumps(best), "played_action": played, "best_action": best,
         "loss": loss, "verdict": verdict, "values": {}, "value_samples": {}, "stderr": 0.4, "standing": -2.0 * step,
@@ -177,10 +179,11 @@ def test_the_review_list_reads_like_the_table_and_shows_the_position(server, new
         expect(moves).not_to_contain_text("Seat")
         # The moves in the table's words and card symbols, melds numbered from 1 as on the board.
         expect(page.get_by_test_id("review-move-2")).to_contain_text("Lay off Q\u2665 K\u2665 on meld 1")
-        expect(page.get_by_test_id("review-move-2").locator(".best")).to_have_text("best: Discard 5\u2666")
+        # A lay the best move holds back names the cards it keeps in hand.
+        expect(page.get_by_test_id("review-move-2").locator(".best")).to_have_text("best: Discard 5\u2666, keeping Q\u2665 K\u2665 in hand for now")
         expect(page.get_by_test_id("review-move-3")).to_contain_text("Take the top discard")
         expect(page.get_by_test_id("review-move-3").locator(".best")).to_have_text("best: Draw from the stock")
-        expect(page.get_by_test_id("review-move-4")).to_contain_text("Meld 8\u2666 JK=9\u2666 10\u2666")
+        expect(page.get_by_test_id("review-move-4")).to_contain_text("Meld 8\u2666 joker (as 9\u2666) 10\u2666")
         expect(moves).not_to_contain_text("layoff")
         # Every move that lost points is listed, the close call too (marked, and explained in words),
         # so each player's listed losses add up to the summary's points lost.
@@ -216,7 +219,7 @@ def test_the_review_list_reads_like_the_table_and_shows_the_position(server, new
         expect(page.get_by_test_id("replay-step")).to_have_text(re.compile(r"^move 3 of"))
         bar = page.get_by_test_id("review-back-bar")
         expect(bar).to_be_visible()
-        expect(bar).to_contain_text("Move 4 \u2014 Bob: Meld 8\u2666 JK=9\u2666 10\u2666; best: Discard K\u2660 (\u22121.1) inaccuracy")
+        expect(bar).to_contain_text("Move 4 \u2014 Bob: Meld 8\u2666 joker (as 9\u2666) 10\u2666; best: Discard K\u2660, keeping 8\u2666 joker (as 9\u2666) 10\u2666 in hand for now (\u22121.1) inaccuracy")
         assert _in_view(page, page.get_by_test_id("replay-board").locator("[data-testid=replay-round]"))
         assert page.get_by_test_id("replay-board").bounding_box()["y"] >= -1
         assert not _in_view(page, item)

@@ -279,4 +279,4 @@ def test_keyboard_focus_stays_on_the_moves_and_others_moves_are_spoken(scripted,
     # The focus is back on a move button, not lost to the page.
     expect(page.locator("[data-testid=actions] button:focus")).to_have_count(1)
     # Screen readers hear Bob's move (a polite live region), once.
-    expect(page.get_by_test_id("live-moves")).to_have_text("Bob: discarded 9\u2666")
+    expect(page.get_by_test_id("live-moves")).to_have_text("Bob: discarded 9 of diamonds")

@@ -73,10 +73,13 @@ function naturalLabel(c) {
   return `${rank} of ${suit}`;
 }
 
-/** Short text for logs and buttons: "Q♠", "10♥", "🃏=7♥". */
+/**
+ * Short text for logs, buttons, hints and the review: "Q♠", "10♥", "joker (as 7♥)", "joker" (the
+ * words the server's hint reasons use; never the notation "JK=7H"). Screen readers get cardWords.
+ */
 export function cardText(code) {
   const { base, standsFor } = parseCard(code);
-  if (base === "JK") return standsFor ? `JK=${naturalText(standsFor)}` : "JK";
+  if (base === "JK") return standsFor ? `joker (as ${naturalText(standsFor)})` : "joker";
   return naturalText(base);
 }
 
@@ -171,7 +174,7 @@ export function sameMultiset(a, b) {
   return x.every((c, i) => c === y[i]);
 }
 
-/** Text with its red-suit cards ("10♥", "JK=7♦") coloured, as nodes to append. */
+/** Text with its red-suit cards ("10♥", the "7♦" of "joker (as 7♦)") coloured, as nodes to append. */
 export function suitedText(text) {
   const parts = String(text).split(/(\S*[\u2665\u2666])/u);
   return parts.filter(Boolean).map((p) => {

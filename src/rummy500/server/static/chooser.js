@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 
 /**
  * An action in words for a screen reader (the button shows the short notation, "Meld 5♣ 5♥
- * JK=5♦", and its card pictures are hidden): "Meld 5 of clubs, 5 of hearts and a joker as the 5
+ * joker (as 5♦)", and its card pictures are hidden): "Meld 5 of clubs, 5 of hearts and a joker as the 5
  * of diamonds".
  */
 export function spokenAction(action) {

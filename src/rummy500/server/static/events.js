@@ -5,16 +5,25 @@
 // says which cards it took because the server's `took` event lists them, a
 // draw from the stock shows no card because the public event has none.
 
-import { cardText } from "./cards.js";
+import { cardText, cardWords, listWords } from "./cards.js";
 import { describe, ordinal } from "./actions.js";
+import { spokenAction } from "./chooser.js";
 
 // Log entries of their own (not inside an action's `events`): the entry kind -> the event it carries.
 const OWN_ENTRIES = { reshuffle: "reshuffled", round_over: "round_over", game_over: "game_over" };
 
 const JOKER_MODES = { wild: "wild", double: "double", split: "split" };
 
-function cardsText(cards) {
-  return (cards || []).map(cardText).join(" ");
+/**
+ * Cards as the log shows them ("9♦ Q♦ joker (as 4♠)"), or, ``spoken``, in words for a screen
+ * reader ("9 of diamonds, Queen of diamonds and a joker as the 4 of spades"), as the page says a
+ * card drawn.
+ */
+function cardsIn(spoken) {
+  return {
+    one: (card) => (spoken ? cardWords(card) : cardText(card)),
+    all: (cards) => (spoken ? listWords((cards || []).map(cardWords)) : (cards || []).map(cardText).join(" ")),
+  };
 }
 
 function count(n, one, many) {
@@ -29,8 +38,10 @@ function count(n, one, many) {
  *
  * @param {object} ev an event's JSON: {event, ...fields}
  * @param {string[]} names display names by seat
+ * @param {{spoken?: boolean}} how ``spoken``: cards in words (for a live region), not symbols
  */
-export function eventText(ev, names = []) {
+export function eventText(ev, names = [], { spoken = false } = {}) {
+  const { one: oneCard, all: cardsText } = cardsIn(spoken);
   const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
   const signed = (x) => `${x > 0 ? "+" : ""}${x}`;
   switch (ev?.event) {
@@ -39,18 +50,18 @@ export function eventText(ev, names = []) {
       return ev.cards ? `drew ${cardsText(ev.cards)} from the stock` : `drew ${count(ev.count ?? 1, "a card", "cards")} from the stock`;
     case "took": {
       const cards = ev.cards || [];
-      let t = cards.length === 1 ? `took ${cardText(cards[0])} from the pile` : `took ${cards.length} cards from the pile: ${cardsText(cards)}`;
+      let t = cards.length === 1 ? `took ${oneCard(cards[0])} from the pile` : `took ${cards.length} cards from the pile: ${cardsText(cards)}`;
       if (ev.removed?.length) t += ` (split: ${cardsText(ev.removed)} left play)`;
       return t;
     }
     case "melded": return `melded ${cardsText(ev.cards)}`;
     case "laid_off": return `laid off ${cardsText(ev.cards)} on meld ${ev.on + 1}`;
-    case "swapped": return `swapped ${cardText(ev.card)} for the joker on meld ${ev.on + 1}`;
+    case "swapped": return `swapped ${oneCard(ev.card)} for the joker on meld ${ev.on + 1}`;
     case "discarded": return `discarded ${cardsText(ev.cards)}`;
     case "floated": return "melded out and floats (goes out by discarding later)";
     case "left_rummy": {
       const back = ev.cards?.length ? `takes back ${cardsText(ev.cards)}` : "floats with no card";
-      return `left the ${cardText(ev.card)} playable in the pile: a Rummy! Not out: ${back}`;
+      return `left the ${oneCard(ev.card)} playable in the pile: a Rummy! Not out: ${back}`;
     }
     case "passed": return "passed: the stock is empty";
     case "called_rummy": {
@@ -80,15 +91,17 @@ export function eventText(ev, names = []) {
 }
 
 /**
- * The player's own move in words, for the screen readers' live region: "You took 3 cards from the
- * pile: 9♦ Q♦ 4♠", "You melded 7♥ 8♥ 9♥, then discarded K♣". "" when its events say nothing.
+ * The player's own move in words, for the screen readers' live region, its cards said as a card
+ * drawn is ("You drew Jack of hearts"): "You took 3 cards from the pile: 9 of diamonds, Queen of
+ * diamonds and 4 of spades", "You melded 7 of hearts, 8 of hearts and a joker as the 9 of hearts,
+ * then discarded King of clubs". "" when its events say nothing.
  *
  * @param {object} entry a log entry of the player's own action ({events, ...})
  * @param {string[]} names display names by seat
  */
 export function ownEntryText(entry, names = []) {
   const events = Array.isArray(entry?.events) ? entry.events : [];
-  const text = events.filter(bySeat).map((ev) => eventText(ev, names)).filter(Boolean).join(", then ");
+  const text = events.filter(bySeat).map((ev) => eventText(ev, names, { spoken: true })).filter(Boolean).join(", then ");
   return text ? `You ${text}` : "";
 }
 
@@ -99,7 +112,9 @@ function bySeat(ev) {
 
 /**
  * A log entry of a state message in words: "Ann: took 3 cards from the pile:
- * 9♦ T♦ J♣, then melded 9♦ T♦ J♦". An action's entry is read from its
+ * 9♦ 10♦ J♣, then melded 9♦ 10♦ J♦" (``spoken``, for a live region: "Ann: took
+ * 3 cards from the pile: 9 of diamonds, 10 of diamonds and Jack of clubs, ...").
+ * An action's entry is read from its
  * `events` (the round's end, a reshuffle and the game's end have entries of
  * their own and are read there); an entry without events (an older server)
  * falls back to the action itself.
@@ -107,18 +122,19 @@ function bySeat(ev) {
  * @param {object|string} entry a log entry ({kind, seat, name, action, events, auto, ...})
  * @param {string[]} names display names by seat
  * @param {Set<number>|null} people seats played by people (a move the computer made for one of them says so)
+ * @param {{spoken?: boolean}} how ``spoken``: cards in words (for a live region), not symbols
  */
-export function entryText(entry, names = [], people = null) {
+export function entryText(entry, names = [], people = null, { spoken = false } = {}) {
   if (typeof entry === "string") return entry;
   if (!entry) return "";
-  if (entry.kind in OWN_ENTRIES) return eventText({ ...entry, event: OWN_ENTRIES[entry.kind] }, names);
+  if (entry.kind in OWN_ENTRIES) return eventText({ ...entry, event: OWN_ENTRIES[entry.kind] }, names, { spoken });
   const seat = entry.seat ?? entry.p;
   const name = entry.name ?? (seat !== undefined ? names[seat] ?? `Seat ${seat + 1}` : "");
   let text;
   if (Array.isArray(entry.events)) {
-    text = entry.events.filter(bySeat).map((ev) => eventText(ev, names)).filter(Boolean).join(", then ");
+    text = entry.events.filter(bySeat).map((ev) => eventText(ev, names, { spoken })).filter(Boolean).join(", then ");
   }
-  if (!text) text = entry.action ? describe(entry.action) : (entry.text ?? entry.message ?? "");
+  if (!text) text = entry.action ? (spoken ? spokenAction : describe)(entry.action) : (entry.text ?? entry.message ?? "");
   // A person's move the computer made (turn clock out, or away): say so.
   const standIn = entry.auto && people?.has(seat) ? " (played by the computer)" : "";
   return `${name}${name && text ? ": " : ""}${text}${standIn}`;

@@ -88,7 +88,8 @@ export function renderReplay(root, gameId) {
     if (jump.value !== "") go(+jump.value);
   });
 
-  async function go(n) {
+  /** Show the position after move `n`; `before`: it was asked for as the position before that move (the review's pick). */
+  async function go(n, { before = null } = {}) {
     n = Math.max(0, Math.min(total || n, n));
     wanted = n;
     const ticket = ++loading;
@@ -102,9 +103,10 @@ export function renderReplay(root, gameId) {
       stepLabel.textContent = `move ${step} of ${total}`;
       fillJumps(Array.isArray(data.round_ends) ? data.round_ends : []);
       const ev = data.action; // the log event of the last action played
-      lastAction.textContent = ev
-        ? `Move ${step} of ${total}: ${entryText(ev, names)}`
-        : `The deal (move 0 of ${total}).`;
+      lastAction.textContent = before !== null && before === step + 1
+        ? `Before move ${before} of ${total}.`
+        : ev ? `Move ${step} of ${total}: ${entryText(ev, names)}`
+          : `The deal (move 0 of ${total}).`;
       drawBoard(data);
       review.onStep(step);
       errorBox.hidden = true;

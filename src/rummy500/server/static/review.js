@@ -9,14 +9,14 @@
 
 import { api, seatFor } from "./api.js";
 import { describe } from "./actions.js";
-import { suitedText } from "./cards.js";
+import { cardText, suitedText } from "./cards.js";
 import { h, clear } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // Seat colours live in review.css (.seat-N): the page's CSP allows no inline styles.
 const seatClass = (seat) => `seat-${seat % 8}`;
-// The summary's column headings, with the short form a phone shows (review.css).
-const HEADINGS = [["Player", "Player"], ["Accuracy", "Acc."], ["Points lost", "Lost"], ["Points lost / round", "Lost/rd"],
+// The summary's column headings, with the short form a phone shows (review.css; "Lost/rd" may break after its slash).
+const HEADINGS = [["Player", "Player"], ["Accuracy", "Acc."], ["Points lost", "Lost"], ["Points lost / round", "Lost/\u200Brd"],
   ["Inaccuracies", "Inacc."], ["Mistakes", "Mist."], ["Blunders", "Blun."]];
 const WORDS = { good: "good", inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder" };
 // A figure of the review as few digits as it needs: 8, 1.6 (a game that divides its scores by 5).
@@ -36,7 +36,10 @@ function moveWords(d, which) {
   return action ? describe(action) : d[which];
 }
 
-const moveText = (d, which) => suitedText(moveWords(d, which));
+// A lay played where the best move throws a card: the review says the laid cards are kept for now (Decision.kept).
+const keptWords = (d) => (d.kept?.length ? `, keeping ${d.kept.map(cardText).join(" ")} in hand for now` : "");
+
+const moveText = (d, which) => suitedText(moveWords(d, which) + (which === "best" && d.best !== d.played ? keptWords(d) : ""));
 
 function ensureStyles() {
   if (document.querySelector("link[data-review-css]")) return;
@@ -53,8 +56,9 @@ function svg(tag, attrs = {}, children = []) {
 /**
  * The review panel of a replay.
  * @param {string} gameId the finished game.
- * @param {{goTo: (step: number) => void, names: () => string[]}} hooks
- *   goTo shows the position after `step` actions; names are the players.
+ * @param {{goTo: (step: number, opts?: {before?: number}) => void, names: () => string[]}} hooks
+ *   goTo shows the position after `step` actions (`before`: it is shown as the position before
+ *   that move, the one picked); names are the players.
  * @returns {{el: HTMLElement, onStep: (step: number) => void, stop: () => void}}
  */
 export function reviewPanel(gameId, hooks) {
@@ -161,7 +165,7 @@ export function reviewPanel(gameId, hooks) {
 
   function summary(r) {
     const rows = r.players.map((p) => h("tr", {}, [
-      h("th", { scope: "row" }, [h("span", { class: `swatch ${seatClass(p.seat)}` }), name(p.seat)]),
+      h("th", { scope: "row" }, [h("span", { class: `swatch ${seatClass(p.seat)}` }), h("span", { class: "name", title: name(p.seat) }, name(p.seat))]),
       h("td", { dataset: { testid: `review-accuracy-${p.seat}` } }, p.accuracy === null ? "\u2013" : `${p.accuracy.toFixed(1)}%`),
       h("td", { dataset: { testid: `review-lost-${p.seat}` } }, p.loss.toFixed(1)),
       h("td", {}, p.loss_per_round.toFixed(1)),
@@ -270,7 +274,8 @@ export function reviewPanel(gameId, hooks) {
 
   /** Show the position before a move of the list on the board, and the way back to the list. */
   async function pick(d, from) {
-    await hooks.goTo(d.step - 1);
+    // The board shows the position before the move; the replay says so with the move's own number.
+    await hooks.goTo(d.step - 1, { before: d.step });
     if (stopped || review === null) return;
     picked = d.step;
     clear(backText);
@@ -320,6 +325,8 @@ export function reviewPanel(gameId, hooks) {
       `${label} (move ${d.step}) \u2014 ${name(d.seat)}: `, h("b", {}, moveText(d, "played")),
       d.best !== d.played ? ["; best: ", h("b", {}, moveText(d, "best")), `, \u2212${d.loss.toFixed(1)} expected points`] : "",
       " ", verdict(d), isClose(d) ? [" ", closeTag()] : null,
+      // Read as sentences ("... inaccuracy. Last move ..."), not run together by a screen reader.
+      h("span", { class: "sr-only" }, "."),
     ]);
   }
 

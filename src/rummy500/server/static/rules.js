@@ -134,8 +134,10 @@ export function rulesInWords(rules, settings, players) {
   const out = [];
   if (r.rounds && r.rounds !== "to_target") out.push(`${r.rounds} round${r.rounds === 1 ? "" : "s"}; the highest total wins.`);
   else out.push(`First to ${r.target ?? 500} points wins.`);
-  // How the points are counted, next to the target they count towards.
-  for (const key of ["card_values", "score_divisor"]) if (r[key] !== undefined) out.push(said(key, r[key]));
+  // How the points are counted, next to the target they count towards: what the cards are worth is
+  // always said (a table of the standard values says it too), the divisor where the table has one.
+  out.push(said("card_values", r.card_values ?? "standard"));
+  if (r.score_divisor !== undefined) out.push(said("score_divisor", r.score_divisor));
   for (const key of ["discard_draw", "must_use_taken", "calling_rummy", "going_out"]) out.push(said(key, r[key] ?? Object.keys(WORDS[key])[0]));
   if (r.first_meld_min) out.push(`Your first melds must total at least ${r.first_meld_min} points.`);
   if (r.min_run && r.min_run !== 3) out.push(`Runs need at least ${r.min_run} cards.`);

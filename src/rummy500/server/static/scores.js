@@ -23,7 +23,8 @@ export class ScoreSheet {
     this.complete = false;   // rows are the server's whole sheet
     this.totals = [];
     this.scrolledTo = null;  // the newest round the sheet was scrolled to (the by-player layout)
-    this.scrollLeft = null;  // where the reader left it
+    this.scrollLeft = null;  // where the reader left it (or the sheet was scrolled to)
+    this.atEnd = true;       // the newest round was in view: it stays so as the sheet is drawn again
     this.render();
     // A sheet that fits the panel no longer (or again) turns over when the panel's width changes.
     this.width = 0;
@@ -123,15 +124,35 @@ export class ScoreSheet {
       this.el.append(h("p", { class: "hint", dataset: { testid: "score-empty" } }, "No round finished yet."));
     }
     if (byPlayer && this.el.isConnected && overflows()) {
-      // The newest round shows beside the totals; older ones are a scroll away, and the sheet says so.
-      this.el.append(h("p", { class: "hint scroll-hint", dataset: { testid: "score-scroll-hint" } },
-        "\u2190 Older rounds: scroll the sheet sideways."));
+      // The newest round shows beside the totals; the others are a scroll away, and the sheet says
+      // which way (older rounds to the left, newer ones to the right of what shows).
+      const note = h("p", { class: "hint scroll-hint", dataset: { testid: "score-scroll-hint" } });
+      this.el.append(note);
       const newest = rows.length ? rows[rows.length - 1].round : -1;
-      if (newest !== this.scrolledTo) scroller.scrollLeft = scroller.scrollWidth;
-      else scroller.scrollLeft = this.scrollLeft ?? scroller.scrollWidth;
+      // A new round (or the reader had left the newest in view): the newest round shows. The place
+      // is kept at once, not only by the scroll event that comes later: this sheet is drawn twice
+      // for one state (its rounds, then its totals), and the second drawing put back the place from
+      // before the round, hiding the round just scored.
+      if (newest !== this.scrolledTo || this.atEnd || this.scrollLeft === null) scroller.scrollLeft = scroller.scrollWidth;
+      else scroller.scrollLeft = this.scrollLeft;
       this.scrolledTo = newest;
+      this.keepPlace(scroller, note);
+      scroller.addEventListener("scroll", () => {
+        if (scroller.isConnected) this.keepPlace(scroller, note);
+      }, { passive: true });
     }
-    scroller.addEventListener("scroll", () => { this.scrollLeft = scroller.scrollLeft; }, { passive: true });
+  }
+
+  /** Remember where the by-player sheet is scrolled, and say in its note which rounds are out of view. */
+  keepPlace(scroller, note) {
+    const max = scroller.scrollWidth - scroller.clientWidth;
+    this.scrollLeft = scroller.scrollLeft;
+    this.atEnd = scroller.scrollLeft >= max - 1;
+    const older = scroller.scrollLeft > 1;
+    const text = older && !this.atEnd ? "\u2190 Older rounds \u00B7 newer rounds \u2192: scroll the sheet sideways."
+      : older ? "\u2190 Older rounds: scroll the sheet sideways."
+        : "Newer rounds \u2192: scroll the sheet sideways.";
+    if (note.textContent !== text) note.textContent = text;
   }
 
   /** One score cell: the round's score, a star for who went out, the running total under it. */

@@ -65,6 +65,7 @@ class TablePage {
     this.readySent = -1;        // the round whose summary this page said Ready to
     this.wasMyTurn = false;
     this.announcedVersion = null;
+    this.awaySaid = null;       // the seat whose away countdown was last said (timerLive)
     this.build();
     this.ticker = setInterval(() => this.renderTimers(), 250);
     // The sticky hand's height, for the page's scroll padding (style.css): a
@@ -88,10 +89,21 @@ class TablePage {
     this.errorBanner = h("div", { class: "error-banner", role: "alert", hidden: true, dataset: { testid: "error-banner" } });
     this.waiting = h("section", { class: "waiting panel", hidden: true, dataset: { testid: "waiting-room" } });
     this.players = h("section", { class: "players", "aria-label": "Players", dataset: { testid: "players" } });
-    this.statusLine = h("div", { class: "status-line", "aria-live": "polite", dataset: { testid: "status" } });
+    // Not a live region: whose turn it is, the round's end and the game's end are spoken once, by
+    // the hint line under the hand (which says what to do) and the moves' live region; the status
+    // line saying them as well made a screen reader read each piece of news two or three times.
+    this.statusLine = h("div", { class: "status-line", dataset: { testid: "status" } });
     this.stockEl = h("div", { class: "stock-area" });
     this.pileEl = h("div", { class: "pile", role: "group", "aria-label": "Discard pile, top card last", dataset: { testid: "discard-pile" } });
     this.pilePreview = h("div", { class: "pile-preview", dataset: { testid: "pile-preview" } });
+    // Escape closes the pile's preview as Cancel does (as it clears a selection of the hand).
+    for (const part of [this.pileEl, this.pilePreview]) {
+      part.addEventListener("keydown", (e) => {
+        if (e.key !== "Escape" || !this.pileDepth) return;
+        e.preventDefault();
+        this.cancelPileChoice();
+      });
+    }
     // The preview in words for screen readers (the focus stays on the pile card pressed).
     this.pileLive = h("p", { class: "sr-only", "aria-live": "polite", dataset: { testid: "pile-live" } });
     this.meldsEl = h("section", { class: "melds", "aria-label": "Melds on the table", dataset: { testid: "melds" } });
@@ -110,6 +122,9 @@ class TablePage {
     // summary's countdown, written every second, must not make a screen reader read it all again.
     this.roundBanner = h("div", { class: "round-banner", hidden: true, dataset: { testid: "round-over" }, role: "region", "aria-label": "Round result" });
     this.timerEl = h("div", { class: "timers", dataset: { testid: "timers" } });
+    // The timers are written every second, so they are no live region: what a screen reader needs to
+    // hear of them (a player gone away, the computer about to play for them) is said here, once.
+    this.timerLive = h("p", { class: "sr-only", "aria-live": "polite", dataset: { testid: "timer-live" } });
     this.rulesList = h("ul", { class: "rules-words", dataset: { testid: "table-rules" } });
     // Screen readers hear the other players' moves (the log itself is re-drawn, so it is not live).
     this.liveEl = h("p", { class: "sr-only", "aria-live": "polite", dataset: { testid: "live-moves" } });
@@ -133,6 +148,7 @@ class TablePage {
       this.players,
       this.statusLine,
       this.timerEl,
+      this.timerLive,
       h("div", { class: "center-row" }, [this.stockEl, h("div", { class: "pile-wrap" }, [
         h("h2", { class: "label" }, "Discard pile"), this.pileEl, this.pilePreview, this.pileLive])]),
       this.roundBanner,
@@ -486,7 +502,7 @@ class TablePage {
     this.announcedVersion = Math.max(this.announcedVersion, newest);
     const said = [];
     for (const e of fresh) {
-      if (e?.seat !== me || e.auto) said.push(entryText(e, names, this.people()));
+      if (e?.seat !== me || e.auto) said.push(entryText(e, names, this.people(), { spoken: true }));
       else if (Array.isArray(e.events) ? e.events.some((ev) => ev?.event === "drew") : verbOf(e.action ?? {}) === "draw") {
         const drawn = e.events?.find((ev) => ev?.event === "drew")?.cards ?? newCards(before?.hand, this.view.hand);
         said.push(drawn.length ? `You drew ${listWords(drawn.map(cardLabel))}` : "You drew a card");
@@ -531,6 +547,13 @@ class TablePage {
       ]));
     }
     const c = p.clock;
+    // A player gone away is said once when their countdown starts (not at each second it shows).
+    const away = c?.kind === "away" ? c.seat : null;
+    if (away !== this.awaySaid) {
+      this.awaySaid = away;
+      this.timerLive.textContent = away === null ? ""
+        : `${names[away]} is away: the computer plays for them in ${Math.ceil(this.left(c.left))} seconds.`;
+    }
     if (c) {
       const secs = this.left(c.left);
       const who = c.seat === me ? "You have" : `${names[c.seat]} has`;
@@ -728,6 +751,9 @@ class TablePage {
     const totals = v?.scores ?? [];
     // While a round's summary holds the table, nobody is to move: the next deal's first player waits too.
     const held = !!this.pace?.summary;
+    // The points each seat has on the table this round, in the game's own points as the totals beside
+    // them are (the quick game divides card points by 5: 45 card points are +9, not "+45").
+    const onTable = (s) => this.tablePointsInGame(s);
     for (let s = 0; s < n; s++) {
       const side = sides ? sides.findIndex((x) => x.includes(s)) : -1;
       const info = this.seatInfo(s);
@@ -761,13 +787,14 @@ class TablePage {
           info.kind === "human" && info.connected === false && !info.autoplay ? h("span", { class: "tag off" }, "away") : null,
         ]),
         v ? h("div", { class: "pstats" }, [
-          // Read as "7 cards in hand, total 120, 45 on the table this round" (not "×7 0 pts").
+          // Read as "7 cards in hand, total 120 points, 45 on the table this round" (not "×7 0 pts"),
+          // both in the game's points.
           h("span", { class: "sr-only" }, `${v.hand_sizes?.[s] ?? 0} cards in hand, total ${totals[s] ?? 0} points`
-            + (this.tablePoints?.[s] ? `, ${this.tablePoints[s]} on the table this round` : "")),
+            + (onTable(s) ? `, ${onTable(s)} on the table this round` : "")),
           h("span", { class: "mini-backs", "aria-hidden": "true" },
             [h("span", { class: "mini-back" }), `\u00D7${v.hand_sizes?.[s] ?? 0}`]),
           h("span", { class: "score", "aria-hidden": "true", dataset: { testid: `score-${s}` } }, [`${totals[s] ?? 0} pts`,
-            this.tablePoints?.[s] ? h("span", { class: "on-table", title: "points melded this round" }, ` +${this.tablePoints[s]}`) : null]),
+            onTable(s) ? h("span", { class: "on-table", title: "points on the table this round" }, ` +${onTable(s)}`) : null]),
         ]) : null,
         v?.known?.[s]?.length && s !== this.mySeat()
           ? h("div", { class: "known", "aria-label": `Known cards in ${names[s]}'s hand: ${v.known[s].map(cardLabel).join(", ")}` },
@@ -778,6 +805,20 @@ class TablePage {
     }
   }
 
+  /**
+   * Seat ``s``'s points on the table this round (the server counts card points) in the game's own
+   * points: divided by the rules' score_divisor and rounded as a round's score is, so they add to
+   * the total beside them. 0 when none.
+   */
+  tablePointsInGame(s) {
+    const points = Number(this.tablePoints?.[s] ?? 0);
+    if (!points) return 0;
+    const divisor = Number(this.table?.rules?.score_divisor ?? 1);
+    if (!(divisor > 1)) return points;
+    const q = Math.floor(Math.abs(points) / divisor) + (2 * (Math.abs(points) % divisor) >= divisor ? 1 : 0); // half away from zero
+    return points < 0 ? -q : q;
+  }
+
   renderStatus() {
     const v = this.view;
     const me = this.mySeat();
@@ -786,7 +827,7 @@ class TablePage {
       clear(this.statusLine);
       return;
     }
-    // A live region: written only when what it says changes (or it is read out again).
+    // Drawn aside and written only when what it says changes.
     const el = document.createElement("div");
     let text;
     if (this.gameOver()) {
@@ -958,15 +999,20 @@ class TablePage {
       row.append(b);
     });
     const cancel = h("button", { type: "button", dataset: { testid: "btn-take-cancel" } }, "Cancel");
-    cancel.addEventListener("click", () => {
-      this.pileDepth = null;
-      this.renderPile();
-      this.renderActions();
-      this.focusPileButton(`pile-card-${d}`); // back to the card the player had chosen
-    });
+    cancel.addEventListener("click", () => this.cancelPileChoice());
     row.append(cancel);
     el.append(row);
     this.sayPile(spoken);
+  }
+
+  /** Close the pile's preview (Cancel, Escape): the focus goes back to the card the player had chosen. */
+  cancelPileChoice() {
+    const d = this.pileDepth;
+    if (!d) return;
+    this.pileDepth = null;
+    this.renderPile();
+    this.renderActions();
+    this.focusPileButton(`pile-card-${d}`);
   }
 
   renderMelds() {
@@ -1045,7 +1091,19 @@ class TablePage {
     el.hidden = false;
     if (this.bannerNew) {
       this.bannerNew = false;
-      requestAnimationFrame(() => el.scrollIntoView({ block: "nearest" }));
+      const over = !!b?.game_over;
+      requestAnimationFrame(() => {
+        // The game's end: its heading, the winner and the final totals come first, so the banner's
+        // start is shown (on a phone "nearest" lined up its bottom: the last round's rows of cards,
+        // with the result a screen above). A round's summary: brought into view, its Ready focused.
+        el.scrollIntoView({ block: over ? "start" : "nearest" });
+        if (!over) return;
+        // The keyboard's place: the result's heading (the move buttons are gone), read from the top.
+        const active = document.activeElement;
+        if (!active || active === document.body || this.actionsEl.contains(active)) {
+          el.querySelector("h2")?.focus({ preventScroll: true });
+        }
+      });
     }
     const names = this.names();
     const me = this.mySeat();
@@ -1059,7 +1117,7 @@ class TablePage {
     const go = b?.game_over ?? null;
     const summary = held ?? (this.lastRound && (!ro || this.lastRound.round === ro.round) ? this.lastRound : null);
     const round = summary?.round ?? ro?.round ?? 0;
-    el.append(h("h2", {}, go ? `Game over \u2014 round ${round + 1} scored` : `Round ${round + 1} over`));
+    el.append(h("h2", { tabindex: "-1", dataset: { testid: "round-over-heading" } }, go ? `Game over \u2014 round ${round + 1} scored` : `Round ${round + 1} over`));
     // At the game's end the winner and the final totals come first (on a phone the last round's
     // rows of cards fill screens), then the last round.
     if (go) {
@@ -1090,10 +1148,21 @@ class TablePage {
         ok.addEventListener("click", () => {
           this.readySent = held.round;
           this.conn?.send({ type: "ready" });
+          const focused = document.activeElement === ok;
           this.renderRoundBanner();
+          // The button is gone: the focus waits on the moves (Draw once the next round lets you move).
+          if (focused) {
+            this.keptFocus = "btn-draw";
+            this.parkFocus();
+          }
         });
         row.append(ok);
-        requestAnimationFrame(() => { if (!document.activeElement || document.activeElement === document.body) ok.focus(); });
+        // The keyboard goes to Ready unless the player is elsewhere (typing a chat message, say):
+        // from the page, or from the moves' toolbar, where it waits while no move can be pressed.
+        requestAnimationFrame(() => {
+          const active = document.activeElement;
+          if (!active || active === document.body || active === this.actionsEl) ok.focus();
+        });
       }
       const waiting = held.waiting.filter((s) => s !== me || !mineReady).map((s) => names[s]);
       row.append(h("span", { class: "hint", dataset: { testid: "summary-waiting" } },
@@ -1293,10 +1362,14 @@ class TablePage {
     if (!v || v.hand === null || v.hand === undefined) return;
     const el = this.actionsEl;
     // Keep the keyboard where it was: the buttons are re-drawn after every change.
-    // (While a move is in flight every button is disabled and the focus falls to the page: remember where it was.)
-    const lost = !document.activeElement || document.activeElement === document.body;
-    let focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid
-      : (lost ? this.keptFocus : null);
+    // While no move button is enabled (a move in flight, the others' turns, a round's summary) the
+    // focus waits on the moves' toolbar itself ("parked"), not on the page: a screen reader's
+    // reading place stays here, and the button comes back when it is enabled again.
+    const active = document.activeElement;
+    const parked = active === el;
+    const lost = !active || active === document.body || parked;
+    const onMoves = parked || (!!active && el.contains(active));
+    let focused = !parked && onMoves ? active.dataset.testid : (lost ? this.keptFocus : null);
     if (this.moveFocus && !this.pendingAction) {
       // A move made from the stock, the pile or a meld has been answered (send()): its button was
       // drawn again, so the focus comes here, to the first button the move leaves enabled.
@@ -1362,18 +1435,23 @@ class TablePage {
       c.addEventListener("click", () => this.hand.clearSelection());
       el.append(c);
     }
+    // One hint at a time: the button waits while the bots think about this position.
+    const thinking = this.hintAskedFor === this.conn?.version && this.hintShown?.version !== this.conn?.version;
     if (this.pace?.hints !== false && legal.length && v.phase !== "nominate") {
-      // One hint at a time: the button waits while the bots think about this position.
-      const waiting = this.hintAskedFor === this.conn?.version && this.hintShown?.version !== this.conn?.version;
+      // While it waits it stays focusable (aria-disabled, not disabled): the focus stays on it
+      // instead of jumping to Draw, where a second Enter would draw a card.
       const hb = h("button", {
-        type: "button", class: "ghost hint-btn", dataset: { testid: "btn-hint" }, disabled: waiting, "aria-busy": waiting ? "true" : false,
-      }, waiting ? "Thinking\u2026" : "Hint");
+        type: "button", class: "ghost hint-btn", dataset: { testid: "btn-hint" },
+        "aria-disabled": thinking ? "true" : false, "aria-busy": thinking ? "true" : false,
+      }, thinking ? "Thinking\u2026" : "Hint");
       hb.addEventListener("click", () => {
+        if (hb.getAttribute("aria-disabled") === "true") return;
         if (!this.conn?.send({ type: "hint" })) {
           toast("Not connected \u2014 reconnecting.", "error");
           return;
         }
-        this.thinking = this.say("Thinking\u2026");
+        // "Thinking…" is said once, by the hint line (drawn below); the toast is only seen.
+        this.thinking = toast("Thinking\u2026", "info", { quiet: true });
         this.hintAskedFor = this.conn.version;
         this.renderActions();
       });
@@ -1386,7 +1464,10 @@ class TablePage {
       // (preventScroll: the buttons sit in the hand area pinned to the bottom of the screen, and
       // focusing one would scroll the page by that area's height, hiding the pile and the status line)
       if (target) target.focus({ preventScroll: true });
-      else this.keptFocus = focused;
+      else {
+        this.keptFocus = focused;
+        if (onMoves && !parked) this.parkFocus();
+      }
     }
 
     // Say why the buttons are as they are (drawn aside, then written to the live region only if it changed).
@@ -1394,12 +1475,13 @@ class TablePage {
     const me = this.mySeat();
     if (this.pendingAction) hint.textContent = "Sending\u2026";
     else if (this.windowWait) hint.textContent = "Wait a moment: the other players may call Rummy! first.";
-    else if (this.hintShown) {
-      hint.append(h("b", {}, "Hint: "), `${describe(this.hintShown.action)}. `, h("span", { dataset: { testid: "hint-reason" } }, this.hintShown.reason), this.hintShown.level ? ` (the ${this.hintShown.level} bot)` : "");
-    }
-    else if (this.gameOver()) hint.textContent = "The game is over.";
-    else if (this.pace?.summary) hint.textContent = "The round is over: the next deal starts when everyone is ready.";
-    else if (isOver(v)) hint.textContent = "The round is over.";
+    else if (this.hintShown) hint.append(...this.hintWords(this.hintShown));
+    else if (thinking && legal.length) hint.textContent = "Thinking\u2026";
+    // The round's and the game's end are spoken from the log ("Round 3 over. Ann went out. ...",
+    // "Game over: Ann won."): the hint line adds only what comes next.
+    else if (this.gameOver()) hint.textContent = "";
+    else if (this.pace?.summary) hint.textContent = "The next deal starts when everyone is ready.";
+    else if (isOver(v)) hint.textContent = "";
     else if (!legal.length) hint.textContent = v.to_move === me ? "Waiting\u2026" : `Waiting for ${names[v.to_move]}.`;
     else if (v.phase === "nominate" && v.to_move === me) {
       hint.append("You deal: choose what jokers do this hand.",
@@ -1432,7 +1514,10 @@ class TablePage {
         : `${sel.map(cardText).join(" ")}: no legal meld, lay-off or discard with ${sel.length === 1 ? "this card" : "these cards"} now.`;
     }
     if (v.obligation && v.to_move === me && !isOver(v)) {
-      hint.append(h("span", { class: "obligation" }, ` You must use ${cardText(v.obligation)} before you can discard.`));
+      // A sentence of its own after the hint (a space outside the inline-flex span, which would drop
+      // one inside it: "(the expert bot)You must use ...").
+      if (hint.childNodes.length) hint.append(" ");
+      hint.append(h("span", { class: "obligation", dataset: { testid: "hint-obligation" } }, `You must use ${cardText(v.obligation)} before you can discard.`));
     }
     setContent(this.hintEl, [...hint.childNodes]);
     // Once the game is over there is nothing left to press.
@@ -1440,6 +1525,28 @@ class TablePage {
     this.renderTitle();
     // Melds become lay-off targets as the selection changes.
     this.renderMelds();
+  }
+
+  /** The hint in words: "Hint: Discard 5♦. It fits nothing you hold ... (the expert bot)". */
+  hintWords(shown) {
+    const move = describe(shown.action);
+    let reason = String(shown.reason ?? "").trim();
+    // The server's reason does not repeat the move; it begins a sentence of its own.
+    if (reason) reason = reason[0].toUpperCase() + reason.slice(1);
+    if (reason && !/[.!?]$/.test(reason)) reason += ".";
+    return [h("b", {}, "Hint: "), ...suitedText(`${move}.`), ...(reason ? [" "] : []),
+      h("span", { dataset: { testid: "hint-reason" } }, suitedText(reason)),
+      ...(shown.level ? [` (the ${shown.level} bot)`] : [])];
+  }
+
+  /**
+   * Keep the keyboard focus on the moves' toolbar while none of its buttons can be pressed (no
+   * scroll: the toolbar sits in the hand area), so it neither falls to the page nor lands elsewhere.
+   */
+  parkFocus() {
+    if (this.actionsEl.hidden) return;
+    this.actionsEl.tabIndex = -1;
+    this.actionsEl.focus({ preventScroll: true });
   }
 
   async playChoice(actions, title) {
