@@ -44,17 +44,28 @@ import tempfile
 from dataclasses import dataclass
 from typing import IO, Any
 
-from rummy500.actions import Action, ActionError, CallRummy, Decline, Draw, Pass, Take, listed_form, parse_action
+from rummy500.actions import (
+    Action,
+    ActionError,
+    CallRummy,
+    Decline,
+    Draw,
+    Float,
+    Pass,
+    Take,
+    listed_form,
+    parse_action,
+)
 from rummy500.bots import BOT_LEVELS, Bot, make_bot
 from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
 from rummy500.cards import Card
 from rummy500.cli.replay_cmd import printable
 from rummy500.cli.simulate import rules_from_args
 from rummy500.drive import Agent, AgentError, drive
-from rummy500.events import Drew, Event, LeftRummy, Passed, RoundOver
+from rummy500.events import CalledRummy, Drew, Event, LeftRummy, Passed, Reshuffled, RoundOver, Took
 from rummy500.match import Match
 from rummy500.record import RecordError, match_from_record
-from rummy500.rules import PRESETS, HandPenalty, Rules, RulesError
+from rummy500.rules import PRESETS, CallingRummy, FirstDiscard, GoingOut, HandPenalty, Rules, RulesError
 from rummy500.state import Decision, IllegalAction, Phase, RoundState
 from rummy500.views import View
 
@@ -69,8 +80,14 @@ Moves (the record notation):
   layoff 8H on 4       lay cards off on meld 4
   discard KS           discard, ending your turn                  (shortcut: x KS)
   pass                 decline to draw when the stock is empty    (shortcut: p)
-  rummy N              call Rummy on the N-th card of the pile (take the pile down to it)
-  float, swap 7H on 2, nominate wild|double|split, block, take N split   (house rules)
+  rummy N              call Rummy on the N-th card of the pile (take the pile down to it; a steal: below)
+House rules' moves (where the game plays them; 'help' in such a game says more):
+  rummy N on ID        (calling_rummy: steal) steal the N-th card of the pile: lay it off on meld ID
+  rummy N meld CARDS   (calling_rummy: steal) steal it and meld it with pile cards (rummy 5 meld TS JS QS)
+  float                (going_out: floating) every card melded: end your turn with none, go out later
+                       by a discard
+  swap 7H on 2         (joker_swap) give the 7H for the joker standing for it on meld 2
+  nominate wild|double|split, block, take N split   (Dealer's Gambit)
 Commands:
   moves      list your legal moves, numbered; then type a number to play one
   hint       what the strongest bot that answers in time would do, and why
@@ -95,6 +112,20 @@ what jokers do:
                     leave play for the hand
   block             in your turn, lay a joker on the dealer's joker: both leave play"""
 
+STEAL_HELP = """\
+Calling Rummy by stealing (this game: calling_rummy: steal): a card in the pile that fits
+the table may be claimed alone, out of turn or before your draw; it is laid at once, the
+rest of the pile stays, and play goes on as before. Say where the card goes:
+  rummy N on ID        lay the N-th card of the pile off on meld ID          (rummy 5 on 2)
+  rummy N meld CARDS   meld it at once with other pile cards, naming them all (rummy 5 meld TS JS QS)
+A plain 'rummy N' is not enough in this game. The offer lists the steals you may make."""
+
+FLOAT_HELP = """\
+Floating (this game: going_out: {mode}): when you have melded or laid off every card, type
+  float                end your turn with no cards in hand (you are floating)
+You have not gone out yet: at a later turn you draw (or take from the pile) and go out by
+discarding your last card{unplayable}."""
+
 _GAMBIT_MODES = {
     "wild": "jokers are wild and worth 0",
     "double": "jokers are not wild; a joker put on a set as it is melded doubles it and seals it",
@@ -103,7 +134,24 @@ _GAMBIT_MODES = {
 
 _SUIT_SYMBOL = {0: "\u2663", 1: "\u2666", 2: "\u2665", 3: "\u2660"}
 _SEAT_WORD = re.compile(r"\bseat (\d+)\b")
-_MELD_REF = re.compile(r"(\bon\s+)#\s*(\d+)", re.IGNORECASE)
+_MELD_REF = re.compile(r"(\bon\s+)#\s*([0-9]+)", re.IGNORECASE)
+#: the most digits a typed number may have (no move, pile depth or meld number comes near it)
+MAX_DIGITS = 20
+#: a bot's reason in the first person, said to the player: "a stolen card scores for me" -> "for you"
+_FIRST_PERSON = re.compile(r"\b(I am|I'm|I was|I|me|my|mine|myself|Me|My|Mine)\b")
+_SECOND_PERSON = {
+    "I am": "you are",
+    "I'm": "you're",
+    "I was": "you were",
+    "I": "you",
+    "me": "you",
+    "my": "your",
+    "mine": "yours",
+    "myself": "yourself",
+    "Me": "You",
+    "My": "Your",
+    "Mine": "Yours",
+}
 #: below this many columns the turn header, the end of a round and the score sheet are stacked
 NARROW = 60
 
@@ -127,6 +175,39 @@ def _plural(n: int, word: str) -> str:
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def _and(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def second_person(text: str) -> str:
+    """A bot's reason in the first person said to the player: me -> you, my -> your, I -> you.
+
+    >>> second_person("a stolen card scores for me, and I still draw")
+    'a stolen card scores for you, and you still draw'
+    >>> second_person("I held this hand before; my joker is not wild")
+    'You held this hand before; your joker is not wild'
+    """
+    out = _FIRST_PERSON.sub(lambda m: _SECOND_PERSON[m.group(1)], text)
+    if text.startswith(("I ", "I'", "Me ", "My ")):
+        out = out[:1].upper() + out[1:]
+    return out
+
+
+def check_numbers(text: str) -> None:
+    """Refuse a typed number that no move could hold: digits other than 0-9 (``²``, ``٩``), or far too many.
+
+    Raises:
+        ActionError: said in one line (never Python's own words on ``int()``).
+    """
+    bad = next((ch for ch in text if ch.isnumeric() and not ch.isascii()), None)
+    if bad is not None:
+        raise ActionError(f"{bad!r} is not one of the digits 0-9: moves, pile depths and melds are numbered with 0-9")
+    longest = max((len(run) for run in re.findall(r"[0-9]+", text)), default=0)
+    if longest > MAX_DIGITS:
+        raise ActionError(f"a number of {longest} digits is far too large: no move, pile depth or meld number comes near it")
 
 
 def _card_markup(c: Card) -> str:
@@ -271,6 +352,9 @@ class Game:
         self._auto_path: str | None = None
         self._written: set[str] = set()
         self._state: RoundState | None = match.state
+        #: whose turn it was and the pile, before the move observed next (a Rummy call skips turns, claims a card)
+        self._before: tuple[int, tuple[Card, ...]] | None = None
+        self._remember()
 
     # ------------------------------------------------------------------ loop
     def run(self) -> int:
@@ -329,20 +413,45 @@ class Game:
         )
         return 0
 
+    def _remember(self) -> None:
+        """Note whose turn it is and the pile, for the next move observed."""
+        state = self.match.state
+        self._before = None if state is None else (state.public.to_move, tuple(state.public.discard))
+
     def _observe(self, decision: Decision, action: Action, events: list[Event]) -> None:
         seat = decision.seat
+        before = self._before
         if seat is not None and seat != self.human and not isinstance(action, Decline):
-            self.console.print(f"  {self.name(seat)}: [cyan]{esc(action)}[/]")
+            said = ""
+            for event in events:
+                if isinstance(event, CalledRummy) and before is not None:
+                    said = self._call_words(event, before[1])
+            self.console.print(f"  {self.name(seat)}: [cyan]{esc(action)}[/]{said}")
         passed: int | None = None
         for event in events:
             if isinstance(event, Drew) and event.seat == self.human and event.cards:
                 # Only the human's own draw: which cards another seat drew is hidden.
                 self.console.print(f"  You drew {self.cards(event.cards)}")
+            elif isinstance(event, CalledRummy) and before is not None:
+                skipped = self._skipped_words(event, before[0])
+                if skipped:
+                    self.console.print(f"    {skipped}")
+            elif isinstance(event, Took) and event.removed:  # Dealer's Gambit split
+                self.console.print(
+                    f"    The split spends a joker: only the {self.cards(event.cards)} comes to hand;"
+                    f" {self.cards(tuple(reversed(event.removed)))} leave play for the hand"
+                )
+            elif isinstance(event, Reshuffled):  # stock_out: reshuffle
+                self.console.print(
+                    f"  [yellow]The stock is empty:[/] the discard pile but its top card ({_plural(event.count, 'card')})"
+                    " is shuffled into a new stock."
+                )
             elif isinstance(event, LeftRummy):  # rummy_after_going_out
                 back = " ".join(str(c) for c in event.cards) or "nothing (floats with no card)"
+                takes = self._verb(event.seat, "takes", "take")
                 self.console.print(
                     f"  [yellow]Rummy![/] {self.name(event.seat)} left the {event.card} playable in the pile:"
-                    f" not out, takes back {back}"
+                    f" not out, {takes} back {back}"
                 )
             elif isinstance(event, Passed):
                 passed = event.seat
@@ -350,7 +459,53 @@ class Game:
                 ended = _Ended(self._state, event.went_out, event.round_scores, event.hands, passed)
                 self._report_rounds(ended)
         self._state = self.match.state
+        self._remember()
         self._report_rounds()
+
+    def _call_words(self, event: CalledRummy, pile: tuple[Card, ...]) -> str:
+        """Another player's Rummy call in words: the card claimed, what it took or where the card went (markup)."""
+        k = event.depth
+        if not 1 <= k <= len(pile):
+            return ""
+        card = pile[-k]
+        where = f"{_card_markup(card)} ({_ordinal(k)} from the top)"
+        if event.on is not None:
+            return f" - Rummy! steals the {where} and lays it off at once on meld #{event.on}"
+        if event.meld is not None:
+            others = list(event.cards)
+            with contextlib.suppress(ValueError):
+                others.remove(card)
+            return f" - Rummy! steals the {where} and melds it at once with {self.cards(others)} from the pile (meld #{event.meld})"
+        taken = tuple(reversed(event.cards))  # top first, as the pile is shown
+        return f" - Rummy! on the {where}: takes {_plural(len(taken), 'card')} ({self.cards(taken)}) and must use the {_card_markup(card)}"
+
+    def _skipped_words(self, event: CalledRummy, to_move: int) -> str:
+        """Who loses a turn to a Rummy call that takes the pile (the caller plays now), in words; empty if nobody."""
+        rules = self.match.rules
+        if event.on is not None or event.meld is not None or event.seat == to_move:
+            return ""  # a steal: play goes on as before; the player about to draw: nobody is skipped
+        skipped: list[int] = []
+        s = to_move
+        while s != event.seat and len(skipped) < rules.players:
+            skipped.append(s)
+            s = (s + rules.step) % rules.players
+        if not skipped or len(skipped) >= rules.players:
+            return ""
+        you = self.human in skipped
+        names = ["you"] if you else []
+        names += [self.name(x) for x in skipped if x != self.human]
+        if len(names) == 1:
+            lose = "lose your turn" if you else "loses its turn"
+        else:
+            lose = "lose your turns" if you else "lose their turns"
+        if event.seat == self.human:
+            return f"You play now: {_and(names)} {lose} (play goes on after you)."
+        caller = self.name(event.seat)
+        return f"{caller} plays now: {_and(names)} {lose} (play goes on after {caller})."
+
+    def _verb(self, seat: int, singular: str, plural: str) -> str:
+        """The verb for a seat's name: "You win" for the player named You (the default), "Ann wins"."""
+        return plural if self.match.players[seat] == "You" else singular
 
     # ------------------------------------------------------------------ input
     def _readline(self, prompt: str) -> str | None:
@@ -374,7 +529,11 @@ class Game:
         return "\n".join(lines)
 
     def _explain_play(self, view: View, action: Action) -> str:
-        """What a Rummy call claims and takes, in words (markup; empty for other plays)."""
+        """What a Rummy call claims and takes, or what a split puts out of play, in words (markup; empty for other plays)."""
+        if isinstance(action, Take) and action.split and 2 <= action.n <= len(view.discard):
+            top_first = list(reversed(view.discard))
+            gone = self.cards(top_first[: action.n - 1])
+            return f" - spends a joker: only the {_card_markup(top_first[action.n - 1])} comes to hand; {gone} leave play for the hand"
         if not isinstance(action, CallRummy):
             return ""
         top_first = list(reversed(view.discard))
@@ -414,6 +573,16 @@ class Game:
             if view.phase.value == "nominate":
                 modes = "\n".join(f"    [bold]nominate {k}[/] - {esc(v)}" for k, v in _GAMBIT_MODES.items())
                 self.console.print(f"[yellow]You deal: say what jokers do this hand[/]:\n{modes}")
+            elif Float() in view.legal:
+                self.console.print(
+                    "[yellow]You have melded all your cards:[/] type 'float' to end your turn with no cards;"
+                    f" you go out by discarding at a later turn (going_out: {m.rules.going_out.value})."
+                )
+            elif _opening_discard(view):
+                self.console.print(
+                    "[yellow]You were dealt the extra card:[/] you do not draw this turn; meld if you like,"
+                    " then start the discard pile with a discard (first_discard: first_player)."
+                )
         while True:
             view = m.view(self.human)
             prompt = "[bold green]call?>[/] " if out_of_turn else "[bold green]your move>[/] "
@@ -431,8 +600,8 @@ class Game:
             match word:
                 case "help" | "?" | "h":
                     self.console.print(HELP, markup=False)
-                    if m.rules.dealers_gambit:
-                        self.console.print(GAMBIT_HELP, markup=False)
+                    for extra in _rule_help(m.rules):
+                        self.console.print(extra, markup=False)
                     continue
                 case "moves" | "m" | "legal":
                     self._list_moves(view)
@@ -471,14 +640,37 @@ class Game:
                 state = m.state
                 assert state is not None
                 why = self._names_for_seats(state.explain(action, self.human))
+                why = self._refusal_words(action, view, why)
                 more = ""
                 if out_of_turn:
                     more = "; you may only play what is offered now, or press Enter to let it pass"
                 self.console.print(f"[red]Not allowed: {esc(why)}{more}[/]")
                 continue
-            if line.strip().isdigit():  # a move number: say which move it is
+            if _ascii_number(line.strip()):  # a move number: say which move it is
                 self.console.print(f"  {self.name(self.human)}: [cyan]{esc(action)}[/]")
             return action
+
+    def _refusal_words(self, action: Action, view: View, why: str) -> str:
+        """The engine's reason for a refusal, with what a player at this terminal needs to know besides."""
+        rules = self.match.rules
+        if isinstance(action, Float) and rules.going_out not in (GoingOut.FLOATING, GoingOut.UNPLAYABLE_DISCARD):
+            return "floating is not allowed in this game (going_out: floating)"
+        if (
+            isinstance(action, CallRummy)
+            and rules.calling_rummy is CallingRummy.STEAL
+            and action.on is None
+            and action.meld is None
+            and why.startswith("a steal names where")
+        ):
+            k = action.depth
+            why += f" - write 'rummy {k} on ID' or 'rummy {k} meld CARDS'"
+            offered = [a for a in view.legal if isinstance(a, CallRummy) and a.depth == k]
+            if offered:
+                why += " (here: " + " or ".join(f"'{a}'" for a in offered[:3]) + ")"
+            return why
+        if Float() in view.legal and not isinstance(action, Float):
+            why += " - you hold no cards: type 'float' to end your turn"
+        return why
 
     def _names_for_seats(self, text: str) -> str:
         """The engine's "seat 3" made the player's name."""
@@ -496,9 +688,10 @@ class Game:
             ActionError: not a move.
         """
         text = line.strip()
+        check_numbers(text)
         low = text.lower()
         words = low.split()
-        if text.isdigit():
+        if _ascii_number(text):
             k = int(text)
             legal = self._numbered(view)
             if not 1 <= k <= len(legal):
@@ -508,11 +701,11 @@ class Game:
             return Draw()
         if low in ("p", "pass"):
             return Pass()
-        if low[0] == "t" and low[1:].strip().isdigit():
+        if low[0] == "t" and _ascii_number(low[1:].strip()):
             return Take(int(low[1:].strip()))
         if low.startswith("x ") or low.startswith("x\t"):
             return parse_action("discard " + text[2:])
-        if len(words) >= 2 and words[0] in ("take", "rummy") and words[1].lstrip("-").isdigit() and int(words[1]) < 1:
+        if len(words) >= 2 and words[0] in ("take", "rummy") and _ascii_number(words[1].lstrip("-")) and int(words[1]) < 1:
             raise ActionError(f"{words[0]} {words[1]}: the pile's cards are counted from 1, the top card (e.g. {words[0]} 1)")
         if words in (["meld"], ["layoff"], ["discard"]):
             example = {"meld": "meld 5H 6H 7H", "layoff": "layoff 8H on 4", "discard": "discard KS"}[words[0]]
@@ -539,6 +732,9 @@ class Game:
             self.console.print(f"hint ({esc(hint.level)} bot): let it pass")
             return
         why = hint.reason.removeprefix(f"{act}: ")  # the move is written once, in front
+        if why.startswith(f"{act} "):  # "float is the only move": "it is the only move"
+            why = "it " + why[len(f"{act} ") :]
+        why = second_person(why)  # a bot's reason ("a stolen card scores for me") said to the player
         self.console.print(f"hint ({esc(hint.level)} bot): [cyan]{esc(act)}[/] - {esc(why or 'the search likes it best')}")
 
     # ------------------------------------------------------------------ display
@@ -580,6 +776,8 @@ class Game:
             known = view.known[s]
             extra = f", seen taking {self.cards(known)}" if known else ""
             partner = " (your partner)" if rules.partnership and rules.side_of(s) == rules.side_of(self.human) else ""
+            if view.floating[s] and view.hand_sizes[s] == 0:
+                extra += " [yellow](floating: goes out by a discard at a later turn)[/]"
             c.print(f"  {self.name(s)}{partner}: {_plural(view.hand_sizes[s], 'card')}{extra}")
         c.print(f"  Stock: {_plural(view.stock_count, 'card')}")
         pile = list(view.discard)
@@ -707,7 +905,10 @@ class Game:
             self.console.print(f"  [bold]Your hand[/]: {n} cards, face down until the dealer has nominated")
             return
         hand = self.sorted_hand(view.hand)
-        self.console.print(f"  [bold]Your hand[/] ({len(hand)}): {self.cards(hand)}")
+        floating = ""
+        if not hand and view.seat is not None and view.floating[view.seat]:
+            floating = " [yellow](floating: you go out by discarding at a later turn)[/]"
+        self.console.print(f"  [bold]Your hand[/] ({len(hand)}): {self.cards(hand)}{floating}")
 
     def _report_rounds(self, ended: _Ended | None = None) -> None:
         """Report the finished rounds not yet reported (``ended``: the one just over, in full)."""
@@ -745,7 +946,7 @@ class Game:
             side_totals = [sum(totals[s] for s in range(n) if rules.side_of(s) == side) for side in (0, 1)]
             parts = [f"{'AB'[side]} ({self.side_name(side)}) {side_totals[side]}" for side in (0, 1)]
             c.print("  Side totals: " + ", ".join(parts))
-        for note in self._scoring_notes(ended):
+        for note in self._scoring_notes(ended) + self._target_notes(number, ended, totals):
             c.print(f"  {note}")
         if m.tie_break and not m.is_over:
             c.print("  The best totals are tied: another round breaks the tie.")
@@ -834,7 +1035,8 @@ class Game:
             notes.append("Round score = table points - hand points (the cards left in hand).")
         elif went_out is not None:
             others = "the other side's" if rules.partnership else "the other player's" if rules.players == 2 else "the other players'"
-            notes.append(f"Round score = table points; {self.name(went_out)} also scores {others} cards left in hand.")
+            scores = self._verb(went_out, "scores", "score")
+            notes.append(f"Round score = table points; {self.name(went_out)} also {scores} {others} cards left in hand.")
         elif rules.partnership:
             notes.append("Round score = table points; each side also scores the other side's cards left in hand.")
         elif rules.players == 2:
@@ -848,6 +1050,61 @@ class Game:
         if rules.score_divisor != 1:
             notes.append(f"Every round score is divided by {rules.score_divisor} (halves rounded away from zero).")
         return notes
+
+    def _target_notes(self, number: int, ended: _Ended, totals: list[int]) -> list[str]:
+        """(``must_go_out_to_win``) Who has reached the target without going out: the game goes on (markup)."""
+        m = self.match
+        rules = m.rules
+        if not rules.must_go_out_to_win or rules.fixed_rounds is not None or m.tie_break:
+            return []
+        done = len([r for r in m.rounds if r.round_scores is not None])
+        if m.is_over and number == done:
+            return []  # the winner's line says why
+        n = rules.players
+        units = (0, 1) if rules.partnership else tuple(range(n))
+        out_unit = None if ended.went_out is None else rules.side_of(ended.went_out)
+        notes = []
+        for u in units:
+            seats = [s for s in range(n) if rules.side_of(s) == u]
+            total = sum(totals[s] for s in seats)
+            if total < rules.target or u == out_unit:
+                continue
+            if rules.partnership:
+                who, has, did = f"Side {'AB'[u]} ({self.side_name(u)})", "has", "did not go out"
+            else:
+                who = self.name(u)
+                has, did = self._verb(u, "has", "have"), "did not go out"
+            notes.append(
+                f"{who} {has} reached the target ({total} of {rules.target}) but {did}: the game goes on"
+                " (must_go_out_to_win: only a player who goes out with the target reached wins)."
+            )
+        return notes
+
+    def _winner_reason(self, seats: list[int]) -> str:
+        """(``must_go_out_to_win``) Why the winner won: they went out with the target reached, whoever has more (markup)."""
+        m = self.match
+        rules = m.rules
+        if not rules.must_go_out_to_win or rules.fixed_rounds is not None or m.tie_break:
+            return ""
+        target = rules.target
+        if rules.partnership:
+            win = rules.side_of(seats[0])
+            sides = m.side_totals()
+            who = "your side" if rules.side_of(self.human) == win else f"side {'AB'[win]}"
+            reason = f"{who} went out having reached {target}, and only the side that goes out can win (must_go_out_to_win)"
+            if sides[1 - win] >= sides[win]:
+                reason += f"; {self.side_name(1 - win)} have {sides[1 - win]} but did not go out"
+            return reason
+        winner = seats[0]
+        who = "you" if winner == self.human else self.name(winner)
+        reason = f"{who} went out having reached {target}, and only a player who goes out can win (must_go_out_to_win)"
+        more = sorted((s for s in range(rules.players) if s != winner and m.totals[s] >= m.totals[winner]), key=lambda s: -m.totals[s])
+        if len(more) == 1:
+            has = self._verb(more[0], "has", "have")
+            reason += f"; {self.name(more[0])} {has} {m.totals[more[0]]} but did not go out"
+        elif more:
+            reason += f"; {_and([f'{self.name(s)} ({m.totals[s]})' for s in more])} did not go out"
+        return reason
 
     def _announce_winner(self) -> None:
         m = self.match
@@ -864,11 +1121,13 @@ class Game:
             who = self.side_name(rules.side_of(m.bonus_to)) if rules.partnership else self.name(m.bonus_to)
             c.print(f"Final bonus: {rules.final_bonus:+d} to {who} (the best total).")
         sides = m.side_totals()
+        reason = self._winner_reason(seats)
+        why = f": {reason}" if reason else ""
         if rules.partnership:
             win = rules.side_of(seats[0])
             c.print(
                 f"[bold]Game over.[/] {self.side_name(win)} win with {sides[win]}"
-                f" against {sides[1 - win]}.{cheer}"
+                f" against {sides[1 - win]}{why}.{cheer}"
             )
             parts = []
             for side in sorted((0, 1), key=lambda s: -sides[s]):
@@ -876,9 +1135,15 @@ class Game:
                 parts.append(f"{self.side_name(side)} {sides[side]} ({each})")
             c.print("Final totals: " + "; ".join(parts))
             return
-        c.print(f"[bold]Game over.[/] {self.name(seats[0])} wins with {m.totals[seats[0]]}.{cheer}")
+        winner = seats[0]
+        wins = self._verb(winner, "wins", "win")
+        c.print(f"[bold]Game over.[/] {self.name(winner)} {wins} with {m.totals[winner]}{why}.{cheer}")
         order = sorted(range(rules.players), key=lambda s: -m.totals[s])
-        c.print("Final totals: " + ", ".join(f"{self.name(s)} {m.totals[s]}" for s in order))
+        top = order[0] == winner or m.totals[order[0]] == m.totals[winner]
+        c.print(
+            "Final totals: "
+            + ", ".join(f"{self.name(s)} {m.totals[s]}" + ("" if top or s != winner else " (the winner)") for s in order)
+        )
 
     # ------------------------------------------------------------------ files
     def save(self, path: str, *, say: bool = True) -> bool:
@@ -1031,6 +1296,40 @@ def _write_file(path: str, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _ascii_number(text: str) -> bool:
+    """Whether ``text`` is a whole number in the digits 0-9 (``str.isdigit`` also takes ``²`` and ``٩``)."""
+    return text.isascii() and text.isdigit()
+
+
+def _opening_discard(view: View) -> bool:
+    """(``first_discard: first_player``) The first player's first turn: dealt the extra card, no draw, the pile to start."""
+    return (
+        view.rules.first_discard is FirstDiscard.FIRST_PLAYER
+        and view.seat == view.to_move
+        and view.phase is Phase.PLAY
+        and view.turns == 0
+        and view.drawn == 0
+        and view.last_discarder is None
+        and view.claimed_card is None
+        and not view.discard
+    )
+
+
+def _rule_help(rules: Rules) -> list[str]:
+    """The help on this game's house rules' moves (shown after :data:`HELP`)."""
+    extra = []
+    if rules.calling_rummy is CallingRummy.STEAL:
+        extra.append(STEAL_HELP)
+    if rules.going_out in (GoingOut.FLOATING, GoingOut.UNPLAYABLE_DISCARD):
+        unplayable = ""
+        if rules.going_out is GoingOut.UNPLAYABLE_DISCARD:
+            unplayable = " that fits no meld on the table (a last discard that fits one leaves you floating)"
+        extra.append(FLOAT_HELP.format(mode=rules.going_out.value, unplayable=unplayable))
+    if rules.dealers_gambit:
+        extra.append(GAMBIT_HELP)
+    return extra
 
 
 def _totals_after(m: Match, rounds: int) -> list[int]:
