@@ -588,8 +588,9 @@ async def _finish(app: Any, table_id: str) -> None:
             session.ready(0)
         elif session.game.legal(0):
             found = hint_for(session.game.view(0), "medium", session.version)
-            await session.submit(0, session.version, found["action"])
-            continue
+            if found["action"] is not None:  # (None: let an out-of-turn chance pass, nothing to send)
+                await session.submit(0, session.version, found["action"])
+                continue
         await asyncio.sleep(0.01)
     st = session.game.match.state.public
     raise AssertionError(

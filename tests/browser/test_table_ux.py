@@ -204,6 +204,19 @@ def test_turn_clock_counts_down_and_a_hint_explains_itself(scripted, size):  # n
     expect(hint_btn).to_have_text("Hint")
 
 
+def test_a_hint_to_let_a_chance_pass_says_so_in_words(scripted):  # noqa: F811
+    page, script = scripted
+    script.next_view = _crowded()
+    script.version = 13
+    script.ws.send(json.dumps({"type": "state", "version": 13, "view": _crowded(), "table": script.table, "log": []}))
+    page.get_by_test_id("btn-hint").click()
+    # Nothing is sent to let an out-of-turn chance pass: the hint has no action, its text says what to do.
+    script.ws.send(json.dumps({"type": "hint", "version": 13, "action": None, "text": "let the chance pass",
+                               "reason": "Calling Rummy! on the 7\u2665 would not pay off for your hand."}))
+    expect(page.get_by_test_id("action-hint")).to_contain_text("Hint: Let the chance pass. Calling Rummy! on the 7\u2665")
+    expect(page.get_by_test_id("btn-hint")).to_have_text("Hint")
+
+
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
 def test_rules_in_words_at_the_table_and_the_rules_page(scripted, size):  # noqa: F811
     page, script = scripted

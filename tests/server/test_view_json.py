@@ -1,4 +1,4 @@
-"""The server's fast view JSON is the engine's ``View.to_dict``, exactly, in every kind of position."""
+"""The server's fast view JSON is the engine's ``View.to_dict`` (less declines), exactly, in every kind of position."""
 
 from __future__ import annotations
 
@@ -22,7 +22,10 @@ def test_view_json_equals_the_engines_to_dict(preset: str) -> None:
     while not game.is_over and game.version < 250:
         for seat in [*range(players), None]:
             view = game.view(seat)
-            assert view_json(view) == view.to_dict(), f"{preset} version {game.version} seat {seat}"
+            # Less the engine's declines, which no client may send (test_audit_fixes.py).
+            expected = view.to_dict()
+            expected["legal"] = [a for a in expected["legal"] if "decline" not in a]
+            assert view_json(view) == expected, f"{preset} version {game.version} seat {seat}"
             checked += 1
         actor = game.actors()[0]
         game.apply(actor, rng.choice(game.legal(actor)))

@@ -117,7 +117,10 @@ def _json_value(value: Any) -> Any:
 
 
 def view_json(view: View) -> dict[str, Any]:
-    """``view.to_dict()``, built faster (once per seat and move, it is the server's hot path).
+    """``view.to_dict()``, built faster (once per seat and move, it is the server's hot path), less declines.
+
+    ``legal`` never lists a ``decline``: a seat offered an out-of-turn call
+    lets it pass by sending nothing, and the server refuses a ``decline``.
 
     The melds' JSON is kept between moves (melds are immutable); a field of a
     type not known here falls back on :meth:`View.to_dict` (tests hold the two
@@ -129,7 +132,8 @@ def view_json(view: View) -> dict[str, Any]:
         for name in _VIEW_FIELDS:
             value = getattr(view, name)
             if name == "legal":
-                out[name] = [a.to_record() for a in value]
+                # A decline is no move a client sends (an offer passes when the seat sends nothing).
+                out[name] = [a.to_record() for a in value if not isinstance(a, Decline)]
             elif name == "hand":
                 out[name] = _json_value(value) if view.seat is not None else None
             elif name == "final_hands" and value is None:
@@ -138,7 +142,9 @@ def view_json(view: View) -> dict[str, Any]:
                 out[name] = _json_value(value)
         return out
     except _Unknown:
-        return view.to_dict()
+        out = view.to_dict()
+        out["legal"] = [a for a in out["legal"] if "decline" not in a]
+        return out
 
 
 def parse_action(record: Any) -> Action:
@@ -246,10 +252,10 @@ class LiveGame:
         return self.match.decision(skip)
 
     def legal(self, seat: int) -> list[Action]:
-        """The seat's legal actions now."""
+        """The seat's legal actions now, as a client may send them (never a ``Decline``: see :func:`view_json`)."""
         if self.is_over:
             return []
-        return list(self._state().legal_actions(seat))
+        return [a for a in self._state().legal_actions(seat) if not isinstance(a, Decline)]
 
     def view(self, seat: int | None) -> Any:
         """The engine's :class:`View` for a seat, or the spectators' (``None``)."""

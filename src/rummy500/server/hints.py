@@ -11,16 +11,74 @@ the move and public card values, in a player's words.
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
-from typing import Any
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
-from rummy500.actions import Action, CallRummy, Discard, Draw, Float, LayOff, Meld, Pass, Swap, Take
+from rummy500.actions import Action, CallRummy, Decline, Discard, Draw, Float, LayOff, Meld, Pass, Swap, Take
 from rummy500.bots.hard import Searched
 from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
 from rummy500.scoring import card_value
 from rummy500.server.bots import settle_choice
 
-__all__ = ["card_words", "hint_for", "move_words", "reason", "searched_words"]
+__all__ = [
+    "HINT_SEARCHES",
+    "SEARCHES",
+    "LET_IT_PASS",
+    "HintSearches",
+    "card_words",
+    "hint_for",
+    "move_words",
+    "reason",
+    "searched_words",
+]
+
+T = TypeVar("T")
+
+#: How many hint searches one server process runs at once. Each holds a thread of its own for up
+#: to its budget (2 s, then a round of playouts); more hints wait their turn in a queue, so a burst
+#: of hints never takes the threads that storage calls (``asyncio.to_thread``) run in.
+HINT_SEARCHES = 2
+
+
+class HintSearches:
+    """The threads hint searches run in: a small pool of their own, apart from the default executor.
+
+    Storage calls (reading a table, a token, the chat; writing to PostgreSQL
+    under a table's lock) go through the event loop's default executor; a hint
+    search may hold a thread for seconds. Run there, a dozen hints at once kept
+    every table of the process waiting for its storage. Here at most ``threads``
+    searches run at once; the others wait in the pool's queue, in the order
+    asked (a request cancelled while it waits is dropped without running).
+    The threads start on first use (again in a forked child) and serve every
+    app of the process for as long as it lives.
+    """
+
+    def __init__(self, threads: int = HINT_SEARCHES) -> None:
+        """A pool-to-be of ``threads`` threads (at least one)."""
+        self.size = max(1, threads)
+        self._pool: ThreadPoolExecutor | None = None
+        self._pid = 0
+        self._lock = threading.Lock()
+
+    def _executor(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None or self._pid != os.getpid():
+                self._pool = ThreadPoolExecutor(self.size, thread_name_prefix="hint-search")
+                self._pid = os.getpid()
+            return self._pool
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in one of the pool's threads, once one is free."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+
+
+#: The process's hint searches (:func:`rummy500.server.session.match.search_hint` runs them here).
+SEARCHES = HintSearches()
 
 _SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
@@ -105,6 +163,8 @@ def move_words(action: Action) -> str:
         return "passing"
     if isinstance(action, Float):
         return "floating"
+    if isinstance(action, Decline):
+        return "letting the chance pass"
     return str(action)
 
 
@@ -125,6 +185,22 @@ def searched_words(search: Searched | None, action: Action) -> str | None:
     return f"{text[0].upper()}{text[1:]}."
 
 
+#: The ``text`` of a hint to let an out-of-turn chance to call Rummy! pass (its ``action`` is ``None``).
+LET_IT_PASS = "let the chance pass"
+
+
+def _let_it_pass(view: Any, calls: list[Action]) -> str:
+    """Why a seat offered an out-of-turn Rummy! call should not make it, and what to do instead (nothing)."""
+    pile = list(view.discard)
+    cards = sorted(
+        {a.depth for a in calls if isinstance(a, CallRummy) and 1 <= a.depth <= len(pile)},
+    )
+    named = " or the ".join(card_words(pile[-d]) for d in cards)
+    what = f"Calling Rummy! on the {named}" if named else "Calling Rummy!"
+    # (The page shows the move, "let the chance pass", before the reason: the reason does not repeat it.)
+    return f"{what} would not pay off for your hand. There is nothing to send: do not press Rummy!, and play goes on."
+
+
 def hint_for(view: Any, seed: int, budget: float = DEFAULT_HINT_BUDGET) -> dict[str, Any]:
     """The strongest bot's move from ``view``, as ``action``, ``text``, ``reason`` and ``level``.
 
@@ -132,9 +208,16 @@ def hint_for(view: Any, seed: int, budget: float = DEFAULT_HINT_BUDGET) -> dict[
     answered within ``budget`` seconds. Runs the bots (in a worker thread:
     strong bots think for a while); a bot failure falls back to a legal move,
     as for bot seats.
+
+    Offered an out-of-turn call (calling Rummy! while another seat is to
+    move), the bot may let the chance pass. Nothing is sent for that (a
+    ``decline`` is no move a client can send), so that hint's ``action`` is
+    ``None``, its ``text`` :data:`LET_IT_PASS` and its ``reason`` says so in
+    words. A ``decline`` is never offered as a move.
     """
     rng = random.Random(seed)
-    legal = list(view.legal)
+    legal = [a for a in view.legal if not isinstance(a, Decline)]
+    may_decline = len(legal) < len(view.legal)
     level = "medium"
     found = None
     try:
@@ -143,6 +226,12 @@ def hint_for(view: Any, seed: int, budget: float = DEFAULT_HINT_BUDGET) -> dict[
         level = found.level
     except Exception as exc:  # noqa: BLE001 - a bot's failure only costs the hint's quality
         choice = exc
+    if may_decline and (not legal or choice is None or isinstance(choice, Decline)):
+        why = _let_it_pass(view, legal)
+        searched = searched_words(found.search, choice) if found is not None and choice is not None else None
+        if searched:
+            why = f"{why} {searched}"
+        return {"action": None, "text": LET_IT_PASS, "reason": why, "level": level}
     action = settle_choice(choice, legal, rng, lambda a: None if a in legal else _refuse(), may_decline=False)
     if action is None:
         action = legal[0]

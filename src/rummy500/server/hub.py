@@ -48,6 +48,8 @@ class Connection:
         send: Callable[[str], Awaitable[None]],
         close: Callable[[int], Awaitable[None]],
         max_queue: int = 256,
+        *,
+        version: Callable[[], int | None] | None = None,
     ) -> None:
         """Wrap a socket's send and close coroutines.
 
@@ -57,6 +59,8 @@ class Connection:
             send: Sends one text frame (a JSON message, already encoded).
             close: Closes the socket with a code.
             max_queue: Messages queued before the connection is dropped.
+            version: The table's current version (``None`` before its game
+                starts): every ``error`` carries it.
         """
         self.table_id = table_id
         self.seat = seat
@@ -65,6 +69,7 @@ class Connection:
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=max_queue)
         self._writer: asyncio.Task[None] | None = None
         self.dropped = False
+        self._version = version
 
     def start(self) -> None:
         """Start the writer task (call from the event loop)."""
@@ -85,7 +90,9 @@ class Connection:
             self._queue.put_nowait(None)
 
     def error(self, code: str, message: str, version: int | None = None) -> None:
-        """Queue an ``error`` message."""
+        """Queue an ``error`` message, with the table's current version once its game has started."""
+        if version is None and self._version is not None:
+            version = self._version()
         self.push(ErrorMessage(code=code, message=message, version=version).model_dump())
 
     async def _write(self) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import random
 import secrets
@@ -149,10 +150,20 @@ class TableManager:
             LobbyError: Bad rules or bots.
         """
         mapping = {"preset": req.preset, **req.rules}
+        problems: list[str] = []
+        if "players" in req.rules and (type(req.rules["players"]) is not int or req.rules["players"] != req.seats):
+            # The seat count sets the players: a table never silently plays another count than asked.
+            problems.append(
+                f"players: {json.dumps(req.rules['players'])[:20]} differs from seats ({req.seats}); "
+                "leave players out of rules (seats sets it) or give the same number"
+            )
+        rules = None
         try:
             rules = parse_rules(mapping, req.seats)
         except RulesError as exc:
-            raise LobbyError(422, "bad_rules", str(exc), exc.problems) from exc
+            problems += exc.problems or [str(exc)]
+        if problems or rules is None:
+            raise LobbyError(422, "bad_rules", "; ".join(problems), problems)
         seats: list[SeatRow] = [SeatRow(0, "human", clean_text(req.name, 40) or "Player 1")]
         bots: dict[int, str] = {}
         for key, level in req.bots.items():

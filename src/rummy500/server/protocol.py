@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 __all__ = [
     "ChatHistoryMessage",
@@ -68,8 +68,21 @@ class _Strict(BaseModel):
 
 
 # ------------------------------------------------------------------ REST: in
-class CreateTableRequest(_Strict):
-    """``POST /api/tables``: open a table; the creator takes seat 0."""
+class _StrictTypes(_Strict):
+    """A REST body whose values keep their JSON types (strict, as the websocket's messages).
+
+    ``"3"``, ``3.0`` or ``true`` for a number, ``"yes"`` or ``1`` for a boolean
+    are refused (422 ``bad_request`` naming the field), never coerced.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateTableRequest(_StrictTypes):
+    """``POST /api/tables``: open a table; the creator takes seat 0.
+
+    ``rules.players``, if given, must be ``seats`` (the seat count sets it).
+    """
 
     name: Name = Field(description="the creator's display name")
     title: str | None = Field(default=None, max_length=80, description="table name for the lobby")
@@ -83,8 +96,16 @@ class CreateTableRequest(_Strict):
     hints: bool = Field(default=True, description="players may ask for a hint")
     public: bool = Field(default=False, description="list the finished game among the public replays")
 
+    @field_validator("turn_clock", mode="before")
+    @classmethod
+    def _whole_seconds(cls, value: Any) -> Any:
+        # A literal of numbers compares by value: 30.0 (or false for 0) would pass as 30 (or 0).
+        if type(value) is not int:
+            raise ValueError("must be a whole number of seconds: 0, 30, 60 or 120")
+        return value
 
-class JoinRequest(_Strict):
+
+class JoinRequest(_StrictTypes):
     """``POST /api/tables/{id}/join``: take the first open seat."""
 
     name: Name
@@ -365,8 +386,10 @@ class HintMessage(BaseModel):
 
     type: Literal["hint"] = "hint"
     version: int
-    action: dict[str, Any]
-    text: str
+    action: dict[str, Any] | None = Field(
+        description="the move to send; null: send nothing (let an out-of-turn chance to call Rummy! pass)"
+    )
+    text: str = Field(description='the move as the engine writes it ("discard 9H"), or "let the chance pass"')
     reason: str
     level: str = Field(description="the bot level that chose the move: the strongest that answered within the hint budget")
 

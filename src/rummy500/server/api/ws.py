@@ -166,7 +166,12 @@ async def _serve(
     async def close(code: int) -> None:
         await websocket.close(code)
 
-    conn = Connection(table_id, seat, websocket.send_text, close, settings.send_queue)
+    def version() -> int | None:
+        """The game's current version for this socket's errors (``None`` in the waiting room)."""
+        live = manager.sessions.get(table_id)
+        return live.version if live is not None else None
+
+    conn = Connection(table_id, seat, websocket.send_text, close, settings.send_queue, version=version)
     # With several processes: the lines said through any of them (read first:
     # nothing may wait between loading the session and counting this socket).
     shared_history = await manager.shared_chat_history(table_id)

@@ -344,9 +344,14 @@ class BotDriver:
             if clock is None:
                 return None, None, False
             return (seat, None, False) if clock <= 0 else (None, clock, False)
+        # An away person: their bot plays once the grace period or the turn clock runs
+        # out, whichever comes first (leaving the table never lengthens a turn).
         left = t.presence.grace_left(seat)
         if left is None:
             return None, None, False
+        clock = t.pace.turn_left(now)
+        if clock is not None:
+            left = min(left, clock)
         if left <= 0:
             return seat, None, False
         return None, left, False

@@ -21,17 +21,19 @@ connections in :mod:`~rummy500.server.session.presence`, the bots in
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
 import random
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from typing import Any, Protocol
 
 from rummy500.bots.hinting import hint_budget
 from rummy500.server.engine import Action, LiveGame, parse_action
-from rummy500.server.hints import hint_for
+from rummy500.server.hints import SEARCHES, hint_for
 from rummy500.server.pace import Pace, TableSettings
 from rummy500.server.session.driver import BotDriver, Thinker, think_in_thread
 from rummy500.server.session.events import EventLog, dumps, label_actions
@@ -40,7 +42,15 @@ from rummy500.server.session.presence import Presence, SeatInfo
 from rummy500.server.storage import ChatLine, ConflictError, StorageError, StoredAction
 from rummy500.views import View
 
-__all__ = ["ActionStore", "MatchSession", "SessionListener", "SessionRelay", "keep_chat_line"]
+__all__ = [
+    "ActionStore",
+    "HintSearch",
+    "MatchSession",
+    "SessionListener",
+    "SessionRelay",
+    "keep_chat_line",
+    "search_hint",
+]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +59,19 @@ def _seen(task: asyncio.Task[Any]) -> None:
     """Mark a shared task's exception as retrieved (an asker that went away leaves no warning)."""
     if not task.cancelled():
         task.exception()
+
+
+#: Finds a hint off the event loop: ``(view, seed, budget)`` to :func:`~rummy500.server.hints.hint_for`'s answer.
+HintSearch = Callable[[View, int, float], Awaitable[dict[str, Any]]]
+
+
+async def search_hint(view: View, seed: int, budget: float) -> dict[str, Any]:
+    """The default :data:`HintSearch`: the process's own hint threads (:data:`~rummy500.server.hints.SEARCHES`).
+
+    Never the default executor, which storage calls run in: a burst of hints
+    waits for a free hint thread instead of holding up every table's storage.
+    """
+    return await SEARCHES.run(hint_for, view, seed, budget)
 
 
 class ActionStore(Protocol):
@@ -119,6 +142,10 @@ class SessionRelay(Protocol):
 class MatchSession:
     """One live match: the lock, the checks, the log, the bots and the listeners."""
 
+    #: The least time (seconds) between two states re-sent to everyone because the clock shown
+    #: changed when someone came or went (:meth:`_resend_clock`): rapid reconnects flood no one.
+    presence_resend_gap = 0.25
+
     def __init__(
         self,
         *,
@@ -142,6 +169,7 @@ class MatchSession:
         chat_history: int = 50,
         think: Thinker = think_in_thread,
         created: datetime | None = None,
+        hint_search: HintSearch = search_hint,
     ) -> None:
         """Set up a session around a dealt (or rebuilt) game.
 
@@ -170,6 +198,8 @@ class MatchSession:
             chat_history: Chat lines kept for people who (re)connect.
             think: Where the bots think (the server's worker processes).
             created: When the table was opened (shown in :meth:`table_info`).
+            hint_search: Where hints are searched (a bounded pool of their own,
+                never the threads storage calls use).
         """
         self.game_id = game_id
         self.title = title
@@ -192,6 +222,7 @@ class MatchSession:
         #: Actions this session's bots played (bot seats and stand-ins).
         self.bot_actions = 0
         self.driver = BotDriver(self, rng or random.Random(), think)
+        self._hint_search = hint_search
         self._closed = False
         self._published_autoplay: tuple[int, ...] | None = None
         self._clock = clock
@@ -217,6 +248,9 @@ class MatchSession:
         self._hint_answers: dict[int, dict[str, Any]] = {}
         #: Each seat's latest hint task and the version it was asked at (each waits for the one before).
         self._hint_tasks: dict[int, tuple[int, asyncio.Task[dict[str, Any]]]] = {}
+        #: The coalesced re-send of a clock that someone coming or going changed (:meth:`_resend_clock`).
+        self._resend_timer: asyncio.TimerHandle | None = None
+        self._resent_at = -math.inf
 
     def __repr__(self) -> str:
         return f"MatchSession({self.game_id!r}, version={self.version})"
@@ -320,7 +354,12 @@ class MatchSession:
         }
 
     def pace_info(self) -> dict[str, Any]:
-        """The public timers: call window, turn clock (or an away player's grace), round summary."""
+        """The public timers: call window, turn clock (or an away player's grace), round summary.
+
+        For a person to move who is away, the clock shown is the one that runs
+        out first: their turn clock (``kind: "turn"``) or their grace
+        (``kind: "away"``); a bot plays for them when it does.
+        """
         clock_seat: int | None = None
         away: tuple[int, float] | None = None
         actors = self.game.actors()
@@ -331,7 +370,11 @@ class MatchSession:
                 if self.seats[seat].present:
                     clock_seat = seat
                 elif left is not None and left > 0:
-                    away = (seat, left)
+                    turn = self.pace.turn_left(self._clock())
+                    if turn is not None and turn <= left:
+                        clock_seat = seat  # the turn clock runs out first: it goes on, unchanged
+                    else:
+                        away = (seat, left)
         return self.pace.public(self._clock(), clock_seat=clock_seat, away=away)
 
     def remember_chat(self, sender: str, seat: int, text: str) -> None:
@@ -498,13 +541,18 @@ class MatchSession:
                 return answer
             position = (self.version, self.game.view(seat))
         version, view = position
-        found = await asyncio.to_thread(hint_for, view, self._hint_rng.getrandbits(64), hint_budget(self.settings.turn_clock))
+        # Its own bounded pool: a search waits there for a free thread, and storage's threads stay free.
+        found = await self._hint_search(view, self._hint_rng.getrandbits(64), hint_budget(self.settings.turn_clock))
         answer = {"type": "hint", "version": version, **found}
         self._hint_answers[seat] = answer
         return answer
 
     def announce_state(self) -> None:
-        """Send every connection the state again (a timer changed what they see)."""
+        """Send every connection the state (a new version, or a timer changed what they see).
+
+        A re-send of the clock still due (:meth:`_resend_clock`) is not needed any more: this state shows it.
+        """
+        self._cancel_resend()
         for listener in list(self.listeners):
             listener.state_changed(self)
 
@@ -606,8 +654,7 @@ class MatchSession:
                 )
             except StorageError as exc:  # replayed and finished again at restart
                 log.error("game %s: could not store its end: %s", self.game_id, exc)
-        for listener in list(self.listeners):
-            listener.state_changed(self)
+        self.announce_state()
         if self.relay is not None:
             self.relay.committed(self)
         self.kick()
@@ -652,8 +699,7 @@ class MatchSession:
             for event in events:
                 self.events.add(event)
         if applied:
-            for listener in list(self.listeners):
-                listener.state_changed(self)
+            self.announce_state()
             self.kick()
         return applied
 
@@ -753,12 +799,51 @@ class MatchSession:
 
         The away clock (``pace.clock`` of kind ``away``) travels with states: when the
         person to move leaves, or comes back, everyone gets the state again (the same
-        version) so that the countdown starts, or goes, on every screen at once.
+        version) so that the countdown starts, or goes, on every screen at once
+        (at most one such state every :attr:`presence_resend_gap` seconds: :meth:`_resend_clock`).
         """
-        if resend or (shown is not None and self._clock_shown() != shown):
+        if resend:
             self.announce_state()
+        elif shown is not None and self._clock_shown() != shown:
+            self._resend_clock()
         self.announce_table()
         self.kick()
+
+    def _resend_clock(self) -> None:
+        """Send everyone the state again because the clock shown changed: at most one every :attr:`presence_resend_gap` s.
+
+        Someone closing and opening sockets in quick succession (the person to
+        move reconnecting, again and again) would otherwise send every watcher
+        two states per reconnect. A change within the gap after the last
+        re-send is sent when the gap ends, once, with the clock of that moment
+        (nothing more if a new state went out meanwhile: it showed the clock).
+        """
+        if self._resend_timer is not None:
+            return  # one is due: it sends the clock of its moment
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # outside the event loop (a test's direct call): at once
+            self._send_clock()
+            return
+        wait = self._resent_at + self.presence_resend_gap - loop.time()
+        if wait <= 0:
+            self._send_clock()
+        else:
+            self._resend_timer = loop.call_later(wait, self._send_clock)
+
+    def _send_clock(self) -> None:
+        """The re-send of :meth:`_resend_clock`: everyone gets the state, with the clock of now."""
+        self._resend_timer = None
+        if self._closed:
+            return
+        with contextlib.suppress(RuntimeError):
+            self._resent_at = asyncio.get_running_loop().time()
+        self.announce_state()
+
+    def _cancel_resend(self) -> None:
+        if self._resend_timer is not None:
+            self._resend_timer.cancel()
+            self._resend_timer = None
 
     def announce_table(self) -> None:
         """Tell the listeners the table changed; the driver also tells the others its stand-ins."""
@@ -789,12 +874,14 @@ class MatchSession:
         """Stop the bot driver without waiting (a session forgotten while its bots are idle)."""
         self._closed = True
         self._stop_hints()
+        self._cancel_resend()
         self.driver.stop()
 
     async def close(self) -> None:
         """Stop the bot driver and the hint searches."""
         self._closed = True
         self._stop_hints()
+        self._cancel_resend()
         await self.driver.close()
 
     def _stop_hints(self) -> None:

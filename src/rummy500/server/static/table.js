@@ -1529,7 +1529,9 @@ class TablePage {
 
   /** The hint in words: "Hint: Discard 5♦. It fits nothing you hold ... (the expert bot)". */
   hintWords(shown) {
-    const move = describe(shown.action);
+    // A hint to let an out-of-turn chance pass has no action (nothing is sent): its text says so.
+    const pass = String(shown.text || "let the chance pass");
+    const move = shown.action ? describe(shown.action) : pass[0].toUpperCase() + pass.slice(1);
     let reason = String(shown.reason ?? "").trim();
     // The server's reason does not repeat the move; it begins a sentence of its own.
     if (reason) reason = reason[0].toUpperCase() + reason.slice(1);
