@@ -9,7 +9,8 @@ log is the only truth; the cluster adds, per process:
   processes that watch T (those with sockets there, and its driver); each
   catches up from the database (only the actions
   after its version) and the hub sends each of its sockets its own view. Chat
-  lines go over the bus as they are; a table in the lobby is told to refresh.
+  lines go over the bus as they are; a table in the lobby is told to refresh
+  (and a seat given back there closes the sockets that held it, wherever they are).
 - **One driver per table.** Every session starts passive; the process that
   holds the table's lease drives its bots and stand-ins. Leases are renewed
   every third of ``lease_seconds``; a process that cannot renew stops driving.
@@ -69,6 +70,9 @@ class TableHost(Protocol):
 
     async def broadcast_lobby(self, table_id: str) -> None:
         """Send this process's sockets at a table in the lobby its public facts."""
+
+    async def lobby_seats_changed(self, table_id: str) -> None:
+        """A table in the lobby changed elsewhere: close the sockets whose seat was given back, tell the rest."""
 
     async def store_end(self, session: MatchSession) -> None:
         """Store a finished game's record and result."""
@@ -188,7 +192,7 @@ class Cluster:
             self._outbox.put_nowait(("presence", table_id, None))
 
     def lobby_changed(self, table_id: str) -> None:
-        """A table in the lobby changed (someone joined): the others refresh its sockets."""
+        """A table in the lobby changed (someone joined, left or was removed): the others refresh its sockets."""
         self._outbox.put_nowait(("lobby", table_id, None))
 
     async def _send_loop(self) -> None:
@@ -327,7 +331,7 @@ class Cluster:
                 if "version" in pending:
                     await self._catch_up(table_id, pending["version"])
                 if "lobby" in pending:
-                    await self.manager.broadcast_lobby(table_id)
+                    await self.manager.lobby_seats_changed(table_id)
             except asyncio.CancelledError:
                 raise
             except SessionError as exc:

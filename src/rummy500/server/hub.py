@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 
 #: Close code sent to a connection that fell too far behind.
 CLOSE_TOO_SLOW = 4408
+#: Close code of a socket whose token has no seat at its table (any more: given back before the start).
+CLOSE_BAD_TOKEN = 4401
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -50,6 +52,7 @@ class Connection:
         max_queue: int = 256,
         *,
         version: Callable[[], int | None] | None = None,
+        token_hash: str | None = None,
     ) -> None:
         """Wrap a socket's send and close coroutines.
 
@@ -61,12 +64,17 @@ class Connection:
             max_queue: Messages queued before the connection is dropped.
             version: The table's current version (``None`` before its game
                 starts): every ``error`` carries it.
+            token_hash: The stored form of the seat's token (``None`` for a
+                spectator): a seat given back before the start closes the
+                sockets that held it.
         """
         self.table_id = table_id
         self.seat = seat
+        self.token_hash = token_hash
         self._send = send
         self._close = close
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=max_queue)
+        # Text frames; ``None``: close as too slow; a number: close with that code.
+        self._queue: asyncio.Queue[str | int | None] = asyncio.Queue(maxsize=max_queue)
         self._writer: asyncio.Task[None] | None = None
         self.dropped = False
         self._version = version
@@ -95,12 +103,28 @@ class Connection:
             version = self._version()
         self.push(ErrorMessage(code=code, message=message, version=version).model_dump())
 
+    def close_with(self, code: int, error: str, message: str) -> None:
+        """Send an ``error`` after what is queued, then close the socket with ``code``; nothing more is sent."""
+        if self.dropped:
+            return
+        self.error(error, message)
+        if self.dropped:  # it overflowed: closed as too slow
+            return
+        self.dropped = True
+        try:
+            self._queue.put_nowait(code)
+        except asyncio.QueueFull:
+            with contextlib.suppress(asyncio.QueueEmpty):
+                while True:
+                    self._queue.get_nowait()
+            self._queue.put_nowait(code)
+
     async def _write(self) -> None:
         try:
             while True:
                 message = await self._queue.get()
-                if message is None:
-                    await self._close(CLOSE_TOO_SLOW)
+                if message is None or isinstance(message, int):
+                    await self._close(CLOSE_TOO_SLOW if message is None else message)
                     return
                 await self._send(message)
         except asyncio.CancelledError:

@@ -37,13 +37,23 @@ from rummy500.server.bus import Bus
 from rummy500.server.cluster import Cluster
 from rummy500.server.config import Settings
 from rummy500.server.engine import LiveGame, RulesError, parse_rules
-from rummy500.server.hub import Hub
+from rummy500.server.hub import CLOSE_BAD_TOKEN, Hub
 from rummy500.server.pace import TableSettings
 from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo, TableSettingsInfo
 from rummy500.server.session import MatchSession, SeatInfo, SessionError, clean_text, keep_chat_line
 from rummy500.server.session.events import label_actions
 from rummy500.server.session.guards import chat_text
-from rummy500.server.storage import ChatLine, ConflictError, GameRow, SeatRow, Storage, StorageError
+from rummy500.server.storage import (
+    ChatLine,
+    ConflictError,
+    GameRow,
+    NameTakenError,
+    SeatRow,
+    Storage,
+    StorageError,
+    bot_name,
+    name_key,
+)
 from rummy500.server.workers import Workers, rebuild, replay_steps
 
 __all__ = ["LobbyError", "TableManager", "hash_token"]
@@ -56,6 +66,10 @@ HOUSEKEEPING_SECONDS = 60.0
 REPLAYS_KEPT = 8
 #: Chat lines a game reloaded from storage shows to pages that (re)connect.
 CHAT_LINES = 50
+#: What a socket whose seat was given back before the start is told as it is closed.
+SEAT_GIVEN_BACK = (
+    "you no longer have a seat at this table (you left it, or its creator removed you): join again to play"
+)
 
 
 class LobbyError(Exception):
@@ -165,6 +179,8 @@ class TableManager:
         if problems or rules is None:
             raise LobbyError(422, "bad_rules", "; ".join(problems), problems)
         seats: list[SeatRow] = [SeatRow(0, "human", clean_text(req.name, 40) or "Player 1")]
+        # Names are unique at a table, case aside: a bot never takes the creator's.
+        taken = {name_key(seats[0].name or "")}
         bots: dict[int, str] = {}
         for key, level in req.bots.items():
             # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
@@ -175,7 +191,7 @@ class TableManager:
             bots[int(key)] = level
         for seat in range(1, req.seats):
             if seat in bots:
-                seats.append(SeatRow(seat, "bot", f"Bot {seat + 1}", bots[seat]))
+                seats.append(SeatRow(seat, "bot", bot_name(seat, taken), bots[seat]))
             else:
                 seats.append(SeatRow(seat, "open"))
         table_id = secrets.token_urlsafe(16)
@@ -195,21 +211,145 @@ class TableManager:
     async def join(self, table_id: str, name: str) -> tuple[int, str]:
         """Seat a player in the first open seat.
 
+        The name is cleaned as the creator's is (control characters out,
+        spaces trimmed and collapsed, 40 characters at most); a name someone
+        seated at the table has, a bot included, is refused whatever its case.
+
         Raises:
-            LobbyError: No such table, already started, or full.
+            LobbyError: No such table, already started, full, or the name is taken.
         """
         token = secrets.token_urlsafe(24)
         display = clean_text(name, 40) or "Player"
         try:
             seat = await asyncio.to_thread(self.storage.join, table_id, display, hash_token(token))
+        except NameTakenError as exc:
+            who = "a bot at this table is called" if exc.kind == "bot" else "someone at this table is called"
+            raise LobbyError(
+                409, "name_taken", f"{exc.name} is already at this table ({who} that): choose another name"
+            ) from exc
         except ConflictError as exc:
             if await self._row(table_id) is None:
                 raise LobbyError(404, "no_table", "no such table") from exc
             raise LobbyError(409, "cannot_join", str(exc)) from exc
+        await self._seats_changed(table_id)
+        return seat, token
+
+    async def leave(self, table_id: str, token: str) -> None:
+        """Give a seat back before the start: it is open again, and the token plays here no more.
+
+        Raises:
+            LobbyError: No such table (404), a token with no seat here (403),
+                the game has started (409 ``not_in_lobby``), or the creator's
+                token (409 ``host_cannot_leave``).
+        """
+        row = await self._row(table_id)
+        if row is None:
+            raise LobbyError(404, "no_table", "no such table")
+        seat = await self.authenticate(table_id, token)
+        if seat is None:
+            raise LobbyError(403, "bad_token", "this token has no seat at this table")
+        if row.status != "lobby":
+            raise LobbyError(
+                409,
+                "not_in_lobby",
+                "the game has started: a seat can no longer be given back (close the page: "
+                "after the grace a bot plays for you)",
+            )
+        if seat == 0:
+            raise LobbyError(
+                409,
+                "host_cannot_leave",
+                "the table's creator cannot leave it: start the game, or just close the page "
+                f"(a table never started is deleted after {self.settings.lobby_expiry_hours:g} hours)",
+            )
+        await self._vacate(table_id, seat, hash_token(token))
+
+    async def remove(self, table_id: str, seat: int, token: str) -> None:
+        """The creator opens another person's seat before the start (the same as that person leaving).
+
+        Raises:
+            LobbyError: No such table (404), not the creator's token (403),
+                the game has started (409 ``not_in_lobby``), or a seat that is
+                not another person's (409 ``cannot_remove``).
+        """
+        row = await self._row(table_id)
+        if row is None:
+            raise LobbyError(404, "no_table", "no such table")
+        if await self.authenticate(table_id, token) != 0:
+            raise LobbyError(403, "bad_token", "only the table's creator can remove a player")
+        if row.status != "lobby":
+            raise LobbyError(409, "not_in_lobby", "the game has started: players can no longer be removed")
+        if seat == 0:
+            raise LobbyError(409, "cannot_remove", "you cannot remove yourself: you created this table")
+        if not 0 <= seat < len(row.seats):
+            raise LobbyError(409, "cannot_remove", f"this table has no seat {seat} (seats 0..{len(row.seats) - 1})")
+        target = row.seats[seat]
+        if target.kind == "open":
+            raise LobbyError(409, "cannot_remove", f"seat {seat} is open already")
+        if target.kind == "bot":
+            raise LobbyError(409, "cannot_remove", f"seat {seat} is a bot ({target.name}): only players can be removed")
+        await self._vacate(table_id, seat, None)
+
+    async def _vacate(self, table_id: str, seat: int, token_hash: str | None) -> None:
+        try:
+            await asyncio.to_thread(self.storage.vacate, table_id, seat, token_hash)
+        except ConflictError as exc:  # lost a race: the start, or the seat changed hands
+            row = await self._row(table_id)
+            if row is None:
+                raise LobbyError(404, "no_table", "no such table") from exc
+            if row.status != "lobby":
+                raise LobbyError(409, "not_in_lobby", "the game has started meanwhile") from exc
+            if token_hash is not None:
+                raise LobbyError(403, "bad_token", "this token has no seat at this table") from exc
+            raise LobbyError(409, "cannot_remove", f"seat {seat} changed meanwhile: look again") from exc
+        await self._seats_changed(table_id)
+
+    async def _seats_changed(self, table_id: str) -> None:
+        """Someone took or gave back a seat: sockets whose seat went are closed, everyone is told."""
+        await self.drop_stale_seats(table_id)
         await self._lobby_changed(table_id)
         if self.cluster is not None:
             self.cluster.lobby_changed(table_id)
-        return seat, token
+
+    async def drop_stale_seats(self, table_id: str) -> int:
+        """Close this process's sockets at a table in the lobby whose token no longer holds their seat.
+
+        A seat given back (left, or removed by the creator) must not go on
+        being played from the sockets that held it: each gets ``bad_token``
+        and is closed with 4401, before anyone else can take the seat and be
+        dealt its cards.
+
+        Returns:
+            How many sockets were closed.
+        """
+        conns = [c for c in self.hub.connections(table_id) if c.seat is not None and c.token_hash is not None]
+        if not conns or table_id in self.sessions:
+            return 0
+        hashes = {c.token_hash for c in conns if c.token_hash is not None}
+
+        def read() -> dict[str, int | None]:
+            return {h: self.storage.seat_of_token(table_id, h) for h in hashes}
+
+        try:
+            seats = await asyncio.to_thread(read)
+        except StorageError as exc:  # a later change (or the socket's next connect) checks again
+            log.warning("table %s: could not check its seats: %s", table_id[:8], exc)
+            return 0
+        dropped = 0
+        for conn in conns:
+            if conn.token_hash is not None and seats.get(conn.token_hash) != conn.seat:
+                self.hub.remove(conn)
+                conn.close_with(CLOSE_BAD_TOKEN, "bad_token", SEAT_GIVEN_BACK)
+                dropped += 1
+        if dropped:
+            self.presence_changed(table_id)
+        return dropped
+
+    async def lobby_seats_changed(self, table_id: str) -> None:
+        """Another process says a table in the lobby changed: drop the sockets whose seat went, tell the rest."""
+        if table_id not in self.sessions:
+            await self.drop_stale_seats(table_id)
+        await self.broadcast_lobby(table_id)
 
     async def start(self, table_id: str, token: str | None) -> MatchSession:
         """Start a table: open seats get bots, the cards are dealt.

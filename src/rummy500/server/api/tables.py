@@ -1,4 +1,4 @@
-"""REST routes of the lobby: the rules catalogue, creating, joining and starting tables."""
+"""REST routes of the lobby: the rules catalogue, creating, joining, leaving and starting tables."""
 
 from __future__ import annotations
 
@@ -78,12 +78,51 @@ async def get_table(table_id: str, manager: ManagerDep) -> TableInfo:
 
 @router.post("/tables/{table_id}/join", response_model=JoinResponse)
 async def join_table(table_id: str, body: JoinRequest, manager: ManagerDep) -> JoinResponse:
-    """Take the first open seat of a table in the lobby."""
+    """Take the first open seat of a table in the lobby (409 ``name_taken``: someone seated there has the name)."""
     try:
         seat, token = await manager.join(table_id, body.name)
     except LobbyError as exc:
         raise _http(exc) from exc
     return JoinResponse(table_id=table_id, seat=seat, token=token)
+
+
+@router.post("/tables/{table_id}/leave", response_model=TableInfo)
+async def leave_table(table_id: str, token: BearerToken, manager: ManagerDep) -> TableInfo:
+    """Give your seat back before the start (``Authorization: Bearer`` your seat token).
+
+    The seat is open again for anyone with the invite link; the token plays
+    here no more (its sockets are closed with 4401) and everyone at the table
+    gets a ``table`` message. The creator cannot leave (409
+    ``host_cannot_leave``); nor can anyone once the game started (409
+    ``not_in_lobby``). Answers the table's public facts.
+    """
+    try:
+        await manager.leave(table_id, token)
+    except LobbyError as exc:
+        raise _http(exc) from exc
+    return await _info(table_id, manager)
+
+
+@router.post("/tables/{table_id}/seats/{seat}/remove", response_model=TableInfo)
+async def remove_seat(table_id: str, seat: int, token: BearerToken, manager: ManagerDep) -> TableInfo:
+    """The creator (seat 0's token) opens another person's seat before the start, as if they had left.
+
+    Only a person's seat other than the creator's (409 ``cannot_remove`` for
+    seat 0, an open seat, a bot or no such seat); never once the game started
+    (409 ``not_in_lobby``). Answers the table's public facts.
+    """
+    try:
+        await manager.remove(table_id, seat, token)
+    except LobbyError as exc:
+        raise _http(exc) from exc
+    return await _info(table_id, manager)
+
+
+async def _info(table_id: str, manager: ManagerDep) -> TableInfo:
+    info = await manager.table_info(table_id)
+    if info is None:  # deleted meanwhile (a lobby table expired)
+        raise HTTPException(404, detail={"code": "no_table", "message": "no such table"})
+    return info
 
 
 @router.post("/tables/{table_id}/start", response_model=TableInfo)

@@ -9,7 +9,9 @@ that reads the socket, so the seat's move is never held up by it; the answer
 is sent when found, with the version it is for. Every refusal is an ``error`` message with a
 stable code; the socket stays open and the game is unchanged. Only an unknown
 table (4404), a bad token (4401), a page from another site (4403) or a client
-holding too many sockets (4429) closes the socket, right after it opens.
+holding too many sockets (4429) closes the socket, right after it opens; and a
+seat given back in the waiting room (left, or removed by the table's creator)
+closes the sockets that held it (4401, see :meth:`TableManager.drop_stale_seats`).
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from pydantic import ValidationError
 
 from rummy500.server.api.deps import HubDep, LimitsDep, ManagerDep, SettingsDep
 from rummy500.server.config import Settings
-from rummy500.server.hub import Connection, Hub, state_message
+from rummy500.server.hub import CLOSE_BAD_TOKEN, Connection, Hub, state_message
 from rummy500.server.limits import TokenBucket, client_key
-from rummy500.server.manager import TableManager
+from rummy500.server.manager import SEAT_GIVEN_BACK, TableManager, hash_token
 from rummy500.server.protocol import (
     ClientAction,
     ClientChat,
@@ -46,7 +48,6 @@ router = APIRouter(tags=["play"])
 log = logging.getLogger(__name__)
 
 CLOSE_NO_TABLE = 4404
-CLOSE_BAD_TOKEN = 4401
 CLOSE_BAD_ORIGIN = 4403
 CLOSE_TOO_MANY = 4429
 
@@ -171,7 +172,15 @@ async def _serve(
         live = manager.sessions.get(table_id)
         return live.version if live is not None else None
 
-    conn = Connection(table_id, seat, websocket.send_text, close, settings.send_queue, version=version)
+    conn = Connection(
+        table_id,
+        seat,
+        websocket.send_text,
+        close,
+        settings.send_queue,
+        version=version,
+        token_hash=hash_token(token) if seat is not None and token is not None else None,
+    )
     # With several processes: the lines said through any of them (read first:
     # nothing may wait between loading the session and counting this socket).
     shared_history = await manager.shared_chat_history(table_id)
@@ -191,6 +200,11 @@ async def _serve(
         hub.add(conn)
     else:
         hub.add(conn)
+        if token is not None and seat is not None and await manager.authenticate(table_id, token) != seat:
+            # The seat was given back while this socket opened (the check of
+            # the change may have run before it was counted): it plays no more.
+            hub.remove(conn)
+            conn.close_with(CLOSE_BAD_TOKEN, "bad_token", SEAT_GIVEN_BACK)
         conn.push(TableMessage(table=info).model_dump(mode="json"))
         # What was said in the waiting room so far (a line said meanwhile comes
         # live as well: the page redraws the whole list from a history).

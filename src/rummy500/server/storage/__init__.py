@@ -4,12 +4,15 @@ from rummy500.server.storage.base import (
     ChatLine,
     ConflictError,
     GameRow,
+    NameTakenError,
     SeatKind,
     SeatRow,
     Status,
     Storage,
     StorageError,
     StoredAction,
+    bot_name,
+    name_key,
 )
 from rummy500.server.storage.sql import PostgresStorage, SqliteStorage, SqlStorage, open_storage
 
@@ -17,6 +20,7 @@ __all__ = [
     "ChatLine",
     "ConflictError",
     "GameRow",
+    "NameTakenError",
     "PostgresStorage",
     "SeatKind",
     "SeatRow",
@@ -26,5 +30,7 @@ __all__ = [
     "Storage",
     "StorageError",
     "StoredAction",
+    "bot_name",
+    "name_key",
     "open_storage",
 ]

@@ -23,12 +23,15 @@ __all__ = [
     "ChatLine",
     "ConflictError",
     "GameRow",
+    "NameTakenError",
     "SeatKind",
     "SeatRow",
     "Status",
     "Storage",
     "StorageError",
     "StoredAction",
+    "bot_name",
+    "name_key",
 ]
 
 Status = Literal["lobby", "running", "finished"]
@@ -41,6 +44,48 @@ class StorageError(RuntimeError):
 
 class ConflictError(StorageError):
     """A write lost a race: the action number is taken, the seat is gone, the table started."""
+
+
+class NameTakenError(ConflictError):
+    """A join refused because someone seated at the table (a person or a bot) has that name.
+
+    Attributes:
+        name: The name as the table shows it (the seated one's spelling).
+        kind: ``human`` or ``bot``: who has it.
+    """
+
+    def __init__(self, name: str, kind: str) -> None:
+        self.name = name
+        self.kind = kind
+        super().__init__(f"{name} is already at this table")
+
+
+def name_key(name: str) -> str:
+    """What two seat names are compared by: spaces trimmed and collapsed, case folded.
+
+    >>> name_key("  Bob ") == name_key("BOB") == name_key("bob")
+    True
+    >>> name_key("Ann  Marie") == name_key("ann marie")
+    True
+    """
+    return " ".join(name.split()).casefold()
+
+
+def bot_name(seat: int, taken: set[str]) -> str:
+    """The name of a bot at ``seat`` (``Bot 3`` for seat 2), primed until no seat has it.
+
+    ``taken`` holds the :func:`name_key` of the names already at the table; the
+    name given is added to it.
+
+    >>> taken = {name_key("bot 3")}
+    >>> bot_name(2, taken), bot_name(1, taken)
+    ("Bot 3'", 'Bot 2')
+    """
+    name = f"Bot {seat + 1}"
+    while name_key(name) in taken:
+        name += "'"
+    taken.add(name_key(name))
+    return name
 
 
 @dataclass(frozen=True)
@@ -154,11 +199,31 @@ class Storage(ABC):
     def join(self, game_id: str, name: str, token_hash: str) -> int:
         """Seat a player in the first open seat of a table in the lobby.
 
+        Names are unique at a table: a name that someone seated there (a
+        person or a bot) has already, compared by :func:`name_key`, is refused.
+
         Returns:
             The seat number.
 
         Raises:
+            NameTakenError: Someone at the table has that name.
             ConflictError: The table is not in the lobby or has no open seat.
+        """
+
+    @abstractmethod
+    def vacate(self, game_id: str, seat: int, token_hash: str | None = None) -> None:
+        """Open a person's seat of a table in the lobby again: its name and token are forgotten.
+
+        Args:
+            game_id: The table.
+            seat: The seat to open (never seat 0, the creator's).
+            token_hash: When given, the seat is opened only if this token still
+                holds it (someone leaving); ``None``: whoever holds it (removed
+                by the table's creator).
+
+        Raises:
+            ConflictError: The table is not in the lobby, or the seat is not a
+                person's seat other than the creator's (or not that token's).
         """
 
     @abstractmethod

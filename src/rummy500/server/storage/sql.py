@@ -62,11 +62,14 @@ from rummy500.server.storage.base import (
     ChatLine,
     ConflictError,
     GameRow,
+    NameTakenError,
     SeatRow,
     Status,
     Storage,
     StorageError,
     StoredAction,
+    bot_name,
+    name_key,
 )
 
 __all__ = ["PostgresStorage", "SqlStorage", "SqliteStorage", "metadata", "open_storage"]
@@ -312,26 +315,56 @@ class SqlStorage(Storage):
             row = conn.execute(select(GAMES).where(GAMES.c.id == game_id)).first()
             return None if row is None else self._row(conn, row, with_record=with_record)
 
+    def _lock_lobby(self, conn: Connection, game_id: str) -> None:
+        """Hold a table in the lobby for the rest of the transaction (joins, leaves and the start queue up).
+
+        A no-op write of the table's row: PostgreSQL locks the row until the
+        commit, SQLite takes its write lock now (so what is read next is the
+        latest, and nobody writes before the commit).
+
+        Raises:
+            ConflictError: The table has started, or does not exist.
+        """
+        held = conn.execute(
+            update(GAMES).where(GAMES.c.id == game_id, GAMES.c.status == "lobby").values(status="lobby")
+        ).rowcount
+        if not held:
+            status = conn.execute(select(GAMES.c.status).where(GAMES.c.id == game_id)).scalar()
+            raise ConflictError("the game has already started" if status else "no such table")
+
     def join(self, game_id: str, name: str, token_hash: str) -> int:
         """See :meth:`Storage.join`."""
         with self._failures(), self.engine.begin() as conn:
-            status = conn.execute(select(GAMES.c.status).where(GAMES.c.id == game_id)).scalar()
-            if status != "lobby":
-                raise ConflictError("the game has already started" if status else "no such table")
-            open_seats = conn.execute(
-                select(SEATS.c.seat).where(SEATS.c.game_id == game_id, SEATS.c.kind == "open").order_by(SEATS.c.seat)
-            ).scalars()
-            for seat in list(open_seats):
-                # The kind == 'open' condition makes a concurrent join or start lose
-                # cleanly instead of overwriting a seat.
-                done = conn.execute(
-                    update(SEATS)
-                    .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat, SEATS.c.kind == "open")
-                    .values(kind="human", name=name, token_hash=token_hash)
-                ).rowcount
-                if done:
-                    return seat
+            # Locked first: two joins with one name can never both read the seats before either writes.
+            self._lock_lobby(conn, game_id)
+            table_seats = self._seats(conn, game_id)
+            open_seats = [s.seat for s in table_seats if s.kind == "open"]
+            if not open_seats:
+                raise ConflictError("the table is full")
+            key = name_key(name)
+            for s in table_seats:
+                if s.kind != "open" and s.name and name_key(s.name) == key:
+                    raise NameTakenError(s.name, s.kind)
+            seat = open_seats[0]
+            done = conn.execute(
+                update(SEATS)
+                .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat, SEATS.c.kind == "open")
+                .values(kind="human", name=name, token_hash=token_hash)
+            ).rowcount
+            if done:
+                return seat
         raise ConflictError("the table is full")
+
+    def vacate(self, game_id: str, seat: int, token_hash: str | None = None) -> None:
+        """See :meth:`Storage.vacate`."""
+        with self._failures(), self.engine.begin() as conn:
+            self._lock_lobby(conn, game_id)
+            query = update(SEATS).where(SEATS.c.game_id == game_id, SEATS.c.seat == seat, SEATS.c.kind == "human")
+            if token_hash is not None:
+                query = query.where(SEATS.c.token_hash == token_hash)
+            opened = query.values(kind="open", name=None, bot_level=None, token_hash=None)
+            if seat == 0 or not conn.execute(opened).rowcount:
+                raise ConflictError(f"seat {seat} is not a player's seat that can be opened")
 
     def seat_of_token(self, game_id: str, token_hash: str) -> int | None:
         """See :meth:`Storage.seat_of_token`."""
@@ -541,18 +574,9 @@ class SqlStorage(Storage):
 
 
 def _bot_names(table_seats: list[SeatRow]) -> list[str]:
-    taken = {s.name for s in table_seats if s.name}
-    names: list[str] = []
-    for s in table_seats:
-        if s.name:
-            names.append(s.name)
-            continue
-        name = f"Bot {s.seat + 1}"
-        while name in taken:
-            name += "'"
-        taken.add(name)
-        names.append(name)
-    return names
+    """Every seat's name once the open seats are bots: names no one at the table has (case aside)."""
+    taken = {name_key(s.name) for s in table_seats if s.name}
+    return [s.name or bot_name(s.seat, taken) for s in table_seats]
 
 
 class SqliteStorage(SqlStorage):
