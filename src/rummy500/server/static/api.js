@@ -79,7 +79,40 @@ export function seatFor(tableId) {
 }
 
 export function storeSeat(tableId, info) {
-  localStorage.setItem(`${PREFIX}seat.${tableId}`, JSON.stringify(info));
+  // `at`: when this browser first sat there (the tables it knows are listed newest first).
+  localStorage.setItem(`${PREFIX}seat.${tableId}`, JSON.stringify({ at: Date.now(), ...info }));
+}
+
+/** The tables this browser holds a seat at: [{id, seat: {seat, token, name, creator, title, at}}]. */
+export function storedSeats() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const k = localStorage.key(i);
+    if (!k?.startsWith(`${PREFIX}seat.`)) continue;
+    let seat = null;
+    try { seat = JSON.parse(localStorage.getItem(k)); } catch { /* an old entry */ }
+    out.push({ id: k.slice(`${PREFIX}seat.`.length), seat: seat && typeof seat === "object" ? seat : {} });
+  }
+  return out;
+}
+
+/**
+ * The tables of this browser with their public facts now (`GET /api/tables/{id}`: status, title,
+ * created, seats; `table` null when the server no longer has it), newest first: the table's
+ * creation time, else when this browser sat there. At most ``max`` are asked about (the newest stored).
+ */
+export async function yourTablesNow(max = 30) {
+  const when = (r) => Date.parse(r.table?.created ?? "") || r.seat.at || 0;
+  const rows = storedSeats().sort((a, b) => (b.seat.at || 0) - (a.seat.at || 0)).slice(0, max);
+  await Promise.all(rows.map(async (r) => {
+    try {
+      r.table = await api("GET", `/api/tables/${encodeURIComponent(r.id)}`);
+    } catch (e) {
+      r.table = null;
+      r.gone = e.status === 404;
+    }
+  }));
+  return rows.sort((a, b) => when(b) - when(a));
 }
 
 export function forgetSeat(tableId) {

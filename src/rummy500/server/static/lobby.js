@@ -1,7 +1,8 @@
 // The start page: pick a name, create a table (seats, preset, house rules,
 // bots), or go back to a table you sit at.
 
-import { api, storedName, storeName, storeSeat } from "./api.js";
+import { api, storedName, storeName, storeSeat, storedSeats, yourTablesNow } from "./api.js";
+import { distinctNames } from "./names.js";
 import { h, clear, setContent, showError } from "./dom.js";
 
 let BOT_LEVELS = ["random", "easy", "medium", "hard"];
@@ -725,17 +726,52 @@ export function renderLobby(root) {
   });
 }
 
-/** Tables this browser holds a seat at (from localStorage). */
+// A table's status in a player's words (TableInfo.status).
+const STATUS_WORDS = { lobby: "waiting for players", running: "playing", finished: "finished" };
+
+/** A date and time in the reader's words ("12 May 2026, 14:03"), or "". */
+export function whenWords(iso) {
+  const d = iso ? new Date(iso) : null;
+  return d && !Number.isNaN(d.getTime()) ? d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "";
+}
+
+/**
+ * One table of this browser (`yourTablesNow`'s row): its name, linked to the table, then its
+ * status, when it was made and who sits there; a finished one also links to its replay.
+ */
+export function yourTableRow(r, { replayFirst = false } = {}) {
+  const t = r.table;
+  const id = encodeURIComponent(r.id);
+  const title = t?.title || r.seat.title || `Table ${r.id.slice(0, 6)}\u2026`;
+  const names = t ? distinctNames((t.seats ?? []).map((x) => x?.name).filter(Boolean)) : [];
+  const status = t ? STATUS_WORDS[t.status] ?? t.status : r.gone ? "no longer on the server" : "";
+  const facts = [whenWords(t?.created), names.join(", ")].filter(Boolean).join(" \u00B7 ");
+  const replay = t?.status === "finished"
+    ? h("a", { href: `/#replay/${id}`, class: "replay-link", dataset: { testid: `your-replay-${r.id}` } }, "Replay")
+    : null;
+  const link = replayFirst && replay ? h("a", { href: `/#replay/${id}` }, title) : h("a", { href: `/t/${id}` }, title);
+  return h("li", { class: "your-table", dataset: { testid: `your-table-${r.id}`, status: t?.status ?? "" } }, [
+    h("span", { class: "yt-main" }, [link, status ? h("span", { class: `yt-status yt-${t?.status ?? "gone"}` }, status) : null]),
+    facts ? h("span", { class: "hint yt-facts" }, facts) : null,
+    replayFirst ? null : replay,
+  ]);
+}
+
+/**
+ * Tables this browser holds a seat at (from localStorage): at once by name, then, once the server
+ * has said, newest first with each one's status (waiting, playing, finished), date and players.
+ */
 function yourTables() {
-  const rows = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const k = localStorage.key(i);
-    if (!k.startsWith("rummy500.seat.")) continue;
-    const id = k.slice("rummy500.seat.".length);
-    let info = null;
-    try { info = JSON.parse(localStorage.getItem(k)); } catch { /* an old entry */ }
-    rows.push(h("li", {}, h("a", { href: `/t/${id}` }, info?.title || `Table ${id.slice(0, 6)}\u2026`)));
-  }
-  if (!rows.length) return h("span", { hidden: true });
-  return h("section", { class: "panel your-tables" }, [h("h2", {}, "Your tables"), h("ul", {}, rows.slice(-8))]);
+  const stored = storedSeats();
+  if (!stored.length) return h("span", { hidden: true });
+  const SHOWN = 10;
+  const list = h("ul", { class: "your-list", dataset: { testid: "your-tables" } },
+    stored.sort((a, b) => (b.seat.at || 0) - (a.seat.at || 0)).slice(0, SHOWN).map((r) => yourTableRow(r)));
+  yourTablesNow().then((rows) => {
+    clear(list);
+    list.append(...rows.slice(0, SHOWN).map((r) => yourTableRow(r)));
+    if (rows.length > SHOWN) list.append(h("li", { class: "hint" }, `and ${rows.length - SHOWN} older`));
+  }).catch(() => { /* the names alone stay */ });
+  return h("section", { class: "panel your-tables" }, [h("h2", {}, "Your tables"),
+    h("p", { class: "hint" }, "The tables this browser sat at, newest first. Private games are here (and not among the public replays)."), list]);
 }

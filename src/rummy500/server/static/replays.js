@@ -2,7 +2,9 @@
 // (/#replay/{id}). The server replays the record; the page only shows the
 // position it is sent after each step, and offers the record for download.
 
-import { api } from "./api.js";
+import { api, storedSeats, yourTablesNow } from "./api.js";
+import { yourTableRow, whenWords } from "./lobby.js";
+import { distinctNames, plural } from "./names.js";
 import { cardEl } from "./cards.js";
 import { entryText } from "./events.js";
 import { h, clear } from "./dom.js";
@@ -22,21 +24,40 @@ export function renderReplays(root) {
   clear(root);
   document.title = "Replays \u2014 rummy500";
   const list = h("ul", { class: "game-list", dataset: { testid: "game-list" } }, h("li", { class: "hint" }, "Loading\u2026"));
-  root.append(h("main", { class: "replays" }, [header(), h("section", { class: "panel" }, [h("h2", {}, "Finished games"), list])]));
+  // Private games are never listed publicly: this browser's own finished games are listed apart.
+  const mine = h("ul", { class: "your-list", dataset: { testid: "your-games" } });
+  const minePanel = h("section", { class: "panel", hidden: true, dataset: { testid: "your-games-panel" } }, [
+    h("h2", {}, "Your finished games"),
+    h("p", { class: "hint" }, "Games this browser played in, private ones included (only you and the other players can open them)."), mine]);
+  const note = h("p", { class: "hint", dataset: { testid: "replays-note" } }, [
+    "Only games whose table was set to \u201cList the finished game among the public replays\u201d are listed here. ",
+    "A private game is under ", h("a", { href: "/" }, "Your tables"), " in the lobby, on the browser that played it",
+    storedSeats().length ? " (and above)." : "."]);
+  root.append(h("main", { class: "replays" }, [header(), minePanel,
+    h("section", { class: "panel" }, [h("h2", {}, "Public finished games"), note, list])]));
+  if (storedSeats().length) {
+    yourTablesNow().then((rows) => {
+      const done = rows.filter((r) => r.table?.status === "finished");
+      clear(mine).append(...done.map((r) => yourTableRow(r, { replayFirst: true })));
+      minePanel.hidden = !done.length;
+    }).catch(() => {});
+  }
   api("GET", "/api/games?status=finished").then((data) => {
     const games = Array.isArray(data) ? data : (data?.games ?? []);
     clear(list);
-    if (!games.length) list.append(h("li", { class: "hint" }, "No finished games yet."));
+    if (!games.length) list.append(h("li", { class: "hint", dataset: { testid: "no-public-games" } }, "No public finished games yet."));
     for (const g of games) {
       const id = g.id ?? g.game_id;
-      const players = (g.players ?? g.seats ?? []).map((p) => (typeof p === "string" ? p : p?.name ?? "?"));
+      const players = distinctNames((g.players ?? g.seats ?? []).map((p) => (typeof p === "string" ? p : p?.name ?? "?")));
       const totals = g.result?.totals ?? g.totals;
       const w = g.winner ?? g.result?.winner;
-      const winner = w === null || w === undefined ? "" : ` \u00B7 won by ${Array.isArray(w) ? w.map((s) => players[s]).join(" & ") : players[w]}`;
-      const when = g.finished ?? g.finished_at ?? g.created;
+      const winner = w === null || w === undefined ? "" : `won by ${Array.isArray(w) ? w.map((s) => players[s]).join(" & ") : players[w]}`;
+      const when = whenWords(g.finished ?? g.finished_at ?? g.created);
+      // Each total beside its player's name ("Ann 32 · Bob 28"), not a row of bare numbers.
+      const scores = totals ? totals.map((t, s) => `${players[s] ?? `Seat ${s + 1}`} ${t}`).join(" \u00B7 ") : players.join(", ");
       list.append(h("li", {}, h("a", { href: `/#replay/${encodeURIComponent(id)}`, dataset: { testid: `game-${id}` } }, [
-        h("span", {}, [h("b", {}, g.title ?? g.name ?? `Game ${id}`), " \u2014 ", players.join(", ")]),
-        h("span", { class: "hint" }, [totals ? totals.join(" / ") : "", winner, when ? ` \u00B7 ${new Date(when).toLocaleString()}` : ""]),
+        h("span", {}, [h("b", {}, g.title ?? g.name ?? `Game ${id}`), winner ? ` \u2014 ${winner}` : ""]),
+        h("span", { class: "hint", dataset: { testid: `game-totals-${id}` } }, [scores, when ? ` \u00B7 ${when}` : ""]),
       ])));
     }
   }).catch((e) => {
@@ -62,7 +83,10 @@ export function renderReplay(root, gameId) {
   // What the step played, announced with its number (the step counter alone says little).
   const lastAction = h("p", { class: "hint", dataset: { testid: "replay-action" }, "aria-live": "polite" });
   const errorBox = h("div", { class: "error-banner", role: "alert", hidden: true });
-  const title = h("h2", {}, "Replay");
+  const title = h("h2", { dataset: { testid: "replay-title" } }, "Replay");
+  // The table's name, when it was played and who played (the table's facts, the record's names).
+  const meta = h("p", { class: "hint", dataset: { testid: "replay-meta" } });
+  let table = null;
   let step = 0;
   let total = 0;
   let names = [];
@@ -131,7 +155,7 @@ export function renderReplay(root, gameId) {
       handsBox.append(h("div", { class: `replay-hand${v.to_move === s ? " turn" : ""}` }, [
         h("b", {}, `${v.to_move === s ? "\u25B6 " : ""}${names[s] ?? `Seat ${s + 1}`}`),
         h("span", { class: "hint" }, `${v.scores?.[s] ?? data.totals?.[s] ?? 0} pts`),
-        h("div", { class: "hcards" }, cards ? cards.map((c) => cardEl(c, { small: true })) : `${v.hand_sizes?.[s] ?? "?"} cards`),
+        h("div", { class: "hcards" }, cards ? cards.map((c) => cardEl(c, { small: true })) : plural(v.hand_sizes?.[s], "card")),
       ]));
     }
     const pile = h("div", { class: "pile" }, (v.discard ?? []).map((c) => cardEl(c, { small: true })));
@@ -142,7 +166,7 @@ export function renderReplay(root, gameId) {
     const who = names[v.to_move] ?? `Seat ${v.to_move + 1}`;
     const phase = v.phase === "round_over" ? PHASE_WORDS.round_over : `${who} ${PHASE_WORDS[v.phase] ?? v.phase}`;
     board.append(
-      h("h2", { class: "label", dataset: { testid: "replay-round" } }, `Round ${(data.round ?? 0) + 1} \u00B7 ${phase} \u00B7 stock ${v.stock_count ?? "?"} cards`),
+      h("h2", { class: "label", dataset: { testid: "replay-round" } }, `Round ${(data.round ?? 0) + 1} \u00B7 ${phase} \u00B7 stock ${plural(v.stock_count, "card")}`),
       handsBox,
       h("h2", { class: "label" }, "Discard pile"), pile,
       h("h2", { class: "label" }, "Melds"), melds,
@@ -191,17 +215,30 @@ export function renderReplay(root, gameId) {
   const review = reviewPanel(gameId, { goTo: go, names: () => names });
   root.append(h("main", { class: "replays" }, [
     header(h("a", { href: "/#replays" }, "All replays")),
-    h("section", { class: "panel" }, [title, dl, errorBox, controls, lastAction]),
+    h("section", { class: "panel" }, [title, meta, dl, errorBox, controls, lastAction]),
     board,
     review.el,
   ]));
   // The record names the players (the replayed view only counts them).
+  function heading() {
+    const name = table?.title;
+    title.textContent = name ? `Replay: ${name}` : names.length ? `Replay: ${names.join(", ")}` : "Replay";
+    document.title = name ? `Replay: ${name} \u2014 rummy500` : "Replay \u2014 rummy500";
+    const preset = table?.rules?.preset;
+    meta.textContent = [whenWords(table?.created), name ? names.join(", ") : "", preset ? `${preset[0].toUpperCase()}${preset.slice(1)} rules` : ""]
+      .filter(Boolean).join(" \u00B7 ");
+  }
   api("GET", `/api/games/${enc}/record`).then((rec) => {
     if (Array.isArray(rec?.players)) {
-      names = rec.players;
-      title.textContent = `Replay: ${names.join(", ")}`;
+      names = distinctNames(rec.players);
+      heading();
       go(wanted); // redrawn with the names: the move asked for last, not the one shown (a click may be on its way)
     }
+  }).catch(() => {});
+  // A game's id is its table's: the table's name and date (a table the server has forgotten: none).
+  api("GET", `/api/tables/${enc}`).then((t) => {
+    table = t;
+    heading();
   }).catch(() => {});
   go(0);
   return () => {

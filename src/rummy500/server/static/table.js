@@ -16,6 +16,7 @@ import { rulesInWords, loadRuleCatalogue, ruleCatalogueLoaded } from "./rules.js
 import { playTurnSound, isMuted, setMuted } from "./sound.js";
 import { animateArrivals } from "./motion.js";
 import { entryText, ownEntryText } from "./events.js";
+import { distinctNames, plural, chatClean, chatLength } from "./names.js";
 
 const SIDE_NAMES = ["A", "B", "C", "D"];
 // Dealer's Gambit nominations: [name, what it means].
@@ -25,6 +26,12 @@ const GAMBIT_WORDS = {
   split: ["Split", "jokers are not wild; spend one to take a single card from deep in the pile (the cards above it leave play)."],
 };
 const DEALER_JOKER_WORDS = { available: "free", used: "used", blocked: "blocked" };
+// The longest chat line the server keeps (docs/protocol.md), unless the table says otherwise.
+const CHAT_LIMIT = 500;
+// A chat line the server has not sent back after this long was dropped (too many messages at once).
+const CHAT_ECHO_MS = 4000;
+// Refusals of a chat line: the line goes back into the box, the reason under it.
+const CHAT_REFUSALS = new Set(["rate_limited", "not_seated", "bad_message"]);
 
 export function renderTable(root, tableId) {
   const page = new TablePage(root, tableId);
@@ -45,6 +52,8 @@ class TablePage {
     this.log = [];
     this.drawnWith = new Map(); // the inputs each costly part was last drawn with (see changed())
     this.chat = [];
+    this.chatOutbox = [];       // chat lines sent and not yet sent back by the server: {text, at}
+    this.unread = 0;            // chat lines from others not seen yet (the chat panel out of view)
     this.pendingAction = false;
     this.pileDepth = null;      // depth of the pile card the player looks at
     this.socketTables = 0;      // table messages received over the socket
@@ -84,6 +93,13 @@ class TablePage {
   // ------------------------------------------------------------------ layout
   build() {
     clear(this.root);
+    // New lines from the others while the chat is out of view: a count where the player looks
+    // (over the hand in a game, at the top of the waiting room), cleared once the chat is seen.
+    this.unreadBtns = [0, 1].map((i) => {
+      const b = h("button", { type: "button", class: "unread", hidden: true, dataset: { testid: i ? "chat-unread-waiting" : "chat-unread" } });
+      b.addEventListener("click", () => this.showChat());
+      return b;
+    });
     this.connBadge = h("span", { class: "conn", dataset: { testid: "conn-status" }, "aria-live": "polite" }, "connecting\u2026");
     this.titleEl = h("span", { class: "table-title" }, `Table ${this.tableId}`);
     this.errorBanner = h("div", { class: "error-banner", role: "alert", hidden: true, dataset: { testid: "error-banner" } });
@@ -113,7 +129,7 @@ class TablePage {
     // While a round summary holds the table, the hand below it is the next round's (already dealt).
     this.handNote = h("p", { class: "hand-note", hidden: true, dataset: { testid: "hand-note" } });
     this.myArea = h("section", { class: "my-area", "aria-label": "Your hand and moves" }, [
-      h("div", { class: "my-head" }, [h("h2", { class: "sr-only" }, "Your hand"), this.handNote, this.sortEl]),
+      h("div", { class: "my-head" }, [h("h2", { class: "sr-only" }, "Your hand"), this.handNote, this.sortEl, this.unreadBtns[0]]),
       this.hand.el,
       this.hintEl,
       this.actionsEl,
@@ -130,19 +146,30 @@ class TablePage {
     this.liveEl = h("p", { class: "sr-only", "aria-live": "polite", dataset: { testid: "live-moves" } });
     this.logEl = h("ol", { class: "log", dataset: { testid: "game-log" }, "aria-live": "off" });
     this.chatList = h("ul", { class: "chat-list", "aria-live": "polite", dataset: { testid: "chat-list" } });
+    // No maxlength: a longer line is refused with words (and kept), never cut without a word.
     this.chatInput = h("input", {
-      type: "text", maxlength: "300", placeholder: "Say something\u2026", "aria-label": "Chat message",
-      dataset: { testid: "chat-input" }, autocomplete: "off",
+      type: "text", placeholder: "Say something\u2026", "aria-label": "Chat message",
+      "aria-describedby": "chat-note chat-count", dataset: { testid: "chat-input" }, autocomplete: "off",
     });
+    // Under the box: why a line was not sent (it is back in the box), and the characters left near the limit.
+    this.chatNote = h("p", { class: "chat-note", id: "chat-note", role: "status", dataset: { testid: "chat-note" } });
+    this.chatCount = h("span", { class: "chat-count", id: "chat-count", hidden: true, dataset: { testid: "chat-count" } });
+    this.chatInput.addEventListener("input", () => this.renderChatCount());
     const chatForm = h("form", { class: "chat-form" }, [this.chatInput,
       h("button", { type: "submit", dataset: { testid: "chat-send" } }, "Send")]);
     chatForm.addEventListener("submit", (e) => {
       e.preventDefault();
-      const text = this.chatInput.value.trim();
-      if (!text) return;
-      if (this.conn?.chat(text)) this.chatInput.value = "";
-      else toast("Not connected \u2014 message not sent.", "error");
+      this.sendChat();
     });
+    this.chatHead = h("h2", {}, "Chat");
+    this.chatPanel = h("section", { class: "panel chat", dataset: { testid: "chat-panel" } },
+      [this.chatHead, this.chatList, chatForm, h("div", { class: "chat-foot" }, [this.chatNote, this.chatCount])]);
+    this.chatInView = false;
+    this.chatObserver = typeof IntersectionObserver === "function" ? new IntersectionObserver((entries) => {
+      this.chatInView = entries[entries.length - 1].isIntersecting;
+      if (this.chatInView) this.setUnread(0);
+    }, { threshold: 0.5 }) : null;
+    this.chatObserver?.observe(this.chatPanel);
 
     this.board = h("div", { class: "board", hidden: true }, [
       this.players,
@@ -158,7 +185,7 @@ class TablePage {
     ]);
     this.side = h("aside", { class: "side" }, [
       h("section", { class: "panel" }, [h("h2", {}, "Scores"), this.scores.el]),
-      h("section", { class: "panel chat" }, [h("h2", {}, "Chat"), this.chatList, chatForm]),
+      this.chatPanel,
       h("section", { class: "panel" }, [
         h("details", { dataset: { testid: "rules-panel" } }, [h("summary", {}, h("h2", {}, "Rules at this table")), this.rulesList]),
         h("a", { href: "/#rules", target: "_blank" }, "How to play Rummy 500")]),
@@ -205,6 +232,8 @@ class TablePage {
   destroy() {
     this.conn?.close();
     this.handObserver?.disconnect();
+    this.chatObserver?.disconnect();
+    clearTimeout(this.chatTimer);
     this.scores.destroy();
     document.documentElement.style.removeProperty("--hand-h");
     clearInterval(this.pollTimer);
@@ -283,7 +312,8 @@ class TablePage {
       out.push(pickName(v?.players, s) ?? pickName(t.names, s) ?? pickName(t.players, s)
         ?? pickName(t.seats, s) ?? `Seat ${s + 1}`);
     }
-    return out;
+    // Two seats of one name are told apart everywhere a seat is named: "Bob (seat 2)".
+    return distinctNames(out);
   }
 
   seatCount() {
@@ -351,15 +381,29 @@ class TablePage {
     }
     const n = this.seatCount();
     const names = this.names();
+    const me = this.mySeat();
     const list = h("ol", { class: "seat-list", dataset: { testid: "seat-list" } });
     for (let s = 0; s < n; s++) {
       const info = this.seatInfo(s);
       const bot = info.bot;
       const taken = info.kind ? info.kind !== "open" : !!(bot || info.name);
       const label = bot ? `${names[s]} (bot \u2014 ${bot})` : taken ? names[s] : "open seat";
+      // Who is here now (the server's `connected`): a person who closed the page is "not here".
+      const here = s === me || info.connected !== false;
+      const presence = info.kind === "human" ? h("span", {
+        class: `presence ${here ? "here" : "gone"}`, dataset: { testid: `presence-${s}` },
+      }, [h("span", { class: "sr-only" }, ", "), here ? "here" : "not here"]) : null;
       list.append(h("li", { class: taken ? "taken" : "open" }, [
-        label, s === this.mySeat() ? h("span", { class: "you" }, " (you)") : null]));
+        label, s === me ? h("span", { class: "you" }, " (you)") : null, presence]));
     }
+    // The creator (seat 0) alone starts the game: whether they are still here is said plainly.
+    const hostInfo = this.seatInfo(0);
+    const host = names[0];
+    const hostGone = me !== 0 && hostInfo.kind === "human" && hostInfo.connected === false;
+    const hostWords = () => (hostGone
+      ? h("p", { class: "host-gone", role: "status", dataset: { testid: "host-gone" } },
+        `${host}, who starts the game, has left the table: the game cannot start until ${host} comes back. Ask ${host} to open the invite link again.`)
+      : null);
     const invite = new URL(this.table?.invite_url ?? this.table?.invite_path ?? `/t/${this.tableId}`, location.href).href;
     const inviteInput = h("input", { type: "text", readonly: true, value: invite, "aria-label": "Invite link", dataset: { testid: "invite-link" } });
     const copy = h("button", { type: "button", dataset: { testid: "copy-invite" } }, "Copy");
@@ -383,19 +427,34 @@ class TablePage {
       clearTimeout(this.copiedTimer);
       this.copiedTimer = setTimeout(() => { copy.textContent = "Copy"; }, 2500);
     });
-    add(h("h2", {}, "Waiting for players"), list);
-    add(h("div", { class: "invite" }, [h("label", {}, "Invite link \u2014 send it to the people you want to play with"),
-      h("div", { class: "row" }, [inviteInput, copy])]));
+    const inviteBox = (words) => h("div", { class: "invite" }, [h("label", {}, words), h("div", { class: "row" }, [inviteInput, copy])]);
+    // Before the join form (kept across re-renders) and after it: a visitor (who came by the
+    // link) reads whose table it is and takes a seat first; the invite link comes last for them.
+    const before = [this.unreadBtns[1]];
+    const after = [];
     if (this.me) {
       this.joinBox = null;
+      before.push(h("h2", {}, "Waiting for players"), list);
+      before.push(inviteBox(me === 0 ? "Invite link \u2014 send it to the people you want to play with"
+        : "Invite link \u2014 send it to anyone else you want to bring along"));
       const startBtn = h("button", { type: "button", class: "primary", dataset: { testid: "start-game" } }, "Start the game");
       startBtn.addEventListener("click", () => this.startGame(startBtn));
       if (this.me.seat === 0) {
-        add(h("p", { class: "hint" }, "Open seats are filled with bots when you start."), startBtn);
+        before.push(h("p", { class: "hint" }, "Open seats are filled with bots when you start."), startBtn);
       } else {
-        add(h("p", { class: "hint" }, `You sit at seat ${this.me.seat + 1}. ${this.names()[0]} (who created the table) starts the game.`));
+        before.push(hostGone ? h("p", { class: "hint" }, `You sit at seat ${this.me.seat + 1}.`)
+          : h("p", { class: "hint", dataset: { testid: "host-line" } }, `You sit at seat ${this.me.seat + 1}. ${host} (who created the table) starts the game.`),
+        hostWords());
       }
-    } else if (!keep) {
+    } else {
+      const title = this.table?.title ?? this.table?.name;
+      before.push(h("h2", { dataset: { testid: "visitor-heading" } }, title ? `You are invited: ${title}` : "You are invited to a game of Rummy 500"),
+        h("p", { dataset: { testid: "visitor-intro" } }, `${host} set up this table and starts the game once everyone is here. Seats:`),
+        list, hostWords());
+      after.push(inviteBox("Invite link \u2014 to bring someone else along too"));
+    }
+    for (const node of before) if (node) w.insertBefore(node, keep);
+    if (!this.me && !keep) {
       const nameIn = h("input", { type: "text", maxlength: "24", value: storedName(), placeholder: "Your name", "aria-label": "Your name", dataset: { testid: "join-name" } });
       const joinBtn = h("button", { type: "submit", class: "primary", dataset: { testid: "join-table" } }, "Join this table");
       const form = h("form", { class: "join-form" }, [nameIn, joinBtn]);
@@ -403,10 +462,11 @@ class TablePage {
         e.preventDefault();
         this.join(nameIn.value.trim(), joinBtn);
       });
-      this.joinBox = h("div", { class: "join-box" }, [h("p", {}, "You are watching. Take a seat:"), form,
+      this.joinBox = h("div", { class: "join-box" }, [h("p", {}, "Take a seat: type your name and join. Until then you are watching."), form,
         h("p", { class: "hint" }, "Joined already on another device or browser? Your seat is there: joining here takes another seat.")]);
       w.append(this.joinBox);
     }
+    for (const node of after) w.append(node);
   }
 
   async join(name, btn) {
@@ -583,18 +643,156 @@ class TablePage {
     if (["too_many_sockets", "no_table", "bad_token", "bad_origin"].includes(msg.code)) return;
     // Ready pressed just as the round summary ran out: the next round is already on, nothing to say.
     if (msg.code === "nothing_to_ready") return;
+    const text = msg.message || msg.code || "The server refused that.";
+    // A chat line refused (too many messages at once, say): it goes back into the box and the
+    // reason shows under it, where the player is looking (a toast would cover the box on a phone).
+    // The server answers in order: the lines sent back before this error were said, so the
+    // refused one is the oldest still waiting (any later ones are judged as they come back).
+    const chatLost = this.chatOutbox.length > 0 && CHAT_REFUSALS.has(msg.code) && this.chatRefused(text, this.chatOutbox.slice(0, 1));
+    const acted = this.pendingAction;
     this.pendingAction = false;
     this.hintAskedFor = null; // a refused hint (say, too many messages) may be asked again
-    const text = msg.message || msg.code || "The server refused that.";
+    if (chatLost && !acted) {
+      this.renderActions();
+      return;
+    }
     this.showBanner(text);
     toast(text, "error", { quiet: true }); // the banner is the alert screen readers hear
     this.renderActions();
   }
 
-  onChat(msg) {
-    const from = msg.from ?? this.names()[msg.seat];
+  onChat(msg, { history = false } = {}) {
+    // The seat's name as the page shows it ("Bob (seat 2)" where two seats share a name).
+    const seated = typeof msg.seat === "number" && msg.seat < this.seatCount() && this.table;
+    const from = seated ? this.names()[msg.seat] : msg.from ?? this.names()[msg.seat];
     this.chatList.append(h("li", {}, [h("b", {}, `${from ?? "?"}: `), msg.text]));
     this.chatList.scrollTop = this.chatList.scrollHeight;
+    if (history) return;
+    if (msg.seat === this.mySeat()) this.chatEchoed(msg.text);
+    else if (!this.chatInView) this.setUnread(this.unread + 1);
+  }
+
+  /** The longest chat line the server keeps at this table. */
+  chatLimit() {
+    const t = this.table || {};
+    return Number(t.settings?.chat_max_chars ?? t.chat_max_chars) || CHAT_LIMIT;
+  }
+
+  /** Send the line in the box; it stays there (with the reason under it) when it cannot go. */
+  sendChat() {
+    const text = this.chatInput.value.trim();
+    if (!text) return;
+    const limit = this.chatLimit();
+    const n = chatLength(text);
+    if (n > limit) {
+      this.chatSay(`Too long to send: ${n} characters, at most ${limit}. Shorten it, then send it.`, "long");
+      this.chatInput.focus();
+      return;
+    }
+    if (!this.conn?.chat(text)) {
+      this.chatSay("Not connected \u2014 not sent. Your message is kept: send it again once connected.", "error");
+      return;
+    }
+    this.chatOutbox.push({ text, at: performance.now() });
+    this.chatInput.value = "";
+    this.chatRestored = null;
+    this.chatKept = [];
+    this.chatSay("");
+    this.renderChatCount();
+    this.watchChat();
+  }
+
+  /** After a while, the lines the server has not sent back were dropped: they go back in the box. */
+  watchChat() {
+    clearTimeout(this.chatTimer);
+    if (!this.chatOutbox.length) return;
+    const wait = Math.max(0, this.chatOutbox[0].at + CHAT_ECHO_MS - performance.now());
+    this.chatTimer = setTimeout(() => {
+      const now = performance.now();
+      const late = this.chatOutbox.filter((x) => now - x.at >= CHAT_ECHO_MS);
+      if (late.length) this.chatRefused("the table did not get it (too many messages at once?)", late);
+      this.watchChat();
+    }, wait + 20);
+  }
+
+  /** The server sent back one of this seat's lines: it was said; lines sent before it and not sent back were dropped. */
+  chatEchoed(text) {
+    const i = this.chatOutbox.findIndex((x) => x.text === text || chatClean(x.text) === text);
+    if (i < 0) {
+      // A line restored as lost and then said after all (it was late): it leaves the box.
+      if (this.chatRestored && this.chatInput.value === this.chatRestored && chatClean(this.chatRestored) === text) {
+        this.chatInput.value = "";
+        this.chatRestored = null;
+        this.chatSay("");
+        this.renderChatCount();
+      }
+      return;
+    }
+    const dropped = this.chatOutbox.slice(0, i);
+    this.chatOutbox.splice(0, i + 1);
+    if (dropped.length) this.chatRefused("too many messages at once", dropped);
+    this.watchChat();
+  }
+
+  /**
+   * Lines the server refused (`lines`: all those not sent back yet) go back into the box, before
+   * anything typed since, and the reason shows under it. Returns whether any line was refused.
+   */
+  chatRefused(reason, lines = null) {
+    const lost = lines ?? [...this.chatOutbox];
+    if (!lost.length) return false;
+    this.chatOutbox = this.chatOutbox.filter((x) => !lost.includes(x));
+    // The lines go back in the order they were typed: with those put back before, if the box was
+    // left as it was; before what was typed since, if not.
+    const typed = this.chatInput.value.trim();
+    const untouched = !!this.chatRestored && typed === this.chatRestored;
+    this.chatKept = [...(untouched ? this.chatKept ?? [] : []), ...lost].sort((a, b) => a.at - b.at);
+    this.chatInput.value = [...this.chatKept.map((x) => x.text), untouched ? "" : typed].filter(Boolean).join(" ");
+    this.chatRestored = this.chatInput.value;
+    this.renderChatCount();
+    const what = lost.length === 1 ? "Your message is" : `Your ${lost.length} messages are`;
+    const why = String(reason).replace(/[.\s]+$/, "");
+    this.chatSay(`Not sent: ${why}. ${what} back in the box: send again in a moment.`, "error");
+    this.watchChat();
+    return true;
+  }
+
+  /** The note under the chat box ("" clears it); `kind` "error" or "long" (cleared once the line fits). */
+  chatSay(text, kind = "") {
+    this.chatNoteKind = text ? kind : "";
+    this.chatNote.className = `chat-note${kind ? ` ${kind}` : ""}`;
+    if (this.chatNote.textContent !== text) this.chatNote.textContent = text;
+  }
+
+  /** The characters typed against the limit, shown from 100 short of it (red beyond it). */
+  renderChatCount() {
+    const limit = this.chatLimit();
+    const n = chatLength(this.chatInput.value);
+    const el = this.chatCount;
+    el.hidden = n <= limit - 100;
+    el.classList.toggle("over", n > limit);
+    const text = n > limit ? `${n}/${limit}: ${n - limit} too many` : `${n}/${limit}`;
+    if (el.textContent !== text) el.textContent = text;
+    if (this.chatNoteKind === "long" && n <= limit) this.chatSay("");
+  }
+
+  /** The unread count, on its buttons and on the chat's heading. */
+  setUnread(n) {
+    this.unread = n;
+    const words = `Chat: ${n} new`;
+    for (const b of this.unreadBtns) {
+      b.hidden = !n;
+      b.textContent = n ? `\u2709 ${words}` : "";
+      if (n) b.setAttribute("aria-label", `${plural(n, "new chat message")}: show the chat`);
+    }
+    this.chatHead.textContent = n ? `Chat (${n} new)` : "Chat";
+  }
+
+  /** Bring the chat into view (the unread count clears as it shows). */
+  showChat() {
+    this.chatPanel.scrollIntoView({ block: "center" });
+    this.chatList.tabIndex = -1;
+    this.chatList.focus({ preventScroll: true });
   }
 
   onOther(msg) {
@@ -604,7 +802,7 @@ class TablePage {
     }
     else if (msg.type === "chat_history" && Array.isArray(msg.messages)) {
       clear(this.chatList); // a reconnect sends the history again
-      msg.messages.forEach((m) => this.onChat(m));
+      msg.messages.forEach((m) => this.onChat(m, { history: true }));
     } else if (msg.type === "hint") {
       if (msg.version !== this.conn?.version) return; // the game moved on meanwhile
       this.hintShown = msg;
@@ -789,7 +987,7 @@ class TablePage {
         v ? h("div", { class: "pstats" }, [
           // Read as "7 cards in hand, total 120 points, 45 on the table this round" (not "×7 0 pts"),
           // both in the game's points.
-          h("span", { class: "sr-only" }, `${v.hand_sizes?.[s] ?? 0} cards in hand, total ${totals[s] ?? 0} points`
+          h("span", { class: "sr-only" }, `${plural(v.hand_sizes?.[s] ?? 0, "card")} in hand, total ${plural(totals[s] ?? 0, "point")}`
             + (onTable(s) ? `, ${onTable(s)} on the table this round` : "")),
           h("span", { class: "mini-backs", "aria-hidden": "true" },
             [h("span", { class: "mini-back" }), `\u00D7${v.hand_sizes?.[s] ?? 0}`]),
@@ -879,12 +1077,12 @@ class TablePage {
     const canDraw = legal.find((a) => verbOf(a) === "draw");
     const stockBtn = h("button", {
       type: "button", class: "stock card back", dataset: { testid: "stock" },
-      "aria-label": `Stock, ${v.stock_count} cards${canDraw ? ", draw a card" : ""}`,
+      "aria-label": `Stock, ${plural(v.stock_count, "card")}${canDraw ? ", draw a card" : ""}`,
       disabled: !canDraw || this.pendingAction,
     });
     stockBtn.addEventListener("click", () => canDraw && this.send(canDraw));
     this.stockEl.append(h("h2", { class: "label" }, "Stock"), stockBtn,
-      h("div", { class: "count", dataset: { testid: "stock-count" } }, `${v.stock_count} cards`));
+      h("div", { class: "count", dataset: { testid: "stock-count" } }, plural(v.stock_count, "card")));
 
     const pile = v.discard || [];
     this.pileEl.classList.toggle("choosing", takes.size > 0 || rummies.length > 0);
@@ -1075,7 +1273,10 @@ class TablePage {
   renderRoundBanner() {
     const el = this.roundBanner;
     const held = this.pace?.summary ?? null;
-    if (this.heldBefore && !held && !this.banner?.game_over) this.banner = null; // everyone is ready: play on
+    // Everyone is ready: play on. A watcher (no hand, no Ready to press) keeps the result until
+    // they close it (Continue): the players' Ready must not take it from under their eyes.
+    const watching = this.view?.hand === null || this.view?.hand === undefined;
+    if (this.heldBefore && !held && !this.banner?.game_over && !watching) this.banner = null;
     this.heldBefore = !!held;
     const b = this.banner;
     // While a result shows, the hand stops sticking to the screen's bottom so it never covers the result.
@@ -1189,7 +1390,8 @@ class TablePage {
     const bonusCol = summary.seats.some((x) => x.bonus);
     const sides = this.sides();
     const seatRow = (x) => h("tr", { dataset: { testid: `summary-${x.seat}` } }, [
-      h("th", { scope: "row" }, [names[x.seat], x.seat === summary.went_out ? h("span", { class: "out" }, " \u2605 out") : null,
+      h("th", { scope: "row" }, [names[x.seat], x.seat === this.mySeat() && this.view?.hand != null ? h("span", { class: "you" }, " (you)") : null,
+        x.seat === summary.went_out ? h("span", { class: "out" }, " \u2605 out") : null,
         // Each row of cards says what it is: the cards left in hand (they count against), the melds (for).
         x.hand.length ? h("div", { class: "left-cards", role: "group", "aria-label": `left in hand: ${x.hand.map(cardLabel).join(", ")}` },
           [h("span", { class: "what", "aria-hidden": "true" }, "left in hand"), ...x.hand.map((c) => cardEl(c, { small: true }))]) : null,
@@ -1300,7 +1502,8 @@ class TablePage {
       [...groups].sort((a, b) => b.total - a.total).map((g, i) =>
         h("li", { class: g.won ? "won" : "" }, [
           h("span", { class: "rank", "aria-hidden": "true" }, `${i + 1}.`),
-          h("span", { class: "who" }, [g.label, bonus && g.seats.includes(bonus.seat)
+          h("span", { class: "who" }, [g.label, g.seats.includes(this.mySeat()) ? h("span", { class: "you" }, " (you)") : null,
+            bonus && g.seats.includes(bonus.seat)
             ? h("span", { class: "hint", dataset: { testid: "final-bonus" } }, ` (with the +${bonus.points} final bonus)`) : null]),
           h("b", { class: "num" }, String(g.total))]))));
   }
