@@ -118,3 +118,13 @@ export async function yourTablesNow(max = 30) {
 export function forgetSeat(tableId) {
   localStorage.removeItem(`${PREFIX}seat.${tableId}`);
 }
+
+/** Give this browser's seat back while the table waits (`POST .../leave`); answers the table's facts. */
+export function leaveSeat(tableId, token) {
+  return api("POST", `/api/tables/${encodeURIComponent(tableId)}/leave`, undefined, token);
+}
+
+/** The creator frees another person's seat while the table waits; answers the table's facts. */
+export function removeSeat(tableId, seat, token) {
+  return api("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${encodeURIComponent(seat)}/remove`, undefined, token);
+}

@@ -2,7 +2,7 @@
 // Everything shown comes from the server's state messages; every move the
 // player can make is an entry of `view.legal`, matched against the selection.
 
-import { api, seatFor, storeSeat, forgetSeat, storedName, storeName } from "./api.js";
+import { api, seatFor, storeSeat, forgetSeat, storedName, storeName, leaveSeat, removeSeat } from "./api.js";
 import { cardEl, cardText, cardLabel, suitedText, listWords, baseCard } from "./cards.js";
 import {
   verbOf, selectionChoices, selectionCouldGrow, selectionProblem, legalTakes, legalRummies, describe, ordinal,
@@ -75,6 +75,16 @@ class TablePage {
     this.wasMyTurn = false;
     this.announcedVersion = null;
     this.awaySaid = null;       // the seat whose away countdown was last said (timerLive)
+    // The waiting room's seat buttons (kept across its re-renders: every table message redraws it).
+    this.seatNote = null;       // {text, alert, openSeat}: what just happened to a seat (left, removed)
+    this.removeAsk = null;      // {seat, name}: the creator pressed Remove once; the confirmation shows
+    this.removing = null;       // the seat whose removal was sent and not yet answered
+    this.removeError = null;    // {seat, text}: the server refused a removal
+    this.leaving = false;       // Leave was sent and not yet answered
+    this.leaveKilled = false;   // meanwhile the socket was closed for the seat given back (4401)
+    this.leaveError = null;     // the server refused Leave: its words
+    this.joinName = null;       // the name for the join form after a seat was given back
+    this.focusNext = null;      // the data-testid to focus once the waiting room is drawn again
     this.build();
     this.ticker = setInterval(() => this.renderTimers(), 250);
     // The sticky hand's height, for the page's scroll padding (style.css): a
@@ -365,6 +375,11 @@ class TablePage {
     // The join form survives a re-render (every table message re-renders the
     // room): a name being typed, or a click on "Join", is never lost to one.
     const keep = !this.me && !this.isStarted() && this.joinBox?.parentNode === w ? this.joinBox : null;
+    // A control focused in the room gets the focus back once the room is drawn again (by its test id).
+    const active = document.activeElement;
+    const focusId = this.focusNext ?? (active && w.contains(active) && !keep?.contains(active) ? active.dataset?.testid : null);
+    const lostFocus = !active || active === document.body || w.contains(active);
+    this.focusNext = null;
     for (const child of [...w.childNodes]) if (child !== keep) child.remove();
     const add = (...nodes) => { for (const node of nodes) w.insertBefore(node, keep); };
     w.hidden = false;
@@ -375,6 +390,8 @@ class TablePage {
     this.chatInput.placeholder = seated ? "Say something\u2026" : "Join a seat to chat";
     if (this.isStarted()) {
       this.joinBox = null;
+      this.seatNote = null;
+      this.removeAsk = null;
       // The first state is on its way.
       w.append(h("p", {}, this.table?.status === "finished" ? "This game is over. Loading the final position\u2026" : "The game is on. Loading the table\u2026"));
       return;
@@ -382,6 +399,12 @@ class TablePage {
     const n = this.seatCount();
     const names = this.names();
     const me = this.mySeat();
+    // The creator frees another person's seat (never a bot's, never an open one); a second press confirms.
+    const creator = !!this.me && me === 0;
+    const removable = (s) => creator && s !== 0 && this.seatInfo(s).kind === "human";
+    if (this.removeAsk && !(removable(this.removeAsk.seat) && names[this.removeAsk.seat] === this.removeAsk.name)) this.removeAsk = null;
+    // "Bob's seat is open again" is said until someone takes that seat.
+    if (this.seatNote?.openSeat !== undefined && this.seatInfo(this.seatNote.openSeat).kind !== "open") this.seatNote = null;
     const list = h("ol", { class: "seat-list", dataset: { testid: "seat-list" } });
     for (let s = 0; s < n; s++) {
       const info = this.seatInfo(s);
@@ -394,8 +417,11 @@ class TablePage {
         class: `presence ${here ? "here" : "gone"}`, dataset: { testid: `presence-${s}` },
       }, [h("span", { class: "sr-only" }, ", "), here ? "here" : "not here"]) : null;
       list.append(h("li", { class: taken ? "taken" : "open" }, [
-        label, s === me ? h("span", { class: "you" }, " (you)") : null, presence]));
+        label, s === me ? h("span", { class: "you" }, " (you)") : null, presence, removable(s) ? this.removeControls(s, names[s]) : null]));
     }
+    const removeError = this.removeError ? h("p", {
+      class: "field-error", role: "alert", tabindex: "-1", dataset: { testid: "remove-error" },
+    }, this.removeError.text) : null;
     // The creator (seat 0) alone starts the game: whether they are still here is said plainly.
     const hostInfo = this.seatInfo(0);
     const host = names[0];
@@ -432,9 +458,19 @@ class TablePage {
     // link) reads whose table it is and takes a seat first; the invite link comes last for them.
     const before = [this.unreadBtns[1]];
     const after = [];
+    // What just happened to a seat: focused when the focus was lost with the button pressed (the
+    // words are then read out once), else an alert.
+    const noteFocus = !!this.seatNote?.focus && lostFocus;
+    if (this.seatNote) {
+      before.push(h("p", {
+        class: `seat-note${this.seatNote.alert ? " alert" : ""}`, tabindex: "-1",
+        role: noteFocus ? null : this.seatNote.alert ? "alert" : "status", dataset: { testid: "seat-note" },
+      }, this.seatNote.text));
+      this.seatNote = { ...this.seatNote, focus: false };
+    }
     if (this.me) {
       this.joinBox = null;
-      before.push(h("h2", {}, "Waiting for players"), list);
+      before.push(h("h2", { tabindex: "-1", dataset: { testid: "waiting-heading" } }, "Waiting for players"), list, removeError);
       before.push(inviteBox(me === 0 ? "Invite link \u2014 send it to the people you want to play with"
         : "Invite link \u2014 send it to anyone else you want to bring along"));
       const startBtn = h("button", { type: "button", class: "primary", dataset: { testid: "start-game" } }, "Start the game");
@@ -444,7 +480,7 @@ class TablePage {
       } else {
         before.push(hostGone ? h("p", { class: "hint" }, `You sit at seat ${this.me.seat + 1}.`)
           : h("p", { class: "hint", dataset: { testid: "host-line" } }, `You sit at seat ${this.me.seat + 1}. ${host} (who created the table) starts the game.`),
-        hostWords());
+        hostWords(), this.leaveControls());
       }
     } else {
       const title = this.table?.title ?? this.table?.name;
@@ -455,36 +491,193 @@ class TablePage {
     }
     for (const node of before) if (node) w.insertBefore(node, keep);
     if (!this.me && !keep) {
-      const nameIn = h("input", { type: "text", maxlength: "24", value: storedName(), placeholder: "Your name", "aria-label": "Your name", dataset: { testid: "join-name" } });
+      const nameIn = h("input", {
+        type: "text", maxlength: "24", value: this.joinName ?? storedName(), placeholder: "Your name", "aria-label": "Your name",
+        "aria-describedby": "join-error", autocomplete: "nickname", dataset: { testid: "join-name" },
+      });
+      this.joinName = null;
       const joinBtn = h("button", { type: "submit", class: "primary", dataset: { testid: "join-table" } }, "Join this table");
-      const form = h("form", { class: "join-form" }, [nameIn, joinBtn]);
+      // A refused join (a name someone here has, a full table) is said next to the name, which stays for editing.
+      const joinError = h("p", { class: "field-error", id: "join-error", role: "alert", hidden: true, dataset: { testid: "join-error" } });
+      const form = h("form", { class: "join-form" }, [nameIn, joinError, joinBtn]);
+      nameIn.addEventListener("input", () => {
+        if (joinError.hidden) return;
+        joinError.hidden = true;
+        joinError.textContent = "";
+        nameIn.removeAttribute("aria-invalid");
+      });
       form.addEventListener("submit", (e) => {
         e.preventDefault();
-        this.join(nameIn.value.trim(), joinBtn);
+        this.join(nameIn.value.trim(), joinBtn, nameIn, joinError);
       });
       this.joinBox = h("div", { class: "join-box" }, [h("p", {}, "Take a seat: type your name and join. Until then you are watching."), form,
         h("p", { class: "hint" }, "Joined already on another device or browser? Your seat is there: joining here takes another seat.")]);
       w.append(this.joinBox);
     }
     for (const node of after) w.append(node);
+    const target = (noteFocus && w.querySelector("[data-testid=seat-note]"))
+      || (focusId && w.querySelector(`[data-testid="${focusId}"]`));
+    if (target && !target.disabled) target.focus();
   }
 
-  async join(name, btn) {
+  /** The creator's Remove beside another person's seat: pressed once, it asks "Remove Bob?" there. */
+  removeControls(s, name) {
+    const ask = this.removeAsk?.seat === s;
+    if (!ask) {
+      return h("button", {
+        type: "button", class: "chip seat-remove", "aria-label": `Remove ${name}`, dataset: { testid: `remove-seat-${s}` },
+        onclick: () => {
+          this.removeAsk = { seat: s, name };
+          this.removeError = null;
+          this.seatNote = null;
+          this.focusNext = `confirm-remove-${s}`;
+          this.renderWaiting();
+        },
+      }, "Remove");
+    }
+    const busy = this.removing === s;
+    const cancel = () => {
+      if (busy) return;
+      this.removeAsk = null;
+      this.focusNext = `remove-seat-${s}`;
+      this.renderWaiting();
+    };
+    const box = h("span", { class: "remove-confirm", role: "group", "aria-label": `Remove ${name}?` }, [
+      h("span", { class: "ask" }, `Free ${name}'s seat?`),
+      h("button", {
+        type: "button", class: "chip danger", disabled: busy, dataset: { testid: `confirm-remove-${s}` },
+        "aria-label": `Yes, remove ${name}`, onclick: () => this.removeSeat(s, name),
+      }, busy ? "Removing\u2026" : "Yes, remove"),
+      h("button", {
+        type: "button", class: "chip", disabled: busy, dataset: { testid: `cancel-remove-${s}` },
+        "aria-label": `Keep ${name}`, onclick: cancel,
+      }, "Keep"),
+    ]);
+    box.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape") return;
+      e.preventDefault();
+      cancel();
+    });
+    return box;
+  }
+
+  async removeSeat(s, name) {
+    if (this.removing !== null || !this.me) return;
+    this.removing = s;
+    this.renderWaiting();
+    try {
+      const t = await removeSeat(this.tableId, s, this.me.token);
+      this.removeAsk = null;
+      this.removeError = null;
+      this.seatNote = { text: `${name}'s seat is open again: the next person to join with the invite link takes it.`, openSeat: s, focus: true };
+      this.focusNext = null;
+      this.removing = null;
+      if (t && typeof t === "object" && !this.view) this.setTable(t);
+      else this.renderWaiting();
+    } catch (e) {
+      this.removing = null;
+      this.removeAsk = null;
+      this.removeError = { seat: s, text: e.message };
+      if (this.view) {
+        this.showBanner(e.message); // the game started meanwhile: the waiting room is gone
+        return;
+      }
+      this.renderWaiting();
+      (this.waiting.querySelector(`[data-testid=remove-seat-${s}]`) ?? this.waiting.querySelector("[data-testid=remove-error]"))?.focus();
+    }
+  }
+
+  /** "Leave this seat" for a person seated here who did not create the table, and why it was refused. */
+  leaveControls() {
+    if (!this.me || this.me.seat === 0) return null;
+    const btn = h("button", {
+      type: "button", class: "leave", disabled: this.leaving, dataset: { testid: "leave-seat" },
+      "aria-describedby": this.leaveError ? "leave-error" : null, onclick: () => this.leaveSeat(),
+    }, this.leaving ? "Leaving\u2026" : "Leave this seat");
+    return h("div", { class: "leave-row" }, [btn, this.leaveError
+      ? h("p", { class: "field-error", id: "leave-error", role: "alert", dataset: { testid: "leave-error" } }, this.leaveError) : null]);
+  }
+
+  async leaveSeat() {
+    if (!this.me || this.leaving) return;
+    this.leaving = true;
+    this.leaveKilled = false;
+    this.leaveError = null;
+    this.focusNext = "leave-seat";
+    this.renderWaiting();
+    const left = { text: "You left your seat. You can join again with the link.", focus: true };
+    try {
+      const t = await leaveSeat(this.tableId, this.me.token);
+      this.leaving = false;
+      this.becomeVisitor(left, t);
+    } catch (e) {
+      this.leaving = false;
+      // The socket was closed for the seat given back meanwhile: it is given back, only the answer was lost.
+      if (this.leaveKilled) {
+        this.becomeVisitor(left);
+        return;
+      }
+      this.leaveError = e.message;
+      this.focusNext = "leave-seat";
+      if (!this.view) this.renderWaiting();
+      else this.showBanner(e.message); // the game started meanwhile: the waiting room is gone
+    }
+  }
+
+  /**
+   * This page's seat was given back (left here, or freed by the creator): forget its token, say
+   * what happened (``note``), and watch as a visitor with the join form; ``table``: the facts now.
+   */
+  becomeVisitor(note, table) {
+    const had = this.me;
+    this.conn?.close();
+    // Another tab of this browser may have joined again meanwhile: its seat is kept.
+    if (had && seatFor(this.tableId)?.token === had.token) forgetSeat(this.tableId);
+    this.me = null;
+    this.joinName = had?.name ?? null;
+    this.removeAsk = null;
+    this.removeError = null;
+    this.leaveError = null;
+    this.seatNote = note;
+    this.joinBox = null;
+    this.hideBanner();
+    if (table && typeof table === "object") this.setTable(table);
+    else this.renderWaiting();
+    this.connect();
+  }
+
+  async join(name, btn, input, errorEl) {
+    const refused = (text) => {
+      if (!input || !errorEl) {
+        this.showBanner(text);
+        return;
+      }
+      errorEl.textContent = text;
+      errorEl.hidden = false;
+      input.setAttribute("aria-invalid", "true");
+      // The name stays as typed, the caret at its end, ready to be changed.
+      input.focus();
+      input.setSelectionRange?.(input.value.length, input.value.length);
+    };
     if (!name) {
-      this.showBanner("Please pick a name first.");
+      refused("Please type your name first.");
       return;
     }
     storeName(name);
+    // Pressed from the form: once seated, the focus goes to the room's heading (the form is gone).
+    const fromForm = document.activeElement === input || document.activeElement === btn;
     btn.disabled = true;
     try {
       const res = await api("POST", `/api/tables/${encodeURIComponent(this.tableId)}/join`, { name });
       this.me = { seat: res.seat, token: res.token, name, creator: false };
       storeSeat(this.tableId, this.me);
       this.hideBanner();
+      this.seatNote = null;
+      if (fromForm) this.focusNext = "waiting-heading";
       this.connect();
       await this.refreshTable();
     } catch (e) {
-      this.showBanner(e.message);
+      refused(e.message);
     } finally {
       btn.disabled = false;
     }
@@ -822,6 +1015,18 @@ class TablePage {
   onFatal(reason, code) {
     this.dropCode = null;
     this.setConn("offline");
+    if (this.me && code === 4401 && this.leaving) {
+      // The seat given back by this page's Leave: its answer says the rest.
+      this.leaveKilled = true;
+      return;
+    }
+    if (this.me && code === 4401 && this.table && !this.isStarted()) {
+      // In the waiting room: the creator freed the seat (or, rarely, another tab of this browser
+      // gave it back). The page becomes a visitor's, with the join form, and watches: no retry
+      // with the dead token.
+      this.becomeVisitor({ text: "The table's creator freed your seat: you can join again with your name.", alert: true, focus: true });
+      return;
+    }
     if (this.me && code === 4401) {
       // The stored seat token is no longer valid: watch instead.
       forgetSeat(this.tableId);
