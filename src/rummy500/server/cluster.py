@@ -10,7 +10,9 @@ log is the only truth; the cluster adds, per process:
   catches up from the database (only the actions
   after its version) and the hub sends each of its sockets its own view. Chat
   lines go over the bus as they are; a table in the lobby is told to refresh
-  (and a seat given back there closes the sockets that held it, wherever they are).
+  (and a seat given back there closes the sockets that held it, wherever they are);
+  a finished table whose players open its next table ("play again") is told
+  to reread it, so every socket there learns ``next_table``.
 - **One driver per table.** Every session starts passive; the process that
   holds the table's lease drives its bots and stand-ins. Leases are renewed
   every third of ``lease_seconds``; a process that cannot renew stops driving.
@@ -76,6 +78,9 @@ class TableHost(Protocol):
 
     async def store_end(self, session: MatchSession) -> None:
         """Store a finished game's record and result."""
+
+    async def next_table_changed(self, table_id: str) -> None:
+        """A finished table got its next table elsewhere: tell its sockets here."""
 
     def prune(self) -> None:
         """Forget the sessions nobody here watches or drives."""
@@ -195,6 +200,10 @@ class Cluster:
         """A table in the lobby changed (someone joined, left or was removed): the others refresh its sockets."""
         self._outbox.put_nowait(("lobby", table_id, None))
 
+    def table_changed(self, table_id: str) -> None:
+        """A finished table got its next table ("play again"): the others tell their sockets there."""
+        self._outbox.put_nowait(("table", table_id, None))
+
     async def _send_loop(self) -> None:
         while not self._stopping:
             items = [await self._outbox.get()]
@@ -249,6 +258,8 @@ class Cluster:
                 await self.bus.set_autoplay(table_id, data)
             elif kind == "lobby":
                 await self.bus.publish(Notice("lobby", table_id))
+            elif kind == "table":
+                await self.bus.publish(Notice("table", table_id))
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - the sweep repairs what a lost notice misses
@@ -332,6 +343,8 @@ class Cluster:
                     await self._catch_up(table_id, pending["version"])
                 if "lobby" in pending:
                     await self.manager.lobby_seats_changed(table_id)
+                if "table" in pending:
+                    await self.manager.next_table_changed(table_id)
             except asyncio.CancelledError:
                 raise
             except SessionError as exc:

@@ -44,10 +44,13 @@ from rummy500.server.session import MatchSession, SeatInfo, SessionError, clean_
 from rummy500.server.session.events import label_actions
 from rummy500.server.session.guards import chat_text
 from rummy500.server.storage import (
+    AlreadyJoinedError,
     ChatLine,
     ConflictError,
     GameRow,
     NameTakenError,
+    NewTable,
+    NextSeat,
     SeatRow,
     Storage,
     StorageError,
@@ -75,11 +78,20 @@ SEAT_GIVEN_BACK = (
 class LobbyError(Exception):
     """A refused lobby request: an HTTP status, a stable code and a message."""
 
-    def __init__(self, status: int, code: str, message: str, problems: list[str] | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        problems: list[str] | None = None,
+        extra: dict[str, Any] | None = None,
+    ):
         self.status = status
         self.code = code
         self.message = message
         self.problems = problems or []
+        #: More fields of the ``detail`` (``already_joined``: the next table and the seat held there).
+        self.extra = extra or {}
         super().__init__(message)
 
     def detail(self) -> dict[str, Any]:
@@ -87,6 +99,7 @@ class LobbyError(Exception):
         out: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.problems:
             out["problems"] = self.problems
+        out.update(self.extra)
         return out
 
 
@@ -233,6 +246,128 @@ class TableManager:
             raise LobbyError(409, "cannot_join", str(exc)) from exc
         await self._seats_changed(table_id)
         return seat, token
+
+    async def play_again(
+        self,
+        table_id: str,
+        token: str,
+        *,
+        reissue: bool = False,
+        before_create: Callable[[], None] | None = None,
+    ) -> tuple[NextSeat, str]:
+        """Seat a person of a finished table at its next table ("play again"), making it if there is none.
+
+        The first caller makes the next table, the same as the finished one
+        (title, rules, seat count, bots at the same seats with the same levels
+        and names, turn clock, hints, public or private), and sits at seat 0
+        as its creator (who starts it); everyone at the finished table is
+        sent its ``table`` with ``next_table``. Later callers join it with
+        their name from the finished table: their old seat number if it is
+        open, else the lowest open seat.
+
+        Args:
+            table_id: The finished table.
+            token: The caller's seat token there.
+            reissue: A caller seated at the next table already gets a new token
+                for that seat (the old one stops working) instead of ``already_joined``.
+            before_create: Called before a next table is made (it may refuse
+                with a :class:`LobbyError`: the client's table limits).
+
+        Returns:
+            Where the caller sits, and their new token.
+
+        Raises:
+            LobbyError: No such table (404), a token with no seat there (403
+                ``bad_token``), the game not over (409 ``not_finished``), the
+                caller seated at the next table already (409 ``already_joined``),
+                their name taken there by someone else (409 ``name_taken``), or
+                the next table full or started (409 ``cannot_join``).
+        """
+        row = await self._row(table_id)
+        if row is None:
+            raise LobbyError(404, "no_table", "no such table")
+        seat = await self.authenticate(table_id, token)
+        if seat is None:
+            raise LobbyError(403, "bad_token", "only a player seated at this table can play again with it")
+        if row.status != "finished":
+            raise LobbyError(409, "not_finished", "the game is not over yet: play again once it is")
+        if row.next_table is None and before_create is not None:
+            before_create()
+        name = row.seats[seat].name or f"Player {seat + 1}"
+        title = row.title
+        if row.seats[0].name and title == f"{row.seats[0].name}'s table":  # the default title: the new creator's
+            title = f"{name}'s table"
+        new_token = secrets.token_urlsafe(24)
+        new_table = NewTable(
+            id=secrets.token_urlsafe(16),
+            title=title,
+            rules=dict(row.rules),
+            settings=_settings(row).to_mapping(),
+            seats=[
+                SeatRow(0, "human", name),
+                *[
+                    SeatRow(s.seat, "bot", s.name, s.bot_level) if s.kind == "bot" else SeatRow(s.seat, "open")
+                    for s in row.seats[1:]
+                ],
+            ],
+        )
+        try:
+            placed = await asyncio.to_thread(
+                self.storage.play_again,
+                table_id,
+                seat,
+                hash_token(new_token),
+                new_table=new_table,
+                reissue=reissue,
+            )
+        except AlreadyJoinedError as exc:
+            raise LobbyError(
+                409,
+                "already_joined",
+                f"you already have seat {exc.seat} at the next table: use the token you got for it "
+                '(lost it? ask again with {"reissue": true})',
+                extra={"table_id": exc.table_id, "seat": exc.seat},
+            ) from exc
+        except NameTakenError as exc:
+            raise LobbyError(
+                409,
+                "name_taken",
+                f"{exc.name} is already at the next table (someone joined it with that name): "
+                "join it with another name through its invite link",
+            ) from exc
+        except ConflictError as exc:
+            now = await self._row(table_id)
+            if now is None:
+                raise LobbyError(404, "no_table", "no such table") from exc
+            if now.status != "finished":
+                raise LobbyError(409, "not_finished", "the game is not over yet: play again once it is") from exc
+            raise LobbyError(
+                409,
+                "cannot_join",
+                f"{exc}: open it to watch",
+                extra={"table_id": now.next_table} if now.next_table else None,
+            ) from exc
+        if placed.created:
+            await self.next_table_changed(table_id)
+            if self.cluster is not None:
+                self.cluster.table_changed(table_id)
+        else:
+            await self._seats_changed(placed.table_id)
+        return placed, new_token
+
+    async def next_table_changed(self, table_id: str) -> None:
+        """A finished table got its next table (here or in another process): tell its sockets here."""
+        row = await self._row(table_id)
+        if row is None:
+            return
+        session = self.sessions.get(table_id)
+        if session is not None:
+            session.next_table = row.next_table
+            self.hub.table_changed(session)
+        elif self.hub.connections(table_id):
+            info = await self.table_info(table_id)
+            if info is not None:
+                self.hub.broadcast_table(table_id, info)
 
     async def leave(self, table_id: str, token: str) -> None:
         """Give a seat back before the start: it is open again, and the token plays here no more.
@@ -432,6 +567,11 @@ class TableManager:
             )
         info.created = row.created
         info.invite_path = f"/t/{row.id}"
+        # The database is the truth (a notice from another process may be lost).
+        info.next_table = row.next_table
+        if session is not None and session.next_table != row.next_table:
+            session.next_table = row.next_table
+            self.hub.table_changed(session)
         return info
 
     async def authenticate(self, table_id: str, token: str) -> int | None:
@@ -554,6 +694,7 @@ class TableManager:
         )
         for line in chat:
             session.remember_chat(line.name, line.seat, line.text)
+        session.next_table = row.next_table
         session.listeners.append(self.hub)
         self.sessions[row.id] = session
         return session

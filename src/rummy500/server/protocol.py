@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 __all__ = [
+    "AgainRequest",
+    "AgainResponse",
     "ChatHistoryMessage",
     "ChatMessage",
     "ClientAction",
@@ -111,6 +113,15 @@ class JoinRequest(_StrictTypes):
     name: Name
 
 
+class AgainRequest(_StrictTypes):
+    """``POST /api/tables/{id}/again``: play again with the same people (the body may be left out)."""
+
+    reissue: bool = Field(
+        default=False,
+        description="already seated at the next table (the answer was lost): give that seat a new token",
+    )
+
+
 # ----------------------------------------------------------------- REST: out
 class CreateTableResponse(BaseModel):
     """The new table, the creator's seat and its secret token."""
@@ -161,6 +172,20 @@ class TableInfo(BaseModel):
     spectators: int = 0
     created: datetime | None = None
     invite_path: str | None = None
+    next_table: str | None = Field(
+        default=None, description="once the game is over: the table its players opened to play again"
+    )
+
+
+class AgainResponse(BaseModel):
+    """The next table, the caller's seat there and its secret token."""
+
+    table_id: str
+    seat: int
+    token: str
+    invite_url: str
+    created: bool = Field(description="this call made the next table: the caller is its creator (seat 0)")
+    table: TableInfo
 
 
 class GameSummary(BaseModel):

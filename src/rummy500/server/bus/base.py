@@ -11,7 +11,10 @@ from typing import Any, Literal
 
 __all__ = ["CHAT_KEEP", "Bus", "BusError", "Handler", "Notice", "NoticeKind", "Presence"]
 
-NoticeKind = Literal["version", "presence", "lobby", "chat", "ready", "resync"]
+NoticeKind = Literal["version", "presence", "lobby", "chat", "ready", "table", "resync"]
+
+#: The kinds of notice sent between processes (``resync`` is the bus's own, never sent).
+_KINDS = ("version", "presence", "lobby", "chat", "ready", "table")
 
 #: Chat lines of a table the bus keeps for pages that (re)connect to any process.
 CHAT_KEEP = 50
@@ -28,7 +31,8 @@ class Notice:
     Attributes:
         kind: ``version`` (a new action is stored), ``presence`` (someone
             connected or left, or the driver's stand-ins changed), ``lobby`` (a
-            table in the lobby changed), ``chat``, or ``resync`` (the bus was
+            table in the lobby changed), ``chat``, ``ready``, ``table`` (a
+            finished table got its next table: read it from the database), or ``resync`` (the bus was
             away: every table may have missed notices; ``table_id`` is empty).
         table_id: The table.
         version: For ``version``: the version now stored; for ``ready``: the
@@ -61,7 +65,7 @@ class Notice:
             ValueError: Not a notice.
         """
         body = json.loads(data)
-        if not isinstance(body, dict) or body.get("k") not in ("version", "presence", "lobby", "chat", "ready"):
+        if not isinstance(body, dict) or body.get("k") not in _KINDS:
             raise ValueError("not a notice")
         return str(body["n"]), cls(
             kind=body["k"],

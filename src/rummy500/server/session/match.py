@@ -244,6 +244,8 @@ class MatchSession:
         self._store_failing = False
         #: When the table was opened (``None``: not known to this session).
         self.created = created
+        #: The table its players opened to play again once the game was over (set by the manager).
+        self.next_table: str | None = None
         #: Each seat's last hint (it stands for that seat's view at its ``version``).
         self._hint_answers: dict[int, dict[str, Any]] = {}
         #: Each seat's latest hint task and the version it was asked at (each waits for the one before).
@@ -293,6 +295,7 @@ class MatchSession:
             "settings": self.settings.to_mapping(),
             "created": self.created.isoformat().replace("+00:00", "Z") if self.created is not None else None,
             "invite_path": f"/t/{self.game_id}",
+            "next_table": self.next_table,
         }
 
     def log(self) -> list[dict[str, Any]]:

@@ -1,10 +1,13 @@
 """Storage of tables and games: the :class:`Storage` interface and its SQL adapters."""
 
 from rummy500.server.storage.base import (
+    AlreadyJoinedError,
     ChatLine,
     ConflictError,
     GameRow,
     NameTakenError,
+    NewTable,
+    NextSeat,
     SeatKind,
     SeatRow,
     Status,
@@ -17,10 +20,13 @@ from rummy500.server.storage.base import (
 from rummy500.server.storage.sql import PostgresStorage, SqliteStorage, SqlStorage, open_storage
 
 __all__ = [
+    "AlreadyJoinedError",
     "ChatLine",
     "ConflictError",
     "GameRow",
     "NameTakenError",
+    "NewTable",
+    "NextSeat",
     "PostgresStorage",
     "SeatKind",
     "SeatRow",

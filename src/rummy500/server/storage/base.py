@@ -20,10 +20,13 @@ from datetime import datetime
 from typing import Any, Literal
 
 __all__ = [
+    "AlreadyJoinedError",
     "ChatLine",
     "ConflictError",
     "GameRow",
     "NameTakenError",
+    "NewTable",
+    "NextSeat",
     "SeatKind",
     "SeatRow",
     "Status",
@@ -58,6 +61,37 @@ class NameTakenError(ConflictError):
         self.name = name
         self.kind = kind
         super().__init__(f"{name} is already at this table")
+
+
+class AlreadyJoinedError(ConflictError):
+    """A "play again" refused because the caller's seat of the finished table already has a seat at the next one.
+
+    Attributes:
+        table_id: The next table.
+        seat: The seat the caller holds there.
+    """
+
+    def __init__(self, table_id: str, seat: int) -> None:
+        self.table_id = table_id
+        self.seat = seat
+        super().__init__(f"already seated at seat {seat} of the next table")
+
+
+@dataclass(frozen=True)
+class NextSeat:
+    """Where :meth:`Storage.play_again` seated the caller.
+
+    Attributes:
+        table_id: The next table.
+        seat: The caller's seat there.
+        created: Whether this call made the next table (the caller is its creator, at seat 0).
+        reissued: Whether the caller held that seat already and its token was replaced.
+    """
+
+    table_id: str
+    seat: int
+    created: bool
+    reissued: bool = False
 
 
 def name_key(name: str) -> str:
@@ -106,6 +140,17 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class NewTable:
+    """A table to store in the lobby (see :meth:`Storage.play_again`): seat 0 is its creator's."""
+
+    id: str
+    title: str
+    rules: dict[str, Any]
+    seats: list[SeatRow]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class StoredAction:
     """One accepted action of the log: number ``seq`` (from 0), seat and RECORD.md verb."""
 
@@ -150,6 +195,8 @@ class GameRow:
         actions: Number of accepted actions.
         settings: How the table is run (turn clock, hints, public); empty for
             tables stored before settings existed (the defaults apply).
+        next_table: The table its players opened to play again once it was
+            over (``None`` until one of them does).
     """
 
     id: str
@@ -165,6 +212,7 @@ class GameRow:
     result: dict[str, Any] | None = None
     actions: int = 0
     settings: dict[str, Any] = field(default_factory=dict)
+    next_table: str | None = None
 
     @property
     def players(self) -> list[str]:
@@ -224,6 +272,43 @@ class Storage(ABC):
         Raises:
             ConflictError: The table is not in the lobby, or the seat is not a
                 person's seat other than the creator's (or not that token's).
+        """
+
+    @abstractmethod
+    def play_again(
+        self,
+        game_id: str,
+        seat: int,
+        token_hash: str,
+        *,
+        new_table: NewTable,
+        reissue: bool = False,
+    ) -> NextSeat:
+        """Seat the person of ``seat`` of a finished table at its next table, making it if there is none.
+
+        One transaction, the finished table's row held: of two callers at
+        once, one makes the next table and the other joins it. With no next
+        table yet (or one deleted since, never started), ``new_table`` is
+        stored (its seat 0 is the caller's, with ``token_hash``) and linked
+        as the finished table's ``next_table``. Else the caller takes, at the
+        next table (in the lobby), their old seat number if it is open, else
+        the lowest open seat, with the name ``new_table`` gives seat 0.
+
+        Args:
+            game_id: The finished table.
+            seat: The caller's seat there.
+            token_hash: The caller's new token, for the next table.
+            new_table: The table to make if there is none yet (id, title,
+                rules, settings and seats, the caller at seat 0).
+            reissue: A caller seated at the next table already (from this
+                seat) gets ``token_hash`` for that seat instead of the
+                old one, while the next table is in the lobby.
+
+        Raises:
+            AlreadyJoinedError: The caller has a seat there already (and not ``reissue``).
+            NameTakenError: Someone else at the next table has the caller's name.
+            ConflictError: The table is not finished (or does not exist), or the
+                next table is full or has started.
         """
 
     @abstractmethod

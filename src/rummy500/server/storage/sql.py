@@ -6,7 +6,8 @@ bots, hashed seat tokens), ``actions`` (the append-only log, primary key
 ``(game_id, seq)`` so two servers can never fork a game: the second writer of
 an action number gets a :class:`ConflictError`) and ``chat`` (the lines said at
 each game, in the order they were said; a database made before it existed gets
-it when it is next opened).
+it when it is next opened). Columns added since the first version (all
+nullable) are added to an older database when it is opened.
 
 Every write commits before it returns; SQLite runs in WAL mode with
 ``synchronous=NORMAL``: an acknowledged action survives the server process
@@ -59,10 +60,13 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 from rummy500.server.config import safe_url
 from rummy500.server.storage.base import (
+    AlreadyJoinedError,
     ChatLine,
     ConflictError,
     GameRow,
     NameTakenError,
+    NewTable,
+    NextSeat,
     SeatRow,
     Status,
     Storage,
@@ -101,6 +105,8 @@ GAMES = Table(
     Column("settings", _JSON),
     # Listed among the public replays once finished (private tables never are).
     Column("public", Boolean, index=True),
+    # The table its players opened to play again once this one was over; added later.
+    Column("next_table", String(64)),
 )
 
 SEATS = Table(
@@ -112,6 +118,8 @@ SEATS = Table(
     Column("name", String(64)),
     Column("bot_level", String(32)),
     Column("token_hash", String(64), unique=True),
+    # The seat of the finished table this person came from ("play again"); added later.
+    Column("again_from", Integer),
 )
 
 ACTIONS = Table(
@@ -228,15 +236,28 @@ class SqlStorage(Storage):
         except (SQLAlchemyError, self._dbapi.Error) as exc:
             raise StorageError(str(exc)) from exc
 
+    #: Columns added since the first version, per table (all nullable: older rows read as NULL).
+    ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
+        ("games", "settings", "JSON"),
+        ("games", "public", "BOOLEAN"),
+        ("games", "next_table", "VARCHAR(64)"),
+        ("seats", "again_from", "INTEGER"),
+    )
+
     def _add_missing_columns(self) -> None:
         """Bring a database made by an older version up to date (columns added since, all nullable)."""
         with self.engine.begin() as conn:
             schema = conn.get_execution_options().get("schema_translate_map", {}).get(None)
-            have = {c["name"] for c in inspect(conn).get_columns("games", schema=schema)}
-            table = f'"{schema}".games' if schema else "games"
-            for name, kind in (("settings", "JSON"), ("public", "BOOLEAN")):
-                if name not in have:
-                    conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
+            have: dict[str, set[str]] = {}
+            for table_name, name, kind in self.ADDED_COLUMNS:
+                if table_name not in have:
+                    have[table_name] = {c["name"] for c in inspect(conn).get_columns(table_name, schema=schema)}
+                if name in have[table_name]:
+                    continue
+                table = f'"{schema}".{table_name}' if schema else table_name
+                # (PostgreSQL: another process starting at once may add it first.)
+                guard = " IF NOT EXISTS" if conn.dialect.name == "postgresql" else ""
+                conn.execute(text(f"ALTER TABLE {table} ADD COLUMN{guard} {name} {kind}"))
 
     # ------------------------------------------------------------------ helpers
     def _seats(self, conn: Connection, game_id: str) -> list[SeatRow]:
@@ -263,6 +284,7 @@ class SqlStorage(Storage):
             result=row.result,
             actions=count,
             settings={**(row.settings or {}), "public": bool(row.public)},
+            next_table=row.next_table,
         )
 
     # --------------------------------------------------------------- interface
@@ -277,37 +299,45 @@ class SqlStorage(Storage):
         settings: dict[str, Any] | None = None,
     ) -> None:
         """See :meth:`Storage.create_table`."""
+        table = NewTable(id=game_id, title=title, rules=rules, seats=seats, settings=settings or {})
         try:
             with self.engine.begin() as conn:
-                conn.execute(
-                    insert(GAMES).values(
-                        id=game_id,
-                        title=title,
-                        status="lobby",
-                        created=_now(),
-                        rules=rules,
-                        settings={k: v for k, v in (settings or {}).items() if k != "public"},
-                        public=bool((settings or {}).get("public", False)),
-                    )
-                )
-                conn.execute(
-                    insert(SEATS),
-                    [
-                        {
-                            "game_id": game_id,
-                            "seat": s.seat,
-                            "kind": s.kind,
-                            "name": s.name,
-                            "bot_level": s.bot_level,
-                            "token_hash": creator_token_hash if s.seat == 0 else None,
-                        }
-                        for s in seats
-                    ],
-                )
+                self._insert_table(conn, table, creator_token_hash)
         except IntegrityError as exc:
             raise ConflictError(f"table {game_id} already exists") from exc
         except (SQLAlchemyError, self._dbapi.Error) as exc:
             raise StorageError(str(exc)) from exc
+
+    def _insert_table(
+        self, conn: Connection, table: NewTable, creator_token_hash: str, again_from: int | None = None
+    ) -> None:
+        """Insert a table in the lobby and its seats (seat 0 the creator's, with ``again_from``)."""
+        conn.execute(
+            insert(GAMES).values(
+                id=table.id,
+                title=table.title,
+                status="lobby",
+                created=_now(),
+                rules=table.rules,
+                settings={k: v for k, v in table.settings.items() if k != "public"},
+                public=bool(table.settings.get("public", False)),
+            )
+        )
+        conn.execute(
+            insert(SEATS),
+            [
+                {
+                    "game_id": table.id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "bot_level": s.bot_level,
+                    "token_hash": creator_token_hash if s.seat == 0 else None,
+                    "again_from": again_from if s.seat == 0 else None,
+                }
+                for s in table.seats
+            ],
+        )
 
     def get_game(self, game_id: str, *, with_record: bool = False) -> GameRow | None:
         """See :meth:`Storage.get_game`."""
@@ -349,7 +379,7 @@ class SqlStorage(Storage):
             done = conn.execute(
                 update(SEATS)
                 .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat, SEATS.c.kind == "open")
-                .values(kind="human", name=name, token_hash=token_hash)
+                .values(kind="human", name=name, token_hash=token_hash, again_from=None)
             ).rowcount
             if done:
                 return seat
@@ -362,9 +392,84 @@ class SqlStorage(Storage):
             query = update(SEATS).where(SEATS.c.game_id == game_id, SEATS.c.seat == seat, SEATS.c.kind == "human")
             if token_hash is not None:
                 query = query.where(SEATS.c.token_hash == token_hash)
-            opened = query.values(kind="open", name=None, bot_level=None, token_hash=None)
+            opened = query.values(kind="open", name=None, bot_level=None, token_hash=None, again_from=None)
             if seat == 0 or not conn.execute(opened).rowcount:
                 raise ConflictError(f"seat {seat} is not a player's seat that can be opened")
+
+    def play_again(
+        self,
+        game_id: str,
+        seat: int,
+        token_hash: str,
+        *,
+        new_table: NewTable,
+        reissue: bool = False,
+    ) -> NextSeat:
+        """See :meth:`Storage.play_again`."""
+        try:
+            with self.engine.begin() as conn:
+                # Held first (a no-op write of the finished row, as _lock_lobby): two
+                # callers at once queue up here, so the second finds the first's table.
+                held = conn.execute(
+                    update(GAMES).where(GAMES.c.id == game_id, GAMES.c.status == "finished").values(status="finished")
+                ).rowcount
+                if not held:
+                    status = conn.execute(select(GAMES.c.status).where(GAMES.c.id == game_id)).scalar()
+                    raise ConflictError("the game is not over" if status else "no such table")
+                linked = conn.execute(select(GAMES.c.next_table).where(GAMES.c.id == game_id)).scalar()
+                if linked is not None:
+                    there = conn.execute(select(GAMES.c.status).where(GAMES.c.id == linked)).scalar()
+                    if there is not None:
+                        return self._join_next(conn, linked, seat, token_hash, new_table, reissue=reissue)
+                # None yet (or one never started and deleted since): this caller makes it.
+                self._insert_table(conn, new_table, token_hash, again_from=seat)
+                conn.execute(update(GAMES).where(GAMES.c.id == game_id).values(next_table=new_table.id))
+                return NextSeat(table_id=new_table.id, seat=0, created=True)
+        except StorageError:
+            raise
+        except IntegrityError as exc:
+            raise ConflictError(f"table {new_table.id} already exists") from exc
+        except (SQLAlchemyError, self._dbapi.Error) as exc:
+            raise StorageError(str(exc)) from exc
+
+    def _join_next(
+        self, conn: Connection, next_id: str, seat: int, token_hash: str, new_table: NewTable, *, reissue: bool
+    ) -> NextSeat:
+        """Seat the person of ``seat`` of the finished table at its next table (see :meth:`play_again`)."""
+        try:
+            self._lock_lobby(conn, next_id)
+        except ConflictError:
+            raise ConflictError("the next game has already started") from None
+        rows = list(
+            conn.execute(
+                select(SEATS.c.seat, SEATS.c.kind, SEATS.c.name, SEATS.c.again_from)
+                .where(SEATS.c.game_id == next_id)
+                .order_by(SEATS.c.seat)
+            )
+        )
+        mine = next((r.seat for r in rows if r.kind == "human" and r.again_from == seat), None)
+        if mine is not None:
+            if not reissue:
+                raise AlreadyJoinedError(next_id, mine)
+            conn.execute(
+                update(SEATS).where(SEATS.c.game_id == next_id, SEATS.c.seat == mine).values(token_hash=token_hash)
+            )
+            return NextSeat(table_id=next_id, seat=mine, created=False, reissued=True)
+        name = new_table.seats[0].name or "Player"
+        key = name_key(name)
+        for r in rows:
+            if r.kind != "open" and r.name and name_key(r.name) == key:
+                raise NameTakenError(r.name, r.kind)
+        open_seats = [r.seat for r in rows if r.kind == "open"]
+        if not open_seats:
+            raise ConflictError("the next table is full")
+        chosen = seat if seat in open_seats else open_seats[0]
+        conn.execute(
+            update(SEATS)
+            .where(SEATS.c.game_id == next_id, SEATS.c.seat == chosen, SEATS.c.kind == "open")
+            .values(kind="human", name=name, token_hash=token_hash, again_from=seat)
+        )
+        return NextSeat(table_id=next_id, seat=chosen, created=False)
 
     def seat_of_token(self, game_id: str, token_hash: str) -> int | None:
         """See :meth:`Storage.seat_of_token`."""
@@ -561,6 +666,8 @@ class SqlStorage(Storage):
             if ids:
                 conn.execute(delete(SEATS).where(SEATS.c.game_id.in_(ids)))
                 conn.execute(delete(GAMES).where(GAMES.c.id.in_(ids), GAMES.c.status == "lobby"))
+                # A finished game whose next table went: its players may make another.
+                conn.execute(update(GAMES).where(GAMES.c.next_table.in_(ids)).values(next_table=None))
             return len(ids)
 
     def close(self) -> None:
