@@ -1,10 +1,12 @@
 // REST calls and the per-table seat tokens kept in localStorage.
 
 export class ApiError extends Error {
-  constructor(message, status, code, problems = []) {
+  constructor(message, status, code, problems = [], detail = null) {
     super(message);
     this.status = status;
     this.code = code;
+    // The refusal's object as the server sent it (`already_joined` adds `table_id` and `seat`), or null.
+    this.detail = detail;
     // Each problem the server listed (a refused set of rules lists every one), for a form to point at.
     this.problems = problems;
   }
@@ -35,7 +37,8 @@ export async function api(method, path, body, token) {
   if (!res.ok) {
     throw new ApiError(errorMessage(data) || `${res.status} ${res.statusText}`, res.status,
       data?.code ?? data?.error?.code ?? data?.detail?.code,
-      [data?.problems, data?.error?.problems, data?.detail?.problems].find(Array.isArray) ?? []);
+      [data?.problems, data?.error?.problems, data?.detail?.problems].find(Array.isArray) ?? [],
+      [data?.detail, data?.error].find((d) => d && typeof d === "object" && !Array.isArray(d)) ?? null);
   }
   return data;
 }

@@ -39,6 +39,12 @@ export function renderTable(root, tableId) {
   return () => page.destroy();
 }
 
+/**
+ * A table page opened by *Play again*: {tableId, focus}. The page it opens takes the focus where
+ * a join from the form puts it (the waiting room's heading), as the pressed button is gone.
+ */
+let arrival = null;
+
 /** How to rearrange the hand: touch screens drag; keyboards also have Shift+arrows. */
 const REARRANGE = window.matchMedia?.("(pointer: coarse)").matches ? "drag" : "drag, or Shift+arrows";
 
@@ -85,6 +91,12 @@ class TablePage {
     this.leaveError = null;     // the server refused Leave: its words
     this.joinName = null;       // the name for the join form after a seat was given back
     this.focusNext = null;      // the data-testid to focus once the waiting room is drawn again
+    if (arrival?.tableId === tableId) this.focusNext = arrival.focus;
+    arrival = null;
+    // Play again (the game-over banner): the request in flight, and what a refusal said.
+    this.again = { busy: false, error: null, watch: null, watchText: null };
+    this.nextHost = null;       // {id, name}: the next table and who opened it (its seat 0), once asked
+    this.nextSaid = undefined;  // the next_table the page has told of (undefined: no table facts yet)
     this.build();
     this.ticker = setInterval(() => this.renderTimers(), 250);
     // The sticky hand's height, for the page's scroll padding (style.css): a
@@ -240,6 +252,7 @@ class TablePage {
   }
 
   destroy() {
+    this.destroyed = true;
     this.conn?.close();
     this.handObserver?.disconnect();
     this.chatObserver?.disconnect();
@@ -311,6 +324,7 @@ class TablePage {
     this.renderPlayers();
     this.renderRules(); // in the waiting room too: people see the house rules before they start
     this.scores.setNames(this.names(), this.sides());
+    this.noteNextTable();
   }
 
   names() {
@@ -1031,6 +1045,7 @@ class TablePage {
       // The stored seat token is no longer valid: watch instead.
       forgetSeat(this.tableId);
       this.me = null;
+      this.renderAgain(); // no Play again without a seat
       this.showBanner(`${reason} You are now watching.`);
       this.connect();
       return;
@@ -1518,6 +1533,8 @@ class TablePage {
     const inputs = [held && { ...held, left: null }, b, this.lastRound, names, this.sides(), me,
       this.readySent, this.view?.hand != null, this.view?.scores, this.tableId];
     if (!this.changed("banner", inputs)) return;
+    // Play again's controls are kept across redraws: one of them focused keeps the focus.
+    const againFocus = [this.againBtn, this.watchNextLink].find((x) => x && x === document.activeElement) ?? null;
     clear(el);
     const ro = b?.round_over ?? null;
     const go = b?.game_over ?? null;
@@ -1530,11 +1547,17 @@ class TablePage {
       this.renderGameOver(el, go, names, summary);
       // What to do next comes with the result, not below the last round's rows of cards.
       const id = encodeURIComponent(this.tableId);
+      // A seated player's first choice is Play again (the same people, rules and bots); a
+      // spectator's is the replay, and Watch the next game once one is opened.
+      const again = this.againControls();
       el.append(h("div", { class: "row game-over-links" }, [
-        h("a", { href: `/#replay/${id}`, class: "button primary", dataset: { testid: "game-over-replay" } }, "Replay this game"),
+        again.button, again.watch,
+        this.replayLink = h("a", { href: `/#replay/${id}`, class: "button", dataset: { testid: "game-over-replay" } }, "Replay this game"),
         h("a", { href: `/api/games/${id}/record`, download: `rummy500-${this.tableId}.json`, class: "button", dataset: { testid: "game-over-download" } }, "Download record"),
-        h("a", { href: "/", class: "button" }, "New game"),
-      ]));
+        h("a", { href: "/", class: "button", dataset: { testid: "game-over-new" } }, "New game"),
+      ]), again.notes);
+      this.renderAgain();
+      againFocus?.focus({ preventScroll: true });
       el.append(h("h3", { class: "final-head" }, `Round ${round + 1}`));
     }
     const out = summary ? summary.went_out : ro?.went_out;
@@ -1695,6 +1718,169 @@ class TablePage {
   }
 
   /** The winner and the final totals (per side in a partnership), best first, with any final bonus named. */
+  // ---------------------------------------------------------- play again
+  /**
+   * The game-over banner's Play again controls, made once (the banner is drawn again at times:
+   * a pressed button keeps the keyboard focus): the button, the Watch link, and the lines under
+   * them (who opened the next game; a refusal in words).
+   */
+  againControls() {
+    if (!this.againBtn) {
+      this.againBtn = h("button", {
+        type: "button", class: "primary", dataset: { testid: "play-again" }, "aria-describedby": "again-news again-error",
+      }, "Play again");
+      this.againBtn.addEventListener("click", () => this.playAgain());
+      this.watchNextLink = h("a", { class: "button", hidden: true, dataset: { testid: "watch-next" } }, "Watch the next game");
+      // Not a live region: the news is said once in the moves' live region (noteNextTable).
+      this.againNews = h("p", { class: "hint", id: "again-news", hidden: true, dataset: { testid: "again-news" } });
+      this.againError = h("p", { class: "field-error", id: "again-error", role: "alert", hidden: true, dataset: { testid: "again-error" } });
+      this.againNotes = h("div", { class: "again-notes" }, [this.againNews, this.againError]);
+    }
+    return { button: this.againBtn, watch: this.watchNextLink, notes: this.againNotes };
+  }
+
+  /** Play again's controls as things stand: the table's `next_table`, the request in flight, a refusal. */
+  renderAgain() {
+    if (!this.againBtn) return;
+    const next = this.table?.next_table ?? null;
+    const seated = !!this.me?.token;
+    const { busy, error, watch, watchText } = this.again;
+    const btn = this.againBtn;
+    btn.hidden = !seated;
+    const label = busy ? (next ? "Joining…" : "Starting…") : next ? "Join the next game" : "Play again";
+    if (btn.textContent !== label) btn.textContent = label;
+    // While the request runs the button stays focusable (aria-disabled, not disabled), as Hint does:
+    // the focus stays on it, and a second press sends nothing.
+    if (busy) {
+      btn.setAttribute("aria-disabled", "true");
+      btn.setAttribute("aria-busy", "true");
+    } else {
+      btn.removeAttribute("aria-disabled");
+      btn.removeAttribute("aria-busy");
+    }
+    // A spectator watches the next game; a player the next table refused (full, started) too.
+    const watchId = watch ?? (!seated ? next : null);
+    this.watchNextLink.hidden = !watchId;
+    if (watchId) this.watchNextLink.href = `/t/${encodeURIComponent(watchId)}`;
+    else this.watchNextLink.removeAttribute("href");
+    const watchLabel = watch ? (watchText ?? "Watch the next game") : "Watch the next game";
+    if (this.watchNextLink.textContent !== watchLabel) this.watchNextLink.textContent = watchLabel;
+    this.watchNextLink.classList.toggle("primary", !seated);
+    // One primary choice: Play again for a player; for a spectator Watch, else the replay.
+    this.replayLink?.classList.toggle("primary", !seated && !watchId);
+    const news = next ? this.nextNews(next) : "";
+    if (this.againNews.textContent !== news) this.againNews.textContent = news;
+    this.againNews.hidden = !news;
+    if (this.againError.textContent !== (error ?? "")) this.againError.textContent = error ?? "";
+    this.againError.hidden = !error;
+  }
+
+  /** "Ann started the next game with the same rules." (who, once the next table's facts have come). */
+  nextNews(next) {
+    if (seatFor(next)?.seat === 0) return "You started the next game with the same rules.";
+    const name = this.nextHost?.id === next ? this.nextHost.name : null;
+    return name ? `${name} started the next game with the same rules.` : "The next game has been started with the same rules.";
+  }
+
+  /**
+   * The table's `next_table` came or changed: ask who opened it (the next table's seat 0), draw
+   * the controls, and say it once in the moves' live region when it came while the page was open.
+   */
+  noteNextTable() {
+    const next = this.table?.next_table ?? null;
+    // A page opened after the next game was started shows it in the banner; it is not news.
+    if (this.nextSaid === undefined) this.nextSaid = next;
+    if (!next) {
+      this.nextHost = null;
+      this.nextSaid = null;
+    } else if (this.nextHost?.id !== next) {
+      this.nextHost = { id: next, name: null };
+      api("GET", `/api/tables/${encodeURIComponent(next)}`).then((t) => {
+        const seats = Array.isArray(t?.seats) ? t.seats : [];
+        return (seats.find((x) => x?.seat === 0) ?? seats[0])?.name ?? null;
+      }, () => null).then((name) => {
+        if (this.destroyed || this.nextHost?.id !== next) return;
+        this.nextHost = { id: next, name };
+        this.renderAgain();
+        this.sayNext(next);
+      });
+    }
+    this.renderAgain();
+  }
+
+  /** Tell a screen reader the next game has been opened, once (a page that opened it itself moves on). */
+  sayNext(next) {
+    if (this.nextSaid === next) return;
+    this.nextSaid = next;
+    if (this.again.busy || !this.gameOver()) return;
+    this.liveEl.textContent = this.nextNews(next);
+  }
+
+  /**
+   * Play again: the finished table's seat token asks for a seat at the next table (making it, the
+   * first time: the caller is its creator). The seat is stored as a join's, and the page opens it.
+   */
+  async playAgain() {
+    if (!this.me?.token || this.again.busy) return;
+    const next = this.table?.next_table ?? null;
+    // This browser holds a seat there already (pressed in another tab): go there.
+    if (next && seatFor(next)?.token) {
+      this.openTable(next);
+      return;
+    }
+    const path = `/api/tables/${encodeURIComponent(this.tableId)}/again`;
+    this.again = { busy: true, error: null, watch: null, watchText: null };
+    this.renderAgain();
+    let res;
+    try {
+      try {
+        res = await api("POST", path, undefined, this.me.token);
+      } catch (e) {
+        if (e.code !== "already_joined") throw e;
+        // Seated there already: with its token, just go; without (the answer was lost), ask once for a new one.
+        const there = e.detail?.table_id ?? this.table?.next_table ?? null;
+        if (there && seatFor(there)?.token) {
+          this.openTable(there);
+          return;
+        }
+        res = await api("POST", path, { reissue: true }, this.me.token);
+      }
+    } catch (e) {
+      if (this.destroyed) return;
+      this.again = { busy: false, ...this.againRefusal(e) };
+      this.renderAgain();
+      return;
+    }
+    if (this.destroyed) return;
+    const seats = Array.isArray(res.table?.seats) ? res.table.seats : [];
+    const name = seats.find((x) => x?.seat === res.seat)?.name ?? this.me.name ?? storedName();
+    storeSeat(res.table_id, {
+      seat: res.seat, token: res.token, name, creator: res.seat === 0, invite_url: res.invite_url,
+      title: res.table?.title ?? this.table?.title,
+    });
+    this.openTable(res.table_id);
+  }
+
+  /** A refused Play again in words (and the next table to watch when it cannot be joined). */
+  againRefusal(e) {
+    const there = e.detail?.table_id ?? this.table?.next_table ?? null;
+    if (e.code === "cannot_join") return { error: "The next game is full or has started.", watch: there };
+    if (e.code === "name_taken") return { error: e.message, watch: there, watchText: "Open the next game" };
+    if (e.status === 429) return { error: "Too many new tables from here just now: try again shortly." };
+    if (e.code === "bad_token") {
+      return { error: "This browser no longer holds a seat at this table, so it cannot join the next game from here.", watch: there };
+    }
+    if (e.status === 0) return { error: "Cannot reach the server: check the connection and try again." };
+    return { error: e.message || "The next game could not be opened: try again." };
+  }
+
+  /** Open another table's page in this one (as the lobby does), its focus where a join puts it. */
+  openTable(id) {
+    arrival = { tableId: id, focus: "waiting-heading" };
+    history.pushState(null, "", `/t/${encodeURIComponent(id)}`);
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  }
+
   renderGameOver(el, go, names, summary) {
     const groups = this.standings(go, names);
     const bonus = summary?.final_bonus ?? [...this.scores.rounds.values()].find((r) => r.bonus)?.bonus ?? null;
