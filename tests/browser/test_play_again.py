@@ -26,7 +26,6 @@ from browser_ui import (
     play_until_round_over,
     round_over_visible,
     state,
-    wait_for_my_move,
     wait_settled,
 )
 from playwright.sync_api import Page, expect
@@ -85,21 +84,27 @@ def _stored(page: Page, tid: str) -> dict | None:
     return json.loads(raw) if raw else None
 
 
+#: A page whose seat may play now: a state in hand, no move in flight, no call window, legal moves.
+_READY = (
+    "() => !!(window.rummy && !window.rummy.pending && !window.rummy.waiting && window.rummy.view"
+    " && window.rummy.view.to_move === window.rummy.view.seat && window.rummy.view.legal.length > 0)"
+)
+
+
 def _play_to_the_end(players: dict[int, Page], deadline_s: float = 120) -> None:
-    """Play the people's turns (the bots play theirs) until the game-over banner shows."""
+    """Play the people's turns (the bots play theirs) until the game-over banner shows.
+
+    Each page is asked whether its own seat may move now (not another page's picture of whose turn
+    it is, which may be a state behind).
+    """
     first = next(iter(players.values()))
     t0 = time.monotonic()
     while not round_over_visible(first):
         assert time.monotonic() - t0 < deadline_s, "the game took too long"
-        s = state(first)
-        to_move = (s.get("view") or {}).get("to_move")
-        page = players.get(to_move)
-        if page is None:  # a bot's turn (or no state yet): wait for the next one
-            wait_settled(first, s.get("version"))
+        page = next((p for p in players.values() if p.evaluate(_READY)), None)
+        if page is None:  # a bot's turn, or a state on its way
+            first.wait_for_timeout(50)
             continue
-        wait_for_my_move(page)
-        if round_over_visible(page):
-            break
         if play_simple_turn(page) == "nothing":
             wait_settled(page, state(page)["version"])
     for page in players.values():
