@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -14,7 +15,7 @@ from sqlalchemy.engine import make_url
 from rummy500.server.app import create_app
 from rummy500.server.config import Settings
 
-from .helpers import POSTGRES_URL, fixed_seeds, make_settings
+from .helpers import POSTGRES_URL, REDIS_URL, fixed_seeds, make_settings
 
 
 @pytest.fixture
@@ -58,3 +59,26 @@ def pg_schema() -> Iterator[str]:
         with engine.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         engine.dispose()
+
+
+@pytest.fixture
+def redis_prefix() -> Iterator[str]:
+    """A key prefix of this test's own on the test Redis; every key under it is deleted afterwards."""
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+    try:
+        client.ping()
+    except Exception as exc:  # noqa: BLE001
+        client.close()
+        pytest.fail(
+            f"Redis is not reachable at {REDIS_URL} ({type(exc).__name__}: {exc}). "
+            "Start it (redis-server), or point RUMMY500_TEST_REDIS_URL at one.",
+            pytrace=False,
+        )
+    prefix = f"rummy500test:{secrets.token_hex(6)}:"
+    try:
+        yield prefix
+    finally:
+        keys = list(client.scan_iter(match=prefix + "*", count=500))
+        if keys:
+            client.delete(*keys)
+        client.close()

@@ -23,6 +23,7 @@ from rummy500.server.config import Settings
 T = TypeVar("T")
 
 POSTGRES_URL = os.environ.get("RUMMY500_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("RUMMY500_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
@@ -106,11 +107,18 @@ def receive(ws: Any, kind: str, where: Callable[[dict[str, Any]], bool] | None =
 
 def state_within(ws: Any, seconds: float, where: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
     """The next ``state`` message (one ``where`` accepts); fails, instead of waiting for ever, if none comes within ``seconds``."""
+    return message_within(ws, "state", seconds, where)
+
+
+def message_within(
+    ws: Any, kind: str, seconds: float, where: Callable[[dict[str, Any]], bool] | None = None
+) -> dict[str, Any]:
+    """The next message of ``kind`` (one ``where`` accepts); fails, instead of waiting for ever, if none comes within ``seconds``."""
     box: queue.Queue[dict[str, Any] | BaseException] = queue.Queue()
 
     def read() -> None:
         try:
-            box.put(receive(ws, "state", where=where))
+            box.put(receive(ws, kind, where=where))
         except BaseException as exc:  # noqa: BLE001 - handed to the test
             box.put(exc)
 
@@ -118,7 +126,7 @@ def state_within(ws: Any, seconds: float, where: Callable[[dict[str, Any]], bool
     try:
         got = box.get(timeout=seconds)
     except queue.Empty:
-        raise AssertionError(f"no such state within {seconds} s") from None
+        raise AssertionError(f"no such {kind} message within {seconds} s") from None
     if isinstance(got, BaseException):
         raise got
     return got

@@ -11,8 +11,6 @@ link, and a database made before it existed is brought up to date.
 from __future__ import annotations
 
 import contextlib
-import queue
-import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -20,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -36,8 +33,8 @@ from rummy500.server.storage import (
     SqlStorage,
 )
 
-from .helpers import POSTGRES_URL, TableDriver, create_table, join, receive, start
-from .test_scaleout import REDIS_URL, instance
+from .helpers import POSTGRES_URL, TableDriver, create_table, join, message_within, receive, start
+from .test_scaleout import instance
 
 
 def _ws(table_id: str, token: str | None = None) -> str:
@@ -62,22 +59,7 @@ def _refused(res: Any, status: int, code: str) -> dict[str, Any]:
 
 def _told(ws: Any, seconds: float = 10.0) -> dict[str, Any]:
     """The next ``table`` message with a ``next_table``; fails, instead of waiting for ever, if none comes in time."""
-    box: queue.Queue[dict[str, Any] | BaseException] = queue.Queue()
-
-    def read() -> None:
-        try:
-            box.put(receive(ws, "table", where=lambda m: m["table"]["next_table"] is not None))
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
-            box.put(exc)
-
-    threading.Thread(target=read, daemon=True).start()
-    try:
-        got = box.get(timeout=seconds)
-    except queue.Empty:
-        raise AssertionError(f"no table message with next_table within {seconds} s") from None
-    if isinstance(got, BaseException):
-        raise got
-    return got
+    return message_within(ws, "table", seconds, lambda m: m["table"]["next_table"] is not None)
 
 
 def _seats(table: dict[str, Any]) -> list[tuple[str, str | None, str | None]]:
@@ -461,23 +443,6 @@ def test_a_postgres_database_made_before_play_again_is_brought_up_to_date(pg_sch
 
 
 # ------------------------------------------------------------------ scale-out
-@pytest.fixture
-def redis_prefix() -> Iterator[str]:
-    """A key prefix of this test's own on the test Redis; its keys are deleted afterwards."""
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-    try:
-        client.ping()
-    except Exception as exc:  # noqa: BLE001
-        client.close()
-        pytest.fail(f"Redis is not reachable at {REDIS_URL} ({type(exc).__name__}: {exc})", pytrace=False)
-    prefix = f"rummy500test:{secrets.token_hex(6)}:"
-    try:
-        yield prefix
-    finally:
-        keys = list(client.scan_iter(match=prefix + "*", count=500))
-        if keys:
-            client.delete(*keys)
-        client.close()
 
 
 @pytest.mark.postgres

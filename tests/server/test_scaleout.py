@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import json
 import os
-import secrets
 import signal
 import socket
 import subprocess
@@ -46,6 +45,7 @@ from rummy500.server.storage import PostgresStorage, SeatRow
 
 from .helpers import (
     POSTGRES_URL,
+    REDIS_URL,
     TableDriver,
     act,
     create_table,
@@ -59,33 +59,10 @@ from .helpers import (
 )
 from .test_pace import find_position
 
-REDIS_URL = os.environ.get("RUMMY500_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-
 pytestmark = pytest.mark.postgres
 
 
 # ------------------------------------------------------------------ fixtures
-@pytest.fixture
-def redis_prefix() -> Iterator[str]:
-    """A key prefix of this test's own on the test Redis; every key under it is deleted afterwards."""
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-    try:
-        client.ping()
-    except Exception as exc:  # noqa: BLE001
-        client.close()
-        pytest.fail(
-            f"Redis is not reachable at {REDIS_URL} ({type(exc).__name__}: {exc}). "
-            "Start it (redis-server), or point RUMMY500_TEST_REDIS_URL at one.",
-            pytrace=False,
-        )
-    prefix = f"rummy500test:{secrets.token_hex(6)}:"
-    try:
-        yield prefix
-    finally:
-        keys = list(client.scan_iter(match=prefix + "*", count=500))
-        if keys:
-            client.delete(*keys)
-        client.close()
 
 
 

@@ -9,14 +9,12 @@ and told to every server process (Redis, or the in-process bus).
 
 from __future__ import annotations
 
-import secrets
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -32,7 +30,7 @@ from rummy500.server.storage import (
 )
 
 from .helpers import POSTGRES_URL, create_table, fixed_seeds, join, make_settings, receive, start, state_within
-from .test_scaleout import REDIS_URL, instance
+from .test_scaleout import instance
 
 
 def _ws(table_id: str, token: str | None = None) -> str:
@@ -359,23 +357,6 @@ def test_two_joins_with_one_name_at_once_seat_one_person(storage: SqlStorage) ->
 
 
 # ------------------------------------------------------------------ scale-out
-@pytest.fixture
-def redis_prefix() -> Iterator[str]:
-    """A key prefix of this test's own on the test Redis; its keys are deleted afterwards."""
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-    try:
-        client.ping()
-    except Exception as exc:  # noqa: BLE001
-        client.close()
-        pytest.fail(f"Redis is not reachable at {REDIS_URL} ({type(exc).__name__}: {exc})", pytrace=False)
-    prefix = f"rummy500test:{secrets.token_hex(6)}:"
-    try:
-        yield prefix
-    finally:
-        keys = list(client.scan_iter(match=prefix + "*", count=500))
-        if keys:
-            client.delete(*keys)
-        client.close()
 
 
 @pytest.mark.postgres

@@ -283,10 +283,7 @@ class TableManager:
                 their name taken there by someone else (409 ``name_taken``), or
                 the next table full or started (409 ``cannot_join``).
         """
-        row = await self._row(table_id)
-        if row is None:
-            raise LobbyError(404, "no_table", "no such table")
-        seat = await self.authenticate(table_id, token)
+        row, seat = await self._seated(table_id, token)
         if seat is None:
             raise LobbyError(403, "bad_token", "only a player seated at this table can play again with it")
         if row.status != "finished":
@@ -377,10 +374,7 @@ class TableManager:
                 the game has started (409 ``not_in_lobby``), or the creator's
                 token (409 ``host_cannot_leave``).
         """
-        row = await self._row(table_id)
-        if row is None:
-            raise LobbyError(404, "no_table", "no such table")
-        seat = await self.authenticate(table_id, token)
+        row, seat = await self._seated(table_id, token)
         if seat is None:
             raise LobbyError(403, "bad_token", "this token has no seat at this table")
         if row.status != "lobby":
@@ -407,10 +401,8 @@ class TableManager:
                 the game has started (409 ``not_in_lobby``), or a seat that is
                 not another person's (409 ``cannot_remove``).
         """
-        row = await self._row(table_id)
-        if row is None:
-            raise LobbyError(404, "no_table", "no such table")
-        if await self.authenticate(table_id, token) != 0:
+        row, asking = await self._seated(table_id, token)
+        if asking != 0:
             raise LobbyError(403, "bad_token", "only the table's creator can remove a player")
         if row.status != "lobby":
             raise LobbyError(409, "not_in_lobby", "the game has started: players can no longer be removed")
@@ -492,10 +484,7 @@ class TableManager:
         Raises:
             LobbyError: No such table, not the creator's token, or not in the lobby.
         """
-        row = await self._row(table_id)
-        if row is None:
-            raise LobbyError(404, "no_table", "no such table")
-        seat = await self.authenticate(table_id, token) if token else None
+        row, seat = await self._seated(table_id, token)
         if seat != 0:
             raise LobbyError(403, "bad_token", "only the table's creator can start it")
         seed = self.seed_source()
@@ -584,6 +573,13 @@ class TableManager:
         """Those of ``table_ids`` still waiting in the lobby."""
         rows = [await self._row(t) for t in table_ids]
         return {row.id for row in rows if row is not None and row.status == "lobby"}
+
+    async def _seated(self, table_id: str, token: str | None) -> tuple[GameRow, int | None]:
+        """The table's row and the seat ``token`` holds there (None: none), or 404 ``no_table``."""
+        row = await self._row(table_id)
+        if row is None:
+            raise LobbyError(404, "no_table", "no such table")
+        return row, (await self.authenticate(table_id, token) if token else None)
 
     async def _row(self, table_id: str, *, with_record: bool = False) -> GameRow | None:
         if not table_id or len(table_id) > 64:
