@@ -11,12 +11,22 @@ import contextlib
 import json
 import re
 import time
+import urllib.request
 from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 MY_TURN_TITLE = "\u25b6 Your turn \u2014 rummy500"
+
+
+def post_json(base: str, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+    """POST ``body`` (JSON; None: no body) to the test server, with ``token`` as the bearer; the JSON answer."""
+    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, headers=headers, method="POST")
+    with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
+        return json.loads(r.read())
 
 
 def state(page: Page) -> dict[str, Any]:

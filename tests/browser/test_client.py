@@ -14,16 +14,8 @@ import re
 import urllib.request
 
 import pytest
-from browser_ui import CARD_TAP, MY_TURN_TITLE
+from browser_ui import CARD_TAP, MY_TURN_TITLE, post_json
 from playwright.sync_api import expect
-
-
-def _post(base: str, path: str, body: dict) -> dict:
-    req = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
-        return json.loads(r.read())
 
 
 def _view(**over) -> dict:
@@ -114,7 +106,7 @@ def _started_table(server: str, name: str) -> dict:
 
     Started, so the server's limit on tables waiting in the lobby never counts it.
     """
-    res = _post(
+    res = post_json(
         server, "/api/tables", {"name": name, "seats": 2, "preset": "standard", "rules": {}, "bots": {"1": "random"}}
     )
     req = urllib.request.Request(

@@ -22,9 +22,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browser_ui import CARD_TAP, SocketSeat
+from browser_ui import CARD_TAP, SocketSeat, post_json
 from playwright.sync_api import expect
-from test_client import _post, _started_table, _view, scripted, scripted_touch  # noqa: F401 - the fixtures are used by name
+from test_client import _started_table, _view, scripted, scripted_touch  # noqa: F401 - the fixtures are used by name
 from test_table_feel import _at, _send
 from test_table_ux import VIEWPORTS
 from test_variants import _first_seed
@@ -305,9 +305,9 @@ def test_the_others_see_the_countdown_when_the_player_to_move_leaves(seeded_serv
     seed, _ = _first_seed(_bob_moves_first, range(1, 200))
     seeded_server.seeds.append(seed)
     base = seeded_server.url
-    made = _post(base, "/api/tables", {"name": "Ann", "seats": 2, "preset": "standard", "rules": {}, "bots": {}})
+    made = post_json(base, "/api/tables", {"name": "Ann", "seats": 2, "preset": "standard", "rules": {}, "bots": {}})
     table_id = made["table_id"]
-    joined = _post(base, f"/api/tables/{table_id}/join", {"name": "Bob"})
+    joined = post_json(base, f"/api/tables/{table_id}/join", {"name": "Bob"})
     req = urllib.request.Request(
         f"{base}/api/tables/{table_id}/start",
         data=b"{}",

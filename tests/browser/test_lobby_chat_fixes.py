@@ -19,7 +19,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from browser_ui import CARD_TAP
+from browser_ui import CARD_TAP, post_json
 from playwright.sync_api import expect
 from test_client import _view, scripted, scripted_touch  # noqa: F401 - the fixtures are used by name
 from test_table_feel import SPOKEN, _at, _finish, _send
@@ -28,11 +28,6 @@ from test_table_ux import VIEWPORTS
 PACE = {"turn_clock": 0, "hints": True, "call_window": None, "clock": None, "summary": None}
 
 
-def _post(base: str, path: str, body: dict, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
-        return json.loads(r.read())
 
 
 def _get(base: str, path: str) -> Any:
@@ -112,7 +107,7 @@ def test_two_players_of_one_name_are_told_apart_everywhere(scripted, size, artif
 # ------------------------------------------------------------ 3, 9: the waiting room says who is here
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
 def test_the_waiting_room_says_who_is_here_and_when_the_creator_has_left(server, new_page, size, artifacts):
-    made = _post(server, "/api/tables", {"name": "Ann", "seats": 3, "title": "Friday game", "bots": {}})
+    made = post_json(server, "/api/tables", {"name": "Ann", "seats": 3, "title": "Friday game", "bots": {}})
     tid = made["table_id"]
     ann = new_page(1366, 768)
     _sit(ann, server, tid, {"seat": 0, "token": made["token"], "name": "Ann", "creator": True, "title": "Friday game"})
@@ -160,8 +155,8 @@ def test_the_waiting_room_says_who_is_here_and_when_the_creator_has_left(server,
 
 # ------------------------------------------------------------ 6, 7, 8: the chat box
 def _chatting(server: str, new_page, size: str):
-    made = _post(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
-    _post(server, f"/api/tables/{made['table_id']}/start", {}, made["token"])
+    made = post_json(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
+    post_json(server, f"/api/tables/{made['table_id']}/start", {}, made["token"])
     page = new_page(*VIEWPORTS[size], touch=size == "phone")
     _sit(page, server, made["table_id"], {"seat": 0, "token": made["token"], "name": "Ann", "creator": True})
     page.goto(f"{server}/t/{made['table_id']}")
@@ -306,8 +301,8 @@ def test_the_chime_waits_for_the_first_touch_without_console_warnings(server, ne
     scripted websockets, count as user gestures): the seat is put in localStorage by an init
     script, and the page's audio state is read from its root's attributes.
     """
-    made = _post(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
-    _post(server, f"/api/tables/{made['table_id']}/start", {}, made["token"])
+    made = post_json(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
+    post_json(server, f"/api/tables/{made['table_id']}/start", {}, made["token"])
     page = new_page()
     seat = json.dumps({"seat": 0, "token": made["token"], "name": "Ann", "creator": True})
     page.context.add_init_script(
@@ -401,7 +396,7 @@ def friday(seeded_server) -> dict[str, Any]:
     """A private finished game "Friday game" and a public finished one "Saturday five" (Ann against a bot)."""
     games: dict[str, Any] = {}
     for key, title, public in (("private", "Friday game", False), ("public", "Saturday five", True)):
-        made = _post(
+        made = post_json(
             seeded_server.url,
             "/api/tables",
             {
@@ -413,7 +408,7 @@ def friday(seeded_server) -> dict[str, Any]:
                 "public": public,
             },
         )
-        _post(seeded_server.url, f"/api/tables/{made['table_id']}/start", {}, made["token"])
+        post_json(seeded_server.url, f"/api/tables/{made['table_id']}/start", {}, made["token"])
         seeded_server.call(lambda app, t=made["table_id"]: _finish(app, t), timeout=120)
         games[key] = made
     return games
@@ -424,7 +419,7 @@ def test_your_finished_private_game_is_found_from_replays_and_your_tables(
     seeded_server, friday, new_page, size, artifacts
 ):
     base = seeded_server.url
-    waiting = _post(base, "/api/tables", {"name": "Ann", "seats": 3, "title": "Sunday lunch", "bots": {}})
+    waiting = post_json(base, "/api/tables", {"name": "Ann", "seats": 3, "title": "Sunday lunch", "bots": {}})
     page = new_page(*VIEWPORTS[size], touch=size == "phone")
     for made, title, at in (
         (friday["private"], "Friday game", 1),

@@ -24,6 +24,7 @@ from typing import Any
 from browser_ui import (
     play_simple_turn,
     play_until_round_over,
+    post_json,
     round_over_visible,
     state,
     wait_settled,
@@ -36,12 +37,6 @@ SHORT = {"rounds": 1, "short_pack": True, "calling_rummy": "off"}
 NEWS = "Ann started the next game with the same rules."
 
 
-def _post(base: str, path: str, body: dict | None = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, headers=headers, method="POST")
-    with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
-        return json.loads(r.read())
 
 
 def _get(base: str, path: str) -> Any:
@@ -113,7 +108,7 @@ def _play_to_the_end(players: dict[int, Page], deadline_s: float = 120) -> None:
 
 def _finished_pair(server: str, new_page):
     """Ann (creator) and Bob play a short game with a bot at seat 3, Cal watching; returns their pages."""
-    made = _post(
+    made = post_json(
         server,
         "/api/tables",
         {
@@ -126,7 +121,7 @@ def _finished_pair(server: str, new_page):
         },
     )
     tid = made["table_id"]
-    joined = _post(server, f"/api/tables/{tid}/join", {"name": "Bob"})
+    joined = post_json(server, f"/api/tables/{tid}/join", {"name": "Bob"})
     ann = _seat_page(new_page, server, tid, {"seat": 0, "token": made["token"], "name": "Ann", "creator": True})
     bob = _seat_page(
         new_page, server, tid, {"seat": joined["seat"], "token": joined["token"], "name": "Bob", "creator": False}
@@ -134,7 +129,7 @@ def _finished_pair(server: str, new_page):
     cal = _seat_page(new_page, server, tid, None)
     for page in (ann, bob, cal):
         expect(page.get_by_test_id("conn-status")).to_have_text("connected")
-    _post(server, f"/api/tables/{tid}/start", {}, made["token"])
+    post_json(server, f"/api/tables/{tid}/start", {}, made["token"])
     _play_to_the_end({0: ann, joined["seat"]: bob})
     expect(cal.get_by_test_id("round-over")).to_contain_text("Game over")
     return tid, ann, bob, cal
@@ -220,11 +215,11 @@ def test_two_players_play_again_and_a_spectator_watches(server, new_page, artifa
 
 
 def test_refusals_are_said_and_a_lost_seat_is_asked_for_again(server, new_page, artifacts):
-    made = _post(server, "/api/tables", {"name": "Ann", "seats": 2, "rules": SHORT, "bots": {"1": "random"}})
+    made = post_json(server, "/api/tables", {"name": "Ann", "seats": 2, "rules": SHORT, "bots": {"1": "random"}})
     tid = made["table_id"]
     page = _seat_page(new_page, server, tid, {"seat": 0, "token": made["token"], "name": "Ann", "creator": True})
     expect(page.get_by_test_id("conn-status")).to_have_text("connected")
-    _post(server, f"/api/tables/{tid}/start", {}, made["token"])
+    post_json(server, f"/api/tables/{tid}/start", {}, made["token"])
     play_until_round_over(page)
     again, error = page.get_by_test_id("play-again"), page.get_by_test_id("again-error")
     expect(again).to_have_text("Play again")

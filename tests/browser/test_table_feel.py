@@ -24,7 +24,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from browser_ui import CARD_TAP, create_table, play_action
+from browser_ui import CARD_TAP, create_table, play_action, post_json
 from playwright.sync_api import expect
 from test_client import _view, scripted, scripted_touch  # noqa: F401 - the fixtures are used by name
 from test_table_ux import VIEWPORTS
@@ -542,17 +542,12 @@ def test_create_waits_for_the_rules_catalogue_and_then_makes_a_standard_table(se
 
 
 # ------------------------------------------------------------ chat over a reload
-def _post(base: str, path: str, body: dict, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
-        return json.loads(r.read())
 
 
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
 def test_chat_is_still_there_after_a_reload(server, new_page, size):
-    made = _post(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
-    _post(server, f"/api/tables/{made['table_id']}/start", {}, made["token"])
+    made = post_json(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
+    post_json(server, f"/api/tables/{made['table_id']}/start", {}, made["token"])
     page = new_page(*VIEWPORTS[size])
     page.goto(server + "/")
     page.evaluate(
@@ -607,12 +602,12 @@ def finished_games(seeded_server) -> dict[str, str]:
     """
     games = {}
     for name, public, rounds in (("old", True, 1), ("private", False, 1), ("new", True, 2)):
-        made = _post(
+        made = post_json(
             seeded_server.url,
             "/api/tables",
             {"name": "Ann", "seats": 2, "bots": {"1": "medium"}, "rules": {"rounds": rounds, "short_pack": True}, "public": public},
         )
-        _post(seeded_server.url, f"/api/tables/{made['table_id']}/start", {}, made["token"])
+        post_json(seeded_server.url, f"/api/tables/{made['table_id']}/start", {}, made["token"])
         seeded_server.call(lambda app, t=made["table_id"]: _finish(app, t), timeout=120)
         games[name] = made["table_id"]
     return games

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 
 import pytest
-from browser_ui import SocketSeat, create_table, legal, play_action, verb, view
+from browser_ui import SocketSeat, create_table, legal, play_action, post_json, verb, view
 from playwright.sync_api import expect
 from test_client import _view, scripted  # noqa: F401 - the fixture is used by name
 from test_variants import _at_version, _first_seed
@@ -25,12 +24,6 @@ from rummy500.server.engine import LiveGame, parse_rules
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 
 
-def _post(base: str, path: str, body: dict) -> dict:
-    req = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
-        return json.loads(r.read())
 
 
 def _inside(page, testid: str) -> None:
@@ -83,7 +76,7 @@ def test_a_person_wins_a_rummy_call_against_a_bot(seeded_server, new_page, size)
     base = seeded_server.url
     page = new_page(*VIEWPORTS[size])
     table_id = create_table(page, base, name="Ann", seats=3, bots={2: "hard"}, preset="popular", start=False)
-    joined = _post(base, f"/api/tables/{table_id}/join", {"name": "Bob"})
+    joined = post_json(base, f"/api/tables/{table_id}/join", {"name": "Bob"})
     bob = SocketSeat(base, table_id, joined["token"])
     try:
         expect(page.get_by_test_id("seat-list")).to_contain_text("Bob")

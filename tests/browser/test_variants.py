@@ -11,9 +11,7 @@ exactly what the server's ``legal`` list holds.
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -23,6 +21,7 @@ from browser_ui import (
     legal,
     play_action,
     play_until_round_over,
+    post_json,
     state,
     verb,
     view,
@@ -36,12 +35,6 @@ from rummy500.server.engine import LiveGame, parse_rules
 Plan = list[tuple[int, dict[str, Any]]]
 
 
-def _post(base: str, path: str, body: dict) -> dict:
-    req = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
-        return json.loads(r.read())
 
 
 def _first_seed(search: Callable[[int], Plan | None], seeds: Iterable[int]) -> tuple[int, Plan]:
@@ -62,7 +55,7 @@ def _seat_people(base: str, table_id: str, names: list[str]) -> dict[int, Socket
     """Seat the other people by the REST join; each gets its own websocket."""
     seats = {}
     for name in names:
-        joined = _post(base, f"/api/tables/{table_id}/join", {"name": name})
+        joined = post_json(base, f"/api/tables/{table_id}/join", {"name": name})
         seats[joined["seat"]] = SocketSeat(base, table_id, joined["token"])
     return seats
 

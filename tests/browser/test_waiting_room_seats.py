@@ -20,22 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_ui import post_json
 from playwright.sync_api import expect
 from test_table_ux import VIEWPORTS
-
-
-def _post(base: str, path: str, body: dict | None = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, headers=headers, method="POST")
-    with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
-        return json.loads(r.read())
 
 
 def _refusal(base: str, path: str, token: str) -> tuple[int, str]:
     """The status and code of a refused bodiless POST."""
     try:
-        _post(base, path, None, token)
+        post_json(base, path, None, token)
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read())["detail"]["code"]
     raise AssertionError(f"{path} was not refused")
@@ -58,7 +51,7 @@ def _fits(page) -> None:
 
 def _host(server: str, new_page, size: str, seats: int = 3, bots: dict | None = None):
     """Ann creates a table (REST) and opens it in her browser; returns (page, table id, her token)."""
-    made = _post(server, "/api/tables", {"name": "Ann", "seats": seats, "title": "Friday game", "bots": bots or {}})
+    made = post_json(server, "/api/tables", {"name": "Ann", "seats": seats, "title": "Friday game", "bots": bots or {}})
     tid = made["table_id"]
     ann = new_page(*VIEWPORTS[size], touch=size == "phone")
     ann.goto(server + "/")

@@ -18,7 +18,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from browser_ui import CARD_TAP, create_table, set_option, start_game, wait_for_my_move
+from browser_ui import CARD_TAP, create_table, post_json, set_option, start_game, wait_for_my_move
 from playwright.sync_api import expect
 from test_client import _view, scripted  # noqa: F401 - the fixture is used by name
 from test_table_ux import VIEWPORTS, _crowded, _crowded_at
@@ -31,12 +31,6 @@ def _get(base: str, path: str) -> Any:
         return json.loads(r.read())
 
 
-def _post(base: str, path: str, body: dict) -> Any:
-    req = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
-        return json.loads(r.read())
 
 
 def _size(page, size: str) -> None:
@@ -338,7 +332,7 @@ def test_the_page_says_why_the_server_closed_its_socket(scripted, size):  # noqa
 @pytest.mark.parametrize("size", ["phone"])
 def test_a_page_from_an_address_the_server_does_not_serve_is_told_so(server, browser, size):
     """The real server's 4403 reaches the page (it is sent after the socket opens) and the page explains it."""
-    made = _post(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
+    made = post_json(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
     width, height = VIEWPORTS[size]
     # The page's own policy allows sockets to its own address only: set it aside to reach another.
     ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
@@ -376,7 +370,7 @@ def test_too_many_connections_from_one_address_are_explained_and_retried_slowly(
     """
     from websockets.sync.client import connect
 
-    made = _post(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
+    made = post_json(server, "/api/tables", {"name": "Ann", "seats": 2, "bots": {"1": "random"}})
     start = urllib.request.Request(
         f"{server}/api/tables/{made['table_id']}/start",
         data=b"{}",
