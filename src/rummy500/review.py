@@ -436,9 +436,9 @@ class _Then:
     policy chooses the throw after it, and the lay would be charged with
     that throw (a throw the review judges as a decision of its own, against
     the discards the review compares, the best of which may differ). So a
-    lay is also played out ending with each discard candidate it leaves
-    legal, and judged by the best of these ways to end its turn
-    (:func:`_compare`).
+    lay is also played out ending with the first discard candidate it leaves
+    in hand (unless that is the policy's own throw), and judged by the
+    better of its two ways to end its turn (:func:`_compare`).
     """
 
     lay: Action
@@ -449,7 +449,7 @@ _Key = Action | _Then
 
 
 def _completions(est: _Estimator, view: View, cands: list[Action], world: RoundState | None) -> dict[Action, list[_Key]]:
-    """Each candidate's ways to be played out: itself, and for a lay, the lay ending with each discard candidate it leaves.
+    """Each candidate's ways to be played out: itself, and for a lay, the lay ending with the first discard candidate it leaves.
 
     The lay played plainly ends its turn with the policy's throw, which the
     seat's view alone decides (``world``, a guess of the hidden cards, is
@@ -460,10 +460,12 @@ def _completions(est: _Estimator, view: View, cands: list[Action], world: RoundS
     throws = [d for d in cands if isinstance(d, Discard)]
     for a in cands:
         ways: list[_Key] = [a]
-        if view.phase == "play" and isinstance(a, (Meld, LayOff)) and throws and world is not None:
+        if view.phase == "play" and isinstance(a, (Meld, LayOff)) and world is not None:
             left = hand - Counter(c.bare for c in a.cards)
-            own = _policy_throw(est, world, a)
-            ways += [_Then(a, d) for d in throws if d != own and not Counter(d.cards) - left][:1]
+            fits = [d for d in throws if not Counter(d.cards) - left]
+            if fits:
+                own = _policy_throw(est, world, a)
+                ways += [_Then(a, d) for d in fits if d != own][:1]
         out[a] = ways
     return out
 
@@ -617,9 +619,9 @@ def _compare(
     (:func:`_live`), on new determinizations shared by all of them, while
     some judged move's verdict is in doubt (:func:`_in_doubt`).
 
-    A meld or lay-off is played out in several ways (:class:`_Then`): as the
-    policy ends its turn, and ending it with each discard candidate it
-    leaves. Until ``budget.prune_after`` its values are those of its best
+    A meld or lay-off is played out in two ways (:class:`_Then`): as the
+    policy ends its turn, and ending it with the first discard candidate it
+    leaves (see :func:`_completions`). Until ``budget.prune_after`` its values are those of its best
     way so far (the same guesses for every way); from then on only that way
     is played.
 
