@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from rummy500.actions import Action, CallRummy, Decline, Discard, Draw, Float, LayOff, Meld, Pass, Swap, Take
 from rummy500.bots.hard import Searched
-from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
+from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, Hint, strongest_hint
 from rummy500.scoring import card_value
 from rummy500.server.bots import settle_choice
 
@@ -227,20 +227,22 @@ def hint_for(view: Any, seed: int, budget: float = DEFAULT_HINT_BUDGET) -> dict[
     except Exception as exc:  # noqa: BLE001 - a bot's failure only costs the hint's quality
         choice = exc
     if may_decline and (not legal or choice is None or isinstance(choice, Decline)):
-        why = _let_it_pass(view, legal)
-        searched = searched_words(found.search, choice) if found is not None and choice is not None else None
-        if searched:
-            why = f"{why} {searched}"
+        why = _with_search(_let_it_pass(view, legal), found, choice)
         return {"action": None, "text": LET_IT_PASS, "reason": why, "level": level}
     action = settle_choice(choice, legal, rng, lambda a: None if a in legal else _refuse(), may_decline=False)
     if action is None:
         action = legal[0]
-    why = reason(view, action)
-    # A search's finding says what the rule of thumb cannot: why holding a meld back beat laying it down.
-    searched = searched_words(found.search, action) if found is not None else None
-    if searched:
-        why = f"{why} {searched}"
+    why = _with_search(reason(view, action), found, action)
     return {"action": action.to_record(), "text": str(action), "reason": why, "level": level}
+
+
+def _with_search(why: str, found: Hint | None, action: Any) -> str:
+    """``why``, and what a search found when one chose ``action``.
+
+    The search says what the rule of thumb cannot: why holding a meld back beat laying it down, say.
+    """
+    searched = searched_words(found.search if found is not None else None, action)
+    return f"{why} {searched}" if searched else why
 
 
 def _refuse() -> None:

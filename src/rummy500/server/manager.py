@@ -474,8 +474,7 @@ class TableManager:
 
     async def lobby_seats_changed(self, table_id: str) -> None:
         """Another process says a table in the lobby changed: drop the sockets whose seat went, tell the rest."""
-        if table_id not in self.sessions:
-            await self.drop_stale_seats(table_id)
+        await self.drop_stale_seats(table_id)  # (nothing to drop once the game has started)
         await self.broadcast_lobby(table_id)
 
     async def start(self, table_id: str, token: str | None) -> MatchSession:

@@ -89,10 +89,7 @@ def _invite_url(request: Request, settings: Settings, table_id: str) -> str:
 @router.get("/tables/{table_id}", response_model=TableInfo)
 async def get_table(table_id: str, manager: ManagerDep) -> TableInfo:
     """Public facts about a table: seats, status, rules (never cards)."""
-    info = await manager.table_info(table_id)
-    if info is None:
-        raise HTTPException(404, detail={"code": "no_table", "message": "no such table"})
-    return info
+    return await _info(table_id, manager)
 
 
 @router.post("/tables/{table_id}/join", response_model=JoinResponse)
@@ -190,6 +187,7 @@ async def remove_seat(table_id: str, seat: int, token: BearerToken, manager: Man
 
 
 async def _info(table_id: str, manager: ManagerDep) -> TableInfo:
+    """The table's info, or 404 ``no_table`` (none, or deleted meanwhile)."""
     info = await manager.table_info(table_id)
     if info is None:  # deleted meanwhile (a lobby table expired)
         raise HTTPException(404, detail={"code": "no_table", "message": "no such table"})

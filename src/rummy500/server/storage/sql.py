@@ -27,7 +27,7 @@ import contextlib
 import json
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -348,19 +348,36 @@ class SqlStorage(Storage):
     def _lock_lobby(self, conn: Connection, game_id: str) -> None:
         """Hold a table in the lobby for the rest of the transaction (joins, leaves and the start queue up).
 
+        Raises:
+            ConflictError: The table has started, or does not exist.
+        """
+        self._hold(conn, game_id, "lobby", "the game has already started")
+
+    @staticmethod
+    def _hold(conn: Connection, game_id: str, status: Status, otherwise: str) -> None:
+        """Hold a table that is in ``status`` for the rest of the transaction (the callers queue up).
+
         A no-op write of the table's row: PostgreSQL locks the row until the
         commit, SQLite takes its write lock now (so what is read next is the
         latest, and nobody writes before the commit).
 
         Raises:
-            ConflictError: The table has started, or does not exist.
+            ConflictError: The table is in another status (``otherwise`` says so), or does not exist.
         """
         held = conn.execute(
-            update(GAMES).where(GAMES.c.id == game_id, GAMES.c.status == "lobby").values(status="lobby")
+            update(GAMES).where(GAMES.c.id == game_id, GAMES.c.status == status).values(status=status)
         ).rowcount
         if not held:
-            status = conn.execute(select(GAMES.c.status).where(GAMES.c.id == game_id)).scalar()
-            raise ConflictError("the game has already started" if status else "no such table")
+            now = conn.execute(select(GAMES.c.status).where(GAMES.c.id == game_id)).scalar()
+            raise ConflictError(otherwise if now else "no such table")
+
+    @staticmethod
+    def _name_free(seats: Iterable[Any], name: str) -> None:
+        """Raise :class:`NameTakenError` if a seat of ``seats`` (with ``kind`` and ``name``) holds ``name``, case and spaces aside."""
+        key = name_key(name)
+        for s in seats:
+            if s.kind != "open" and s.name and name_key(s.name) == key:
+                raise NameTakenError(s.name, s.kind)
 
     def join(self, game_id: str, name: str, token_hash: str) -> int:
         """See :meth:`Storage.join`."""
@@ -371,10 +388,7 @@ class SqlStorage(Storage):
             open_seats = [s.seat for s in table_seats if s.kind == "open"]
             if not open_seats:
                 raise ConflictError("the table is full")
-            key = name_key(name)
-            for s in table_seats:
-                if s.kind != "open" and s.name and name_key(s.name) == key:
-                    raise NameTakenError(s.name, s.kind)
+            self._name_free(table_seats, name)
             seat = open_seats[0]
             done = conn.execute(
                 update(SEATS)
@@ -408,14 +422,8 @@ class SqlStorage(Storage):
         """See :meth:`Storage.play_again`."""
         try:
             with self.engine.begin() as conn:
-                # Held first (a no-op write of the finished row, as _lock_lobby): two
-                # callers at once queue up here, so the second finds the first's table.
-                held = conn.execute(
-                    update(GAMES).where(GAMES.c.id == game_id, GAMES.c.status == "finished").values(status="finished")
-                ).rowcount
-                if not held:
-                    status = conn.execute(select(GAMES.c.status).where(GAMES.c.id == game_id)).scalar()
-                    raise ConflictError("the game is not over" if status else "no such table")
+                # Held first: two callers at once queue up here, so the second finds the first's table.
+                self._hold(conn, game_id, "finished", "the game is not over")
                 linked = conn.execute(select(GAMES.c.next_table).where(GAMES.c.id == game_id)).scalar()
                 if linked is not None:
                     there = conn.execute(select(GAMES.c.status).where(GAMES.c.id == linked)).scalar()
@@ -456,10 +464,7 @@ class SqlStorage(Storage):
             )
             return NextSeat(table_id=next_id, seat=mine, created=False, reissued=True)
         name = new_table.seats[0].name or "Player"
-        key = name_key(name)
-        for r in rows:
-            if r.kind != "open" and r.name and name_key(r.name) == key:
-                raise NameTakenError(r.name, r.kind)
+        self._name_free(rows, name)
         open_seats = [r.seat for r in rows if r.kind == "open"]
         if not open_seats:
             raise ConflictError("the next table is full")
