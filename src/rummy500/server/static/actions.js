@@ -2,7 +2,7 @@
 // every button it enables is one of these action dicts (RECORD.md verbs),
 // found by matching the player's selection against the list.
 
-import { baseCard, cardText, sameMultiset, isJoker, rankOf, suitOf } from "./cards.js";
+import { RANK_ORDER, baseCard, cardText, sameMultiset, isJoker, rankOf, suitOf } from "./cards.js";
 
 /** The verb of an action dict: "draw", "take", "meld", ... */
 export function verbOf(action) {
@@ -59,8 +59,6 @@ export function selectionCouldGrow(legal, selected) {
   });
 }
 
-const RUN_ORDER = "A23456789TJQKA"; // the ace low (A 2 3) or high (Q K A)
-
 /**
  * Why the selected hand cards, none of them a legal move now, make no meld, when the cards
  * alone say so: one suit and one rank missing, a run with a gap, too few cards. `null` when
@@ -83,7 +81,7 @@ export function selectionProblem(selected, { minRun = 3, aroundCorner = false } 
       const sorted = [...at].sort((a, b) => a - b);
       return sorted[sorted.length - 1] - sorted[0] + 1 - sorted.length <= jokers;
     };
-    const low = natural.map((c) => RUN_ORDER.indexOf(rankOf(c))); // A = 0 ... K = 12
+    const low = natural.map((c) => RANK_ORDER.indexOf(rankOf(c))); // A = 0 ... K = 12
     const fits = gapsFit(low) || gapsFit(low.map((r) => (r === 0 ? 13 : r)))
       // Around the corner (K A 2): the ranks in a row on the wheel, starting anywhere.
       || (aroundCorner && low.some((start) => gapsFit(low.map((r) => (r - start + 13) % 13))));

@@ -8,7 +8,8 @@ const RANK_NAMES = {
 };
 const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const SUIT_SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
-const RANK_ORDER = "A23456789TJQK";
+/** The ranks in order, the ace low: "A" is 0, "K" 12. */
+export const RANK_ORDER = "A23456789TJQK";
 const SUIT_ORDER = "CDSH"; // alternate colours when sorted by suit
 
 /** Split "JK=7H" into {base:"JK", standsFor:"7H"}; "7H" into {base:"7H"}. */

@@ -85,7 +85,7 @@ class TablePage {
     this.seatNote = null;       // {text, alert, openSeat}: what just happened to a seat (left, removed)
     this.removeAsk = null;      // {seat, name}: the creator pressed Remove once; the confirmation shows
     this.removing = null;       // the seat whose removal was sent and not yet answered
-    this.removeError = null;    // {seat, text}: the server refused a removal
+    this.removeError = null;    // why the server refused a removal (shown under the seats)
     this.leaving = false;       // Leave was sent and not yet answered
     this.leaveKilled = false;   // meanwhile the socket was closed for the seat given back (4401)
     this.leaveError = null;     // the server refused Leave: its words
@@ -395,7 +395,6 @@ class TablePage {
     const lostFocus = !active || active === document.body || w.contains(active);
     this.focusNext = null;
     for (const child of [...w.childNodes]) if (child !== keep) child.remove();
-    const add = (...nodes) => { for (const node of nodes) w.insertBefore(node, keep); };
     w.hidden = false;
     this.board.hidden = true;
     // People seated here talk while they wait; a visitor joins a seat first.
@@ -435,7 +434,7 @@ class TablePage {
     }
     const removeError = this.removeError ? h("p", {
       class: "field-error", role: "alert", tabindex: "-1", dataset: { testid: "remove-error" },
-    }, this.removeError.text) : null;
+    }, this.removeError) : null;
     // The creator (seat 0) alone starts the game: whether they are still here is said plainly.
     const hostInfo = this.seatInfo(0);
     const host = names[0];
@@ -591,7 +590,7 @@ class TablePage {
     } catch (e) {
       this.removing = null;
       this.removeAsk = null;
-      this.removeError = { seat: s, text: e.message };
+      this.removeError = e.message;
       if (this.view) {
         this.showBanner(e.message); // the game started meanwhile: the waiting room is gone
         return;
@@ -1171,8 +1170,8 @@ class TablePage {
     const held = !!this.pace?.summary;
     // The points each seat has on the table this round, in the game's own points as the totals beside
     // them are (the quick game divides card points by 5: 45 card points are +9, not "+45").
-    const onTable = (s) => this.tablePointsInGame(s);
     for (let s = 0; s < n; s++) {
+      const onTable = this.tablePointsInGame(s);
       const side = sides ? sides.findIndex((x) => x.includes(s)) : -1;
       const info = this.seatInfo(s);
       const bot = info.bot;
@@ -1208,11 +1207,11 @@ class TablePage {
           // Read as "7 cards in hand, total 120 points, 45 on the table this round" (not "×7 0 pts"),
           // both in the game's points.
           h("span", { class: "sr-only" }, `${plural(v.hand_sizes?.[s] ?? 0, "card")} in hand, total ${plural(totals[s] ?? 0, "point")}`
-            + (onTable(s) ? `, ${onTable(s)} on the table this round` : "")),
+            + (onTable ? `, ${onTable} on the table this round` : "")),
           h("span", { class: "mini-backs", "aria-hidden": "true" },
             [h("span", { class: "mini-back" }), `\u00D7${v.hand_sizes?.[s] ?? 0}`]),
           h("span", { class: "score", "aria-hidden": "true", dataset: { testid: `score-${s}` } }, [`${totals[s] ?? 0} pts`,
-            onTable(s) ? h("span", { class: "on-table", title: "points on the table this round" }, ` +${onTable(s)}`) : null]),
+            onTable ? h("span", { class: "on-table", title: "points on the table this round" }, ` +${onTable}`) : null]),
         ]) : null,
         v?.known?.[s]?.length && s !== this.mySeat()
           ? h("div", { class: "known", "aria-label": `Known cards in ${names[s]}'s hand: ${v.known[s].map(cardLabel).join(", ")}` },
