@@ -17,6 +17,7 @@ from rummy500.actions import Action, Decline, Reshuffle
 from rummy500.cards import Card, natural_cards
 from rummy500.events import Dealt, Event, GameOver
 from rummy500.rules import FirstDealer, NextDealer, Rules
+from rummy500.scoring import game_status
 from rummy500.state import Decision, IllegalAction, Phase, RoundState, seat_number
 from rummy500.views import View
 
@@ -277,40 +278,16 @@ class Match:
         self._decide_winner()
 
     def _decide_winner(self) -> None:
-        rules = self.rules
-        sides = self.side_totals()
-        best = max(sides)
-        leaders = [i for i, t in enumerate(sides) if t == best]
-        went_out = self.rounds[-1].went_out
-        fixed = rules.fixed_rounds
-        if self.tie_break:
-            # RULES.md Part 1: "another round is played until the tie is broken": the first
-            # round after which one total is best decides the game, whoever holds it, under the
-            # target or not.
-            if len(leaders) == 1:
-                self._crown(leaders[0])
-            return
-        if fixed is not None:
-            if len(self.rounds) < fixed:
-                return  # more rounds to play
-            if len(leaders) > 1:
-                self.tie_break = True
-                return
-            self._crown(leaders[0])
-            return
-        if best < rules.target:
-            return
-        if rules.must_go_out_to_win:
-            if went_out is None:
-                return
-            side = rules.side_of(went_out)
-            if sides[side] >= rules.target:
-                self._crown(side)
-            return
-        if len(leaders) == 1:
-            self._crown(leaders[0])
+        status = game_status(
+            self.rules, self.side_totals(), len(self.rounds), self.rounds[-1].went_out, tied_before=self.tie_break
+        )
+        if status.over:
+            assert status.winner is not None
+            self._crown(status.winner)
         else:
-            self.tie_break = True
+            # RULES.md Part 1: "another round is played until the tie is broken" (kept until a
+            # round after which one total is best, whoever holds it, under the target or not).
+            self.tie_break = self.tie_break or status.tie_break
 
     def _crown(self, side: int) -> None:
         rules = self.rules

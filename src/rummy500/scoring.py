@@ -14,7 +14,16 @@ from rummy500.cards import JOKER, Card
 from rummy500.melds import JOKER_SET, RUN, SET, TableMeld, is_low_ace
 from rummy500.rules import CardValues, HandPenalty, JokerValue, Rules
 
-__all__ = ["RoundResult", "card_value", "hand_value", "in_round_points", "meld_points", "score_round"]
+__all__ = [
+    "GameStatus",
+    "RoundResult",
+    "card_value",
+    "game_status",
+    "hand_value",
+    "in_round_points",
+    "meld_points",
+    "score_round",
+]
 
 # Enum members bound once: reading a member off an Enum class costs ~0.7 us in
 # Python 3.11 (EnumType.__getattr__), too slow for the legal-move loop.
@@ -224,3 +233,75 @@ def score_round(
 
 
 __all__ += ["JOKER_SET", "RUN", "SET", "new_meld_points"]
+
+
+@dataclass(frozen=True)
+class GameStatus:
+    """Where a game stands after a round.
+
+    Attributes:
+        over: a winner is decided.
+        winner: the winning index (a side in a partnership), or None.
+        leaders: the indices with the best total now.
+        tie_break: the game reached its end (target or last round) but the
+            best totals are tied, so another round is played (RULES.md Part 1).
+    """
+
+    over: bool
+    winner: int | None
+    leaders: tuple[int, ...]
+    tie_break: bool = False
+
+
+def game_status(
+    rules: Rules,
+    totals: Sequence[int],
+    rounds_played: int,
+    went_out: int | None = None,
+    *,
+    tied_before: bool = False,
+) -> GameStatus:
+    """Decide a game from its side totals after a round (what :class:`~rummy500.match.Match` does).
+
+    Args:
+        rules: the rules (``target``, ``rounds``, ``must_go_out_to_win``).
+        totals: the running total of each side (each seat unless playing
+            partnerships; then side 0 is seats 0 & 2, side 1 seats 1 & 3).
+        rounds_played: rounds finished so far, the one just played included.
+        went_out: the *seat* that went out in the round just played, if any
+            (only ``must_go_out_to_win`` looks at it).
+        tied_before: the game had reached its end with the best totals tied
+            (an earlier status said ``tie_break``), so the round just played
+            was a tie-break round: one best total now wins, under the target
+            or not (RULES.md Part 1: "another round is played until the tie
+            is broken").
+
+    Returns:
+        The status; ``final_bonus`` is not included in ``totals`` (the match
+        adds it to the winner after this decision).
+    """
+    best = max(totals)
+    top = tuple(i for i, t in enumerate(totals) if t == best)
+    if tied_before:
+        return GameStatus(len(top) == 1, top[0] if len(top) == 1 else None, top, tie_break=len(top) > 1)
+    fixed = rules.fixed_rounds
+    if fixed is not None:
+        if rounds_played < fixed:
+            return GameStatus(False, None, top)
+        if len(top) > 1:
+            return GameStatus(False, None, top, tie_break=True)
+        return GameStatus(True, top[0], top)
+    if totals[top[0]] < rules.target:
+        return GameStatus(False, None, top)
+    if rules.must_go_out_to_win:
+        # Only the side that went out can win, however high the others are;
+        # it never ties, so there is no tie-break round.
+        if went_out is None:
+            return GameStatus(False, None, top)
+        side = rules.side_of(went_out)
+        if totals[side] >= rules.target:
+            return GameStatus(True, side, top)
+        return GameStatus(False, None, top)
+    if len(top) > 1:
+        return GameStatus(False, None, top, tie_break=True)
+    return GameStatus(True, top[0], top)

@@ -10,9 +10,10 @@ is over and X has won" without owning a ``Match``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from rummy500 import scoring
 from rummy500.rules import Rounds, Rules, RulesError
+from rummy500.scoring import GameStatus
 
 __all__ = [
     "QUICK_ROUNDS",
@@ -130,24 +131,6 @@ def standings(totals: Sequence[int]) -> list[tuple[int, ...]]:
     return [tuple(groups[t]) for t in sorted(groups, reverse=True)]
 
 
-@dataclass(frozen=True)
-class GameStatus:
-    """Where a game stands after a round.
-
-    Attributes:
-        over: a winner is decided.
-        winner: the winning index (a side in a partnership), or None.
-        leaders: the indices with the best total now.
-        tie_break: the game reached its end (target or last round) but the
-            best totals are tied, so another round is played (RULES.md Part 1).
-    """
-
-    over: bool
-    winner: int | None
-    leaders: tuple[int, ...]
-    tie_break: bool = False
-
-
 def game_status(
     rules: Rules,
     totals: Sequence[int],
@@ -156,48 +139,15 @@ def game_status(
     *,
     tied_before: bool = False,
 ) -> GameStatus:
-    """Decide a game from its totals after a round, as :class:`~rummy500.match.Match` does.
+    """Decide a game from its totals after a round: :func:`rummy500.scoring.game_status`.
 
-    Args:
-        rules: the rules (``target``, ``rounds``, ``must_go_out_to_win``).
-        totals: the running total of each side (each seat unless playing
-            partnerships; then side 0 is seats 0 & 2, side 1 seats 1 & 3).
-        rounds_played: rounds finished so far, the one just played included.
-        went_out: the *seat* that went out in the round just played, if any
-            (only ``must_go_out_to_win`` looks at it).
-        tied_before: the game had reached its end with the best totals tied
-            (an earlier status said ``tie_break``), so the round just played
-            was a tie-break round: one best total now wins, under the target
-            or not (RULES.md Part 1: "another round is played until the tie
-            is broken").
+    The same decision :class:`~rummy500.match.Match` makes (it calls that
+    function), with the totals checked: a :class:`FormatError` names a count
+    of totals that is not the game's number of sides.
 
-    Returns:
-        The status; ``final_bonus`` is not included in ``totals`` (the match
-        adds it to the winner after this decision).
+    >>> game_status(Rules.from_mapping({}), [510, 380], 6)
+    GameStatus(over=True, winner=0, leaders=(0,), tie_break=False)
     """
     if len(totals) != rules.n_sides:
         raise FormatError(f"{len(totals)} totals for a game of {rules.n_sides} sides")
-    top = leaders(totals)
-    if tied_before:
-        return GameStatus(len(top) == 1, top[0] if len(top) == 1 else None, top, tie_break=len(top) > 1)
-    fixed = rules.fixed_rounds
-    if fixed is not None:
-        if rounds_played < fixed:
-            return GameStatus(False, None, top)
-        if len(top) > 1:
-            return GameStatus(False, None, top, tie_break=True)
-        return GameStatus(True, top[0], top)
-    if totals[top[0]] < rules.target:
-        return GameStatus(False, None, top)
-    if rules.must_go_out_to_win:
-        # Only the side that went out can win, however high the others are;
-        # it never ties, so there is no tie-break round.
-        if went_out is None:
-            return GameStatus(False, None, top)
-        side = rules.side_of(went_out)
-        if totals[side] >= rules.target:
-            return GameStatus(True, side, top)
-        return GameStatus(False, None, top)
-    if len(top) > 1:
-        return GameStatus(False, None, top, tie_break=True)
-    return GameStatus(True, top[0], top)
+    return scoring.game_status(rules, totals, rounds_played, went_out, tied_before=tied_before)
