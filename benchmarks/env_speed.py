@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> None:
                 continue  # not installed
             try:
                 steps, secs, decisions = fn(args.seconds, 1000 * rep + 1)
-            except ModuleNotFoundError as exc:
+            except ImportError as exc:  # not installed, or installed without what it needs (rlcard)
                 print(f"{name}: not measured ({exc}); pip install -e '.[bench]'")
                 per_step[name] = []
                 continue
