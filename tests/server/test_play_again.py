@@ -117,7 +117,7 @@ def test_the_first_press_makes_the_same_table_the_next_join_it_and_everyone_is_t
         assert table["id"] == next_id and table["status"] == "lobby" and table["next_table"] is None
         assert table["title"] == "Friday game"
         assert table["rules"] == old["rules"]
-        assert table["settings"] == {"turn_clock": 60, "hints": False, "public": True} == old["settings"]
+        assert table["settings"] == {"turn_clock": 60, "hints": False, "public": True, "chat_max_chars": 500} == old["settings"]
         assert _seats(table) == [
             ("human", "Bob", None),
             ("open", None, None),

@@ -20,6 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from rummy500.server.app import create_app
 from rummy500.server.bus import MemoryBroker
+from rummy500.server.manager import TableManager
 from rummy500.server.storage import (
     ConflictError,
     NameTakenError,
@@ -27,9 +28,20 @@ from rummy500.server.storage import (
     SeatRow,
     SqliteStorage,
     SqlStorage,
+    StorageError,
 )
 
-from .helpers import POSTGRES_URL, create_table, fixed_seeds, join, make_settings, receive, start, state_within
+from .helpers import (
+    POSTGRES_URL,
+    create_table,
+    fixed_seeds,
+    join,
+    make_settings,
+    message_within,
+    receive,
+    start,
+    state_within,
+)
 from .test_scaleout import instance
 
 
@@ -182,6 +194,51 @@ def test_leaving_needs_a_seat_token_of_that_table(client: TestClient) -> None:
     _refused(_leave(client, made["table_id"], bob["token"]), 403, "bad_token")
     _refused(_leave(client, made["table_id"], "not-a-token"), 403, "bad_token")
     _refused(_leave(client, "no-such-table", bob["token"]), 404, "no_table")
+
+
+def test_a_join_closes_a_socket_whose_seat_went_when_the_leave_could_not_check(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A join takes no seat away, yet it checks the sockets: the last chance before a newcomer's seat is played by another.
+
+    Bob leaves while the database fails the check of his sockets (it is
+    logged; his socket stays open); Cy then takes his seat: Bob's socket is
+    closed then, before it could chat as Cy or be dealt her cards.
+    """
+    manager: TableManager = client.app.state.manager
+    made = create_table(client, seats=3)
+    table_id = made["table_id"]
+    bob = join(client, table_id, "Bob")
+    real_drop, real_seat_of = manager.drop_stale_seats, manager.storage.seat_of_token
+    failing = {"armed": True, "checking": False}
+
+    async def drop_stale_seats(table: str) -> int:
+        failing["checking"] = True
+        try:
+            return await real_drop(table)
+        finally:
+            failing["checking"] = False
+
+    def seat_of_token(table: str, token_hash: str) -> int | None:
+        if failing["checking"] and failing["armed"]:
+            failing["armed"] = False
+            raise StorageError("the database went away")
+        return real_seat_of(table, token_hash)
+
+    monkeypatch.setattr(manager, "drop_stale_seats", drop_stale_seats)
+    monkeypatch.setattr(manager.storage, "seat_of_token", seat_of_token)
+    with client.websocket_connect(_ws(table_id, bob["token"])) as bob_ws:
+        receive(bob_ws, "table")
+        assert _leave(client, table_id, bob["token"]).status_code == 200
+        assert not failing["armed"]  # the leave's check failed: Bob's socket is still open
+        receive(bob_ws, "table", where=lambda m: m["table"]["seats"][1]["kind"] == "open")
+        assert join(client, table_id, "Cy")["seat"] == 1
+        err = message_within(bob_ws, "error", 10)  # (no waiting for ever on a socket left open)
+        assert err["code"] == "bad_token" and "no longer have a seat" in err["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                bob_ws.receive_json()
+        assert closed.value.code == 4401
 
 
 # ------------------------------------------------------------------ removing

@@ -13,10 +13,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Settings", "default_data_dir", "safe_url", "STATIC_DIR"]
+__all__ = ["CHAT_MAX_CHARS", "STATIC_DIR", "Settings", "default_data_dir", "safe_url"]
 
 #: The browser client's files, served at ``/``.
 STATIC_DIR = Path(__file__).resolve().parent / "static"
+#: The longest chat line unless configured (``Settings.chat_max_chars``).
+CHAT_MAX_CHARS = 500
 
 
 _PASSWORD_PARAM = re.compile(r"(?i)([?&]password=)[^&]*")
@@ -138,7 +140,7 @@ class Settings(BaseModel):
     ws_max_message_bytes: int = Field(default=16 * 1024, ge=256)
     ws_rate_per_second: float = Field(default=10.0, gt=0)
     ws_rate_burst: int = Field(default=30, ge=1)
-    chat_max_chars: int = Field(default=500, ge=1)
+    chat_max_chars: int = Field(default=CHAT_MAX_CHARS, ge=1)
     log_length: int = Field(default=40, ge=0)
     send_queue: int = Field(default=256, ge=1)
     public_url: str | None = None

@@ -29,6 +29,10 @@ log = logging.getLogger(__name__)
 CLOSE_TOO_SLOW = 4408
 #: Close code of a socket whose token has no seat at its table (any more: given back before the start).
 CLOSE_BAD_TOKEN = 4401
+#: What a socket whose seat was given back before the start is told as it is closed.
+SEAT_GIVEN_BACK = (
+    "you no longer have a seat at this table (you left it, or its creator removed you): join again to play"
+)
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -92,10 +96,7 @@ class Connection:
         except asyncio.QueueFull:
             self.dropped = True
             log.info("dropping a connection to table %s: too slow", self.table_id[:8])
-            with contextlib.suppress(asyncio.QueueEmpty):
-                while True:
-                    self._queue.get_nowait()
-            self._queue.put_nowait(None)
+            self._close_now(None)
 
     def error(self, code: str, message: str, version: int | None = None) -> None:
         """Queue an ``error`` message, with the table's current version once its game has started."""
@@ -114,10 +115,14 @@ class Connection:
         try:
             self._queue.put_nowait(code)
         except asyncio.QueueFull:
-            with contextlib.suppress(asyncio.QueueEmpty):
-                while True:
-                    self._queue.get_nowait()
-            self._queue.put_nowait(code)
+            self._close_now(code)
+
+    def _close_now(self, code: int | None) -> None:
+        """Forget what is queued; the writer's next item closes the socket (``None``: as too slow)."""
+        with contextlib.suppress(asyncio.QueueEmpty):
+            while True:
+                self._queue.get_nowait()
+        self._queue.put_nowait(code)
 
     async def _write(self) -> None:
         try:
@@ -160,6 +165,11 @@ class Hub:
             room.discard(conn)
             if not room:
                 del self.rooms[conn.table_id]
+
+    def drop_given_back(self, conn: Connection) -> None:
+        """Stop a socket whose seat was given back before the start: forgotten, sent ``bad_token``, closed with 4401."""
+        self.remove(conn)
+        conn.close_with(CLOSE_BAD_TOKEN, "bad_token", SEAT_GIVEN_BACK)
 
     def connections(self, table_id: str) -> list[Connection]:
         """The connections watching a table."""

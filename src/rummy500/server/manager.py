@@ -28,7 +28,7 @@ import logging
 import random
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -37,7 +37,7 @@ from rummy500.server.bus import Bus
 from rummy500.server.cluster import Cluster
 from rummy500.server.config import Settings
 from rummy500.server.engine import LiveGame, RulesError, parse_rules
-from rummy500.server.hub import CLOSE_BAD_TOKEN, Hub
+from rummy500.server.hub import Hub
 from rummy500.server.pace import TableSettings
 from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo, TableSettingsInfo
 from rummy500.server.session import MatchSession, SeatInfo, SessionError, clean_text, keep_chat_line
@@ -69,10 +69,6 @@ HOUSEKEEPING_SECONDS = 60.0
 REPLAYS_KEPT = 8
 #: Chat lines a game reloaded from storage shows to pages that (re)connect.
 CHAT_LINES = 50
-#: What a socket whose seat was given back before the start is told as it is closed.
-SEAT_GIVEN_BACK = (
-    "you no longer have a seat at this table (you left it, or its creator removed you): join again to play"
-)
 
 
 class LobbyError(Exception):
@@ -253,7 +249,7 @@ class TableManager:
         token: str,
         *,
         reissue: bool = False,
-        before_create: Callable[[], None] | None = None,
+        before_create: Callable[[], Awaitable[None]] | None = None,
     ) -> tuple[NextSeat, str]:
         """Seat a person of a finished table at its next table ("play again"), making it if there is none.
 
@@ -270,8 +266,8 @@ class TableManager:
             token: The caller's seat token there.
             reissue: A caller seated at the next table already gets a new token
                 for that seat (the old one stops working) instead of ``already_joined``.
-            before_create: Called before a next table is made (it may refuse
-                with a :class:`LobbyError`: the client's table limits).
+            before_create: Awaited before a next table is made (it may refuse
+                by raising: the client's table limits).
 
         Returns:
             Where the caller sits, and their new token.
@@ -289,7 +285,7 @@ class TableManager:
         if row.status != "finished":
             raise LobbyError(409, "not_finished", "the game is not over yet: play again once it is")
         if row.next_table is None and before_create is not None:
-            before_create()
+            await before_create()
         name = row.seats[seat].name or f"Player {seat + 1}"
         title = row.title
         if row.seats[0].name and title == f"{row.seats[0].name}'s table":  # the default title: the new creator's
@@ -362,9 +358,7 @@ class TableManager:
             session.next_table = row.next_table
             self.hub.table_changed(session)
         elif self.hub.connections(table_id):
-            info = await self.table_info(table_id)
-            if info is not None:
-                self.hub.broadcast_table(table_id, info)
+            self.hub.broadcast_table(table_id, await self._table_info(row, None))
 
     async def leave(self, table_id: str, token: str) -> None:
         """Give a seat back before the start: it is open again, and the token plays here no more.
@@ -433,6 +427,9 @@ class TableManager:
 
     async def _seats_changed(self, table_id: str) -> None:
         """Someone took or gave back a seat: sockets whose seat went are closed, everyone is told."""
+        # A join takes no seat away, but checks too: a socket whose seat was
+        # given back and whose check failed then (the database away) would
+        # otherwise hold the seat the newcomer just took (their chat, their cards).
         await self.drop_stale_seats(table_id)
         await self._lobby_changed(table_id)
         if self.cluster is not None:
@@ -465,8 +462,7 @@ class TableManager:
         dropped = 0
         for conn in conns:
             if conn.token_hash is not None and seats.get(conn.token_hash) != conn.seat:
-                self.hub.remove(conn)
-                conn.close_with(CLOSE_BAD_TOKEN, "bad_token", SEAT_GIVEN_BACK)
+                self.hub.drop_given_back(conn)
                 dropped += 1
         if dropped:
             self.presence_changed(table_id)
@@ -513,6 +509,11 @@ class TableManager:
         row = await self._row(table_id)
         if row is None:
             return None
+        return await self._table_info(row, session)
+
+    async def _table_info(self, row: GameRow, session: MatchSession | None) -> TableInfo:
+        """:meth:`table_info` of a table read from storage (``session``: its live session here, if any)."""
+        table_id = row.id
         if session is None and self.cluster is not None and row.status == "running":
             session = await self.session(table_id)  # played by another process: follow it here
         elif (
@@ -551,9 +552,13 @@ class TableManager:
                     for s in row.seats
                 ],
                 spectators=spectators,
-                settings=TableSettingsInfo.model_validate(_settings(row).to_mapping()),
+                settings=TableSettingsInfo(**_settings(row).to_mapping(), chat_max_chars=self.settings.chat_max_chars),
             )
         info.created = row.created
+        if row.finished is not None:  # (a session that just ended has its own until storage has it)
+            info.finished = row.finished
+            if session is not None:
+                session.ended = row.finished
         info.invite_path = f"/t/{row.id}"
         # The database is the truth (a notice from another process may be lost).
         info.next_table = row.next_table
@@ -686,6 +691,8 @@ class TableManager:
             chat_history=CHAT_LINES,
             think=self.workers.think,
             created=row.created,
+            ended=row.finished,
+            chat_max_chars=self.settings.chat_max_chars,
         )
         for line in chat:
             session.remember_chat(line.name, line.seat, line.text)

@@ -208,6 +208,29 @@ class Pace:
             return None
         return self.turn_since + self.settings.turn_clock - now
 
+    def person_clock(self, now: float, *, present: bool, grace: float | None) -> tuple[str, float] | None:
+        """The clock that runs for a person to move: ``("turn" or "away", seconds left)``, or ``None``.
+
+        A connected person has their turn clock (if the table has one). For an
+        away person it is the one that runs out first: their turn clock, or
+        their grace (``grace``: :meth:`Presence.grace_left`; ``None``: no bot may
+        stand in). Leaving never lengthens a turn. When it runs out (seconds
+        ``<= 0``) their bot plays for them; a grace already up stays ``away``.
+
+        Args:
+            now: The clock.
+            present: The person has a connection.
+            grace: Seconds until a bot stands in for them (away only).
+        """
+        turn = self.turn_left(now)
+        if present:
+            return None if turn is None else ("turn", turn)
+        if grace is None:
+            return None
+        if turn is not None and turn <= grace and grace > 0:
+            return "turn", turn
+        return "away", grace
+
     def public(self, now: float, *, clock_seat: int | None, away: tuple[int, float] | None) -> dict[str, Any]:
         """The ``pace`` of a state message: what every seat sees of the timers.
 

@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from rummy500.server.config import CHAT_MAX_CHARS
+
 __all__ = [
     "AgainRequest",
     "AgainResponse",
@@ -157,6 +159,9 @@ class TableSettingsInfo(BaseModel):
     turn_clock: int = Field(default=0, description="seconds per turn; 0: no clock")
     hints: bool = True
     public: bool = False
+    chat_max_chars: int = Field(
+        default=CHAT_MAX_CHARS, description="the longest chat line the server takes, in characters (its setting)"
+    )
 
 
 class TableInfo(BaseModel):
@@ -171,6 +176,7 @@ class TableInfo(BaseModel):
     version: int = 0
     spectators: int = 0
     created: datetime | None = None
+    finished: datetime | None = Field(default=None, description="when the game ended; null until then")
     invite_path: str | None = None
     next_table: str | None = Field(
         default=None, description="once the game is over: the table its players opened to play again"

@@ -132,12 +132,15 @@ async def play_again(
     for a token with no seat at this table.
     """
     client = client_key(request.scope)
-    await _prune_lobby(client, manager, limits)
     reissue = body.reissue if body is not None else False
+
+    async def may_create() -> None:
+        """Only a caller who makes the next table opens one: the client's table limits apply then."""
+        await _prune_lobby(client, manager, limits)
+        _may_open(client, limits)
+
     try:
-        placed, new_token = await manager.play_again(
-            table_id, token, reissue=reissue, before_create=lambda: _may_open(client, limits)
-        )
+        placed, new_token = await manager.play_again(table_id, token, reissue=reissue, before_create=may_create)
     except LobbyError as exc:
         raise _http(exc) from exc
     if placed.created:

@@ -29,7 +29,7 @@ from rummy500.server.api.deps import HubDep, LimitsDep, ManagerDep, SettingsDep
 from rummy500.server.config import Settings
 from rummy500.server.hub import CLOSE_BAD_TOKEN, Connection, Hub, state_message
 from rummy500.server.limits import TokenBucket, client_key
-from rummy500.server.manager import SEAT_GIVEN_BACK, TableManager, hash_token
+from rummy500.server.manager import TableManager, hash_token
 from rummy500.server.protocol import (
     ClientAction,
     ClientChat,
@@ -203,8 +203,7 @@ async def _serve(
         if token is not None and seat is not None and await manager.authenticate(table_id, token) != seat:
             # The seat was given back while this socket opened (the check of
             # the change may have run before it was counted): it plays no more.
-            hub.remove(conn)
-            conn.close_with(CLOSE_BAD_TOKEN, "bad_token", SEAT_GIVEN_BACK)
+            hub.drop_given_back(conn)
         conn.push(TableMessage(table=info).model_dump(mode="json"))
         # What was said in the waiting room so far (a line said meanwhile comes
         # live as well: the page redraws the whole list from a history).

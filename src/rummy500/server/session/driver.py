@@ -338,23 +338,13 @@ class BotDriver:
             return None, None, False
         if t.seats[seat].kind == "bot":
             return seat, None, False
-        if t.seats[seat].present:
-            # A connected person: their bot plays the turn once the turn clock runs out.
-            clock = t.pace.turn_left(now)
-            if clock is None:
-                return None, None, False
-            return (seat, None, False) if clock <= 0 else (None, clock, False)
-        # An away person: their bot plays once the grace period or the turn clock runs
-        # out, whichever comes first (leaving the table never lengthens a turn).
-        left = t.presence.grace_left(seat)
-        if left is None:
+        # A person: their bot plays the turn once their clock runs out (the turn
+        # clock, or for an away person the grace period if that ends first).
+        clock = t.pace.person_clock(now, present=t.seats[seat].present, grace=t.presence.grace_left(seat))
+        if clock is None:
             return None, None, False
-        clock = t.pace.turn_left(now)
-        if clock is not None:
-            left = min(left, clock)
-        if left <= 0:
-            return seat, None, False
-        return None, left, False
+        left = clock[1]
+        return (seat, None, False) if left <= 0 else (None, left, False)
 
     async def _sleep(self, seconds: float) -> None:
         """Wait ``seconds`` or until :meth:`kick` or :meth:`wake` (a timer on the event, no task per wait)."""

@@ -28,10 +28,11 @@ import random
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from rummy500.bots.hinting import hint_budget
+from rummy500.server.config import CHAT_MAX_CHARS
 from rummy500.server.engine import Action, LiveGame, parse_action
 from rummy500.server.hints import SEARCHES, hint_for
 from rummy500.server.pace import Pace, TableSettings
@@ -53,6 +54,15 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+
+def _iso(when: datetime | None) -> str | None:
+    """A time as the JSON of a table's ``created`` and ``finished`` (UTC written ``Z``).
+
+    >>> _iso(datetime(2026, 11, 29, 23, 40, tzinfo=UTC)), _iso(None)
+    ('2026-11-29T23:40:00Z', None)
+    """
+    return when.isoformat().replace("+00:00", "Z") if when is not None else None
 
 
 def _seen(task: asyncio.Task[Any]) -> None:
@@ -170,6 +180,8 @@ class MatchSession:
         think: Thinker = think_in_thread,
         created: datetime | None = None,
         hint_search: HintSearch = search_hint,
+        ended: datetime | None = None,
+        chat_max_chars: int = CHAT_MAX_CHARS,
     ) -> None:
         """Set up a session around a dealt (or rebuilt) game.
 
@@ -200,6 +212,10 @@ class MatchSession:
             created: When the table was opened (shown in :meth:`table_info`).
             hint_search: Where hints are searched (a bounded pool of their own,
                 never the threads storage calls use).
+            ended: When the game ended, as stored (``None``: not over, or not
+                known yet: the session notes the time it ends).
+            chat_max_chars: The server's longest chat line (shown in
+                :meth:`table_info`'s settings).
         """
         self.game_id = game_id
         self.title = title
@@ -244,6 +260,9 @@ class MatchSession:
         self._store_failing = False
         #: When the table was opened (``None``: not known to this session).
         self.created = created
+        #: When the game ended (``None`` until it does).
+        self.ended = ended
+        self.chat_max_chars = chat_max_chars
         #: The table its players opened to play again once the game was over (set by the manager).
         self.next_table: str | None = None
         #: Each seat's last hint (it stands for that seat's view at its ``version``).
@@ -282,7 +301,7 @@ class MatchSession:
 
         The same keys as ``GET /api/tables/{id}`` (:class:`~rummy500.server.protocol.TableInfo`),
         so a ``state``'s table and a ``table`` message look alike; ``created`` is
-        ``None`` when the session was not told it.
+        ``None`` when the session was not told it, ``finished`` until the game ends.
         """
         return {
             "id": self.game_id,
@@ -292,8 +311,9 @@ class MatchSession:
             "version": self.version,
             "seats": self.presence.seats_public(driving=self.driving),
             "spectators": self.presence.watching,
-            "settings": self.settings.to_mapping(),
-            "created": self.created.isoformat().replace("+00:00", "Z") if self.created is not None else None,
+            "settings": {**self.settings.to_mapping(), "chat_max_chars": self.chat_max_chars},
+            "created": _iso(self.created),
+            "finished": _iso(self.ended),
             "invite_path": f"/t/{self.game_id}",
             "next_table": self.next_table,
         }
@@ -363,22 +383,32 @@ class MatchSession:
         out first: their turn clock (``kind: "turn"``) or their grace
         (``kind: "away"``); a bot plays for them when it does.
         """
-        clock_seat: int | None = None
-        away: tuple[int, float] | None = None
+        shown = self._running_clock()
+        if shown is None:
+            return self.pace.public(self._clock(), clock_seat=None, away=None)
+        seat, kind, left = shown
+        if kind == "turn":
+            return self.pace.public(self._clock(), clock_seat=seat, away=None)
+        return self.pace.public(self._clock(), clock_seat=None, away=(seat, left))
+
+    def _running_clock(self) -> tuple[int, str, float] | None:
+        """The person whose clock the table shows, its kind (``turn``, ``away``) and its seconds left.
+
+        ``None`` during a round summary, on a bot's move, and for an away person
+        whose grace is up (their bot plays now).
+        """
         actors = self.game.actors()
-        if actors and self.pace.hold is None:
-            seat = actors[0]
-            if self.seats[seat].kind == "human":
-                left = self.presence.grace_left(seat)
-                if self.seats[seat].present:
-                    clock_seat = seat
-                elif left is not None and left > 0:
-                    turn = self.pace.turn_left(self._clock())
-                    if turn is not None and turn <= left:
-                        clock_seat = seat  # the turn clock runs out first: it goes on, unchanged
-                    else:
-                        away = (seat, left)
-        return self.pace.public(self._clock(), clock_seat=clock_seat, away=away)
+        if not actors or self.pace.hold is not None:
+            return None
+        seat = actors[0]
+        if self.seats[seat].kind != "human":
+            return None
+        clock = self.pace.person_clock(
+            self._clock(), present=self.seats[seat].present, grace=self.presence.grace_left(seat)
+        )
+        if clock is None or (clock[0] == "away" and clock[1] <= 0):
+            return None
+        return seat, *clock
 
     def remember_chat(self, sender: str, seat: int, text: str) -> None:
         """Keep a chat line said before this session was loaded, or through another process (for pages that reconnect here)."""
@@ -404,7 +434,9 @@ class MatchSession:
         )
 
     def _after_apply(self, events: list[dict[str, Any]]) -> None:
-        """Timers after accepted actions: a new position, and a round summary when a round ended."""
+        """Timers after accepted actions: a new position, and a round summary when a round ended; the time of the end."""
+        if self.finished and self.ended is None:
+            self.ended = datetime.now(UTC)
         self._new_position()
         if any(e["kind"] == "round_over" for e in events) and self.game.last_summary is not None:
             waiting = set() if self.finished else {s.seat for s in self.seats if s.kind == "human" and s.present}
@@ -794,8 +826,8 @@ class MatchSession:
 
     def _clock_shown(self) -> tuple[int | None, str | None]:
         """Whose clock the table shows and its kind (``turn``, ``away``): what a seat coming or going can change."""
-        clock = self.pace_info()["clock"]
-        return (None, None) if clock is None else (clock["seat"], clock["kind"])
+        shown = self._running_clock()
+        return (None, None) if shown is None else shown[:2]
 
     def _presence_changed(self, shown: tuple[int | None, str | None] | None = None, *, resend: bool = False) -> None:
         """Tell the table who is here; the state too when ``resend``, or when the clock differs from ``shown``.
