@@ -43,6 +43,20 @@ export async function api(method, path, body, token) {
   return data;
 }
 
+let rulesAsked = null;
+
+/**
+ * The rules catalogue (`GET /api/rules`), asked for once a page load: the lobby and the table
+ * share the answer. A failure is not kept: the next caller asks again.
+ */
+export function ruleCatalogue() {
+  rulesAsked ??= api("GET", "/api/rules").catch((e) => {
+    rulesAsked = null;
+    throw e;
+  });
+  return rulesAsked;
+}
+
 /** The words of an error body, whatever shape the server gave it. */
 export function errorMessage(data) {
   if (!data) return "";
@@ -86,7 +100,10 @@ export function storeSeat(tableId, info) {
   localStorage.setItem(`${PREFIX}seat.${tableId}`, JSON.stringify({ at: Date.now(), ...info }));
 }
 
-/** The tables this browser holds a seat at: [{id, seat: {seat, token, name, creator, title, at}}]. */
+/**
+ * The tables this browser holds a seat at: [{id, seat: {seat, token, name, creator, title, at}}],
+ * newest first (by when this browser sat there).
+ */
 export function storedSeats() {
   const out = [];
   for (let i = 0; i < localStorage.length; i++) {
@@ -96,17 +113,18 @@ export function storedSeats() {
     try { seat = JSON.parse(localStorage.getItem(k)); } catch { /* an old entry */ }
     out.push({ id: k.slice(`${PREFIX}seat.`.length), seat: seat && typeof seat === "object" ? seat : {} });
   }
-  return out;
+  return out.sort((a, b) => (b.seat.at || 0) - (a.seat.at || 0));
 }
 
 /**
  * The tables of this browser with their public facts now (`GET /api/tables/{id}`: status, title,
- * created, seats; `table` null when the server no longer has it), newest first: the table's
- * creation time, else when this browser sat there. At most ``max`` are asked about (the newest stored).
+ * created, finished, seats; `table` null when the server no longer has it), newest first: the
+ * table's creation time, else when this browser sat there. ``stored``: `storedSeats()`, when the
+ * page has read them already. At most ``max`` are asked about (the newest stored).
  */
-export async function yourTablesNow(max = 30) {
+export async function yourTablesNow(stored = storedSeats(), max = 30) {
   const when = (r) => Date.parse(r.table?.created ?? "") || r.seat.at || 0;
-  const rows = storedSeats().sort((a, b) => (b.seat.at || 0) - (a.seat.at || 0)).slice(0, max);
+  const rows = stored.slice(0, max).map((r) => ({ ...r }));
   await Promise.all(rows.map(async (r) => {
     try {
       r.table = await api("GET", `/api/tables/${encodeURIComponent(r.id)}`);
@@ -120,6 +138,39 @@ export async function yourTablesNow(max = 30) {
 
 export function forgetSeat(tableId) {
   localStorage.removeItem(`${PREFIX}seat.${tableId}`);
+}
+
+// How long a note of a seat given back is kept: long enough for another tab (or one reconnecting) to read it.
+const LEFT_NOTE_MS = 24 * 3600 * 1000;
+
+/**
+ * Note that this browser is giving back its seat (``token``) at a table: another tab of it, whose
+ * socket the server then closes, says that this browser left (not that the creator freed the seat).
+ * Old notes of other tables go.
+ */
+export function noteLeaving(tableId, token) {
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const k = localStorage.key(i);
+    if (!k?.startsWith(`${PREFIX}left.`)) continue;
+    let at = 0;
+    try { at = JSON.parse(localStorage.getItem(k))?.at || 0; } catch { /* an odd entry */ }
+    if (Date.now() - at > LEFT_NOTE_MS) localStorage.removeItem(k);
+  }
+  localStorage.setItem(`${PREFIX}left.${tableId}`, JSON.stringify({ token, at: Date.now() }));
+}
+
+/** Whether this browser gave back the seat ``token`` at a table (noteLeaving). */
+export function leftHere(tableId, token) {
+  try {
+    return !!token && JSON.parse(localStorage.getItem(`${PREFIX}left.${tableId}`) || "null")?.token === token;
+  } catch {
+    return false;
+  }
+}
+
+/** The seat ``token`` was not given back after all (Leave refused): its note goes. */
+export function unnoteLeaving(tableId, token) {
+  if (leftHere(tableId, token)) localStorage.removeItem(`${PREFIX}left.${tableId}`);
 }
 
 /** Give this browser's seat back while the table waits (`POST .../leave`); answers the table's facts. */

@@ -66,3 +66,9 @@ export function toast(message, kind = "info", { quiet = false } = {}) {
   setTimeout(() => t.remove(), kind === "error" ? 8000 : 3500);
   return t;
 }
+
+/** Go to another page of the app without a reload (app.js's router draws it). */
+export function goTo(path) {
+  history.pushState(null, "", path);
+  window.dispatchEvent(new PopStateEvent("popstate"));
+}

@@ -1,9 +1,9 @@
 // The start page: pick a name, create a table (seats, preset, house rules,
 // bots), or go back to a table you sit at.
 
-import { api, storedName, storeName, storeSeat, storedSeats, yourTablesNow } from "./api.js";
+import { api, ruleCatalogue, storedName, storeName, storeSeat, storedSeats, yourTablesNow } from "./api.js";
 import { distinctNames } from "./names.js";
-import { h, clear, setContent, showError } from "./dom.js";
+import { h, clear, setContent, showError, goTo } from "./dom.js";
 
 let BOT_LEVELS = ["random", "easy", "medium", "hard"];
 let defaultLevel = "medium";
@@ -164,11 +164,6 @@ async function createTable(body, name) {
     seat: res.seat, token: res.token, name, creator: true, invite_url: res.invite_url, title: body.title ?? `${name}'s table`,
   });
   return res;
-}
-
-function goTo(path) {
-  history.pushState(null, "", path);
-  window.dispatchEvent(new PopStateEvent("popstate"));
 }
 
 export function renderLobby(root) {
@@ -701,7 +696,7 @@ export function renderLobby(root) {
   ]));
 
   renderBots();
-  api("GET", "/api/rules").then((data) => {
+  ruleCatalogue().then((data) => {
     catalogue = normaliseCatalogue(data);
     if (catalogue.botLevels?.length) {
       BOT_LEVELS = catalogue.botLevels;
@@ -735,9 +730,15 @@ export function whenWords(iso) {
   return d && !Number.isNaN(d.getTime()) ? d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "";
 }
 
+/** When a table's game was played, for its date: when it finished, else when the table was made (TableInfo). */
+export function playedWhen(t) {
+  return t?.finished || t?.created;
+}
+
 /**
  * One table of this browser (`yourTablesNow`'s row): its name, linked to the table, then its
- * status, when it was made and who sits there; a finished one also links to its replay.
+ * status, when it was made (a finished one: when it finished) and who sits there; a finished one
+ * also links to its replay.
  */
 export function yourTableRow(r, { replayFirst = false } = {}) {
   const t = r.table;
@@ -745,7 +746,7 @@ export function yourTableRow(r, { replayFirst = false } = {}) {
   const title = t?.title || r.seat.title || `Table ${r.id.slice(0, 6)}\u2026`;
   const names = t ? distinctNames((t.seats ?? []).map((x) => x?.name).filter(Boolean)) : [];
   const status = t ? STATUS_WORDS[t.status] ?? t.status : r.gone ? "no longer on the server" : "";
-  const facts = [whenWords(t?.created), names.join(", ")].filter(Boolean).join(" \u00B7 ");
+  const facts = [whenWords(playedWhen(t)), names.join(", ")].filter(Boolean).join(" \u00B7 ");
   const replay = t?.status === "finished"
     ? h("a", { href: `/#replay/${id}`, class: "replay-link", dataset: { testid: `your-replay-${r.id}` } }, "Replay")
     : null;
@@ -766,8 +767,8 @@ function yourTables() {
   if (!stored.length) return h("span", { hidden: true });
   const SHOWN = 10;
   const list = h("ul", { class: "your-list", dataset: { testid: "your-tables" } },
-    stored.sort((a, b) => (b.seat.at || 0) - (a.seat.at || 0)).slice(0, SHOWN).map((r) => yourTableRow(r)));
-  yourTablesNow().then((rows) => {
+    stored.slice(0, SHOWN).map((r) => yourTableRow(r)));
+  yourTablesNow(stored).then((rows) => {
     clear(list);
     list.append(...rows.slice(0, SHOWN).map((r) => yourTableRow(r)));
     if (rows.length > SHOWN) list.append(h("li", { class: "hint" }, `and ${rows.length - SHOWN} older`));

@@ -3,7 +3,7 @@
 // position it is sent after each step, and offers the record for download.
 
 import { api, storedSeats, yourTablesNow } from "./api.js";
-import { yourTableRow, whenWords } from "./lobby.js";
+import { yourTableRow, whenWords, playedWhen } from "./lobby.js";
 import { distinctNames, plural } from "./names.js";
 import { cardEl } from "./cards.js";
 import { entryText } from "./events.js";
@@ -29,14 +29,15 @@ export function renderReplays(root) {
   const minePanel = h("section", { class: "panel", hidden: true, dataset: { testid: "your-games-panel" } }, [
     h("h2", {}, "Your finished games"),
     h("p", { class: "hint" }, "Games this browser played in, private ones included (only you and the other players can open them)."), mine]);
+  const stored = storedSeats();
   const note = h("p", { class: "hint", dataset: { testid: "replays-note" } }, [
     "Only games whose table was set to \u201cList the finished game among the public replays\u201d are listed here. ",
     "A private game is under ", h("a", { href: "/" }, "Your tables"), " in the lobby, on the browser that played it",
-    storedSeats().length ? " (and above)." : "."]);
+    stored.length ? " (and above)." : "."]);
   root.append(h("main", { class: "replays" }, [header(), minePanel,
     h("section", { class: "panel" }, [h("h2", {}, "Public finished games"), note, list])]));
-  if (storedSeats().length) {
-    yourTablesNow().then((rows) => {
+  if (stored.length) {
+    yourTablesNow(stored).then((rows) => {
       const done = rows.filter((r) => r.table?.status === "finished");
       clear(mine).append(...done.map((r) => yourTableRow(r, { replayFirst: true })));
       minePanel.hidden = !done.length;
@@ -225,7 +226,7 @@ export function renderReplay(root, gameId) {
     title.textContent = name ? `Replay: ${name}` : names.length ? `Replay: ${names.join(", ")}` : "Replay";
     document.title = name ? `Replay: ${name} \u2014 rummy500` : "Replay \u2014 rummy500";
     const preset = table?.rules?.preset;
-    meta.textContent = [whenWords(table?.created), name ? names.join(", ") : "", preset ? `${preset[0].toUpperCase()}${preset.slice(1)} rules` : ""]
+    meta.textContent = [whenWords(playedWhen(table)), name ? names.join(", ") : "", preset ? `${preset[0].toUpperCase()}${preset.slice(1)} rules` : ""]
       .filter(Boolean).join(" \u00B7 ");
   }
   api("GET", `/api/games/${enc}/record`).then((rec) => {

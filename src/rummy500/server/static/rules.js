@@ -1,7 +1,7 @@
 // Rules in a player's words: the house rules of a table (for its side panel)
 // and the "How to play" page (/#rules).
 
-import { api } from "./api.js";
+import { ruleCatalogue } from "./api.js";
 import { h, clear } from "./dom.js";
 import { optionLabel, playerWords, valueText } from "./lobby.js";
 
@@ -79,7 +79,7 @@ let catalogueLoading = null;
  * then, and if it never comes, options without words of their own are said as "name: value".
  */
 export function loadRuleCatalogue() {
-  catalogueLoading ??= api("GET", "/api/rules").then((data) => {
+  catalogueLoading ??= ruleCatalogue().then((data) => {
     catalogue = new Map((data?.options ?? []).filter((o) => o?.name).map((o) => [o.name, o]));
     return true;
   }, () => {

@@ -2,14 +2,16 @@
 // Everything shown comes from the server's state messages; every move the
 // player can make is an entry of `view.legal`, matched against the selection.
 
-import { api, seatFor, storeSeat, forgetSeat, storedName, storeName, leaveSeat, removeSeat } from "./api.js";
+import {
+  api, seatFor, storeSeat, forgetSeat, storedName, storeName, leaveSeat, removeSeat, noteLeaving, unnoteLeaving, leftHere,
+} from "./api.js";
 import { cardEl, cardText, cardLabel, suitedText, listWords, baseCard } from "./cards.js";
 import {
   verbOf, selectionChoices, selectionCouldGrow, selectionProblem, legalTakes, legalRummies, describe, ordinal,
 } from "./actions.js";
 import { Hand } from "./hand.js";
 import { TableConnection } from "./connection.js";
-import { h, clear, toast, setContent } from "./dom.js";
+import { h, clear, toast, setContent, goTo } from "./dom.js";
 import { chooseAction } from "./chooser.js";
 import { ScoreSheet } from "./scores.js";
 import { rulesInWords, loadRuleCatalogue, ruleCatalogueLoaded } from "./rules.js";
@@ -325,6 +327,7 @@ class TablePage {
     this.renderRules(); // in the waiting room too: people see the house rules before they start
     this.scores.setNames(this.names(), this.sides());
     this.noteNextTable();
+    this.renderChatCount(); // the table's chat limit (settings.chat_max_chars) may have come with it
   }
 
   names() {
@@ -619,8 +622,11 @@ class TablePage {
     this.focusNext = "leave-seat";
     this.renderWaiting();
     const left = { text: "You left your seat. You can join again with the link.", focus: true };
+    // Before the request: the server closes another tab's socket for this seat as it answers.
+    const token = this.me.token;
+    noteLeaving(this.tableId, token);
     try {
-      const t = await leaveSeat(this.tableId, this.me.token);
+      const t = await leaveSeat(this.tableId, token);
       this.leaving = false;
       this.becomeVisitor(left, t);
     } catch (e) {
@@ -630,6 +636,7 @@ class TablePage {
         this.becomeVisitor(left);
         return;
       }
+      unnoteLeaving(this.tableId, token);
       this.leaveError = e.message;
       this.focusNext = "leave-seat";
       if (!this.view) this.renderWaiting();
@@ -975,7 +982,8 @@ class TablePage {
     const limit = this.chatLimit();
     const n = chatLength(this.chatInput.value);
     const el = this.chatCount;
-    el.hidden = n <= limit - 100;
+    // Shown near the limit: its last 100 characters (a fifth of a short limit).
+    el.hidden = n <= limit - Math.min(100, Math.ceil(limit / 5));
     el.classList.toggle("over", n > limit);
     const text = n > limit ? `${n}/${limit}: ${n - limit} too many` : `${n}/${limit}`;
     if (el.textContent !== text) el.textContent = text;
@@ -1034,10 +1042,12 @@ class TablePage {
       return;
     }
     if (this.me && code === 4401 && this.table && !this.isStarted()) {
-      // In the waiting room: the creator freed the seat (or, rarely, another tab of this browser
-      // gave it back). The page becomes a visitor's, with the join form, and watches: no retry
-      // with the dead token.
-      this.becomeVisitor({ text: "The table's creator freed your seat: you can join again with your name.", alert: true, focus: true });
+      // In the waiting room: the creator freed the seat, or another tab of this browser gave it
+      // back (its Leave noted the token). The page becomes a visitor's, with the join form, and
+      // watches: no retry with the dead token.
+      this.becomeVisitor(leftHere(this.tableId, this.me.token)
+        ? { text: "You left this table in another tab: you can join again with your name.", focus: true }
+        : { text: "The table's creator freed your seat: you can join again with your name.", alert: true, focus: true });
       return;
     }
     if (this.me && code === 4401) {
@@ -1167,7 +1177,7 @@ class TablePage {
     el.className = `players count-${n}`; // phones lay the chips out in even rows
     const totals = v?.scores ?? [];
     // While a round's summary holds the table, nobody is to move: the next deal's first player waits too.
-    const held = !!this.pace?.summary;
+    const held = this.summaryHolds();
     // The points each seat has on the table this round, in the game's own points as the totals beside
     // them are (the quick game divides card points by 5: 45 card points are +9, not "+45").
     for (let s = 0; s < n; s++) {
@@ -1276,11 +1286,21 @@ class TablePage {
     setContent(this.statusLine, [...el.childNodes]);
   }
 
+  /** Whether a round summary holds the table: nobody may move until it goes (the server refuses). */
+  summaryHolds() {
+    return !!this.pace?.summary;
+  }
+
+  /** The moves this seat may make now: the view's `legal`, none while a round summary holds the table. */
+  legalNow() {
+    return this.summaryHolds() ? [] : (this.view?.legal || []);
+  }
+
   renderPile() {
     const v = this.view;
     if (this.pileDepth && this.pileDepth > (v.discard || []).length) this.pileDepth = null;
     // Most states (a card selected, an opponent's meld) leave the pile as it was.
-    const held = !!this.pace?.summary; // a round summary holds the table: nothing may be taken
+    const held = this.summaryHolds(); // nothing may be taken
     if (held) this.pileDepth = null;
     if (!this.changed("pile", [v.discard, v.stock_count, v.legal, !!this.windowWait, held, this.pendingAction, this.pileDepth])) return;
     // The buttons are drawn again: the focused one (a pile card pressed to see what comes with
@@ -1290,7 +1310,7 @@ class TablePage {
       ? active.dataset.testid : null;
     clear(this.stockEl);
     clear(this.pileEl);
-    const legal = this.windowWait || held ? [] : (v.legal || []);
+    const legal = this.windowWait ? [] : this.legalNow();
     const takes = legalTakes(legal);
     const rummies = legalRummies(legal);
     const canDraw = legal.find((a) => verbOf(a) === "draw");
@@ -1348,7 +1368,7 @@ class TablePage {
     const me = this.mySeat();
     if (v.hand === null || v.hand === undefined) return "You are watching: only players take cards.";
     if (isOver(v)) return "The round is over.";
-    if (this.pace?.summary) return "The round is over: the next deal starts when everyone is ready.";
+    if (this.summaryHolds()) return "The round is over: the next deal starts when everyone is ready.";
     if (v.to_move !== me) return `It is ${this.names()[v.to_move]}'s turn: wait for yours to take from the pile.`;
     if (v.phase !== "draw") return "You have already drawn this turn: meld, lay off, then discard.";
     if (takes.size === 1 && takes.has(1)) return "Only the top card of the discard pile may be taken in this game.";
@@ -1438,7 +1458,7 @@ class TablePage {
     const names = this.names();
     const melds = v.melds || [];
     const sel = this.hand.selectedCards();
-    const legal = this.pace?.summary ? [] : (v.legal || []); // nothing is laid off behind a round summary
+    const legal = this.legalNow(); // nothing is laid off behind a round summary
     const layoffs = sel.length && melds.length ? selectionChoices(legal, sel).layoffs : new Map();
     const sides = this.sides();
     // A tap on a card of the hand changes the melds only when it makes one a lay-off target, or no longer one.
@@ -1683,7 +1703,7 @@ class TablePage {
           if (by(i) === seat) return cardEl(c, { small: true });
           const who = names[by(i)] ?? `seat ${by(i) + 1}`;
           const el = cardEl(c, { small: true, extraLabel: `laid off by ${who}, counts for ${who}` });
-          el.classList.add("laid-off", "other-layer");
+          el.classList.add("other-layer");
           el.append(h("span", { class: "by", "aria-hidden": "true", title: `laid off by ${who}` }, initials(who, by(i))));
           return el;
         })
@@ -1876,8 +1896,7 @@ class TablePage {
   /** Open another table's page in this one (as the lobby does), its focus where a join puts it. */
   openTable(id) {
     arrival = { tableId: id, focus: "waiting-heading" };
-    history.pushState(null, "", `/t/${encodeURIComponent(id)}`);
-    window.dispatchEvent(new PopStateEvent("popstate"));
+    goTo(`/t/${encodeURIComponent(id)}`);
   }
 
   renderGameOver(el, go, names, summary) {
@@ -1970,8 +1989,8 @@ class TablePage {
       if (lost) focused = focused ?? "btn-draw";
     }
     clear(el);
-    // While a round summary holds the table nobody may move (the server refuses): the buttons wait too.
-    const legal = this.pendingAction || this.windowWait || this.pace?.summary ? [] : (v.legal || []);
+    // While a round summary holds the table nobody may move (legalNow): the buttons wait too.
+    const legal = this.pendingAction || this.windowWait ? [] : this.legalNow();
     const sel = this.hand.selectedCards();
     const { melds, discards, layoffs, swaps } = selectionChoices(legal, sel);
     const names = this.names();
