@@ -258,3 +258,45 @@ def test_the_thinking_threads_answer_each_loop_and_survive_failures_cancellation
 
     assert run_async(run(0)) == [0, 1, 2, 9]
     assert run_async(run(100)) == [100, 101, 102, 109]  # a second event loop, the same threads
+
+
+def test_a_hint_search_runs_in_a_worker_process_and_a_dead_worker_is_replaced() -> None:
+    """A server with workers searches hints in processes of their own; one killed costs no hint."""
+    from rummy500.server.hints import HintSearches
+
+    async def run() -> None:
+        searches = HintSearches(1, processes=True)
+        try:
+            first = await searches.run(os.getpid)
+            assert first != os.getpid()
+            os.kill(first, signal.SIGKILL)
+            await asyncio.sleep(0.2)  # the pool notices its worker is gone
+            second = await searches.run(os.getpid)  # in a new pool's worker
+            assert second not in (first, os.getpid())
+        finally:
+            searches.close()
+
+    run_async(run())
+
+
+def test_players_hints_are_searched_in_the_servers_hint_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummy500.server.session import match as match_module
+
+    def not_here(*args: Any) -> Any:
+        raise AssertionError("a hint searched in the server's own process")
+
+    monkeypatch.setattr(match_module, "hint_for", not_here)  # the threads' search, in this process
+    with TestClient(create_app(make_settings(tmp_path, workers=1), seed_source=fixed_seeds(5))) as client:
+        made = create_table(client, bots={"1": "random"})
+        start(client, made["table_id"], made["token"])
+        session = client.app.state.manager.sessions[made["table_id"]]
+        assert client.portal is not None
+
+        async def hint() -> dict[str, Any]:
+            while session.game.actors() != [0]:
+                await asyncio.sleep(0.01)  # the bot's turn first, if it deals first
+            return await session.hint(0)
+
+        answer = client.portal.call(hint)
+        legal = [a.to_record() for a in session.game.view(0).legal]
+        assert answer["action"] in legal and answer["level"] in ("medium", "hard", "expert")

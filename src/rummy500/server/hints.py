@@ -16,7 +16,7 @@ import os
 import random
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from rummy500.actions import Action, CallRummy, Decline, Discard, Draw, Float, LayOff, Meld, Pass, Swap, Take
@@ -24,6 +24,7 @@ from rummy500.bots.hard import Searched
 from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, Hint, strongest_hint
 from rummy500.scoring import card_value
 from rummy500.server.bots import settle_choice
+from rummy500.server.workers import worker_pool
 
 __all__ = [
     "HINT_SEARCHES",
@@ -39,42 +40,79 @@ __all__ = [
 
 T = TypeVar("T")
 
-#: How many hint searches one server process runs at once. Each holds a thread of its own for up
-#: to its budget (2 s, then a round of playouts); more hints wait their turn in a queue, so a burst
-#: of hints never takes the threads that storage calls (``asyncio.to_thread``) run in.
+#: How many hint searches one server process runs at once. Each holds a worker process (or a thread)
+#: of its own for up to its budget (2 s, then a round of playouts); more hints wait their turn in a
+#: queue, so a burst of hints never takes the threads that storage calls (``asyncio.to_thread``) run in.
 HINT_SEARCHES = 2
 
 
 class HintSearches:
-    """The threads hint searches run in: a small pool of their own, apart from the default executor.
+    """Where hint searches run: a small pool of their own, threads or processes.
 
     Storage calls (reading a table, a token, the chat; writing to PostgreSQL
     under a table's lock) go through the event loop's default executor; a hint
     search may hold a thread for seconds. Run there, a dozen hints at once kept
-    every table of the process waiting for its storage. Here at most ``threads``
+    every table of the process waiting for its storage. Here at most ``size``
     searches run at once; the others wait in the pool's queue, in the order
     asked (a request cancelled while it waits is dropped without running).
-    The threads start on first use (again in a forked child) and serve every
-    app of the process for as long as it lives.
+
+    With ``processes`` (a server with worker processes: ``workers`` > 0 in
+    its settings) the searches run in worker processes of their own, at the
+    workers' lower priority: a search in a thread holds the interpreter lock
+    for most of its time, which slowed every other table's requests during a
+    burst of hints. A worker that died (killed) is replaced by a new pool.
+    Threads are the default (tests, tiny installs, ``workers`` 0). The pool
+    starts on first use (again in a forked child).
     """
 
-    def __init__(self, threads: int = HINT_SEARCHES) -> None:
-        """A pool-to-be of ``threads`` threads (at least one)."""
-        self.size = max(1, threads)
-        self._pool: ThreadPoolExecutor | None = None
+    def __init__(self, size: int = HINT_SEARCHES, *, processes: bool = False) -> None:
+        """A pool-to-be of ``size`` threads, or worker processes (at least one)."""
+        self.size = max(1, size)
+        self.processes = processes
+        self._pool: Executor | None = None
         self._pid = 0
         self._lock = threading.Lock()
 
-    def _executor(self) -> ThreadPoolExecutor:
+    def _executor(self) -> Executor:
         with self._lock:
             if self._pool is None or self._pid != os.getpid():
-                self._pool = ThreadPoolExecutor(self.size, thread_name_prefix="hint-search")
+                if self.processes:
+                    self._pool = worker_pool(self.size)
+                else:
+                    self._pool = ThreadPoolExecutor(self.size, thread_name_prefix="hint-search")
                 self._pid = os.getpid()
             return self._pool
 
+    def _forget(self, pool: Executor) -> None:
+        """Drop a broken pool (a worker died): the next search starts a new one."""
+        with self._lock:
+            if self._pool is pool:
+                self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
+
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in one of the pool's threads, once one is free."""
-        return await asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+        """``fn(*args)`` in the pool, once a place is free (tried once more in a new pool if a worker died).
+
+        Raises:
+            BrokenExecutor: The new pool broke too.
+        """
+        loop = asyncio.get_running_loop()
+        for tries_left in (1, 0):
+            pool = self._executor()
+            try:
+                return await loop.run_in_executor(pool, fn, *args)
+            except BrokenExecutor:
+                self._forget(pool)
+                if not tries_left:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def close(self) -> None:
+        """Stop the pool (searches still queued are dropped; a later search starts a new one)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 #: The process's hint searches (:func:`rummy500.server.session.match.search_hint` runs them here).

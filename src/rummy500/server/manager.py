@@ -37,12 +37,14 @@ from rummy500.server.bus import Bus
 from rummy500.server.cluster import Cluster
 from rummy500.server.config import Settings
 from rummy500.server.engine import LiveGame, RulesError, parse_rules
+from rummy500.server.hints import HintSearches, hint_for
 from rummy500.server.hub import Hub
 from rummy500.server.pace import TableSettings
 from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo, TableSettingsInfo
 from rummy500.server.session import MatchSession, SeatInfo, SessionError, clean_text, keep_chat_line
 from rummy500.server.session.events import label_actions
 from rummy500.server.session.guards import chat_text
+from rummy500.server.session.match import search_hint
 from rummy500.server.storage import (
     AlreadyJoinedError,
     ChatLine,
@@ -58,6 +60,7 @@ from rummy500.server.storage import (
     name_key,
 )
 from rummy500.server.workers import Workers, rebuild, replay_steps
+from rummy500.views import View
 
 __all__ = ["LobbyError", "TableManager", "hash_token"]
 
@@ -153,6 +156,9 @@ class TableManager:
         self._housekeeping: asyncio.Task[None] | None = None
         #: Bot thinking and replays, off the event loop.
         self.workers = Workers(settings.workers)
+        #: Players' hints: in worker processes of their own when the server has workers (else the
+        #: process's hint threads, :data:`~rummy500.server.hints.SEARCHES`).
+        self.hint_searches = HintSearches(processes=True) if settings.workers > 0 else None
         self._lobby_chat_lock = asyncio.Lock()
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._replaying: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
@@ -666,6 +672,12 @@ class TableManager:
                 self.cluster.said_at(table_id, name, speaker, clean)
 
     # ------------------------------------------------------------- sessions
+    async def _search_hint(self, view: View, seed: int, budget: float) -> dict[str, Any]:
+        """A hint's search (:data:`~rummy500.server.session.match.HintSearch`): in this server's hint workers, if any."""
+        if self.hint_searches is None:
+            return await search_hint(view, seed, budget)
+        return await self.hint_searches.run(hint_for, view, seed, budget)
+
     def _make_session(
         self, row: GameRow, game: LiveGame, events: list[dict[str, Any]], chat: Sequence[ChatLine] = ()
     ) -> MatchSession:
@@ -690,6 +702,7 @@ class TableManager:
             summary_seconds=self.settings.summary_seconds,
             chat_history=CHAT_LINES,
             think=self.workers.think,
+            hint_search=self._search_hint,
             created=row.created,
             ended=row.finished,
             chat_max_chars=self.settings.chat_max_chars,
@@ -850,6 +863,8 @@ class TableManager:
             await session.close()
         self.sessions.clear()
         self.workers.close()
+        if self.hint_searches is not None:
+            self.hint_searches.close()
         if self.cluster is not None:
             await self.cluster.close()
 

@@ -1,4 +1,4 @@
-"""Work that would block the event loop, done in worker processes: bot thinking and replays.
+"""Work that would block the event loop, done in worker processes: bot thinking and replays (and hints).
 
 A strong bot searches for a second or more, and replaying a long game's log
 takes a few hundred milliseconds; in the event loop's process either holds
@@ -28,7 +28,7 @@ from rummy500.server.affinity import unpin
 from rummy500.server.bots import Bot, ask_bot
 from rummy500.server.engine import Action, LiveGame, parse_action, parse_rules
 
-__all__ = ["Workers", "rebuild", "replay_steps", "think"]
+__all__ = ["Workers", "rebuild", "replay_steps", "think", "worker_pool"]
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +126,21 @@ def _init_worker(parent: int) -> None:
     start_worker(parent)
 
 
+def worker_pool(processes: int) -> ProcessPoolExecutor:
+    """A pool of ``processes`` worker processes of the server (bots' thinking, replays, hints).
+
+    Spawned: a fresh interpreter, never a fork of a process with an event loop,
+    threads and open sockets. Each runs at a lower priority and ends with the
+    server (:func:`_init_worker`).
+    """
+    return ProcessPoolExecutor(
+        processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_init_worker,
+        initargs=(os.getpid(),),
+    )
+
+
 class Workers:
     """A pool of worker processes (or one thread), started on first use."""
 
@@ -138,14 +153,7 @@ class Workers:
         if self.processes <= 0:
             return None
         if self._pool is None:
-            # spawn: a fresh interpreter, never a fork of a process with an
-            # event loop, threads and open sockets.
-            self._pool = ProcessPoolExecutor(
-                self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_init_worker,
-                initargs=(os.getpid(),),
-            )
+            self._pool = worker_pool(self.processes)
         return self._pool
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
