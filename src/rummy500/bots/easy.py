@@ -61,8 +61,7 @@ class EasyBot(MediumBot):
         discards = [a for a in legal if isinstance(a, Discard)]
         # (No impulse once the stock is spent and play goes on: the pair it would break may be the way out.)
         if discards and not an.recycling and rng.random() < self.impulse:
-            plan = {c for g in an.base()[1] for c in g.need}
-            loose = [d for d in discards if not any(c in plan or c.is_joker for c in d.cards)] or discards
+            loose = an.loose_discards(discards, jokers=True)
             pick = max(loose, key=lambda d: sum(an.value(c) for c in d.cards))
             self.last_reason = f"{pick}: get rid of a high card"
             return pick

@@ -396,12 +396,11 @@ class HardBot(Bot):
             return out
         lay, v = an.best_lay(legal)
         discards = [a for a in legal if isinstance(a, Discard)]
-        masters = an.masters_play(legal)
-        if masters is not None and masters[1] > max(v, 0.0):
+        masters = self.guide.masters(an, legal, v)
+        if masters is not None:
             # A Master's Hand this turn: the round's score at once, searched against the usual lay
             # or discard (its playouts end the round, so only a far better line could beat it).
             act, worth = masters
-            self.guide.last_reason = f"{act}: a run of seven or more laid and out by a discard this turn is a Master's Hand"
             if lay is not None and v > 0:
                 return [(worth, act), (float(v), lay)]
             return [(worth, act), *((-an.discard_score(d.cards), d) for d in discards if d != act)]

@@ -31,7 +31,7 @@ from rummy500.rules import CallingRummy, Rules
 from rummy500.scoring import card_value, meld_points, new_meld_points
 from rummy500.views import View
 
-__all__ = ["Analysis", "Group", "PlanContext", "Planner", "bare", "card_outs", "hand_masks", "pack_counter", "recycling"]
+__all__ = ["Analysis", "Group", "PlanContext", "Planner", "bare", "card_outs", "hand_masks", "left_after", "pack_counter", "recycling"]
 
 _JK = JOKER
 
@@ -164,6 +164,25 @@ def _sub(hand: tuple[Card, ...], need: tuple[Card, ...]) -> tuple[Card, ...] | N
         else:
             out.append(c)
     return tuple(out) if i == n else None
+
+
+def left_after(hand: Iterable[Card], plan: Iterable[Group]) -> Counter[Card]:
+    """The cards of ``hand`` that the groups of ``plan`` do not lay, counted (in the hand's order).
+
+    A count below zero is a card the plan lays that the hand lacks (a free
+    dealer's joker); ``+left_after(...)`` keeps only the cards left.
+
+    >>> from rummy500.cards import parse_cards
+    >>> hand = parse_cards("7H 8H 9H KS")
+    >>> g = Group(tuple(hand[:3]), tuple(hand[:3]), None, 24)
+    >>> list(left_after(hand, [g]).elements()) == [hand[3]]
+    True
+    """
+    left = Counter(hand)
+    for g in plan:
+        for c in g.need:
+            left[c] -= 1
+    return left
 
 
 class Planner:
@@ -841,31 +860,40 @@ class Analysis:
             return True
         return self.view.stock_count == 0 and any(isinstance(a, Pass) for a in self.view.legal)
 
+    def _take_plan(
+        self, chosen: Card, taken: list[Card], *, must_use: bool, split: bool = False
+    ) -> tuple[list[Card], int, tuple[Group, ...]] | None:
+        """The hand after taking ``taken`` from the pile (``chosen`` the deepest), its best plan's points and groups.
+
+        ``must_use``: the plan must lay ``chosen`` (None when no plan can);
+        ``split``: a joker of the hand is spent on the take.
+        """
+        new_hand = self.plan_hand + taken
+        if split and _JK in new_hand:
+            new_hand.remove(_JK)  # the splitting joker is spent
+        if must_use and not self.could_meld(chosen, new_hand):
+            return None
+        ctx = self.planner.context(new_hand)
+        if must_use:
+            pts, plan = ctx.best(must_use=chosen)
+            if pts < 0:
+                return None
+        else:
+            pts, plan = ctx.best()
+        return new_hand, pts, plan
+
     def take_value(self, k: int, *, must_use: bool, split: bool = False) -> float:
         """The worth of taking ``k`` cards from the pile (``split``: the chosen card alone)."""
         pile = list(self.view.discard)
         chosen = pile[-k]
         taken = [chosen] if split else pile[-k:]
-        new_hand = self.plan_hand + taken
-        if split and _JK in new_hand:
-            new_hand.remove(_JK)  # the splitting joker is spent
-        if must_use and not self.could_meld(chosen, new_hand):
+        got = self._take_plan(chosen, taken, must_use=must_use, split=split)
+        if got is None:
             return float("-inf")
-        base = self.base()[0]
-        ctx = self.planner.context(new_hand)
-        if must_use:
-            pts, plan = ctx.best(must_use=chosen)
-            if pts < 0:
-                return float("-inf")
-        else:
-            pts, plan = ctx.best()
-        gain = pts - base
-        used: dict[Card, int] = {}
-        for g in plan:
-            for c in g.need:
-                used[c] = used.get(c, 0) + 1
+        new_hand, pts, plan = got
+        gain = pts - self.base()[0]
         # The hand after the plan, and the taken cards still in it (each in first-seen order).
-        left = {c: r for c, n in Counter(new_hand).items() if (r := n - used.get(c, 0)) > 0}
+        left = {c: r for c, r in left_after(new_hand, plan).items() if r > 0}
         # Cards taken but not laid become hand cards: they may meld later, or be caught.
         rest_hand = [c for c, r in left.items() for _ in range(r)]
         extra = 0.0
@@ -889,15 +917,11 @@ class Analysis:
         if not 1 <= k <= len(pile):
             return False
         chosen = pile[-k]
-        new_hand = self.plan_hand + bare(pile[-k:])
-        if not self.could_meld(chosen, new_hand):
+        got = self._take_plan(chosen, bare(pile[-k:]), must_use=True)
+        if got is None:
             return False
-        pts, plan = self.planner.context(new_hand).best(must_use=chosen)
-        if pts < 0:
-            return False
-        left = Counter(new_hand)
-        for g in plan:
-            left.subtract(g.need)
+        new_hand, _, plan = got
+        left = left_after(new_hand, plan)
         # A free dealer's joker left over is no card of the hand.
         left[_JK] = max(0, left[_JK] - self.extra)
         return sum(n for n in left.values() if n > 0) <= 1
@@ -929,12 +953,10 @@ class Analysis:
         for c, w in pool.items():
             ctx = self.planner.context([*self.plan_hand, c])
             pts, plan = ctx.best()
-            used: Counter[Card] = Counter()
-            for g in plan:
-                used.update(g.need)
             v = float(pts - base)
-            if used[c] < Counter(self.plan_hand)[c] + 1:
-                rest = list((Counter(ctx.hand) - used).elements())
+            left = left_after(ctx.hand, plan)
+            if left[c] > 0:  # the card drawn is not laid
+                rest = list(left.elements())
                 v += 0.5 * self.keep_value(c, rest)
             acc += w * v
         return acc / total
@@ -976,10 +998,13 @@ class Analysis:
         nearest the top come back into hand (an empty tuple: the discard
         itself is callable, and the hand floats empty). None: the seat goes out.
         """
-        rules = self.rules
-        mode = rules.going_out_rummy
-        if mode is None:
+        if self.rules.going_out_rummy is None:
             return None
+        return self._left_rummy_on(self._table_after(groups), discard)
+
+    def _table_after(self, groups: Sequence[Group]) -> list[TableMeld] | None:
+        """The table this seat sees once ``groups`` are laid on it, or None when they cannot all be laid."""
+        rules = self.rules
         melds = list(self.view.melds)
         try:
             for g in groups:
@@ -989,6 +1014,14 @@ class Analysis:
                     melds[g.on] = extend_meld(melds[g.on], g.cards, rules, self.seat)
         except (MeldError, IndexError):
             return None
+        return melds
+
+    def _left_rummy_on(self, melds: list[TableMeld] | None, discard: Sequence[Card]) -> tuple[Card, ...] | None:
+        """:meth:`left_rummy` on ``melds``, the table after the lays (None: they could not be laid, the seat goes out)."""
+        mode = self.rules.going_out_rummy
+        if mode is None or melds is None:
+            return None
+        rules = self.rules
         pile = (*self.view.discard, *discard)
         depths: Iterable[int] = [1] if mode is CallingRummy.TOP_CARD else range(1, len(pile) + 1)
         playable = fastmeld.playable_depths(fastmeld.tables(rules), melds, pile, depths)
@@ -1015,9 +1048,7 @@ class Analysis:
         if self.rules.going_out_rummy is None or view.phase != "play":
             return None
         plan = self.base()[1]
-        rest = Counter(view.hand)
-        for g in plan:
-            rest.subtract(g.need)
+        rest = left_after(view.hand, plan)
         if any(n < 0 for n in rest.values()):
             return None  # the plan spends the dealer's joker: not judged here
         left = list(rest.elements())
@@ -1069,7 +1100,8 @@ class Analysis:
         the line, one that leaves no Rummy in the pile
         (``rummy_after_going_out``, :meth:`left_rummy`) is needed, and one
         that fits no meld of the table after the lays is preferred (under
-        ``going_out: unplayable_discard`` a playable discard floats).
+        ``going_out: unplayable_discard`` a playable discard floats): the
+        first such throw found is played, else the first that finishes the line.
 
         The worth is on :meth:`best_lay`'s scale: the score less this seat's
         points on the table now (what its round score rises by). Its first
@@ -1099,7 +1131,9 @@ class Analysis:
                     cards = tuple(a.cards)
                     runs.append(Group(cards, _need(cards), None, new_meld_points(meld, self.rules)))
         held = Counter(self.hand)
-        best: tuple[bool, Action] | None = None
+        rummy = self.rules.going_out_rummy is not None
+        best: Action | None = None  # the first line found (its throw may float while no other is found)
+        found = False  # a line whose throw fits no meld: the answer
         for run in runs:
             rest = hand if run is None else _sub(hand, run.need)
             if rest is None:
@@ -1111,36 +1145,47 @@ class Analysis:
                     out = Discard(throw)
                     if discards and out not in discards:
                         continue  # not a throw this seat may make (the top card just taken)
+                    if found:
+                        # The answer is settled, but the plan search still runs on the other throws:
+                        # its node budget is the hand's, shared with the turn's later searches, and
+                        # spending less of it here could change what they find (hands at the cap).
+                        self._rest_plan(rest, throw)
+                        continue
                     line = self._lay_all(rest, throw)
                     if line is None:
                         continue
                     groups = line if run is None else [run, *line]
-                    if self.left_rummy(groups, throw) is not None:
-                        continue  # the throw would leave a Rummy: no going out, no Master's Hand
+                    melds: list[TableMeld] | None = None
+                    if rummy:
+                        melds = self._table_after(groups)  # laid once, for this question and the next
+                        if self._left_rummy_on(melds, throw) is not None:
+                            continue  # the throw would leave a Rummy: no going out, no Master's Hand
                     act = Meld(run.cards) if run is not None else self._group_action(line[0], legal) if line else out
                     if act is None or isinstance(act, Discard) and act not in discards:
                         continue  # (no throw is legal yet: the card taken must be used first)
-                    floats = self._fits_after(groups, throw)
-                    if best is None or best[0] and not floats:
-                        best = (floats, act)
+                    if not self._fits(melds if rummy else self._table_after(groups), throw):
+                        best, found = act, True
+                    elif best is None:
+                        best = act
         if best is None:
             return None
         table = sum(meld_points(m, self.rules).get(self.seat, 0) for m in view.melds)
-        return best[1], float(score - table)
+        return best, float(score - table)
+
+    def _rest_plan(self, rest: tuple[Card, ...], throw: tuple[Card, ...]) -> tuple[list[Card], list[Group]]:
+        """``rest`` less ``throw``, and the best plan of it (searched in the hand's context)."""
+        left = list(rest)
+        for c in throw:
+            left.remove(c)
+        return left, list(self.ctx.best(left)[1]) if left else []
 
     def _lay_all(self, rest: tuple[Card, ...], throw: tuple[Card, ...]) -> list[Group] | None:
         """The best plan of ``rest`` less ``throw`` when it lays every card of the hand, else None.
 
         ``rest`` is of the planned hand: a free dealer's joker it holds need not be laid.
         """
-        left = list(rest)
-        for c in throw:
-            left.remove(c)
-        plan = list(self.ctx.best(left)[1]) if left else []
-        laid: Counter[Card] = Counter()
-        for g in plan:
-            laid.update(g.need)
-        over = Counter(left) - laid
+        left, plan = self._rest_plan(rest, throw)
+        over = +left_after(left, plan)
         # A joker left over is the dealer's (the engine spends its joker before the hand's)
         # unless the hand keeps one of its own besides the throw.
         jokers = over.pop(_JK, 0)
@@ -1148,16 +1193,9 @@ class Analysis:
             return None
         return plan
 
-    def _fits_after(self, groups: Sequence[Group], throw: Sequence[Card]) -> bool:
-        """Whether a card of ``throw`` fits a meld of the table once ``groups`` are laid."""
-        melds = list(self.view.melds)
-        try:
-            for g in groups:
-                if g.on is None:
-                    melds.append(make_meld(g.cards, self.rules, len(melds), self.seat))
-                else:
-                    melds[g.on] = extend_meld(melds[g.on], g.cards, self.rules, self.seat)
-        except (MeldError, IndexError):
+    def _fits(self, melds: list[TableMeld] | None, throw: Sequence[Card]) -> bool:
+        """Whether a card of ``throw`` fits a meld of ``melds``, the table after the lays (None: they could not be laid, taken as fitting)."""
+        if melds is None:
             return True
         return any(not m.sealed and fits_alone(m, c, self.rules) for m in melds for c in throw)
 
@@ -1211,6 +1249,13 @@ class Analysis:
                 if v > best[1]:
                     best = (a, v)
         return best
+
+    def loose_discards(self, discards: list[Discard], *, jokers: bool) -> list[Discard]:
+        """The discards that keep every card of the hand's best plan (and, with ``jokers``, the jokers); all of them when none does."""
+        keep = {c for g in self.base()[1] for c in g.need}
+        if jokers:
+            keep.add(_JK)  # (a hand holds its jokers bare)
+        return [d for d in discards if not any(c in keep for c in d.cards)] or discards
 
     def best_discard(self, legal: Sequence[Action]) -> Discard | None:
         """The discard that loses the least."""

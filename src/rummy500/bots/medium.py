@@ -56,7 +56,7 @@ from collections import Counter
 from rummy500.actions import Action, Block, CallRummy, Discard, Float, LayOff, Meld, Nominate, Swap
 from rummy500.bots.base import Bot
 from rummy500.bots.heuristics import Analysis, recycling
-from rummy500.cards import JOKER, Card
+from rummy500.cards import Card
 from rummy500.views import View
 
 __all__ = ["MediumBot"]
@@ -157,13 +157,9 @@ class MediumBot(Bot):
 
     def play(self, view: View, an: Analysis, legal: list[Action], rng: random.Random) -> Action:
         """The play phase: a Master's Hand when it pays, else lay what keeps the most points layable, else discard."""
-        masters = an.masters_play(legal)
+        masters = self.masters(an, legal)
         if masters is not None:
-            act, worth = masters
-            lay, v = an.best_lay(legal)
-            if worth > max(v, 0.0):
-                self.last_reason = f"{act}: a run of seven or more laid and out by a discard this turn is a Master's Hand"
-                return act
+            return masters[0]
         if self.rummy_wary:
             safe = an.rummy_safe_play(legal)
             if safe is not None:
@@ -186,6 +182,26 @@ class MediumBot(Bot):
         others = [a for a in legal if not isinstance(a, Block)]
         return (others or legal)[0]
 
+    def masters(self, an: Analysis, legal: list[Action], lay_worth: float | None = None) -> tuple[Action, float] | None:
+        """(``masters_hand``) The next play of a Master's Hand and its worth, when that beats the best lay; else None.
+
+        :meth:`~rummy500.bots.heuristics.Analysis.masters_play`'s line is
+        chosen when its worth is above the best meld or lay-off's worth (and
+        above nothing): ``lay_worth``, or :meth:`~rummy500.bots.heuristics.Analysis.best_lay`'s,
+        asked after the line (the order the plan searches ran in: they share one node budget).
+        The reason is set when it is chosen.
+        """
+        masters = an.masters_play(legal)
+        if masters is None:
+            return None
+        act, worth = masters
+        if lay_worth is None:
+            lay_worth = an.best_lay(legal)[1]
+        if worth <= max(lay_worth, 0.0):
+            return None
+        self.last_reason = f"{act}: a run of seven or more laid and out by a discard this turn is a Master's Hand"
+        return masters
+
     def unstick(self, view: View, an: Analysis, legal: list[Action], rng: random.Random) -> Discard | None:
         """(The stock spent, play going on) a discard drawn at random when this hand was held here before, else None.
 
@@ -202,11 +218,7 @@ class MediumBot(Bot):
         discards = [a for a in legal if isinstance(a, Discard)]
         if len(discards) < 2:
             return None
-        keep = {c for g in an.base()[1] for c in g.need}
-        if an.wild:
-            keep.add(JOKER)
-        loose = [a for a in discards if not any(c in keep for c in a.cards)] or discards
-        return rng.choice(loose)
+        return rng.choice(an.loose_discards(discards, jokers=an.wild))
 
     # ------------------------------------------------------------ out of turn
     def out_of_turn(self, view: View, rng: random.Random) -> Action | None:

@@ -53,6 +53,7 @@ from rummy500.actions import (
     Float,
     Pass,
     Take,
+    _whole,
     listed_form,
     parse_action,
 )
@@ -63,9 +64,10 @@ from rummy500.cli.replay_cmd import printable
 from rummy500.cli.simulate import rules_from_args
 from rummy500.drive import Agent, AgentError, drive
 from rummy500.events import CalledRummy, Drew, Event, LeftRummy, Passed, Reshuffled, RoundOver, Took
+from rummy500.explain import _opening_discard_turn
 from rummy500.match import Match
 from rummy500.record import RecordError, match_from_record
-from rummy500.rules import PRESETS, CallingRummy, FirstDiscard, GoingOut, HandPenalty, Rules, RulesError
+from rummy500.rules import PRESETS, CallingRummy, GoingOut, HandPenalty, Rules, RulesError
 from rummy500.state import Decision, IllegalAction, Phase, RoundState
 from rummy500.views import View
 
@@ -484,11 +486,13 @@ class Game:
         rules = self.match.rules
         if event.on is not None or event.meld is not None or event.seat == to_move:
             return ""  # a steal: play goes on as before; the player about to draw: nobody is skipped
+        state = self.match.state
+        assert state is not None  # (the call was just made in it)
         skipped: list[int] = []
         s = to_move
         while s != event.seat and len(skipped) < rules.players:
             skipped.append(s)
-            s = (s + rules.step) % rules.players
+            s = state.next_seat(s)
         if not skipped or len(skipped) >= rules.players:
             return ""
         you = self.human in skipped
@@ -578,7 +582,7 @@ class Game:
                     "[yellow]You have melded all your cards:[/] type 'float' to end your turn with no cards;"
                     f" you go out by discarding at a later turn (going_out: {m.rules.going_out.value})."
                 )
-            elif _opening_discard(view):
+            elif m.state is not None and _opening_discard(view, m.state):
                 self.console.print(
                     "[yellow]You were dealt the extra card:[/] you do not draw this turn; meld if you like,"
                     " then start the discard pile with a discard (first_discard: first_player)."
@@ -646,7 +650,7 @@ class Game:
                     more = "; you may only play what is offered now, or press Enter to let it pass"
                 self.console.print(f"[red]Not allowed: {esc(why)}{more}[/]")
                 continue
-            if _ascii_number(line.strip()):  # a move number: say which move it is
+            if _whole(line.strip()):  # a move number: say which move it is
                 self.console.print(f"  {self.name(self.human)}: [cyan]{esc(action)}[/]")
             return action
 
@@ -691,7 +695,7 @@ class Game:
         check_numbers(text)
         low = text.lower()
         words = low.split()
-        if _ascii_number(text):
+        if _whole(text):
             k = int(text)
             legal = self._numbered(view)
             if not 1 <= k <= len(legal):
@@ -701,11 +705,11 @@ class Game:
             return Draw()
         if low in ("p", "pass"):
             return Pass()
-        if low[0] == "t" and _ascii_number(low[1:].strip()):
+        if low[0] == "t" and _whole(low[1:].strip()):
             return Take(int(low[1:].strip()))
         if low.startswith("x ") or low.startswith("x\t"):
             return parse_action("discard " + text[2:])
-        if len(words) >= 2 and words[0] in ("take", "rummy") and _ascii_number(words[1].lstrip("-")) and int(words[1]) < 1:
+        if len(words) >= 2 and words[0] in ("take", "rummy") and _whole(words[1].lstrip("-")) and int(words[1]) < 1:
             raise ActionError(f"{words[0]} {words[1]}: the pile's cards are counted from 1, the top card (e.g. {words[0]} 1)")
         if words in (["meld"], ["layoff"], ["discard"]):
             example = {"meld": "meld 5H 6H 7H", "layoff": "layoff 8H on 4", "discard": "discard KS"}[words[0]]
@@ -1298,23 +1302,13 @@ def _write_file(path: str, text: str) -> None:
         raise
 
 
-def _ascii_number(text: str) -> bool:
-    """Whether ``text`` is a whole number in the digits 0-9 (``str.isdigit`` also takes ``²`` and ``٩``)."""
-    return text.isascii() and text.isdigit()
+def _opening_discard(view: View, state: RoundState) -> bool:
+    """(``first_discard: first_player``) The first player's first turn: dealt the extra card, no draw, the pile to start.
 
-
-def _opening_discard(view: View) -> bool:
-    """(``first_discard: first_player``) The first player's first turn: dealt the extra card, no draw, the pile to start."""
-    return (
-        view.rules.first_discard is FirstDiscard.FIRST_PLAYER
-        and view.seat == view.to_move
-        and view.phase is Phase.PLAY
-        and view.turns == 0
-        and view.drawn == 0
-        and view.last_discarder is None
-        and view.claimed_card is None
-        and not view.discard
-    )
+    ``view`` is this seat's view of ``state``: the round's opening turn (:func:`rummy500.explain._opening_discard_turn`),
+    and this seat's, with the pile still empty.
+    """
+    return _opening_discard_turn(state) and view.seat == view.to_move and view.phase is Phase.PLAY and not view.discard
 
 
 def _rule_help(rules: Rules) -> list[str]:
