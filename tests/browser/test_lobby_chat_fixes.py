@@ -266,7 +266,7 @@ def test_chat_arriving_out_of_view_on_the_phone_shows_an_unread_count_until_seen
     expect(unread).to_have_text("\u2709 Chat: 1 new")
     script.ws.send(json.dumps({"type": "chat", "seat": 1, "from": "Bob", "text": "your turn"}))
     expect(unread).to_have_text("\u2709 Chat: 2 new")
-    expect(unread).to_have_attribute("aria-label", "2 new chat messages: show the chat")
+    expect(unread).to_have_accessible_name("Chat: 2 new messages, show the chat")
     expect(panel.locator("h2")).to_have_text("Chat (2 new)")
     # The count sits over the hand, which stays on the screen while the player plays.
     expect(unread).to_be_in_viewport()

@@ -738,24 +738,43 @@ export function playedWhen(t) {
 /**
  * One table of this browser (`yourTablesNow`'s row): its name, linked to the table, then its
  * status, when it was made (a finished one: when it finished) and who sits there; a finished one
- * also links to its replay.
+ * also links to its replay, named "Replay of Friday game". `twin`: another row has the same name
+ * (a game and its Play again table): both links then say its status and date too.
  */
-export function yourTableRow(r, { replayFirst = false } = {}) {
+export function yourTableRow(r, { replayFirst = false, twin = false } = {}) {
   const t = r.table;
   const id = encodeURIComponent(r.id);
-  const title = t?.title || r.seat.title || `Table ${r.id.slice(0, 6)}\u2026`;
+  const title = rowTitle(r);
   const names = t ? distinctNames((t.seats ?? []).map((x) => x?.name).filter(Boolean)) : [];
   const status = t ? STATUS_WORDS[t.status] ?? t.status : r.gone ? "no longer on the server" : "";
-  const facts = [whenWords(playedWhen(t)), names.join(", ")].filter(Boolean).join(" \u00B7 ");
+  const when = whenWords(playedWhen(t));
+  const facts = [when, names.join(", ")].filter(Boolean).join(" \u00B7 ");
+  const which = twin ? [status, when].filter(Boolean).join(", ") : "";
+  const replayName = `Replay of ${title}${twin && when ? `, ${when}` : ""}`;
   const replay = t?.status === "finished"
-    ? h("a", { href: `/#replay/${id}`, class: "replay-link", dataset: { testid: `your-replay-${r.id}` } }, "Replay")
+    ? h("a", { href: `/#replay/${id}`, class: "replay-link", "aria-label": replayName, dataset: { testid: `your-replay-${r.id}` } }, "Replay")
     : null;
-  const link = replayFirst && replay ? h("a", { href: `/#replay/${id}` }, title) : h("a", { href: `/t/${id}` }, title);
+  const link = replayFirst && replay
+    ? h("a", { href: `/#replay/${id}`, "aria-label": twin ? replayName : null }, title)
+    : h("a", { href: `/t/${id}`, "aria-label": which ? `${title} (${which})` : null }, title);
   return h("li", { class: "your-table", dataset: { testid: `your-table-${r.id}`, status: t?.status ?? "" } }, [
     h("span", { class: "yt-main" }, [link, status ? h("span", { class: `yt-status yt-${t?.status ?? "gone"}` }, status) : null]),
     facts ? h("span", { class: "hint yt-facts" }, facts) : null,
     replayFirst ? null : replay,
   ]);
+}
+
+/** The name a row of "Your tables" shows. */
+function rowTitle(r) {
+  return r.table?.title || r.seat.title || `Table ${r.id.slice(0, 6)}\u2026`;
+}
+
+/** The rows of `yourTableRow`, those sharing a name told apart (`twin`). */
+export function yourTableRows(rows, opts = {}) {
+  const count = new Map();
+  const key = (r) => rowTitle(r).trim().toLowerCase();
+  for (const r of rows) count.set(key(r), (count.get(key(r)) ?? 0) + 1);
+  return rows.map((r) => yourTableRow(r, { ...opts, twin: count.get(key(r)) > 1 }));
 }
 
 /**
@@ -767,12 +786,13 @@ function yourTables() {
   if (!stored.length) return h("span", { hidden: true });
   const SHOWN = 10;
   const list = h("ul", { class: "your-list", dataset: { testid: "your-tables" } },
-    stored.slice(0, SHOWN).map((r) => yourTableRow(r)));
+    yourTableRows(stored.slice(0, SHOWN)));
   yourTablesNow(stored).then((rows) => {
     clear(list);
-    list.append(...rows.slice(0, SHOWN).map((r) => yourTableRow(r)));
+    list.append(...yourTableRows(rows.slice(0, SHOWN)));
     if (rows.length > SHOWN) list.append(h("li", { class: "hint" }, `and ${rows.length - SHOWN} older`));
   }).catch(() => { /* the names alone stay */ });
-  return h("section", { class: "panel your-tables" }, [h("h2", {}, "Your tables"),
+  // id: the Replays page links here (/#your-tables).
+  return h("section", { class: "panel your-tables", id: "your-tables" }, [h("h2", {}, "Your tables"),
     h("p", { class: "hint" }, "The tables this browser sat at, newest first. Private games are here (and not among the public replays)."), list]);
 }

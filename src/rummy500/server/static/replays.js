@@ -3,7 +3,7 @@
 // position it is sent after each step, and offers the record for download.
 
 import { api, storedSeats, yourTablesNow } from "./api.js";
-import { yourTableRow, whenWords, playedWhen } from "./lobby.js";
+import { yourTableRows, whenWords, playedWhen } from "./lobby.js";
 import { distinctNames, plural } from "./names.js";
 import { cardEl } from "./cards.js";
 import { entryText } from "./events.js";
@@ -32,14 +32,14 @@ export function renderReplays(root) {
   const stored = storedSeats();
   const note = h("p", { class: "hint", dataset: { testid: "replays-note" } }, [
     "Only games whose table was set to \u201cList the finished game among the public replays\u201d are listed here. ",
-    "A private game is under ", h("a", { href: "/" }, "Your tables"), " in the lobby, on the browser that played it",
+    "A private game is under ", h("a", { href: "/#your-tables" }, "Your tables"), " in the lobby, on the browser that played it",
     stored.length ? " (and above)." : "."]);
   root.append(h("main", { class: "replays" }, [header(), minePanel,
     h("section", { class: "panel" }, [h("h2", {}, "Public finished games"), note, list])]));
   if (stored.length) {
     yourTablesNow(stored).then((rows) => {
       const done = rows.filter((r) => r.table?.status === "finished");
-      clear(mine).append(...done.map((r) => yourTableRow(r, { replayFirst: true })));
+      clear(mine).append(...yourTableRows(done, { replayFirst: true }));
       minePanel.hidden = !done.length;
     }).catch(() => {});
   }
@@ -84,7 +84,8 @@ export function renderReplay(root, gameId) {
   // What the step played, announced with its number (the step counter alone says little).
   const lastAction = h("p", { class: "hint", dataset: { testid: "replay-action" }, "aria-live": "polite" });
   const errorBox = h("div", { class: "error-banner", role: "alert", hidden: true });
-  const title = h("h2", { dataset: { testid: "replay-title" } }, "Replay");
+  // The keyboard starts here on arriving from the list (app.js).
+  const title = h("h2", { tabindex: "-1", dataset: { testid: "replay-title", pageHeading: "" } }, "Replay");
   // The table's name, when it was played and who played (the table's facts, the record's names).
   const meta = h("p", { class: "hint", dataset: { testid: "replay-meta" } });
   let table = null;

@@ -34,6 +34,12 @@ const CHAT_LIMIT = 500;
 const CHAT_ECHO_MS = 4000;
 // Refusals of a chat line: the line goes back into the box, the reason under it.
 const CHAT_REFUSALS = new Set(["rate_limited", "not_seated", "bad_message"]);
+// A person who closed the waiting room's page is said to be "not here" once they have been gone
+// this long (a reload, which closes the socket for a moment, is not news).
+const GONE_SAID_AFTER_MS = 2500;
+// The newest chat lines kept in the chat's live region, and for how long (they have been read out).
+const CHAT_LIVE_LINES = 3;
+const CHAT_LIVE_MS = 15000;
 
 export function renderTable(root, tableId) {
   const page = new TablePage(root, tableId);
@@ -83,6 +89,13 @@ class TablePage {
     this.wasMyTurn = false;
     this.announcedVersion = null;
     this.awaySaid = null;       // the seat whose away countdown was last said (timerLive)
+    // The waiting room's news for screen readers (liveEl): who joined, left or went away, said once.
+    this.seatsSeen = null;      // the seats as last drawn ({kind, name, connected} each), null before the first facts
+    this.seenAt = null;         // the page's own seat then
+    this.quietSeats = new Set(); // seats whose next change a note of this page says (the creator's Remove)
+    this.goneSaid = new Set();  // seats said to be "not here" (their return is said too)
+    this.goneTimers = new Map(); // seat -> the timer that says it is not here (a reload does not count)
+    this.sayQueue = [];         // words for liveEl in this task, said together
     // The waiting room's seat buttons (kept across its re-renders: every table message redraws it).
     this.seatNote = null;       // {text, alert, openSeat}: what just happened to a seat (left, removed)
     this.removeAsk = null;      // {seat, name}: the creator pressed Remove once; the confirmation shows
@@ -169,7 +182,10 @@ class TablePage {
     // Screen readers hear the other players' moves (the log itself is re-drawn, so it is not live).
     this.liveEl = h("p", { class: "sr-only", "aria-live": "polite", dataset: { testid: "live-moves" } });
     this.logEl = h("ol", { class: "log", dataset: { testid: "game-log" }, "aria-live": "off" });
-    this.chatList = h("ul", { class: "chat-list", "aria-live": "polite", dataset: { testid: "chat-list" } });
+    // Not a live region: each (re)connect fills it again with the last lines (chat_history), which
+    // must not be read out again. New lines are said once, in chatLive.
+    this.chatList = h("ul", { class: "chat-list", dataset: { testid: "chat-list" } });
+    this.chatLive = h("div", { class: "sr-only", "aria-live": "polite", dataset: { testid: "chat-live" } });
     // No maxlength: a longer line is refused with words (and kept), never cut without a word.
     this.chatInput = h("input", {
       type: "text", placeholder: "Say something\u2026", "aria-label": "Chat message",
@@ -179,15 +195,15 @@ class TablePage {
     this.chatNote = h("p", { class: "chat-note", id: "chat-note", role: "status", dataset: { testid: "chat-note" } });
     this.chatCount = h("span", { class: "chat-count", id: "chat-count", hidden: true, dataset: { testid: "chat-count" } });
     this.chatInput.addEventListener("input", () => this.renderChatCount());
-    const chatForm = h("form", { class: "chat-form" }, [this.chatInput,
-      h("button", { type: "submit", dataset: { testid: "chat-send" } }, "Send")]);
+    this.chatSend = h("button", { type: "submit", dataset: { testid: "chat-send" } }, "Send");
+    const chatForm = h("form", { class: "chat-form" }, [this.chatInput, this.chatSend]);
     chatForm.addEventListener("submit", (e) => {
       e.preventDefault();
       this.sendChat();
     });
     this.chatHead = h("h2", {}, "Chat");
     this.chatPanel = h("section", { class: "panel chat", dataset: { testid: "chat-panel" } },
-      [this.chatHead, this.chatList, chatForm, h("div", { class: "chat-foot" }, [this.chatNote, this.chatCount])]);
+      [this.chatHead, this.chatList, this.chatLive, chatForm, h("div", { class: "chat-foot" }, [this.chatNote, this.chatCount])]);
     this.chatInView = false;
     this.chatObserver = typeof IntersectionObserver === "function" ? new IntersectionObserver((entries) => {
       this.chatInView = entries[entries.length - 1].isIntersecting;
@@ -259,6 +275,7 @@ class TablePage {
     this.handObserver?.disconnect();
     this.chatObserver?.disconnect();
     clearTimeout(this.chatTimer);
+    for (const t of this.goneTimers.values()) clearTimeout(t);
     this.scores.destroy();
     document.documentElement.style.removeProperty("--hand-h");
     clearInterval(this.pollTimer);
@@ -322,6 +339,7 @@ class TablePage {
       this.me = { ...this.me, title: name }; // "Your tables" in the lobby lists names, not ids
       storeSeat(this.tableId, this.me);
     }
+    this.seatNews();
     if (!this.view) this.renderWaiting();
     this.renderPlayers();
     this.renderRules(); // in the waiting room too: people see the house rules before they start
@@ -331,6 +349,12 @@ class TablePage {
   }
 
   names() {
+    // Two seats of one name are told apart everywhere a seat is named: "Bob (seat 2)".
+    return distinctNames(this.seatNames());
+  }
+
+  /** Each seat's name as the server gives it (two seats may share one). */
+  seatNames() {
     const v = this.view;
     const t = this.table || {};
     const n = this.seatCount();
@@ -339,8 +363,83 @@ class TablePage {
       out.push(pickName(v?.players, s) ?? pickName(t.names, s) ?? pickName(t.players, s)
         ?? pickName(t.seats, s) ?? `Seat ${s + 1}`);
     }
-    // Two seats of one name are told apart everywhere a seat is named: "Bob (seat 2)".
-    return distinctNames(out);
+    return out;
+  }
+
+  /**
+   * Say ``text`` in the page's live region (liveEl). Words said in one task are said together, so
+   * a seat's news and a note that come with one table message are one announcement.
+   */
+  announce(text) {
+    if (!text) return;
+    this.sayQueue.push(text);
+    if (this.sayQueue.length > 1) return;
+    queueMicrotask(() => {
+      const words = this.sayQueue.join(" ");
+      this.sayQueue = [];
+      // The same words again are read again only if the region changes: cleared first.
+      if (this.liveEl.textContent === words) this.liveEl.textContent = "";
+      this.liveEl.textContent = words;
+    });
+  }
+
+  /** Whether the keyboard focus is nowhere in particular: on the page, or on #app after a route change (app.js). */
+  focusLost(active = document.activeElement) {
+    return !active || active === document.body || active === this.root;
+  }
+
+  /**
+   * The waiting room's news, said once in liveEl: "Bob joined", "Bob left", "Bob is not here" (a
+   * person who closed the page: said after a moment, so a reload is not news) and "Bob is back".
+   * Compared with the seats as they were; the page's own seat, and a seat whose change a note on
+   * this page says (its Leave, the creator's Remove), are not said.
+   */
+  seatNews() {
+    const seats = Array.isArray(this.table?.seats) ? this.table.seats : null;
+    if (!seats) return;
+    const now = seats.map((x) => ({ kind: x?.kind ?? (x?.name ? "human" : "open"), name: x?.name ?? null, connected: x?.connected !== false }));
+    const before = this.seatsSeen;
+    const me = this.mySeat();
+    const wasMe = this.seenAt;
+    this.seatsSeen = now;
+    this.seenAt = me;
+    if (!before || this.isStarted()) {
+      for (const t of this.goneTimers.values()) clearTimeout(t);
+      this.goneTimers.clear();
+      return;
+    }
+    const namesNow = distinctNames(now.map((x) => x.name));
+    const namesBefore = distinctNames(before.map((x) => x.name));
+    const said = [];
+    for (let s = 0; s < Math.max(now.length, before.length); s++) {
+      const a = before[s] ?? { kind: "open" };
+      const b = now[s] ?? { kind: "open" };
+      const same = a.kind === "human" && b.kind === "human" && a.name === b.name;
+      if (!same || b.connected) {
+        // Away no more (left, or back): the pending "not here" is not said.
+        clearTimeout(this.goneTimers.get(s));
+        this.goneTimers.delete(s);
+      }
+      if (!same) this.goneSaid.delete(s);
+      if (!same && a.kind === b.kind && a.name === b.name) continue; // an open seat, or a bot, as it was
+      if (!same && this.quietSeats.delete(s)) continue;
+      // The page's own seat (then or now): its joining and leaving are said by the page itself.
+      if (s === me || s === wasMe) continue;
+      if (a.kind === "human" && !same) said.push(`${namesBefore[s]} left.`);
+      // This page joining (its answer may come after the table message): the page says it itself.
+      const joining = this.joiningName && String(b.name ?? "").trim().toLowerCase() === this.joiningName.toLowerCase();
+      if (b.kind === "human" && !same && !joining) said.push(`${namesNow[s]} joined.`);
+      if (same && a.connected && !b.connected) {
+        this.goneTimers.set(s, setTimeout(() => {
+          this.goneTimers.delete(s);
+          if (this.destroyed || this.isStarted() || this.seatsSeen?.[s]?.connected !== false) return;
+          this.goneSaid.add(s);
+          this.announce(`${this.names()[s]} is not here.`);
+        }, GONE_SAID_AFTER_MS));
+      }
+      if (same && !a.connected && b.connected && this.goneSaid.delete(s)) said.push(`${namesNow[s]} is back.`);
+    }
+    this.announce(said.join(" "));
   }
 
   seatCount() {
@@ -394,16 +493,19 @@ class TablePage {
     const keep = !this.me && !this.isStarted() && this.joinBox?.parentNode === w ? this.joinBox : null;
     // A control focused in the room gets the focus back once the room is drawn again (by its test id).
     const active = document.activeElement;
-    const focusId = this.focusNext ?? (active && w.contains(active) && !keep?.contains(active) ? active.dataset?.testid : null);
-    const lostFocus = !active || active === document.body || w.contains(active);
+    const inRoom = !!active && w.contains(active) && !keep?.contains(active);
+    const focusId = this.focusNext ?? (inRoom ? active.dataset?.testid : null);
+    const lostFocus = this.focusLost(active) || w.contains(active);
+    // Arrived from another page of the app (#app focused, app.js): the room's heading takes the focus.
+    const arrived = active === this.root;
     this.focusNext = null;
     for (const child of [...w.childNodes]) if (child !== keep) child.remove();
     w.hidden = false;
     this.board.hidden = true;
     // People seated here talk while they wait; a visitor joins a seat first.
     const seated = this.mySeat() !== null;
-    this.chatInput.disabled = !seated;
-    this.chatInput.placeholder = seated ? "Say something\u2026" : "Join a seat to chat";
+    this.chatOpen(seated, seated ? "Say something\u2026" : "Join a seat to chat");
+    const title = this.table?.title ?? this.table?.name;
     if (this.isStarted()) {
       this.joinBox = null;
       this.seatNote = null;
@@ -412,6 +514,8 @@ class TablePage {
       w.append(h("p", {}, this.table?.status === "finished" ? "This game is over. Loading the final position\u2026" : "The game is on. Loading the table\u2026"));
       return;
     }
+    // The tab says where the person is (in a game, renderTitle says whose turn it is).
+    document.title = `Waiting room: ${title ?? `Table ${this.tableId}`} \u2014 rummy500`;
     const n = this.seatCount();
     const names = this.names();
     const me = this.mySeat();
@@ -447,16 +551,17 @@ class TablePage {
         `${host}, who starts the game, has left the table: the game cannot start until ${host} comes back. Ask ${host} to open the invite link again.`)
       : null);
     const invite = new URL(this.table?.invite_url ?? this.table?.invite_path ?? `/t/${this.tableId}`, location.href).href;
-    const inviteInput = h("input", { type: "text", readonly: true, value: invite, "aria-label": "Invite link", dataset: { testid: "invite-link" } });
+    // Named by the words over it (its label), which say what the link is for.
+    const inviteInput = h("input", { type: "text", readonly: true, value: invite, id: "invite-link", dataset: { testid: "invite-link" } });
     const copy = h("button", { type: "button", dataset: { testid: "copy-invite" } }, "Copy");
     copy.addEventListener("click", async () => {
-      inviteInput.select();
       let copied = false;
       try {
         await navigator.clipboard.writeText(invite);
         copied = true;
       } catch {
         // No clipboard API (a page not served over HTTPS, an older browser): the selection is copied.
+        inviteInput.select();
         try {
           copied = !!document.execCommand?.("copy");
         } catch {
@@ -464,25 +569,29 @@ class TablePage {
         }
       }
       toast(copied ? "Invite link copied." : "Select the link and copy it.", copied ? "info" : "error");
+      // Copied: the keyboard stays on Copy (the copy command needed the link selected, focused);
+      // not copied: the link stays selected, focused, for the player to copy.
       if (!copied) return;
+      if (document.activeElement === inviteInput) copy.focus();
       copy.textContent = "Copied";
       clearTimeout(this.copiedTimer);
       this.copiedTimer = setTimeout(() => { copy.textContent = "Copy"; }, 2500);
     });
-    const inviteBox = (words) => h("div", { class: "invite" }, [h("label", {}, words), h("div", { class: "row" }, [inviteInput, copy])]);
+    const inviteBox = (words) => h("div", { class: "invite" }, [h("label", { for: "invite-link" }, words), h("div", { class: "row" }, [inviteInput, copy])]);
     // Before the join form (kept across re-renders) and after it: a visitor (who came by the
     // link) reads whose table it is and takes a seat first; the invite link comes last for them.
     const before = [this.unreadBtns[1]];
     const after = [];
-    // What just happened to a seat: focused when the focus was lost with the button pressed (the
-    // words are then read out once), else an alert.
+    // What just happened to a seat, said once as it happens: focused when the focus was lost with
+    // the button pressed (the words are then read out), else in the page's live region (liveEl).
+    // The note itself is no live region: the room is drawn again at every table message.
     const noteFocus = !!this.seatNote?.focus && lostFocus;
     if (this.seatNote) {
       before.push(h("p", {
-        class: `seat-note${this.seatNote.alert ? " alert" : ""}`, tabindex: "-1",
-        role: noteFocus ? null : this.seatNote.alert ? "alert" : "status", dataset: { testid: "seat-note" },
+        class: `seat-note${this.seatNote.alert ? " alert" : ""}`, tabindex: "-1", dataset: { testid: "seat-note" },
       }, this.seatNote.text));
-      this.seatNote = { ...this.seatNote, focus: false };
+      if (!this.seatNote.said && !noteFocus) this.announce(this.seatNote.text);
+      this.seatNote = { ...this.seatNote, focus: false, said: true };
     }
     if (this.me) {
       this.joinBox = null;
@@ -499,8 +608,7 @@ class TablePage {
         hostWords(), this.leaveControls());
       }
     } else {
-      const title = this.table?.title ?? this.table?.name;
-      before.push(h("h2", { dataset: { testid: "visitor-heading" } }, title ? `You are invited: ${title}` : "You are invited to a game of Rummy 500"),
+      before.push(h("h2", { tabindex: "-1", dataset: { testid: "visitor-heading" } }, title ? `You are invited: ${title}` : "You are invited to a game of Rummy 500"),
         h("p", { dataset: { testid: "visitor-intro" } }, `${host} set up this table and starts the game once everyone is here. Seats:`),
         list, hostWords());
       after.push(inviteBox("Invite link \u2014 to bring someone else along too"));
@@ -531,9 +639,29 @@ class TablePage {
       w.append(this.joinBox);
     }
     for (const node of after) w.append(node);
-    const target = (noteFocus && w.querySelector("[data-testid=seat-note]"))
+    const found = (noteFocus && w.querySelector("[data-testid=seat-note]"))
       || (focusId && w.querySelector(`[data-testid="${focusId}"]`));
-    if (target && !target.disabled) target.focus();
+    const target = found && !found.disabled ? found : null;
+    if (target) target.focus();
+    else if (arrived || ((focusId || inRoom) && this.focusLost())) {
+      // The control that had the focus is gone (Remove beside a seat whose person left meanwhile)
+      // or disabled: the focus goes to what just happened, else the room's heading, else its list.
+      (w.querySelector("[data-testid=seat-note]") ?? w.querySelector("[data-testid=waiting-heading], [data-testid=visitor-heading]")
+        ?? this.focusList(list))?.focus();
+    }
+  }
+
+  /** The seat list, made focusable (tabindex -1) to take the focus when nothing better is left. */
+  focusList(list) {
+    if (list && !list.hasAttribute("tabindex")) list.tabIndex = -1;
+    return list;
+  }
+
+  /** The chat box and its Send button, both open or both closed (a visitor, a spectator). */
+  chatOpen(open, placeholder) {
+    this.chatInput.disabled = !open;
+    this.chatSend.disabled = !open;
+    this.chatInput.placeholder = placeholder;
   }
 
   /** The creator's Remove beside another person's seat: pressed once, it asks "Remove Bob?" there. */
@@ -580,6 +708,7 @@ class TablePage {
   async removeSeat(s, name) {
     if (this.removing !== null || !this.me) return;
     this.removing = s;
+    this.quietSeats.add(s); // the note says it (the table message may come before the answer)
     this.renderWaiting();
     try {
       const t = await removeSeat(this.tableId, s, this.me.token);
@@ -592,6 +721,7 @@ class TablePage {
       else this.renderWaiting();
     } catch (e) {
       this.removing = null;
+      this.quietSeats.delete(s);
       this.removeAsk = null;
       this.removeError = e.message;
       if (this.view) {
@@ -687,6 +817,7 @@ class TablePage {
     // Pressed from the form: once seated, the focus goes to the room's heading (the form is gone).
     const fromForm = document.activeElement === input || document.activeElement === btn;
     btn.disabled = true;
+    this.joiningName = name.trim();
     try {
       const res = await api("POST", `/api/tables/${encodeURIComponent(this.tableId)}/join`, { name });
       this.me = { seat: res.seat, token: res.token, name, creator: false };
@@ -700,6 +831,7 @@ class TablePage {
       refused(e.message);
     } finally {
       btn.disabled = false;
+      this.joiningName = null;
     }
   }
 
@@ -743,7 +875,7 @@ class TablePage {
     // The game has just started (the Start button went with the waiting room) or the page was
     // just loaded: the focus goes to the first move button when the player's turn comes, as it
     // does on every later turn (renderActions' kept focus), not 20 Tabs away behind the hand.
-    if (first && (!document.activeElement || document.activeElement === document.body)) this.keptFocus = "btn-draw";
+    if (first && this.focusLost()) this.keptFocus = "btn-draw";
     this.announceMoves(first, before);
     this.waiting.hidden = true;
     this.board.hidden = false;
@@ -875,14 +1007,33 @@ class TablePage {
   }
 
   onChat(msg, { history = false } = {}) {
-    // The seat's name as the page shows it ("Bob (seat 2)" where two seats share a name).
-    const seated = typeof msg.seat === "number" && msg.seat < this.seatCount() && this.table;
-    const from = seated ? this.names()[msg.seat] : msg.from ?? this.names()[msg.seat];
+    const from = this.chatFrom(msg);
     this.chatList.append(h("li", {}, [h("b", {}, `${from ?? "?"}: `), msg.text]));
     this.chatList.scrollTop = this.chatList.scrollHeight;
+    // The history (sent again at each connection) is drawn, not read out: new lines only.
     if (history) return;
+    // Each line is a new paragraph (lines coming together are all read); gone once read, so the
+    // page read from top to bottom does not meet the lines twice.
+    const said = h("p", {}, `${from ?? "?"}: ${msg.text}`);
+    this.chatLive.append(said);
+    setTimeout(() => said.remove(), CHAT_LIVE_MS);
+    while (this.chatLive.childElementCount > CHAT_LIVE_LINES) this.chatLive.firstElementChild.remove();
     if (msg.seat === this.mySeat()) this.chatEchoed(msg.text);
     else if (!this.chatInView) this.setUnread(this.unread + 1);
+  }
+
+  /**
+   * Who said a chat line: the name it was said under (the server's `from`), not whoever holds
+   * that seat now (Bob said it, left, and Cal took his seat). When that is the seat's name now and
+   * another seat has it too, the seat tells them apart: "Bob (seat 2)".
+   */
+  chatFrom(msg) {
+    const s = msg.seat;
+    const seated = typeof s === "number" && s >= 0 && s < this.seatCount() && !!this.table;
+    if (!msg.from) return seated ? this.names()[s] : null;
+    const key = (n) => String(n ?? "").trim().toLowerCase();
+    if (seated && key(this.seatNames()[s]) === key(msg.from)) return this.names()[s];
+    return msg.from;
   }
 
   /** The longest chat line the server keeps at this table. */
@@ -997,7 +1148,8 @@ class TablePage {
     for (const b of this.unreadBtns) {
       b.hidden = !n;
       b.textContent = n ? `\u2709 ${words}` : "";
-      if (n) b.setAttribute("aria-label", `${plural(n, "new chat message")}: show the chat`);
+      // The name starts with the words shown ("Chat: 2 new"), as a voice command would say them.
+      if (n) b.setAttribute("aria-label", `${words} ${n === 1 ? "message" : "messages"}, show the chat`);
     }
     this.chatHead.textContent = n ? `Chat (${n} new)` : "Chat";
   }
@@ -1540,7 +1692,7 @@ class TablePage {
         if (!over) return;
         // The keyboard's place: the result's heading (the move buttons are gone), read from the top.
         const active = document.activeElement;
-        if (!active || active === document.body || this.actionsEl.contains(active)) {
+        if (this.focusLost(active) || this.actionsEl.contains(active)) {
           el.querySelector("h2")?.focus({ preventScroll: true });
         }
       });
@@ -1609,7 +1761,7 @@ class TablePage {
         // from the page, or from the moves' toolbar, where it waits while no move can be pressed.
         requestAnimationFrame(() => {
           const active = document.activeElement;
-          if (!active || active === document.body || active === this.actionsEl) ok.focus();
+          if (this.focusLost(active) || active === this.actionsEl) ok.focus();
         });
       }
       const waiting = held.waiting.filter((s) => s !== me || !mineReady).map((s) => names[s]);
@@ -1920,8 +2072,7 @@ class TablePage {
   renderMine() {
     const v = this.view;
     const spectating = v.hand === null || v.hand === undefined;
-    this.chatInput.disabled = spectating;
-    this.chatInput.placeholder = spectating ? "Only players can chat" : "Say something\u2026";
+    this.chatOpen(!spectating, spectating ? "Only players can chat" : "Say something\u2026");
     this.myArea.hidden = false;
     const held = this.pace?.summary;
     const note = held && !spectating ? `Your hand for round ${held.round + 2}, already dealt: play starts when everyone is ready.` : "";
@@ -1979,7 +2130,7 @@ class TablePage {
     // reading place stays here, and the button comes back when it is enabled again.
     const active = document.activeElement;
     const parked = active === el;
-    const lost = !active || active === document.body || parked;
+    const lost = this.focusLost(active) || parked;
     const onMoves = parked || (!!active && el.contains(active));
     let focused = !parked && onMoves ? active.dataset.testid : (lost ? this.keptFocus : null);
     if (this.moveFocus && !this.pendingAction) {
