@@ -132,3 +132,39 @@ def test_the_start_up_lines_never_show_a_password() -> None:
     assert lines[0] == "rummy500: games kept in postgresql://127.0.0.1:5432/games?user=ann&password=***&sslmode=require"
     assert lines[1].startswith("rummy500: tables shared through Redis at redis://***@127.0.0.1:6379/5")
     assert lines[-1] == "rummy500: open http://127.0.0.1:8123/"
+
+
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_the_chat_limit_is_set_by_an_option_or_the_environment(
+    how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--chat-max-chars N`` (or ``$RUMMY500_CHAT_MAX_CHARS``): tables say the limit, and a longer line is cut to it."""
+    import uvicorn
+    from fastapi.testclient import TestClient
+
+    seen: dict[str, object] = {}
+
+    def run(app: object, **_: object) -> None:  # instead of serving: what a page of this server sees
+        with TestClient(app) as client:  # type: ignore[arg-type]
+            made = client.post("/api/tables", json={"name": "Ann", "seats": 2}).json()
+            seen["limit"] = client.get(f"/api/tables/{made['table_id']}").json()["settings"]["chat_max_chars"]
+            with client.websocket_connect(f"/ws/tables/{made['table_id']}?token={made['token']}") as ws:
+                ws.send_json({"type": "chat", "text": "x" * 50})
+                while (msg := ws.receive_json())["type"] != "chat":
+                    pass
+                seen["said"] = msg["text"]
+
+    monkeypatch.setattr(uvicorn, "run", run)
+    args = ["--data-dir", str(tmp_path), "--workers", "0"]
+    if how == "option":
+        monkeypatch.setenv("RUMMY500_CHAT_MAX_CHARS", "99")  # the option wins
+        args += ["--chat-max-chars", "37"]
+    else:
+        monkeypatch.setenv("RUMMY500_CHAT_MAX_CHARS", "37")
+    assert serve_main(args) == 0
+    assert seen == {"limit": 37, "said": "x" * 37}
+
+
+def test_a_chat_limit_below_one_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert serve_main(["--chat-max-chars", "0", "--data-dir", str(tmp_path)]) == 2
+    assert "chat_max_chars" in capsys.readouterr().err

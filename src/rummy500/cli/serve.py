@@ -118,6 +118,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="longest time a round summary holds the table until everyone is ready (default 45; 0: none)",
     )
     p.add_argument("--public-url", metavar="URL", help="base URL for invite links")
+    p.add_argument(
+        "--chat-max-chars",
+        type=int,
+        metavar="N",
+        default=os.environ.get("RUMMY500_CHAT_MAX_CHARS") or None,
+        help="longest chat line kept, in characters (default: $RUMMY500_CHAT_MAX_CHARS, else 500)",
+    )
     limits = p.add_argument_group("limits (see docs/deploy.md; a client is one peer address)")
     limits.add_argument("--sockets-per-client", type=int, metavar="N", help="open websockets per client (32)")
     limits.add_argument(
@@ -251,6 +258,7 @@ def serve_main(argv: list[str]) -> int:
         "cpu": args.cpu,
         "api_docs": args.api_docs or None,
         "ws_compression": args.ws_compression or None,
+        "chat_max_chars": args.chat_max_chars,
     }
     fields.update({k: v for k, v in optional.items() if v is not None})
     try:

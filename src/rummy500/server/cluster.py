@@ -28,7 +28,14 @@ log is the only truth; the cluster adds, per process:
   driving session announces which away seats its bots play).
 - **Repair.** Each sweep compares the versions announced on the bus with the
   sessions here, and every few sweeps (and when a process dies) presence is
-  reread, so a lost notice costs at most a few sweep periods.
+  reread, so a lost notice costs at most a few sweep periods. The finished
+  tables watched here reread their next table (each sweep until they have
+  one), and every few sweeps the sockets seated in a waiting room here are
+  checked against the stored seats. When the bus comes back after a drop,
+  every table here is looked at again (versions, presence, waiting rooms,
+  next tables). Whatever is lost, a socket whose seat was given back is never
+  sent that seat's cards: a game started or loaded here checks its sockets'
+  tokens first (:meth:`~rummy500.server.session.MatchSession.holds_seat`).
 - **Pace.** A person who has read a round summary says so to every process
   (``ready``), so the table's hold ends everywhere once all have, whichever
   process each is connected to. Chat lines are kept by the bus, so a page
@@ -75,6 +82,9 @@ class TableHost(Protocol):
 
     async def lobby_seats_changed(self, table_id: str) -> None:
         """A table in the lobby changed elsewhere: close the sockets whose seat was given back, tell the rest."""
+
+    async def drop_stale_seats(self, table_id: str) -> int:
+        """Close this process's sockets at a table whose token no longer holds their seat."""
 
     async def store_end(self, session: MatchSession) -> None:
         """Store a finished game's record and result."""
@@ -295,9 +305,17 @@ class Cluster:
 
     def _on_notice(self, notice: Notice) -> None:
         if notice.kind == "resync":
+            # Notices may have been lost while the bus was away: a table in
+            # the lobby may have lost a seat (its sockets here are checked),
+            # a finished one may have got its next table.
             for table_id in {*self.hub.rooms, *self.manager.sessions}:
                 self._mark(table_id, "presence")
                 self._mark(table_id, "version")
+                session = self.manager.sessions.get(table_id)
+                if session is None:
+                    self._mark(table_id, "lobby")
+                elif session.finished and table_id in self.hub.rooms:
+                    self._mark(table_id, "table")
             return
         table_id = notice.table_id
         if not self._interested(table_id):
@@ -339,10 +357,14 @@ class Cluster:
             try:
                 if "presence" in pending:
                     await self.refresh_presence(table_id)
-                if "version" in pending:
-                    await self._catch_up(table_id, pending["version"])
+                # Seats given back before the version that starts the game: its
+                # sockets here whose seat went are closed first.
                 if "lobby" in pending:
                     await self.manager.lobby_seats_changed(table_id)
+                elif "seats" in pending and await self.manager.drop_stale_seats(table_id):
+                    await self.manager.broadcast_lobby(table_id)  # (the change this process missed)
+                if "version" in pending:
+                    await self._catch_up(table_id, pending["version"])
                 if "table" in pending:
                     await self.manager.next_table_changed(table_id)
             except asyncio.CancelledError:
@@ -473,12 +495,23 @@ class Cluster:
             log.warning("cluster: could not read versions: %s", exc)
             announced = {}
         self._repair(announced)
+        for table_id, session in sessions.items():
+            # A next table opened through a process that died (or lost the bus)
+            # before telling: the finished tables watched here look (each sweep
+            # until they have one, then on the slower period).
+            if session.finished and table_id in self.hub.rooms and (orphans or session.next_table is None):
+                self._mark(table_id, "table")
         if orphans:
             # Presence notices are sent on every change; rereading every table's
             # presence (two Redis reads each) only repairs lost ones, so it is
             # done on the slower orphan period, not at every sweep.
             for table_id in sessions:
                 self._mark(table_id, "presence")
+            # A seat given back through a process that died before telling: the
+            # sockets here that held it are closed (before the start, or at it).
+            for table_id, conns in self.hub.rooms.items():
+                if table_id not in sessions and any(c.seat is not None for c in conns):
+                    self._mark(table_id, "seats")
             # A process that died between storing an action and announcing it
             # left no notice: the tables driven here look in storage now and then.
             for table_id in self.held:

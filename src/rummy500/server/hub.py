@@ -82,6 +82,9 @@ class Connection:
         self._writer: asyncio.Task[None] | None = None
         self.dropped = False
         self._version = version
+        #: The live session that counts this connection (the one disconnect
+        #: when it closes is owed to it, and only to it; ``None``: none).
+        self.counted_by: MatchSession | None = None
 
     def start(self) -> None:
         """Start the writer task (call from the event loop)."""
@@ -187,7 +190,9 @@ class Hub:
     def state_changed(self, session: MatchSession) -> None:
         """Send each connection the new state from its own seat's view.
 
-        Each seat's message is built and encoded once, whatever the number of
+        Only a connection whose token is its seat's (:meth:`MatchSession.holds_seat`)
+        gets that seat's view; one whose seat was given back is closed
+        (:meth:`drop_given_back`). Each seat's message is built and encoded once, whatever the number of
         its sockets; the parts every seat shares are built once for all.
         """
         conns = self.rooms.get(session.game_id)
@@ -196,6 +201,11 @@ class Hub:
         shared = session.shared_json()
         by_seat: dict[int | None, str] = {}
         for conn in list(conns):
+            if not session.holds_seat(conn.seat, conn.token_hash):
+                # Its seat was given back before the start (the check of that
+                # change ran elsewhere, or not yet): never the seat's cards.
+                self.drop_given_back(conn)
+                continue
             text = by_seat.get(conn.seat)
             if text is None:
                 text = by_seat[conn.seat] = session.state_text(conn.seat, shared)

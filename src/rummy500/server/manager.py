@@ -38,7 +38,7 @@ from rummy500.server.cluster import Cluster
 from rummy500.server.config import Settings
 from rummy500.server.engine import LiveGame, RulesError, parse_rules
 from rummy500.server.hints import HintSearches, hint_for
-from rummy500.server.hub import Hub
+from rummy500.server.hub import Connection, Hub
 from rummy500.server.pace import TableSettings
 from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo, TableSettingsInfo
 from rummy500.server.session import MatchSession, SeatInfo, SessionError, clean_text, keep_chat_line
@@ -361,8 +361,9 @@ class TableManager:
             return
         session = self.sessions.get(table_id)
         if session is not None:
-            session.next_table = row.next_table
-            self.hub.table_changed(session)
+            if session.next_table != row.next_table:  # (the sweeps ask again and again: told once)
+                session.next_table = row.next_table
+                self.hub.table_changed(session)
         elif self.hub.connections(table_id):
             self.hub.broadcast_table(table_id, await self._table_info(row, None))
 
@@ -442,18 +443,25 @@ class TableManager:
             self.cluster.lobby_changed(table_id)
 
     async def drop_stale_seats(self, table_id: str) -> int:
-        """Close this process's sockets at a table in the lobby whose token no longer holds their seat.
+        """Close this process's sockets at a table whose token no longer holds their seat.
 
         A seat given back (left, or removed by the creator) must not go on
         being played from the sockets that held it: each gets ``bad_token``
         and is closed with 4401, before anyone else can take the seat and be
-        dealt its cards.
+        dealt its cards. The game may have started meanwhile (through another
+        process, which the notice of the change reached after the start's):
+        its seats' tokens are final then, and the socket goes all the same.
 
         Returns:
             How many sockets were closed.
         """
+        session = self.sessions.get(table_id)
+        if session is not None:
+            if session.seat_tokens is None:
+                session.seat_tokens = await self._seat_tokens(table_id)
+            return self._drop_unseated(session)
         conns = [c for c in self.hub.connections(table_id) if c.seat is not None and c.token_hash is not None]
-        if not conns or table_id in self.sessions:
+        if not conns:
             return 0
         hashes = {c.token_hash for c in conns if c.token_hash is not None}
 
@@ -474,9 +482,55 @@ class TableManager:
             self.presence_changed(table_id)
         return dropped
 
+    def _drop_unseated(self, session: MatchSession) -> int:
+        """Close this process's sockets at a started game whose token is not their seat's (no await: atomic).
+
+        Returns:
+            How many sockets were closed.
+        """
+        dropped = 0
+        for conn in self.hub.connections(session.game_id):
+            if not session.holds_seat(conn.seat, conn.token_hash):
+                self.hub.drop_given_back(conn)
+                dropped += 1
+        if dropped:
+            self.presence_changed(session.game_id)
+        return dropped
+
+    async def _seat_tokens(self, table_id: str) -> dict[int, str] | None:
+        """The stored token hash of each person's seat at a started table (``None``: the database failed, logged)."""
+        try:
+            return await asyncio.to_thread(self.storage.seat_tokens, table_id)
+        except StorageError as exc:  # checked again at the next change or sweep
+            log.warning("table %s: could not read its seats' tokens: %s", table_id[:8], exc)
+            return None
+
+    def _connect_watchers(self, session: MatchSession) -> None:
+        """Count the sockets already at a game just started or loaded here (no await: atomic).
+
+        A socket whose seat was given back before the start (its token is
+        not the seat's) is closed first, never counted, never sent the seat's cards.
+        """
+        self._drop_unseated(session)
+        conns = self.hub.connections(session.game_id)
+        # Everyone already watching counts at once: one table message each, not one per socket.
+        session.connect_many(conn.seat for conn in conns)
+        for conn in conns:
+            conn.counted_by = session
+
+    async def still_seated(self, table_id: str, conn: Connection) -> bool:
+        """Whether a socket's token still holds its seat in storage (spectators: yes).
+
+        Raises:
+            StorageError: The database failed.
+        """
+        if conn.seat is None or conn.token_hash is None:
+            return True
+        return await asyncio.to_thread(self.storage.seat_of_token, table_id, conn.token_hash) == conn.seat
+
     async def lobby_seats_changed(self, table_id: str) -> None:
         """Another process says a table in the lobby changed: drop the sockets whose seat went, tell the rest."""
-        await self.drop_stale_seats(table_id)  # (nothing to drop once the game has started)
+        await self.drop_stale_seats(table_id)
         await self.broadcast_lobby(table_id)
 
     async def start(self, table_id: str, token: str | None) -> MatchSession:
@@ -495,9 +549,11 @@ class TableManager:
             raise LobbyError(409, "not_in_lobby", str(exc)) from exc
         game = LiveGame(parse_rules(row.rules, len(row.seats)), row.players, seed)
         chat = await self.stored_chat(table_id)  # what was said in the waiting room
-        session = self._make_session(row, game, [], chat)
-        # Everyone already watching counts at once: one table message each, not one per socket.
-        session.connect_many(conn.seat for conn in self.hub.connections(table_id))
+        # Final now: a seat given back before the start (even through another process,
+        # whose notice has not come yet) holds another token, or none.
+        tokens = await self._seat_tokens(table_id)
+        session = self._make_session(row, game, [], chat, tokens)
+        self._connect_watchers(session)
         if self.cluster is not None:
             self._busy.add(table_id)
             try:
@@ -679,9 +735,18 @@ class TableManager:
         return await self.hint_searches.run(hint_for, view, seed, budget)
 
     def _make_session(
-        self, row: GameRow, game: LiveGame, events: list[dict[str, Any]], chat: Sequence[ChatLine] = ()
+        self,
+        row: GameRow,
+        game: LiveGame,
+        events: list[dict[str, Any]],
+        chat: Sequence[ChatLine] = (),
+        seat_tokens: dict[int, str] | None = None,
     ) -> MatchSession:
-        """Wrap a dealt or rebuilt game (``events``: the public events of its replay; ``chat``: its stored chat)."""
+        """Wrap a dealt or rebuilt game.
+
+        ``events``: the public events of its replay; ``chat``: its stored chat;
+        ``seat_tokens``: its seats' token hashes (:attr:`MatchSession.seat_tokens`).
+        """
         label_actions(events, row.players, lambda seat: row.seats[seat].kind == "bot")
         session = MatchSession(
             game_id=row.id,
@@ -710,6 +775,7 @@ class TableManager:
         for line in chat:
             session.remember_chat(line.name, line.seat, line.text)
         session.next_table = row.next_table
+        session.seat_tokens = seat_tokens
         session.listeners.append(self.hub)
         self.sessions[row.id] = session
         return session
@@ -743,13 +809,14 @@ class TableManager:
         # Replaying a long log takes a while: in a worker, never in the event loop.
         game, events = await self.workers.call(rebuild, row.rules, row.players, row.seed or 0, actions)
         chat = await self.stored_chat(row.id)
+        tokens = await self._seat_tokens(row.id)
         if row.id in self.sessions:  # started here while this replayed
             return self.sessions[row.id]
-        session = self._make_session(row, game, events, chat)
+        session = self._make_session(row, game, events, chat, tokens)
+        self._connect_watchers(session)
         if session.finished and row.status != "finished":
             # The last action was stored but the end was not: finish it now.
             await self.store_end(session)
-        session.connect_many(conn.seat for conn in self.hub.connections(row.id))
         if self.cluster is not None:
             self._busy.add(row.id)
             try:
@@ -764,12 +831,14 @@ class TableManager:
 
     async def store_end(self, session: MatchSession) -> None:
         """Store a finished game's record and result (again: it is idempotent)."""
-        await asyncio.to_thread(
+        finished = await asyncio.to_thread(
             self.storage.finish,
             session.game_id,
             record=session.game.record(),
             result=session.game.result(),
         )
+        if finished is not None:  # the time stored is the time shown
+            session.ended = finished
 
     def release(self, table_id: str) -> None:
         """Forget a session nobody here watches (it reloads on demand).

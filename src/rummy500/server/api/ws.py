@@ -27,7 +27,7 @@ from pydantic import ValidationError
 
 from rummy500.server.api.deps import HubDep, LimitsDep, ManagerDep, SettingsDep
 from rummy500.server.config import Settings
-from rummy500.server.hub import CLOSE_BAD_TOKEN, Connection, Hub, state_message
+from rummy500.server.hub import CLOSE_BAD_TOKEN, SEAT_GIVEN_BACK, Connection, Hub, state_message
 from rummy500.server.limits import TokenBucket, client_key
 from rummy500.server.manager import TableManager, hash_token
 from rummy500.server.protocol import (
@@ -185,11 +185,17 @@ async def _serve(
     # nothing may wait between loading the session and counting this socket).
     shared_history = await manager.shared_chat_history(table_id)
     session = await manager.session(table_id)
+    if session is not None and not session.holds_seat(seat, conn.token_hash):
+        # The seat was given back before the start while this socket opened:
+        # its token is not the seat's now (the game's tokens are final).
+        await _refuse(websocket, "bad_token", SEAT_GIVEN_BACK, CLOSE_BAD_TOKEN)
+        return
     # No await from here to hub.add(): a session started or loaded meanwhile
     # counts this connection exactly once.
     conn.start()
     if session is not None:
         session.connect(seat)  # the others hear of it now ...
+        conn.counted_by = session
         conn.push(state_message(session, seat))  # ... this socket starts with the state
         # (This session's lines were read from the database and heard since;
         # Redis adds what another process heard that this one missed. After
@@ -248,7 +254,8 @@ async def _serve(
         await conn.stop()
         live = manager.sessions.get(table_id)
         if live is not None:
-            live.disconnect(seat)
+            if conn.counted_by is live:  # (never a connection it did not count)
+                live.disconnect(seat)
             manager.release(table_id)
         else:
             await manager.lobby_presence_changed(table_id)
@@ -307,12 +314,19 @@ async def _handle(
     if session is None and manager.cluster is not None:
         # Another server process may have started the game: look in storage.
         session = await manager.session(conn.table_id)
+    if session is not None and not session.holds_seat(conn.seat, conn.token_hash):
+        # The last guard: a seat given back before the start is never played, or shown, from here.
+        manager.hub.drop_given_back(conn)
+        return
     match message:
         case ClientSync():
             if session is not None:
                 if manager.cluster is not None:
                     with contextlib.suppress(SessionError):
                         await session.catch_up()
+                if session.finished:
+                    # Read again: the next table may have been opened through a process whose notice was lost.
+                    await manager.next_table_changed(conn.table_id)
                 conn.push(state_message(session, conn.seat))
             else:
                 info = await manager.table_info(conn.table_id)
@@ -346,6 +360,12 @@ async def _handle(
         case ClientChat(text=said):
             try:
                 if session is None:  # the waiting room
+                    if not await manager.still_seated(conn.table_id, conn):
+                        # Its seat was given back through a process whose notice never came:
+                        # closed, and the others here see the seat as it is now.
+                        manager.hub.drop_given_back(conn)
+                        await manager.lobby_seats_changed(conn.table_id)
+                        return
                     await manager.lobby_chat(conn.table_id, conn.seat, said, chat_limit)
                 else:
                     await session.chat(conn.seat, said, chat_limit)

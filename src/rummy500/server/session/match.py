@@ -91,11 +91,11 @@ class ActionStore(Protocol):
     :meth:`append_action` called directly, on the event loop.
     """
 
-    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
-        """Append one action durably; raise ``ConflictError`` if ``seq`` is taken."""
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> datetime | None:
+        """Append one action durably (returning the time stored with it, if known); raise ``ConflictError`` if ``seq`` is taken."""
 
-    def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
-        """Store the finished game's record and result."""
+    def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> datetime | None:
+        """Store the finished game's record and result (returning the stored ``finished`` time, if known)."""
 
     def actions_since(self, game_id: str, seq: int) -> list[StoredAction]:
         """The stored actions numbered ``seq`` and on (only shared sessions ask)."""
@@ -265,6 +265,9 @@ class MatchSession:
         self.chat_max_chars = chat_max_chars
         #: The table its players opened to play again once the game was over (set by the manager).
         self.next_table: str | None = None
+        #: The stored token hash of each person's seat, final once the game started (set by the
+        #: manager; ``None``: not known, nothing is checked). See :meth:`holds_seat`.
+        self.seat_tokens: dict[int, str] | None = None
         #: Each seat's last hint (it stands for that seat's view at its ``version``).
         self._hint_answers: dict[int, dict[str, Any]] = {}
         #: Each seat's latest hint task and the version it was asked at (each waits for the one before).
@@ -291,6 +294,19 @@ class MatchSession:
     def status(self) -> str:
         """``running`` or ``finished``."""
         return "finished" if self.finished else "running"
+
+    def holds_seat(self, seat: int | None, token_hash: str | None) -> bool:
+        """Whether a connection with this seat and token may see the seat's cards and play it.
+
+        A seat given back before the start (left, or its person removed) may
+        have been checked on one process while a socket that held it waits on
+        another: its token is then not the seat's any more (the seat is a bot's,
+        or someone else's). Spectators, and connections whose token is not
+        known (tests), always may.
+        """
+        if seat is None or token_hash is None or self.seat_tokens is None:
+            return True
+        return self.seat_tokens.get(seat) == token_hash
 
     def autoplayed(self, seat: int) -> bool:
         """Whether a bot is standing in for this person's seat now."""
@@ -433,10 +449,15 @@ class MatchSession:
             turn=(self.game.match.round_index, self.game.to_move),
         )
 
-    def _after_apply(self, events: list[dict[str, Any]]) -> None:
-        """Timers after accepted actions: a new position, and a round summary when a round ended; the time of the end."""
+    def _after_apply(self, events: list[dict[str, Any]], stored_at: datetime | None = None) -> None:
+        """Timers after accepted actions: a new position, and a round summary when a round ended; the time of the end.
+
+        The game ends at the time stored with its last action (``stored_at``),
+        which the storage keeps as its ``finished``: every process shows the
+        same time (this clock's only where the store does not say).
+        """
         if self.finished and self.ended is None:
-            self.ended = datetime.now(UTC)
+            self.ended = stored_at if isinstance(stored_at, datetime) else datetime.now(UTC)
         self._new_position()
         if any(e["kind"] == "round_over" for e in events) and self.game.last_summary is not None:
             waiting = set() if self.finished else {s.seat for s in self.seats if s.kind == "human" and s.present}
@@ -644,9 +665,9 @@ class MatchSession:
             if getattr(self.store, "quick_appends", False):
                 # An embedded database that never waits for the disk here
                 # (SQLite in WAL mode): a thread would cost more than the write.
-                self.store.append_action(self.game_id, self.version, seat, record)
+                stored_at = self.store.append_action(self.game_id, self.version, seat, record)
             else:
-                await asyncio.to_thread(self.store.append_action, self.game_id, self.version, seat, record)
+                stored_at = await asyncio.to_thread(self.store.append_action, self.game_id, self.version, seat, record)
         except ConflictError as exc:
             if self.shared:
                 # Another process stored this action number first: catch up and
@@ -678,10 +699,10 @@ class MatchSession:
         label_actions(events, self.game.names, lambda s: auto or self.seats[s].kind == "bot")
         for event in events:
             self.events.add(event)
-        self._after_apply(events)
+        self._after_apply(events, stored_at)
         if self.finished:
             try:
-                await asyncio.to_thread(
+                stored_end = await asyncio.to_thread(
                     self.store.finish,
                     self.game_id,
                     record=self.game.record(),
@@ -689,6 +710,9 @@ class MatchSession:
                 )
             except StorageError as exc:  # replayed and finished again at restart
                 log.error("game %s: could not store its end: %s", self.game_id, exc)
+            else:
+                if isinstance(stored_end, datetime):  # announce the time stored, never another
+                    self.ended = stored_end
         self.announce_state()
         if self.relay is not None:
             self.relay.committed(self)
@@ -729,7 +753,7 @@ class MatchSession:
                 log.exception("game %s: stored action %d could not be applied", self.game_id, item.seq)
                 raise SessionError("unavailable", self.broken) from exc
             applied += 1
-            self._after_apply(events)
+            self._after_apply(events, getattr(item, "created", None))
             label_actions(events, self.game.names, lambda s: self.seats[s].kind == "bot" or s in remote_autoplay)
             for event in events:
                 self.events.add(event)

@@ -152,11 +152,16 @@ class NewTable:
 
 @dataclass(frozen=True)
 class StoredAction:
-    """One accepted action of the log: number ``seq`` (from 0), seat and RECORD.md verb."""
+    """One accepted action of the log: number ``seq`` (from 0), seat and RECORD.md verb.
+
+    ``created`` is when it was stored (``None`` where the adapter does not
+    say): the last action's is the game's ``finished`` time.
+    """
 
     seq: int
     seat: int
     action: dict[str, Any]
+    created: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -316,6 +321,14 @@ class Storage(ABC):
         """The seat a token hash belongs to at this table, or ``None``."""
 
     @abstractmethod
+    def seat_tokens(self, game_id: str) -> dict[int, str]:
+        """The token hash of each seat that has one (people's seats) at this table.
+
+        Once a table has started its seats' tokens never change: a socket
+        whose token is not its seat's here is a seat given back before the start.
+        """
+
+    @abstractmethod
     def start(self, game_id: str, *, seed: int, bot_level: str) -> GameRow:
         """Start a table: open seats become bots of ``bot_level``, the seed is stored.
 
@@ -324,8 +337,12 @@ class Storage(ABC):
         """
 
     @abstractmethod
-    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> datetime | None:
         """Append action number ``seq`` to a running game's log, durably.
+
+        Returns:
+            The time stored with it (``None``: the adapter does not say): the
+            time the game ended if it is the last action.
 
         Raises:
             ConflictError: Number ``seq`` is already taken (another server wrote it)
@@ -356,8 +373,16 @@ class Storage(ABC):
         """The last ``limit`` chat lines said at a game, oldest first."""
 
     @abstractmethod
-    def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
-        """Mark a game finished and store its record and result."""
+    def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> datetime | None:
+        """Mark a game finished and store its record and result.
+
+        The game's ``finished`` time is stamped once: the time stored with its
+        last action (so every server process, which each saw that action,
+        shows the same); a second call keeps the first's.
+
+        Returns:
+            The stored ``finished`` time (``None``: the adapter does not say).
+        """
 
     @abstractmethod
     def list_games(self, status: Status | None = None, limit: int = 100, *, public_only: bool = False) -> list[GameRow]:

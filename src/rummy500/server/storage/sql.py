@@ -152,6 +152,12 @@ def _bind(kind: Any, dialect: Any) -> Callable[[Any], Any]:
     return process if process is not None else (lambda value: value)
 
 
+def _result(kind: Any, dialect: Any) -> Callable[[Any], Any]:
+    """The converter SQLAlchemy applies to a value of this column type read back on this dialect."""
+    process = kind.dialect_impl(dialect).result_processor(dialect, None)
+    return process if process is not None else (lambda value: value)
+
+
 def _parse_url(url: str) -> URL:
     """Parse a database URL, refusing a malformed one with a message that never shows its password.
 
@@ -197,6 +203,7 @@ class SqlStorage(Storage):
         # converters, so rows read back exactly as SQLAlchemy wrote them.
         self._dump_action = _bind(ACTIONS.c.action.type, dialect)
         self._dump_created = _bind(ACTIONS.c.created.type, dialect)
+        self._load_created = _result(ACTIONS.c.created.type, dialect)
         mark = "?" if dialect.paramstyle == "qmark" else "%s"
         schema = engine.get_execution_options().get("schema_translate_map", {}).get(None)
         games, actions = (f'"{schema}".games', f'"{schema}".actions') if schema else ("games", "actions")
@@ -206,7 +213,7 @@ class SqlStorage(Storage):
             f"WHERE EXISTS (SELECT 1 FROM {games} WHERE id = {mark} AND status = 'running')"
         )
         self._since_sql = (
-            f"SELECT seq, seat, action FROM {actions} WHERE game_id = {mark} AND seq >= {mark} ORDER BY seq"
+            f"SELECT seq, seat, action, created FROM {actions} WHERE game_id = {mark} AND seq >= {mark} ORDER BY seq"
         )
         # Each thread's own driver connection for those statements (see _hot).
         self._local = threading.local()
@@ -483,6 +490,14 @@ class SqlStorage(Storage):
                 select(SEATS.c.seat).where(SEATS.c.game_id == game_id, SEATS.c.token_hash == token_hash)
             ).scalar()
 
+    def seat_tokens(self, game_id: str) -> dict[int, str]:
+        """See :meth:`Storage.seat_tokens`."""
+        query = select(SEATS.c.seat, SEATS.c.token_hash).where(
+            SEATS.c.game_id == game_id, SEATS.c.token_hash.is_not(None)
+        )
+        with self._failures(), self.engine.connect() as conn:
+            return {r.seat: r.token_hash for r in conn.execute(query)}
+
     def start(self, game_id: str, *, seed: int, bot_level: str) -> GameRow:
         """See :meth:`Storage.start`."""
         with self._failures(), self.engine.begin() as conn:
@@ -511,13 +526,14 @@ class SqlStorage(Storage):
             row = conn.execute(select(GAMES).where(GAMES.c.id == game_id)).one()
             return self._row(conn, row, with_record=False)
 
-    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> datetime:
         """See :meth:`Storage.append_action`.
 
         The hot path of every move: one statement on a pooled driver connection
         (an insert guarded by the game's status, no separate read), committed.
         """
-        params = (game_id, seq, seat, self._dump_action(action), self._dump_created(_now()), game_id)
+        created = _now()
+        params = (game_id, seq, seat, self._dump_action(action), self._dump_created(created), game_id)
         raw = self._hot()
         try:
             cur = raw.cursor()
@@ -533,6 +549,7 @@ class SqlStorage(Storage):
             raise StorageError(str(exc)) from exc
         if inserted != 1:
             raise ConflictError(f"game {game_id} is not running")
+        return created
 
     def _hot(self) -> Any:
         """This thread's own driver connection for the hot statements, in autocommit mode.
@@ -581,11 +598,13 @@ class SqlStorage(Storage):
         """See :meth:`Storage.actions`."""
         with self._failures(), self.engine.connect() as conn:
             rows = conn.execute(
-                select(ACTIONS.c.seq, ACTIONS.c.seat, ACTIONS.c.action)
+                select(ACTIONS.c.seq, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.created)
                 .where(ACTIONS.c.game_id == game_id)
                 .order_by(ACTIONS.c.seq)
             )
-            return [StoredAction(seq=r.seq, seat=r.seat, action=dict(r.action)) for r in rows]
+            return [
+                StoredAction(seq=r.seq, seat=r.seat, action=dict(r.action), created=_utc(r.created)) for r in rows
+            ]
 
     def actions_since(self, game_id: str, seq: int) -> list[StoredAction]:
         """See :meth:`Storage.actions_since` (one indexed range read of the key, on a driver connection)."""
@@ -601,7 +620,12 @@ class SqlStorage(Storage):
             self._drop_hot()
             raise StorageError(str(exc)) from exc
         return [
-            StoredAction(seq=r[0], seat=r[1], action=dict(json.loads(r[2]) if isinstance(r[2], str | bytes) else r[2]))
+            StoredAction(
+                seq=r[0],
+                seat=r[1],
+                action=dict(json.loads(r[2]) if isinstance(r[2], str | bytes) else r[2]),
+                created=_utc(self._load_created(r[3])),
+            )
             for r in rows
         ]
 
@@ -631,14 +655,21 @@ class SqlStorage(Storage):
             rows = list(conn.execute(query))
         return [ChatLine(seat=r.seat, name=r.name, text=r.text) for r in reversed(rows)]
 
-    def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> None:
+    def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> datetime | None:
         """See :meth:`Storage.finish`."""
         with self._failures(), self.engine.begin() as conn:
+            finished = conn.execute(select(GAMES.c.finished).where(GAMES.c.id == game_id)).scalar()
+            if finished is None:
+                # The time stored with the last action: what every process that saw it shows.
+                last = select(ACTIONS.c.created).where(ACTIONS.c.game_id == game_id).order_by(ACTIONS.c.seq.desc())
+                finished = conn.execute(last.limit(1)).scalar() or _now()
+            finished = _utc(finished)
             conn.execute(
                 update(GAMES)
                 .where(GAMES.c.id == game_id)
-                .values(status="finished", finished=_now(), record=record, result=result)
+                .values(status="finished", finished=finished, record=record, result=result)
             )
+            return finished
 
     def list_games(self, status: Status | None = None, limit: int = 100, *, public_only: bool = False) -> list[GameRow]:
         """See :meth:`Storage.list_games`."""
@@ -752,10 +783,11 @@ class SqliteStorage(SqlStorage):
         self._checkpoints = threading.Thread(target=self._checkpoint_loop, name="sqlite-checkpoint", daemon=True)
         self._checkpoints.start()
 
-    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> datetime:
         """See :meth:`SqlStorage.append_action`; the next checkpoint copies it into the database file."""
-        super().append_action(game_id, seq, seat, action)
+        created = super().append_action(game_id, seq, seat, action)
         self._written = True
+        return created
 
     def append_chat(self, game_id: str, line: ChatLine) -> None:
         """See :meth:`SqlStorage.append_chat`; the next checkpoint copies it into the database file."""
