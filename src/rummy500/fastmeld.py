@@ -885,7 +885,7 @@ def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card],
             continue
         chosen = pile[-k]
         if chosen == JOKER:
-            if any(layoffs_of(t, meld, _ONE_JOKER, 1) for meld in melds):
+            if joker_fits(t, melds):
                 out.append(k)
                 continue
         elif table >> chosen & 1:
@@ -901,6 +901,15 @@ def playable_depths(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card],
 _ONE_JOKER = Hand(0, 1, None)
 
 
+def joker_fits(t: Tables, melds: Sequence[TableMeld]) -> bool:
+    """Whether a lone joker could be laid off on one of ``melds``, standing for some card (or on a joker set).
+
+    What makes a joker in the pile playable (:func:`playable_depths`) and a
+    going-out joker playable under ``going_out: unplayable_discard``.
+    """
+    return any(layoffs_of(t, meld, _ONE_JOKER, 1) for meld in melds)
+
+
 def _every_playable_depth(t: Tables, melds: Sequence[TableMeld], pile: Sequence[Card], table: int) -> list[int]:
     """:func:`playable_depths` at every depth of the pile, top first (``table``: :func:`table_fits` of ``melds``)."""
     out = []
@@ -913,7 +922,7 @@ def _every_playable_depth(t: Tables, melds: Sequence[TableMeld], pile: Sequence[
         k += 1
         if chosen == 64:
             jokers += 1
-            if any(layoffs_of(t, meld, _ONE_JOKER, 1) for meld in melds):
+            if joker_fits(t, melds):
                 out.append(k)
                 continue
         else:

@@ -976,6 +976,11 @@ class Rules:
             p.append(f"partnership needs players: 4 (got players: {self.players})")
         if self.layoff_onto is LayoffOnto.OWN_AND_PARTNER and not self.partnership:
             p.append("layoff_onto: own_and_partner needs partnership: true")
+        if self.layoff_onto is LayoffOnto.OWN and self.partnership:
+            p.append(
+                "layoff_onto: own cannot be used with partnership: true (partners may lay off on each other's melds:"
+                " use layoff_onto: own_and_partner or any)"
+            )
         if self.joker_use is JokerUse.JOKER_SETS_ONLY and self.n_jokers < 3:
             p.append(f"joker_use: joker_sets_only needs at least 3 jokers (jokers: {self.jokers})")
         if self.joker_use is JokerUse.JOKER_SETS_ONLY and self.joker_swap:

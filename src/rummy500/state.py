@@ -1995,6 +1995,9 @@ class RoundState:
         d.declined = _NOBODY
         d.floating = _with(d.floating, seat, True)
         self._end_turn(d, seat)
+        # Only a discard opens a Rummy call window: a float throws nothing, and the window of
+        # the card on top closed when the floater drew. (The round may have ended: None then too.)
+        d.last_discarder = None
         return Floated(seat)
 
     def _on_call(self, d: Draft, seat: int, action: CallRummy) -> Event:
@@ -2055,7 +2058,7 @@ class RoundState:
         claimed_card = d.claimed_card
         claimed = claimed_card is not None and claimed_card in _bare(cards) and seat == d.to_move
         if onto is None:
-            meld = self._build_meld(seat, cards, len(d.melds))
+            built = meld = self._build_meld(seat, cards, len(d.melds))
             if claimed:
                 meld = _mark_claimed(meld, claimed_card)
             d.melds = d.melds + (meld,)
@@ -2065,7 +2068,9 @@ class RoundState:
                 if seat != d.to_move:
                     d.opened = _with(d.opened, seat, True)  # out of turn, the meld alone reached the minimum
                 else:
-                    d.turn_points = d.turn_points + new_meld_points(meld, self.rules)
+                    # The opening counts a card claimed by Rummy at its normal value, as every
+                    # legality check does: rummy_card_value is what it scores, not what opens.
+                    d.turn_points = d.turn_points + new_meld_points(built, self.rules)
                     if d.turn_points >= self.rules.first_meld_min:
                         d.opened = _with(d.opened, seat, True)
             if meld.kind == RUN and len(meld.cards) >= 7 and seat == d.to_move:
@@ -2115,14 +2120,13 @@ class RoundState:
             d.floating = _with(d.floating, seat, True)
             self._end_turn(d, seat)
             return None
-        mode = self.rules.going_out_rummy
-        if mode is not None:
-            # The going-out discard leaves a playable card in the pile: a Rummy. The player takes
-            # the cards above the playable card nearest the top back into hand (none if it is the
-            # discard itself: then the hand stays empty and the player floats), and play goes on.
-            playable = self._playable(mode)
-            if playable:
-                k = playable[0]
+        if self.rules.rummy_after_going_out:
+            # The going-out discard leaves a card in the pile that another seat could claim by a
+            # legal Rummy call: a Rummy. The player takes the cards above the callable card nearest
+            # the top back into hand (none if it is the discard itself: then the hand stays empty
+            # and the player floats), and play goes on.
+            k = self._callable_after_going_out(seat)
+            if k:
                 pile = d.discard
                 back = pile[len(pile) - k + 1 :]
                 d.discard = pile[: len(pile) - k + 1]
@@ -2139,9 +2143,49 @@ class RoundState:
         self._end_round(d, seat)
         return None
 
+    def _callable_after_going_out(self, seat: int) -> int:
+        """(``rummy_after_going_out``) The depth of the card nearest the top that a seat other than ``seat`` could claim; 0: none.
+
+        ``seat`` has just thrown its last card: the position is the one its
+        turn would leave (the next player about to draw, that discard open to
+        calls), and each other seat's Rummy calls there are the legal ones
+        (:meth:`_call_actions`: the caller must be able to use the card).
+        """
+        sim, d = self._scratch()
+        d.to_move = (seat + self.rules.step) % self.n
+        d.phase = _PH_DRAW
+        d.last_discarder = seat
+        d.declined = _NOBODY
+        d.obligation = None
+        d.taken_top = None
+        d.drawn = 0
+        d.turn_points = 0
+        d.turn_long_run = False
+        d.claimed_card = None
+        best = 0
+        for s in range(self.n):
+            if s == seat:
+                continue
+            for call in sim._call_actions(s):
+                if isinstance(call, CallRummy) and (best == 0 or call.depth < best):
+                    best = call.depth
+        return best
+
     def _fits_table(self, c: Card) -> bool:
+        """(``going_out: unplayable_discard``) Whether the discarded ``c`` could be laid off on a table meld.
+
+        A joker fits where it could be laid off standing for some card: what
+        makes a joker in the pile playable for a Rummy call
+        (:func:`fastmeld.joker_fits`); none does while Dealer's Gambit makes
+        jokers not wild this hand.
+        """
+        p = self.public
+        if c == JOKER:
+            if p.gambit is not None and p.gambit != "wild":
+                return False
+            return fastmeld.joker_fits(fastmeld.tables(self.rules), p.melds)
         r = self.rules
-        for meld in self.public.melds:
+        for meld in p.melds:
             try:
                 extend_meld(meld, [c], r, 0)
                 return True

@@ -3,7 +3,8 @@
 :class:`OldRound` is a ``RoundState`` whose enumeration methods are the
 previous bodies, verbatim, on top of the previous meld enumeration
 (``old_melds``), with the rule changes made since (a joker swap before using
-a card taken from the pile; first_meld_min's lay-off after opening). ``test_fast_enumeration.py`` checks that every position of
+a card taken from the pile; first_meld_min's lay-off after opening; under
+Dealer's Gambit ``double``, a joker taken from the pile put on a set as it is melded). ``test_fast_enumeration.py`` checks that every position of
 seeded playouts lists exactly the same actions, in the same order, both ways.
 """
 
@@ -243,10 +244,14 @@ class OldRound(RoundState):
         extra = 0 if split_joker else self._meld_extra(seat)
         mhand = self._meld_hand(seat, hand)
         if chosen == JOKER and chosen not in mhand:
-            return False  # a joker that is not wild this hand cannot be used
-        melds = find_melds(mhand, r, extra, containing=chosen)
-        if self.public.gambit == "double" and JOKER in hand:
-            melds = melds + [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
+            if self.public.gambit != "double":
+                return False  # a joker that is not wild this hand cannot be used
+            # Dealer's Gambit, double: the joker goes on a set of the hand as it is melded.
+            melds = [m + (JOKER,) for m in find_melds(mhand, r, extra) if len({c.rank for c in m}) == 1 and len(m) <= 4]
+        else:
+            melds = find_melds(mhand, r, extra, containing=chosen)
+            if self.public.gambit == "double" and JOKER in hand:
+                melds = melds + [m + (JOKER,) for m in melds if len({c.rank for c in m}) == 1 and len(m) <= 4]
         opened = self.public.opened[seat]
         for cards in melds:
             if chosen not in _bare(cards):

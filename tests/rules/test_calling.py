@@ -190,6 +190,26 @@ def test_rummy_card_value_15_counts_the_claimed_card_at_either_end_of_a_run(mode
     assert out.meld(0) == (["5H", "6H", "7H", "8H"] if card == "8H" else ["4H", "5H", "6H", "7H"])
 
 
+def test_rummy_card_value_15_opens_at_the_claimed_cards_normal_value():
+    # first_meld_min 25: 5H 5D and the claimed 5S make 15 (the 5S scores 15, but opens as a 5).
+    rules = {**PILE, "rummy_card_value": 15, "first_meld_min": 25}
+    hands = ["5H 5D 9C 9D 9H JS KC", "6S 7S 8S 9S TS 5S"]
+    setup = ["1 draw", "1 meld 6S 7S 8S 9S TS", "1 discard 5S", "0 rummy 1", "0 meld 5H 5D 5S"]
+    out = play(rules, hands, "2C 3C 4C", "TD", setup, dealer=0)
+    assert out.ok and not out.match().view(0).may_lay_off_now
+    legal = [str(a) for a in out.match().state.legal_actions(0)]
+    assert "meld 9C 9D 9H" in legal and "layoff JS on 0" not in legal and "discard KC" not in legal
+    early = play(rules, hands, "2C 3C 4C", "TD", [*setup, "0 layoff JS on 0"], dealer=0)
+    assert early.refused_at == 5 and "first melds total 25 points" in early.message
+    # With the 9s (15 + 27) the seat has opened; the 5S still scores 15 at the end.
+    done = play(rules, hands, "2C 3C 4C", "TD", [*setup, "0 meld 9C 9D 9H", "0 layoff JS on 0", "0 discard KC"], dealer=0)
+    assert done.over and done.went_out == 0 and done.scores[0] == 5 + 5 + 15 + 27 + 10
+    # Consistently, a call that could open only by counting the claimed 5S at 15 is refused (15 + 21 < 40).
+    forty = {**PILE, "rummy_card_value": 15, "first_meld_min": 40}
+    refused = play(forty, ["5H 5D 7C 7D 7H JS KC", "6S 7S 8S 9S TS 5S"], "2C 3C 4C", "TD", setup[:4], dealer=0)
+    assert refused.refused_at == 3
+
+
 # -------------------------------------------------------- rummy_after_going_out
 def test_rummy_after_going_out_the_goer_takes_back_the_pile_above_the_playable_card_and_play_goes_on():
     # Seat 0 melds 5H 6H 7H and throws its last card, the KS, onto the 8H: the 8H fits its run.
@@ -250,6 +270,56 @@ def test_rummy_after_going_out_only_a_card_a_call_could_claim_counts():
     assert plain.over and plain.went_out == 0
 
 
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"calling_rummy": "pile", "layoff_onto": "own"},
+        {"calling_rummy": "pile", "first_meld_min": 40},
+        {"calling_rummy": "pile", "layoff_needs_own_meld": True},
+        {"calling_rummy": "pile", "taken_card_use": "new_meld"},
+        {"calling_rummy": "top_card", "layoff_onto": "own"},
+    ],
+    ids=["layoff_onto-own", "first_meld_min", "layoff_needs_own_meld", "taken_card_use-new_meld", "top_card-own"],
+)
+def test_rummy_after_going_out_needs_a_card_another_seat_could_legally_call(extra):
+    # Seat 1 melds out and throws the 8H, which fits its own run, but seat 0 could not call it
+    # (own melds only; not opened; no meld of its own; a claimed card must go in a new meld).
+    hands = ["2C 3D QS KD", "5H 6H 7H 9C 9D 9S"]
+    actions = ["1 draw", "1 meld 5H 6H 7H", "1 meld 9C 9D 9S", "1 discard 8H"]
+    rules = {**extra, "rummy_after_going_out": True}
+    before = play(rules, hands, "8H 3C", "TC", actions[:3], dealer=0).match()
+    events = before.apply(1, Discard((parse_card("8H"),)))
+    assert [e.to_dict()["event"] for e in events][:2] == ["discarded", "round_over"]  # (then the next deal)
+    out = play(rules, hands, "8H 3C", "TC", actions, dealer=0)
+    assert out.over and out.went_out == 1
+    # Where seat 0 may call it (lay-offs on any meld), the same throw is a Rummy.
+    anyone = play({"calling_rummy": extra["calling_rummy"], "rummy_after_going_out": True}, hands, "8H 3C", "TC", actions, dealer=0)
+    assert not anyone.over and [str(a) for a in _calls(anyone, 0)] == ["rummy 1"]
+
+
+def test_rummy_after_going_out_a_joker_that_steals_never_take_lets_the_goer_out():
+    rules = {"calling_rummy": "steal", "rummy_after_going_out": True}
+    hands = ["2C 3D QS KD 4C", "5H 6H 7H JK"]
+    out = play(rules, hands, "8H 3C 5C", "TC", ["1 draw", "1 meld 5H 6H 7H 8H", "1 discard JK"], dealer=0)
+    assert out.over and out.went_out == 1
+
+
+def test_rummy_after_going_out_takes_back_down_to_the_callable_card_nearest_the_top():
+    # Under layoff_onto: own seat 0 may not claim the 8H (it fits seat 1's run only) but may
+    # claim the 5S below it (it fits seat 0's run): the 8H comes back to seat 1, the 5S lies on top.
+    rules = {"calling_rummy": "pile", "layoff_onto": "own", "rummy_after_going_out": True}
+    hands = ["2S 3S 4S 5S QD KD 2C", "5H 6H 7H 9C 9D 9S"]
+    actions = ["0 draw", "0 meld 2S 3S 4S", "0 discard 5S", "1 draw", "1 meld 5H 6H 7H", "1 meld 9C 9D 9S"]
+    match = play(rules, hands, "JC 8H 3C 4D", "TC", actions, dealer=1).match()
+    events = match.apply(1, Discard((parse_card("8H"),)))
+    assert [e.to_dict() for e in events] == [
+        {"event": "discarded", "seat": 1, "cards": ["8H"]},
+        {"event": "left_rummy", "seat": 1, "card": "5S", "cards": ["8H"]},
+    ]
+    assert match.state.hands[1] == [parse_card("8H")] and match.state.public.discard == tuple(parse_card(c) for c in ("TC", "5S"))
+    assert [str(a) for a in match.state.legal_actions(0) if isinstance(a, CallRummy)] == ["rummy 1"]
+
+
 def test_calling_rummy_is_not_offered_to_a_seat_that_could_not_use_the_card():
     out = play({**PILE, "layoff_onto": "own"}, HANDS, STOCK, "JS", SETUP)
     assert _calls(out, 2) == []  # the 8H fits only seat 0's meld
@@ -265,6 +335,22 @@ def test_calling_rummy_the_caller_must_use_the_claimed_card_before_discarding():
 def test_calling_rummy_closes_once_the_next_player_has_drawn():
     out = play(PILE, HANDS, STOCK, "JS", [*SETUP, "1 draw", "2 rummy 1"])
     assert out.refused_at == 4
+
+
+@pytest.mark.parametrize(("mode", "call"), [("pile", "rummy 1"), ("top_card", "rummy 1"), ("steal", "rummy 1 on 0")])
+def test_calling_rummy_a_float_opens_no_call_window(mode, call):
+    # Seat 0 throws the 8H; seat 1 draws (the 8H's window closes), melds out and floats: no discard,
+    # so the 8H, now playable on seat 1's run, may not be claimed, not even by seat 0 who threw it.
+    hands = ["8H 2C 3D QS KD 4C JD", "5H 6H 7H 9C 9D 9S", "2S 3S 4S AD KH QH JH"]
+    setup = ["0 draw", "0 discard 8H", "1 draw", "1 meld 5H 6H 7H", "1 meld 9C 9D 9S 9H", "1 float"]
+    rules = {"calling_rummy": mode, "going_out": "floating"}
+    out = play(rules, hands, "TS 9H 5C 6C", "TC", setup)
+    assert out.ok and out.state["to_move"] == 2 and out.state["discard"] == ["TC", "8H"]
+    assert _calls(out, 0) == [] and _calls(out, 2) == []
+    for seat in (0, 2):
+        refused = play(rules, hands, "TS 9H 5C 6C", "TC", [*setup, f"{seat} {call}"])
+        assert refused.refused_at == 6
+        assert refused.message == "Rummy may be called only after a discard, before the next player draws"
 
 
 def test_calling_rummy_steal_onto_a_meld_that_is_not_there_says_so():

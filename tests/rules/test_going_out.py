@@ -54,6 +54,31 @@ def test_going_out_unplayable_discard_accepts_an_unplayable_last_discard():
     assert out.over and out.went_out == 0
 
 
+def test_going_out_unplayable_discard_a_wild_joker_that_could_be_laid_off_is_playable():
+    # Seat 1 melds out but for a joker: the JK could go on its run as the 4H (or 9H), so throwing it floats.
+    hands = ["2C 3D QS KD 4C", "5H 6H 7H JK"]
+    turn = ["1 draw", "1 meld 5H 6H 7H 8H"]
+    before = play({"going_out": "unplayable_discard"}, hands, "8H 3C 5C", "TC", turn, dealer=0)
+    assert "layoff JK=4H on 0" in [str(a) for a in before.match().state.legal_actions(1)]
+    base, opt = contrast({"going_out": "unplayable_discard"}, hands, "8H 3C 5C", "TC", [*turn, "1 discard JK"], dealer=0)
+    assert base.over and base.went_out == 1
+    assert opt.ok and not opt.over and opt.state["hands"][1] == [] and opt.state["to_move"] == 0
+    assert opt.match().state.public.floating == (False, True)
+    # A joker that is not wild (joker sets only) goes on no run: throwing it goes out.
+    sets_only = {"going_out": "unplayable_discard", "joker_use": "joker_sets_only", "jokers": 4}
+    out = play(sets_only, hands, "8H 3C 5C", "TC", [*turn, "1 discard JK"], dealer=0)
+    assert out.over and out.went_out == 1
+
+
+@pytest.mark.parametrize(("mode", "out"), [("wild", False), ("double", True), ("split", True)])
+def test_going_out_unplayable_discard_a_joker_is_playable_only_while_jokers_are_wild(mode, out):
+    # Dealer's Gambit: nominated double or split, jokers are not wild this hand and go on no run.
+    rules = {"dealers_gambit": True, "going_out": "unplayable_discard"}
+    actions = [f"1 nominate {mode}", "0 draw", "0 meld 5H 6H 7H 8H", "0 discard JK"]
+    got = play(rules, ["5H 6H 7H JK", "KD QD 2S"], "8H 2C 3C", "9D", actions, dealer=1)
+    assert got.ok and got.over is out and got.went_out == (0 if out else None)
+
+
 def test_going_out_unplayable_discard_floats_a_player_who_melds_out():
     base, opt = contrast({"going_out": "unplayable_discard"}, ["5H 6H 7H", OTHER], "8H 2C 3C", "9D", [*MELD_OUT, "0 float"])
     assert base.over and base.refused_at == 2

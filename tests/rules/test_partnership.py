@@ -73,6 +73,17 @@ def test_partnership_needs_four_players(players):
         Rules.from_mapping({"partnership": True, "players": players})
 
 
+def test_partnership_refuses_layoff_onto_own_naming_both_options():
+    # RULES.md: "Partners may lay off on each other's melds"; own melds only would forbid it.
+    with pytest.raises(RulesError) as refused:
+        Rules.from_mapping({"partnership": True, "players": 4, "layoff_onto": "own"})
+    message = str(refused.value)
+    assert "layoff_onto: own" in message and "partnership: true" in message
+    assert "own_and_partner" in message and "any" in message
+    for fine in ("any", "own_and_partner"):
+        assert Rules.from_mapping({"partnership": True, "players": 4, "layoff_onto": fine}).partnership
+
+
 def test_side_sums_add_partners_together_and_leave_single_seats_alone():
     partners = Rules.from_mapping({"partnership": True, "players": 4})
     assert partners.side_sums([10, -5, 2.5, 7]) == [12.5, 2.0]
