@@ -294,6 +294,18 @@ def _with(values: tuple[_T, ...], i: int, value: _T) -> tuple[_T, ...]:
     """``values`` with item ``i`` replaced."""
     return values[:i] + (value,) + values[i + 1 :]
 
+def _fresh_turn(d: Draft) -> None:
+    """Clear what a turn carries (what it must use, took, drew and laid) for the next one.
+
+    (The discard's short path, :meth:`RoundState._fast_discard`, writes the same fields inline.)
+    """
+    d.obligation = None
+    d.taken_top = None
+    d.drawn = 0
+    d.turn_points = 0
+    d.turn_long_run = False
+    d.claimed_card = None
+
 
 class RoundState:
     """The position of one round. Build with :meth:`new`, :meth:`from_deck` or :meth:`from_deal`."""
@@ -2156,12 +2168,7 @@ class RoundState:
         d.phase = _PH_DRAW
         d.last_discarder = seat
         d.declined = _NOBODY
-        d.obligation = None
-        d.taken_top = None
-        d.drawn = 0
-        d.turn_points = 0
-        d.turn_long_run = False
-        d.claimed_card = None
+        _fresh_turn(d)
         best = 0
         for s in range(self.n):
             if s == seat:
@@ -2252,12 +2259,7 @@ class RoundState:
         self._begin_turn(d)
 
     def _begin_turn(self, d: Draft) -> None:
-        d.obligation = None
-        d.taken_top = None
-        d.drawn = 0
-        d.turn_points = 0
-        d.turn_long_run = False
-        d.claimed_card = None
+        _fresh_turn(d)
         if not self.stock and self.rules.stock_out is _STOCK_OUT_RESHUFFLE and len(d.discard) >= 2:
             d.phase = _PH_SHUFFLE
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
@@ -27,6 +29,22 @@ def post_json(base: str, path: str, body: dict[str, Any] | None = None, token: s
     req = urllib.request.Request(base + path, data=data, headers=headers, method="POST")
     with urllib.request.urlopen(req, timeout=5) as r:  # noqa: S310 - loopback only
         return json.loads(r.read())
+
+
+def shot(page: Page, artifacts: Path, name: str, *, full_page: bool = True) -> None:
+    """Save what the page shows as ``artifacts/name`` (and under ``$RUMMY500_SHOTS`` when it is set)."""
+    page.screenshot(path=str(artifacts / name), full_page=full_page)
+    extra = os.environ.get("RUMMY500_SHOTS")
+    if extra:
+        Path(extra).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(extra) / name), full_page=full_page)
+
+
+def assert_fits_width(page: Page) -> None:
+    """Nothing runs off the side of the screen (a phone scrolls only down)."""
+    assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"), (
+        "the page scrolls sideways"
+    )
 
 
 def state(page: Page) -> dict[str, Any]:

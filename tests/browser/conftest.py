@@ -60,6 +60,27 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@contextlib.contextmanager
+def in_thread(app: Any, name: str) -> Iterator[tuple[str, Any]]:
+    """Serve ``app`` with uvicorn in a thread on a free loopback port: its base URL and the uvicorn server."""
+    import uvicorn
+
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, name=name, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the in-process server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", server
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+
+
 def _get_json(url: str) -> object:
     with urllib.request.urlopen(url, timeout=5) as r:  # noqa: S310 - loopback only
         return json.loads(r.read())
@@ -158,7 +179,6 @@ def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SeededSe
     Variant tests use it to deal known cards (a Rummy call, a player melding
     out), then play the other seats themselves over websockets.
     """
-    import uvicorn
 
     from rummy500.server.app import create_app
     from rummy500.server.config import Settings
@@ -176,20 +196,8 @@ def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SeededSe
         tables_per_client=1000,
     )
     app = create_app(settings, seed_source=lambda: seeds.popleft() if seeds else secrets.randbits(128))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, name="seeded-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            pytest.fail("the in-process server did not start")
-        time.sleep(0.05)
-    try:
-        yield SeededServer(f"http://127.0.0.1:{port}", seeds, app, server.servers[0].get_loop())
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
+    with in_thread(app, "seeded-server") as (base, server):
+        yield SeededServer(base, seeds, app, server.servers[0].get_loop())
 
 
 @pytest.fixture(scope="session")

@@ -21,11 +21,9 @@ Against the real server; screenshots go to ``tests/browser/artifacts`` (and ``RU
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 
-from browser_ui import post_json, set_option
+from browser_ui import post_json, set_option, shot
 from playwright.sync_api import expect
 from test_client_tidy import PUBLIC, _info, _words
 from test_table_ux import VIEWPORTS
@@ -55,13 +53,6 @@ FOCUSED = "() => { const a = document.activeElement; return !a || a === document
 #: 44 CSS px (2.75rem), the least a finger should have to hit.
 TOUCH = 44
 
-
-def _shot(page, name: str, artifacts: Path) -> None:
-    page.screenshot(path=str(artifacts / name), full_page=True)
-    extra = os.environ.get("RUMMY500_SHOTS")
-    if extra:
-        Path(extra).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(extra) / name), full_page=True)
 
 
 def _said(page, text: str | None = None) -> list[list[str]]:
@@ -214,7 +205,7 @@ def test_the_seat_note_is_said_once_not_at_every_redraw(server, new_page, artifa
     expect(bob.get_by_test_id("live-moves")).to_have_text("Eve joined.")
     expect(ann.get_by_test_id("live-moves")).to_have_text("Eve joined.")
     assert len(_said(ann, "Dan joined.")) == 1
-    _shot(bob, "a11y-freed-note-laptop.png", artifacts)
+    shot(bob, artifacts, "a11y-freed-note-laptop.png")
 
 
 # ------------------------------------------------------------ 5: the focus does not drop to the page
@@ -294,11 +285,11 @@ def test_the_seat_chips_and_the_unread_count_are_big_enough_to_tap(server, new_p
     remove = ann.get_by_test_id("remove-seat-1")
     expect(remove).to_be_visible()
     assert _height(remove) >= TOUCH
-    _shot(ann, "a11y-remove-phone.png", artifacts)
+    shot(ann, artifacts, "a11y-remove-phone.png")
     remove.tap()
     for testid in ("confirm-remove-1", "cancel-remove-1"):
         assert _height(ann.get_by_test_id(testid)) >= TOUCH, testid
-    _shot(ann, "a11y-remove-confirm-phone.png", artifacts)
+    shot(ann, artifacts, "a11y-remove-confirm-phone.png")
     ann.get_by_test_id("cancel-remove-1").tap()
 
     # In the game Bob's chat (a few lines said while they waited) is below the table on a phone:
@@ -364,7 +355,7 @@ def test_your_tables_tells_two_tables_of_one_name_apart_and_fits_a_finger(server
     for link in (*done.get_by_role("link").all(), again.get_by_role("link")):
         assert _height(link) >= TOUCH, link.text_content()
     page.locator("#your-tables").scroll_into_view_if_needed()
-    _shot(page, "a11y-your-tables-phone.png", artifacts)
+    shot(page, artifacts, "a11y-your-tables-phone.png")
     # The Replays page: the finished one, named the same way.
     page.goto(server + "/#replays")
     mine = page.get_by_test_id("your-games")

@@ -14,36 +14,18 @@ At 1366×768 and 390×844; screenshots go to ``tests/browser/artifacts`` (and ``
 from __future__ import annotations
 
 import json
-import os
 import secrets
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_ui import post_json
+from browser_ui import assert_fits_width, post_json, shot
 from playwright.sync_api import expect
 from test_table_ux import VIEWPORTS
 from test_waiting_room_seats import _guest, _host, _stored
 
-from conftest import _free_port
-
-
-def _shot(page, artifacts: Path, name: str) -> None:
-    page.screenshot(path=str(artifacts / name), full_page=True)
-    extra = os.environ.get("RUMMY500_SHOTS")
-    if extra:
-        Path(extra).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(extra) / name), full_page=True)
-
-
-def _fits(page) -> None:
-    assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"), (
-        "the page scrolls sideways"
-    )
+from conftest import in_thread
 
 
 def _words(page, iso: str) -> str:
@@ -148,9 +130,9 @@ def test_finished_games_are_dated_by_when_they_finished(server, new_page, size, 
     expect(done.locator(".yt-facts")).to_have_text(f"{done_at} \u00b7 Ann, Bot 2")
     expect(older.locator(".yt-facts")).to_have_text(f"{older_made} \u00b7 Ann, Bot 2")  # no `finished`: made
     expect(waiting.locator(".yt-facts")).to_have_text(f"{wait_made} \u00b7 Ann, Bot 2")
-    _fits(page)
+    assert_fits_width(page)
     page.get_by_test_id("your-tables").scroll_into_view_if_needed()
-    _shot(page, artifacts, f"tidy-your-tables-{size}.png")
+    shot(page, artifacts, f"tidy-your-tables-{size}.png")
 
     # Replays: this browser's finished games and the public list, dated the same way.
     page.goto(server + "/#replays")
@@ -162,8 +144,8 @@ def test_finished_games_are_dated_by_when_they_finished(server, new_page, size, 
     expect(page.get_by_test_id("your-table-tidy-older").locator(".yt-facts")).to_contain_text(older_made)
     totals = page.get_by_test_id("game-totals-tidy-public")
     expect(totals).to_have_text(f"Cal 510 \u00b7 Bot 2 220 \u00b7 {_words(page, PUBLIC['finished'])}")
-    _fits(page)
-    _shot(page, artifacts, f"tidy-replays-{size}.png")
+    assert_fits_width(page)
+    shot(page, artifacts, f"tidy-replays-{size}.png")
 
     # A replay's heading: the date it finished too.
     page.get_by_test_id("your-games").get_by_role("link", name="Long game").click()
@@ -209,8 +191,8 @@ def test_a_leave_in_one_tab_is_said_as_this_browsers_in_the_other(server, new_pa
     expect(other.get_by_test_id("error-banner")).to_be_hidden()
     assert _stored(other, tid) is None
     expect(ann.get_by_test_id("seat-list").locator("li").nth(1)).to_have_text("open seat")
-    _fits(other)
-    _shot(other, artifacts, f"tidy-left-in-another-tab-{size}.png")
+    assert_fits_width(other)
+    shot(other, artifacts, f"tidy-left-in-another-tab-{size}.png")
     assert not problems, problems
 
     # Joined again in the other tab and removed by the creator: that is said as hers.
@@ -248,7 +230,6 @@ def test_the_rules_catalogue_is_asked_for_once_by_the_lobby_and_the_table(server
 @pytest.fixture(scope="module")
 def short_chat_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The server (in this process) with 40-character chat lines; yields its base URL."""
-    import uvicorn
 
     from rummy500.server.app import create_app
     from rummy500.server.config import Settings
@@ -265,20 +246,8 @@ def short_chat_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
         chat_max_chars=40,
     )
     app = create_app(settings, seed_source=lambda: secrets.randbits(128))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, name="short-chat-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            pytest.fail("the in-process server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
+    with in_thread(app, "short-chat-server") as (base, _):
+        yield base
 
 
 @pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))

@@ -14,7 +14,6 @@ to ``tests/browser/artifacts`` (and to ``RUMMY500_SHOTS`` when set).
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 import urllib.request
@@ -26,6 +25,7 @@ from browser_ui import (
     play_until_round_over,
     post_json,
     round_over_visible,
+    shot,
     state,
     wait_settled,
 )
@@ -44,14 +44,6 @@ def _get(base: str, path: str) -> Any:
         return json.loads(r.read())
 
 
-def _shot(page: Page, artifacts: Path, name: str) -> None:
-    """The screen as the player sees it (the banner's top at the top)."""
-    page.screenshot(path=str(artifacts / name))
-    extra = os.environ.get("RUMMY500_SHOTS")
-    if extra:
-        Path(extra).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(extra) / name))
-
 
 def _shots(page: Page, artifacts: Path, name: str) -> None:
     """The game-over banner at both sizes (the page goes back to the laptop's)."""
@@ -60,7 +52,7 @@ def _shots(page: Page, artifacts: Path, name: str) -> None:
         page.get_by_test_id("round-over").evaluate("el => el.scrollIntoView({block: 'start'})")
         assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
         expect(page.locator(".game-over-links")).to_be_in_viewport()
-        _shot(page, artifacts, f"{name}-{size}.png")
+        shot(page, artifacts, f"{name}-{size}.png", full_page=False)
     page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS["laptop"], strict=True)))
 
 

@@ -13,14 +13,12 @@ has started. Against the real server, at 1366×768 and 390×844; screenshots go 
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_ui import post_json
+from browser_ui import assert_fits_width, post_json, shot
 from playwright.sync_api import expect
 from test_table_ux import VIEWPORTS
 
@@ -34,19 +32,6 @@ def _refusal(base: str, path: str, token: str) -> tuple[int, str]:
     raise AssertionError(f"{path} was not refused")
 
 
-def _shot(page, artifacts: Path, name: str) -> None:
-    page.screenshot(path=str(artifacts / name), full_page=True)
-    extra = os.environ.get("RUMMY500_SHOTS")
-    if extra:
-        Path(extra).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(extra) / name), full_page=True)
-
-
-def _fits(page) -> None:
-    """Nothing runs off the side of the screen (a phone scrolls only down)."""
-    assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"), (
-        "the page scrolls sideways"
-    )
 
 
 def _host(server: str, new_page, size: str, seats: int = 3, bots: dict | None = None):
@@ -94,8 +79,8 @@ def test_a_guest_leaves_the_seat_and_the_host_sees_it_open(server, new_page, siz
     expect(bob.locator("[data-testid^=remove-seat-]")).to_have_count(0)
     expect(bob.get_by_role("button", name="Leave this seat")).to_be_visible()
     expect(bob.get_by_test_id("conn-status")).to_have_text("connected")
-    _fits(bob)
-    _shot(bob, artifacts, f"fix4-leave-button-{size}.png")
+    assert_fits_width(bob)
+    shot(bob, artifacts, f"fix4-leave-button-{size}.png")
 
     # A refusal is said in words beside the button, which keeps the focus (Bob is still seated).
     if size == "laptop":
@@ -130,8 +115,8 @@ def test_a_guest_leaves_the_seat_and_the_host_sees_it_open(server, new_page, siz
     expect(bob.get_by_test_id("seat-list").locator("li").nth(1)).to_have_text("open seat")
     # One socket, as a visitor (no token): not a loop of tries with the dead one.
     assert len(opened) == 1 and "token=" not in opened[0], opened
-    _fits(bob)
-    _shot(bob, artifacts, f"fix4-left-{size}.png")
+    assert_fits_width(bob)
+    shot(bob, artifacts, f"fix4-left-{size}.png")
 
     # He joins again: the same seat, and the Leave button is back; the focus is on the room's heading.
     bob.get_by_test_id("join-table").click()
@@ -152,16 +137,16 @@ def test_the_host_removes_a_guest_who_becomes_a_visitor_and_joins_again(server, 
     expect(remove).to_be_visible()
     expect(ann.locator("[data-testid^=remove-seat-]")).to_have_count(1)
     expect(ann.get_by_test_id("remove-seat-1")).to_have_text("Remove")
-    _fits(ann)
-    _shot(ann, artifacts, f"fix4-remove-buttons-{size}.png")
+    assert_fits_width(ann)
+    shot(ann, artifacts, f"fix4-remove-buttons-{size}.png")
 
     # The first press asks (on the page, not in a browser dialog); Keep puts things back.
     remove.click()
     confirm = ann.get_by_role("button", name="Yes, remove Bob")
     expect(confirm).to_be_focused()
     expect(ann.get_by_test_id("seat-list")).to_contain_text("Free Bob's seat?")
-    _fits(ann)
-    _shot(ann, artifacts, f"fix4-remove-confirm-{size}.png")
+    assert_fits_width(ann)
+    shot(ann, artifacts, f"fix4-remove-confirm-{size}.png")
     ann.get_by_role("button", name="Keep Bob").click()
     expect(ann.get_by_test_id("confirm-remove-1")).to_have_count(0)
     expect(ann.get_by_test_id("remove-seat-1")).to_be_focused()
@@ -190,8 +175,8 @@ def test_the_host_removes_a_guest_who_becomes_a_visitor_and_joins_again(server, 
     assert _stored(bob, tid) is None
     assert len(opened) == 1 and "token=" not in opened[0], opened
     expect(bob.get_by_test_id("error-banner")).to_be_hidden()
-    _fits(bob)
-    _shot(bob, artifacts, f"fix4-removed-{size}.png")
+    assert_fits_width(bob)
+    shot(bob, artifacts, f"fix4-removed-{size}.png")
     # The removed token is dead at the server too, and the seat is open (nothing left to remove).
     assert _refusal(server, f"/api/tables/{tid}/leave", bob_token) == (403, "bad_token")
     assert _refusal(server, f"/api/tables/{tid}/seats/1/remove", token) == (409, "cannot_remove")
@@ -222,8 +207,8 @@ def test_a_name_already_at_the_table_is_said_next_to_the_name(server, new_page, 
     expect(name).to_have_attribute("aria-invalid", "true")
     expect(name).to_have_attribute("aria-describedby", "join-error")
     assert _stored(cal, tid) is None
-    _fits(cal)
-    _shot(cal, artifacts, f"fix4-name-taken-{size}.png")
+    assert_fits_width(cal)
+    shot(cal, artifacts, f"fix4-name-taken-{size}.png")
     # A bot's name too.
     name.fill("bot 3")
     expect(error).to_be_hidden()
