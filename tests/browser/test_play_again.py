@@ -138,10 +138,10 @@ def test_two_players_play_again_and_a_spectator_watches(server, new_page, artifa
     tid, ann, bob, cal = _finished_pair(server, new_page)
     before = _get(server, f"/api/tables/{tid}")
     assert before["next_table"] is None
-    # The players: Play again first (the primary choice), then the replay, the record and New game.
+    # The players: Play again first (the primary choice), then the replay, its review, the record and New game.
     for page in (ann, bob):
         links = page.get_by_test_id("round-over").locator(".game-over-links > :visible")
-        expect(links).to_have_text(["Play again", "Replay this game", "Download record", "New game"])
+        expect(links).to_have_text(["Play again", "Replay this game", "Review your moves", "Download record", "New game"])
         expect(page.get_by_test_id("play-again")).to_have_class(re.compile(r"\bprimary\b"))
         expect(page.get_by_test_id("game-over-replay")).not_to_have_class(re.compile(r"\bprimary\b"))
         expect(page.get_by_test_id("game-over-new")).to_have_attribute("href", "/")
@@ -149,6 +149,7 @@ def test_two_players_play_again_and_a_spectator_watches(server, new_page, artifa
     # A spectator: no Play again (no seat), nothing to watch yet.
     expect(cal.get_by_test_id("play-again")).to_be_hidden()
     expect(cal.get_by_test_id("watch-next")).to_be_hidden()
+    expect(cal.get_by_test_id("game-over-review")).to_have_count(0)  # only a player's moves are reviewed
     expect(cal.get_by_test_id("game-over-replay")).to_have_class(re.compile(r"\bprimary\b"))
     _shots(ann, artifacts, "again-banner")
 

@@ -193,7 +193,7 @@ def test_the_review_list_reads_like_the_table_and_shows_the_position(server, new
         expect(moves).not_to_contain_text("No move lost points")
         for seat, name in ((0, "Ann"), (1, "Bob")):
             listed = moves.locator(f"li[data-step]:has(.who:text-is('{name}')) .loss").all_inner_texts()
-            total = sum(float(t.replace("\u2212", "")) for t in listed)
+            total = sum(float(t.replace("\u2212", "").removesuffix(" points")) for t in listed)
             assert f"{total:.1f}" == page.get_by_test_id(f"review-lost-{seat}").inner_text()
         # An unsure verdict is explained with this game's mistake line (1.6 points), in the tooltip
         # and in words on the page (a touch screen has no tooltip).

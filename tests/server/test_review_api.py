@@ -115,3 +115,21 @@ def test_a_running_review_says_how_far_it_has_come() -> None:
     assert (status.status, status.done, status.total) == ("running", 7, 40)
     queue.jobs["g"].status = "done"
     assert (queue.status("g").done, queue.status("g").total) == (0, 0)  # the counts belong to the running review
+
+
+def test_the_queue_position_counts_the_review_running_now() -> None:
+    """A review queued behind one running and one queued has two ahead of it, not one."""
+    from rummy500.server.api.review import _Job
+
+    queue = ReviewQueue(Budget(samples=2, extend=0))
+    queue.jobs["running"] = _Job({})
+    queue.jobs["running"].status = "running"
+    for gid in ("first", "second"):
+        queue.jobs[gid] = _Job({})
+        queue.order.append(gid)
+    assert queue.status("first").ahead == 1
+    assert queue.status("second").ahead == 2
+    assert queue.status("running").ahead == 0
+    # Nothing running: only the queued ones before it.
+    queue.jobs["running"].status = "done"
+    assert queue.status("second").ahead == 1

@@ -123,7 +123,10 @@ class ReviewQueue:
         job = self.jobs.get(game_id)
         if job is None:
             return ReviewStatus(status="none")
-        ahead = self.order.index(game_id) if job.status == "queued" and game_id in self.order else 0
+        # Ahead of a queued review: those queued before it and the one running now.
+        ahead = 0
+        if job.status == "queued" and game_id in self.order:
+            ahead = self.order.index(game_id) + sum(j.status == "running" for j in self.jobs.values())
         done, total = self._progress[:] if job.status == "running" else (0, 0)
         return ReviewStatus(
             status=job.status,  # type: ignore[arg-type]

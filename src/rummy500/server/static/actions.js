@@ -114,14 +114,22 @@ export function ordinal(n) {
   return n + (s[(v - 20) % 10] || s[v] || s[0]);
 }
 
-/** Words for an action, for buttons, the log and the "other moves" list (melds numbered from 1, as seats). */
-export function describe(action) {
+/**
+ * Words for an action, for buttons, the log and the "other moves" list (melds numbered from 1, as seats).
+ * `pile`: the discard pile before the move (bottom card first), when known (the review): a take of
+ * several cards names the deepest one taken ("Take 11 cards from the pile, down to K♦").
+ */
+export function describe(action, pile = null) {
   const cards = (l) => l.map(cardText).join(" ");
   switch (verbOf(action)) {
     case "draw": return "Draw from the stock";
     case "take":
       if (action.split) return `Split the pile at the ${ordinal(action.take)} card (spend a joker)`;
-      return action.take === 1 ? "Take the top discard" : `Take ${action.take} cards from the pile`;
+      if (action.take === 1) return "Take the top discard";
+      {
+        const deepest = Array.isArray(pile) && pile.length >= action.take ? pile[pile.length - action.take] : null;
+        return `Take ${action.take} cards from the pile${deepest ? `, down to ${cardText(deepest)}` : ""}`;
+      }
     case "meld": return `Meld ${cards(action.meld)}`;
     case "layoff": return `Lay off ${cards(action.layoff)} on meld ${action.on + 1}`;
     case "swap": return `Swap ${cardText(action.swap)} for the joker on meld ${action.on + 1}`;

@@ -10,6 +10,8 @@ import { entryText } from "./events.js";
 import { h, clear } from "./dom.js";
 import { reviewPanel } from "./review.js";
 
+const SIDE_NAMES = ["A", "B", "C", "D"];
+
 // Phases in a player's words (never the engine's codes).
 const PHASE_WORDS = { draw: "to draw", play: "to meld, lay off and discard", nominate: "the dealer nominates", round_over: "round over" };
 
@@ -70,6 +72,9 @@ export function renderReplays(root) {
 
 export function renderReplay(root, gameId) {
   clear(root);
+  // /#replay/{id}/review (the game-over screen's "Review your moves"): the review panel is brought into view.
+  const toReview = /\/review$/.test(gameId);
+  if (toReview) gameId = gameId.replace(/\/review$/, "");
   document.title = "Replay \u2014 rummy500";
   const enc = encodeURIComponent(gameId);
   const dl = h("a", { href: `/api/games/${enc}/record`, download: `rummy500-${gameId}.json`, dataset: { testid: "download-record" } }, "Download the record (JSON)");
@@ -92,6 +97,7 @@ export function renderReplay(root, gameId) {
   let step = 0;
   let total = 0;
   let names = [];
+  let recRules = null; // the record's rules (a partnership), for a table the server has forgotten
   let loading = 0;
   let wanted = 0; // the move last asked for (its answer may still be on its way)
   // Jump to a round: its first move, or its end (the step that shows what each seat melded and kept).
@@ -137,9 +143,27 @@ export function renderReplay(root, gameId) {
       review.onStep(step);
       errorBox.hidden = true;
     } catch (e) {
+      if (e.status === 409) {
+        unfinished();
+        return;
+      }
       errorBox.textContent = e.message;
       errorBox.hidden = false;
     }
+  }
+
+  /** A game still being played has no replay yet: say so, and lead to its table. */
+  let playing = false;
+  function unfinished() {
+    if (playing) return;
+    playing = true;
+    clear(errorBox).append(h("p", { dataset: { testid: "replay-unfinished" } }, [
+      "This game is still being played: its replay and review open once it is over. ",
+      h("a", { href: `/t/${enc}`, dataset: { testid: "replay-to-table" } }, "Go to its table"), "."]));
+    errorBox.setAttribute("role", "status");
+    errorBox.className = "replay-unfinished";
+    errorBox.hidden = false;
+    for (const x of [controls, lastAction, dl, board, review.el]) x.hidden = true;
   }
 
   function drawBoard(data) {
@@ -160,7 +184,18 @@ export function renderReplay(root, gameId) {
         h("div", { class: "hcards" }, cards ? cards.map((c) => cardEl(c, { small: true })) : plural(v.hand_sizes?.[s], "card")),
       ]));
     }
-    const pile = h("div", { class: "pile" }, (v.discard ?? []).map((c) => cardEl(c, { small: true })));
+    // The pile's top card is its last: marked, and scrolled into view where the pile overflows (a phone).
+    const discard = v.discard ?? [];
+    const pile = h("div", { class: "pile", role: "group", "aria-label": "Discard pile, top card last", dataset: { testid: "replay-pile" } },
+      discard.map((c, i) => {
+        const top = i === discard.length - 1;
+        const el = cardEl(c, { small: true, extraLabel: top ? "top of the pile" : undefined });
+        if (top) {
+          el.classList.add("pile-top");
+          el.dataset.testid = "replay-pile-top";
+        }
+        return el;
+      }));
     const melds = h("div", { class: "meld-row" }, (v.melds ?? []).map((m) => h("div", { class: "meld" }, [
       h("span", { class: "meld-id" }, `#${m.id + 1}`),
       h("div", { class: "meld-cards" }, m.cards.map((c) => cardEl(c, { small: true }))),
@@ -170,9 +205,17 @@ export function renderReplay(root, gameId) {
     board.append(
       h("h2", { class: "label", dataset: { testid: "replay-round" } }, `Round ${(data.round ?? 0) + 1} \u00B7 ${phase} \u00B7 stock ${plural(v.stock_count, "card")}`),
       handsBox,
-      h("h2", { class: "label" }, "Discard pile"), pile,
+      h("h2", { class: "label" }, discard.length ? `Discard pile (${plural(discard.length, "card")}, top card last)` : "Discard pile"), pile,
       h("h2", { class: "label" }, "Melds"), melds,
     );
+    pile.scrollLeft = pile.scrollWidth;
+  }
+
+  /** Partnership sides as lists of seats (the table's, or its rules'), or null. */
+  function partnership() {
+    if (Array.isArray(table?.sides) && table.sides.length) return table.sides;
+    if (table?.rules?.partnership || table?.partnership || recRules?.partnership) return [[0, 2], [1, 3]];
+    return null;
   }
 
   /** The end of a round: what each seat melded and kept, as the table showed it. */
@@ -184,8 +227,17 @@ export function renderReplay(root, gameId) {
     if (go) {
       // The last step: the game's end, as the table said it.
       const winners = go.winner === null || go.winner === undefined ? [] : [].concat(go.winner);
-      const who = winners.map((s) => names[s] ?? `Seat ${s + 1}`).join(" & ");
-      const totals = (go.totals ?? []).map((t, s) => `${names[s] ?? `Seat ${s + 1}`} ${t}`).join(", ");
+      const nameOf = (s) => names[s] ?? `Seat ${s + 1}`;
+      const tot = go.totals ?? [];
+      // A partnership: the sides, each with its total (what decides the game), as the table said it.
+      const sides = partnership();
+      const groups = sides
+        ? sides.map((seats, i) => ({ label: `Side ${SIDE_NAMES[i] ?? i + 1} (${seats.map(nameOf).join(" & ")})`, seats }))
+        : tot.map((_, s) => ({ label: nameOf(s), seats: [s] }));
+      for (const g of groups) g.total = g.seats.reduce((t, s) => t + (tot[s] ?? 0), 0);
+      const won = groups.filter((g) => winners.length && g.seats.every((s) => winners.includes(s)));
+      const who = won.length ? won.map((g) => g.label).join(" & ") : winners.map(nameOf).join(" & ");
+      const totals = groups.map((g) => `${g.label} ${g.total}`).join(", ");
       board.append(h("p", { class: "winner", dataset: { testid: "replay-game-over" } },
         `Game over: ${who ? `${who} won` : "no winner"}. Final totals: ${totals}.`));
     }
@@ -231,6 +283,7 @@ export function renderReplay(root, gameId) {
       .filter(Boolean).join(" \u00B7 ");
   }
   api("GET", `/api/games/${enc}/record`).then((rec) => {
+    recRules = rec?.rules ?? null;
     if (Array.isArray(rec?.players)) {
       names = distinctNames(rec.players);
       heading();
@@ -241,8 +294,12 @@ export function renderReplay(root, gameId) {
   api("GET", `/api/tables/${enc}`).then((t) => {
     table = t;
     heading();
+    if (partnership()) go(wanted); // the game's end grouped by side
   }).catch(() => {});
-  go(0);
+  // /#replay/{id}/review: once the first position is drawn (the board above sets where the panel lies).
+  go(0).then(() => {
+    if (toReview && !playing) review.reveal();
+  });
   return () => {
     document.removeEventListener("keydown", onKey);
     review.stop();

@@ -11,6 +11,7 @@ import { api, seatFor } from "./api.js";
 import { describe } from "./actions.js";
 import { cardText, suitedText } from "./cards.js";
 import { h, clear } from "./dom.js";
+import { plural } from "./names.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // Seat colours live in review.css (.seat-N): the page's CSP allows no inline styles.
@@ -30,10 +31,29 @@ const CLOSE_WHY = "Close call: the move lost points by the review's estimate, bu
 // The moves listed by default: every one that lost points (close calls too), so they add up to the summary.
 const lostPoints = (d) => d.loss > 0 || d.verdict !== "good";
 
+// The discard pile before each reviewed take of several cards (by step), fetched from the replay:
+// the take's words name the deepest card taken ("Take 11 cards from the pile, down to K♦").
+const piles = new Map();
+
 /** A move of a decision ("played" or "best") in the words of the table, the log and the replay. */
 function moveWords(d, which) {
   const action = d[`${which}_action`];
-  return action ? describe(action) : d[which];
+  return action ? describe(action, piles.get(`${d.step}`) ?? null) : d[which];
+}
+
+/** The piles the review's takes of several cards need (before their moves), from the replay's positions. */
+async function loadPiles(gameId, r) {
+  const steps = new Set(r.decisions.filter((d) => [d.played_action, d.best_action]
+    .some((a) => a && "take" in a && a.take > 1 && !a.split)).map((d) => d.step));
+  await Promise.all([...steps].filter((s) => !piles.has(`${s}`)).map(async (s) => {
+    try {
+      const data = await api("GET", `/api/games/${encodeURIComponent(gameId)}/replay/${s - 1}`);
+      const v = data.view ?? data.state ?? data;
+      if (Array.isArray(v?.discard)) piles.set(`${s}`, v.discard);
+    } catch {
+      // The take is written without its card.
+    }
+  }));
 }
 
 // A lay played where the best move throws a card: the review says the laid cards are kept for now (Decision.kept).
@@ -63,9 +83,15 @@ function svg(tag, attrs = {}, children = []) {
  */
 export function reviewPanel(gameId, hooks) {
   ensureStyles();
+  piles.clear(); // another game's
   const enc = encodeURIComponent(gameId);
   const me = seatFor(gameId);
-  const status = h("p", { class: "hint", dataset: { testid: "review-status" }, "aria-live": "polite" });
+  // The live region: written only when what it says changes (a poll a second would repeat it).
+  // It holds the keyboard while the review runs (the button is gone): tabindex -1, not in the tab order.
+  const status = h("p", { class: "hint review-status", tabindex: "-1", dataset: { testid: "review-status" }, "aria-live": "polite" });
+  const say = (text) => {
+    if (status.textContent !== text) status.textContent = text;
+  };
   const current = h("div", { class: "review-current", dataset: { testid: "review-current" }, "aria-live": "polite" });
   const body = h("div", { class: "review-body" });
   const button = h("button", { type: "button", dataset: { testid: "review-button" } }, "Review this game");
@@ -78,13 +104,18 @@ export function reviewPanel(gameId, hooks) {
   const backText = h("span", { class: "review-back-text" });
   const back = h("button", { type: "button", class: "primary", dataset: { testid: "review-back" } }, "Back to the list");
   const backBar = h("div", { class: "review-back-bar", role: "region", "aria-label": "The reviewed move shown", dataset: { testid: "review-back-bar" }, hidden: true }, [backText, back]);
+  // The heading the keyboard is brought to when the review is shown (and by /#replay/{id}/review).
+  const heading = h("h2", { tabindex: "-1", id: "review", dataset: { testid: "review-heading" } }, "Review");
   const el = h("section", { class: "panel review-panel", dataset: { testid: "review-panel" } }, [
-    h("h2", {}, "Review"), button, status, progress, current, body, backBar,
+    heading, button, status, progress, current, body, backBar,
   ]);
   let review = null;
   let step = 0;
   let timer = null;
   let stopped = false;
+  let running = false; // asked for and not yet done or failed
+  let retried = false; // a "none" while running was answered by asking again once
+  let failures = 0; // polls in a row that got no answer
   let picked = 0; // the step of the move picked in the list (0: none)
   let watch = null; // sees the picked move back in view
   let sizer = null; // redraws the chart at its width
@@ -92,23 +123,54 @@ export function reviewPanel(gameId, hooks) {
 
   if (!me?.token) {
     button.disabled = true;
-    status.textContent = "Only the players of this game can ask for its review.";
+    say("Only the players of this game can ask for its review.");
   }
   button.addEventListener("click", () => ask());
 
-  async function ask() {
+  async function ask({ again = false } = {}) {
+    const hadFocus = button === document.activeElement || status === document.activeElement;
     button.disabled = true;
-    status.textContent = "Asking for the review\u2026";
+    if (!again) {
+      retried = false;
+      failures = 0;
+      say("Asking for the review\u2026");
+    }
+    // The button is disabled (and hidden once done): the keyboard waits on the status line.
+    if (hadFocus) status.focus({ preventScroll: true });
     try {
       show(await api("POST", `/api/games/${enc}/review`, {}, me.token));
     } catch (e) {
-      status.textContent = e.message;
-      button.disabled = false;
+      giveUp(e.message);
     }
+  }
+
+  /** The review stopped without a result: the bar goes, the button asks again. */
+  function giveUp(text, label = "Try again") {
+    running = false;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    progress.hidden = true;
+    say(text);
+    button.textContent = label;
+    button.disabled = false;
+    button.hidden = false;
+    if (status === document.activeElement) button.focus({ preventScroll: true });
   }
 
   function show(data) {
     if (stopped) return;
+    if (data.status === "none") {
+      // The server knows no review of this game (restarted meanwhile): asked again once, then given up.
+      if (running && !retried) {
+        retried = true;
+        ask({ again: true });
+        return;
+      }
+      giveUp(running || retried ? "The server lost the review (it may have restarted). Ask for it again." : "No review has been asked for yet.", "Review this game");
+      return;
+    }
+    running = data.status === "queued" || data.status === "running";
+    failures = 0;
     progress.hidden = !(data.status === "running" && data.total > 0);
     if (!progress.hidden) {
       bar.max = data.total;
@@ -116,29 +178,56 @@ export function reviewPanel(gameId, hooks) {
       count.textContent = `${data.done} of ${data.total} decisions`;
     }
     if (data.status === "done") {
-      status.textContent = "";
-      button.hidden = true;
-      render(data.review);
+      running = false;
+      loadPiles(gameId, data.review).then(() => done(data));
       return;
     }
     if (data.status === "failed") {
-      status.textContent = `The review failed: ${data.error ?? "unknown error"}`;
-      button.disabled = false;
+      giveUp(`The review failed: ${data.error ?? "unknown error"}`);
       return;
     }
-    status.textContent = data.status === "queued"
+    say(data.status === "queued"
       ? `Queued${data.ahead ? ` (${data.ahead} ahead)` : ""}\u2026 the review is computed in the background.`
-      : "Reviewing every decision\u2026 this takes a minute or two.";
+      : "Reviewing every decision\u2026 this takes a minute or two.");
     timer = setTimeout(poll, 1000);
   }
 
+  function done(data) {
+    if (stopped) return;
+    const hadFocus = [button, status].includes(document.activeElement) || document.activeElement === document.body;
+    button.hidden = true;
+    render(data.review);
+    say(readyWords(data.review));
+    // The keyboard comes to the result: the panel's heading, the summary below it.
+    if (hadFocus) heading.focus({ preventScroll: true });
+  }
+
+  // A poll that gets no answer is tried again, later each time, before the review is given up.
+  const RETRY_MS = [1000, 2000, 3000];
+
   async function poll() {
+    timer = null;
+    let data;
     try {
-      show(await api("GET", `/api/games/${enc}/review`, undefined, me.token));
+      data = await api("GET", `/api/games/${enc}/review`, undefined, me.token);
     } catch (e) {
-      status.textContent = e.message;
-      button.disabled = false;
+      if (stopped) return;
+      if (failures < RETRY_MS.length) {
+        timer = setTimeout(poll, RETRY_MS[failures++]);
+        return;
+      }
+      giveUp(`The review could not be followed: ${e.message}`);
+      return;
     }
+    show(data);
+  }
+
+  /** "Review ready: Ann 81.2% accuracy, 12.3 points lost …": this browser's player, else the first. */
+  function readyWords(r) {
+    const p = r.players.find((x) => x.seat === me?.seat) ?? r.players[0];
+    if (!p) return "Review ready.";
+    const acc = p.accuracy === null ? "no" : `${p.accuracy.toFixed(1)}%`;
+    return `Review ready: ${name(p.seat)} ${acc} accuracy, ${p.loss.toFixed(1)} points lost, ${plural(p.verdicts.mistake, "mistake")}, ${plural(p.verdicts.blunder, "blunder")}.`;
   }
 
   // The review names the players itself: the replay's names may not have come yet.
@@ -173,9 +262,11 @@ export function reviewPanel(gameId, hooks) {
       h("td", {}, String(p.verdicts.mistake)),
       h("td", {}, String(p.verdicts.blunder)),
     ]));
+    // Each heading is read in full (aria-label) where a phone shows its short form.
     return h("div", { class: "review-scroll" }, h("table", { class: "review-summary", dataset: { testid: "review-summary" } }, [
-      h("thead", {}, h("tr", {}, HEADINGS.map(([t, short]) => h("th", { scope: "col" }, t === short ? t : [
-        h("span", { class: "long" }, t), h("abbr", { class: "short", title: t }, short)])))),
+      h("caption", { class: "sr-only" }, "Each player's accuracy, points lost and the moves rated inaccuracies, mistakes and blunders"),
+      h("thead", {}, h("tr", {}, HEADINGS.map(([t, short]) => h("th", { scope: "col", "aria-label": t }, t === short ? t : [
+        h("span", { class: "long", "aria-hidden": "true" }, t), h("abbr", { class: "short", title: t, "aria-hidden": "true" }, short)])))),
       h("tbody", {}, rows),
     ]));
   }
@@ -248,11 +339,11 @@ export function reviewPanel(gameId, hooks) {
           type: "button", class: "review-move", dataset: { testid: `review-move-${d.step}` },
           onclick: (e) => pick(d, e.currentTarget),
         }, [
-          h("span", { class: "num" }, `Move ${d.step}`),
+          h("span", { class: "num" }, `round ${(d.round ?? 0) + 1} \u00B7 Move ${d.step}`),
           h("span", { class: "who" }, name(d.seat)),
           h("span", { class: "played" }, moveText(d, "played")),
           d.best !== d.played ? h("span", { class: "best" }, ["best: ", h("b", {}, moveText(d, "best"))]) : null,
-          d.loss > 0 ? h("span", { class: "loss" }, `\u2212${d.loss.toFixed(1)}`) : null,
+          d.loss > 0 ? h("span", { class: "loss" }, [`\u2212${d.loss.toFixed(1)}`, h("span", { class: "pts" }, " points")]) : null,
           verdict(d),
           isClose(d) ? closeTag() : null,
         ]));
@@ -332,12 +423,18 @@ export function reviewPanel(gameId, hooks) {
 
   function mark() {
     for (const li of el.querySelectorAll(".review-moves li[data-step]")) {
-      li.classList.toggle("here", Number(li.dataset.step) === step + 1);
+      const here = Number(li.dataset.step) === step + 1;
+      li.classList.toggle("here", here);
+      const b = li.querySelector(".review-move");
+      if (here) b?.setAttribute("aria-current", "step");
+      else b?.removeAttribute("aria-current");
     }
   }
 
   function onStep(s) {
     step = s;
+    // Stepped away from the move picked (the arrows, the slider): its bar says nothing of this position.
+    if (picked && s !== picked - 1) hideBack();
     if (!review) return;
     clear(current);
     const next = byStep.get(s + 1);
@@ -354,5 +451,11 @@ export function reviewPanel(gameId, hooks) {
     sizer?.disconnect();
   }
 
-  return { el, onStep, stop };
+  /** Bring the panel into view with the keyboard on its heading (/#replay/{id}/review). */
+  function reveal() {
+    el.scrollIntoView({ block: "start", behavior: "instant" });
+    heading.focus({ preventScroll: true });
+  }
+
+  return { el, onStep, stop, reveal };
 }

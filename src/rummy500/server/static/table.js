@@ -1724,6 +1724,9 @@ class TablePage {
       el.append(h("div", { class: "row game-over-links" }, [
         again.button, again.watch,
         this.replayLink = h("a", { href: `/#replay/${id}`, class: "button", dataset: { testid: "game-over-replay" } }, "Replay this game"),
+        // The review of the game's moves (for a player: its panel on the replay page, brought into view).
+        this.mySeat() !== null && this.mySeat() !== undefined && this.view?.hand != null
+          ? h("a", { href: `/#replay/${id}/review`, class: "button", dataset: { testid: "game-over-review" } }, "Review your moves") : null,
         h("a", { href: `/api/games/${id}/record`, download: `rummy500-${this.tableId}.json`, class: "button", dataset: { testid: "game-over-download" } }, "Download record"),
         h("a", { href: "/", class: "button", dataset: { testid: "game-over-new" } }, "New game"),
       ]), again.notes);
