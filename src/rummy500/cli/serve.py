@@ -140,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument(
         "--allow-origin", action="append", metavar="URL", help="another site whose pages may open websockets"
     )
-    p.add_argument("--workers", type=int, metavar="N", help="processes for bot thinking and replays (2; 0: a thread)")
+    p.add_argument("--workers", type=int, metavar="N", help="processes for bot thinking and replays (2; 0: a thread); with N > 0 hints get two processes of their own")
     p.add_argument(
         "--cpu",
         type=int,
