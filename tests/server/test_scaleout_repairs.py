@@ -17,10 +17,11 @@ drop while it was sent. What must hold:
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,16 @@ from .helpers import TableDriver, create_table, join, message_within, receive, s
 from .test_scaleout import Instance, instance
 
 pytestmark = pytest.mark.postgres
+
+
+@contextlib.contextmanager
+def _two(tmp_path: Path, pg_schema: str, prefix: str, **settings: Any) -> Iterator[tuple[Instance, Instance]]:
+    """Two instances, A and B, on one PostgreSQL schema and one Redis prefix (``settings``: both's)."""
+    with (
+        instance(tmp_path / "a", pg_schema, prefix=prefix, **settings) as a,
+        instance(tmp_path / "b", pg_schema, prefix=prefix, **settings) as b,
+    ):
+        yield a, b
 
 
 def _ws(table_id: str, token: str | None = None) -> str:
@@ -153,10 +164,7 @@ def test_a_seat_given_back_through_one_process_is_never_dealt_to_its_socket_on_t
     loads the game on A's notice and checks them then. Either way Bob's socket
     on B is closed, never sent seat 1's hand (a bot's now), and cannot play it.
     """
-    with (
-        instance(tmp_path / "a", pg_schema, prefix=redis_prefix, lease=30.0) as a,
-        instance(tmp_path / "b", pg_schema, prefix=redis_prefix, lease=30.0) as b,
-    ):
+    with _two(tmp_path, pg_schema, redis_prefix, lease=30.0) as (a, b):
         made = create_table(a.client, seats=3)
         table_id, ann = made["table_id"], made["token"]
         bob = join(a.client, table_id, "Bob")["token"]
@@ -186,10 +194,7 @@ def test_a_socket_whose_seat_went_through_a_process_that_never_told_says_nothing
     tmp_path: Path, pg_schema: str, redis_prefix: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Bob's socket on A, his seat given back through B, which died before telling A: his next line is refused."""
-    with (
-        instance(tmp_path / "a", pg_schema, prefix=redis_prefix, lease=30.0) as a,
-        instance(tmp_path / "b", pg_schema, prefix=redis_prefix, lease=30.0) as b,
-    ):
+    with _two(tmp_path, pg_schema, redis_prefix, lease=30.0) as (a, b):
         made = create_table(a.client, seats=3)
         table_id, ann = made["table_id"], made["token"]
         bob = join(a.client, table_id, "Bob")["token"]
@@ -220,10 +225,7 @@ def test_a_lost_seat_notice_is_repaired_by_the_sweep_and_when_the_bus_comes_back
 ) -> None:
     """Bob's socket on A stays silent: A closes it all the same, within a sweep, or once its bus is back."""
     lease = 1.5 if repair == "sweep" else 60.0  # (no sweep in this test's time for the resync)
-    with (
-        instance(tmp_path / "a", pg_schema, prefix=redis_prefix, lease=lease) as a,
-        instance(tmp_path / "b", pg_schema, prefix=redis_prefix, lease=lease) as b,
-    ):
+    with _two(tmp_path, pg_schema, redis_prefix, lease=lease) as (a, b):
         made = create_table(a.client, seats=3)
         table_id = made["table_id"]
         bob = join(a.client, table_id, "Bob")["token"]
@@ -261,10 +263,7 @@ def test_a_lost_next_table_notice_reaches_the_sockets_of_the_other_process(
 ) -> None:
     """Bob presses Play again through B, whose notice is lost: the sockets on A learn ``next_table`` all the same."""
     lease = 1.5 if repair == "sweep" else 60.0
-    with (
-        instance(tmp_path / "a", pg_schema, prefix=redis_prefix, lease=lease) as a,
-        instance(tmp_path / "b", pg_schema, prefix=redis_prefix, lease=lease) as b,
-    ):
+    with _two(tmp_path, pg_schema, redis_prefix, lease=lease) as (a, b):
         table_id, ann, bob, _ = _finished_across(a, b)
         with (
             a.client.websocket_connect(_ws(table_id, ann)) as ws_ann,
@@ -294,10 +293,7 @@ def test_every_process_shows_the_finished_time_the_database_keeps(
     tmp_path: Path, pg_schema: str, redis_prefix: str
 ) -> None:
     """The game ends on A (Ann's or the bot's move) or on B (Bob's): every live ``state`` says the stored time."""
-    with (
-        instance(tmp_path / "a", pg_schema, prefix=redis_prefix) as a,
-        instance(tmp_path / "b", pg_schema, prefix=redis_prefix) as b,
-    ):
+    with _two(tmp_path, pg_schema, redis_prefix) as (a, b):
         table_id, _, _, received = _finished_across(a, b)
         stored = a.client.get(f"/api/tables/{table_id}").json()["finished"]
         assert stored is not None and b.client.get(f"/api/tables/{table_id}").json()["finished"] == stored
