@@ -26,6 +26,16 @@ POSTGRES_URL = os.environ.get("RUMMY500_TEST_POSTGRES_URL", "postgresql://postgr
 REDIS_URL = os.environ.get("RUMMY500_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
+def ws_path(table_id: str, token: str | None = None) -> str:
+    """The websocket path of a table: a seat's with its ``token``, a spectator's without."""
+    return f"/ws/tables/{table_id}" + (f"?token={token}" if token else "")
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header that shows a seat token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
 def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
     """Test settings: a SQLite file under ``tmp_path``, instant bots, a long grace."""
     fields: dict[str, Any] = {
@@ -73,7 +83,7 @@ def join(client: TestClient, table_id: str, name: str) -> dict[str, Any]:
 
 def start(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
     """POST /api/tables/{id}/start with the creator's token."""
-    res = client.post(f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {token}"})
+    res = client.post(f"/api/tables/{table_id}/start", headers=bearer(token))
     assert res.status_code == 200, res.text
     return res.json()
 

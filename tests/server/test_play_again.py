@@ -33,20 +33,12 @@ from rummy500.server.storage import (
     SqlStorage,
 )
 
-from .helpers import POSTGRES_URL, TableDriver, create_table, join, message_within, receive, start
+from .helpers import POSTGRES_URL, TableDriver, bearer, create_table, join, message_within, receive, start, ws_path
 from .test_scaleout import instance
 
 
-def _ws(table_id: str, token: str | None = None) -> str:
-    return f"/ws/tables/{table_id}" + (f"?token={token}" if token else "")
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def _again(client: TestClient, table_id: str, token: str | None, body: dict[str, Any] | None = None) -> Any:
-    return client.post(f"/api/tables/{table_id}/again", headers=_auth(token) if token else {}, json=body)
+    return client.post(f"/api/tables/{table_id}/again", headers=bearer(token) if token else {}, json=body)
 
 
 def _refused(res: Any, status: int, code: str) -> dict[str, Any]:
@@ -69,7 +61,7 @@ def _seats(table: dict[str, Any]) -> list[tuple[str, str | None, str | None]]:
 def _play_out(client: TestClient, table_id: str, tokens: dict[int, str]) -> dict[str, Any]:
     """Play a started table to its end over the people's sockets (closed afterwards); the last state."""
     with contextlib.ExitStack() as stack:
-        opened = {seat: stack.enter_context(client.websocket_connect(_ws(table_id, t))) for seat, t in tokens.items()}
+        opened = {seat: stack.enter_context(client.websocket_connect(ws_path(table_id, t))) for seat, t in tokens.items()}
         final = TableDriver(opened, seed=5).play()
     assert final["table"]["status"] == "finished"
     return final
@@ -98,12 +90,12 @@ def _friday(client: TestClient) -> tuple[str, dict[int, str]]:
 def test_the_first_press_makes_the_same_table_the_next_join_it_and_everyone_is_told(client: TestClient) -> None:
     table_id, tokens = _friday(client)
     with contextlib.ExitStack() as stack:
-        people = {seat: stack.enter_context(client.websocket_connect(_ws(table_id, t))) for seat, t in tokens.items()}
+        people = {seat: stack.enter_context(client.websocket_connect(ws_path(table_id, t))) for seat, t in tokens.items()}
         final = TableDriver(people, seed=5).play()
         assert final["table"]["status"] == "finished" and final["table"]["next_table"] is None
         old = client.get(f"/api/tables/{table_id}").json()
         assert old["status"] == "finished" and old["next_table"] is None
-        watcher = stack.enter_context(client.websocket_connect(_ws(table_id)))
+        watcher = stack.enter_context(client.websocket_connect(ws_path(table_id)))
         assert receive(watcher, "state")["table"]["next_table"] is None
 
         # Bob (seat 1) presses first: the same table, with him at seat 0 as its creator.
@@ -131,7 +123,7 @@ def test_the_first_press_makes_the_same_table_the_next_join_it_and_everyone_is_t
             assert told["table"]["next_table"] == next_id and told["table"]["status"] == "finished"
         assert client.get(f"/api/tables/{table_id}").json()["next_table"] == next_id
         # A page opened now is told in its first state.
-        with client.websocket_connect(_ws(table_id)) as late:
+        with client.websocket_connect(ws_path(table_id)) as late:
             assert receive(late, "state")["table"]["next_table"] == next_id
 
     # Cy (seat 2) joins it in her old seat, Ann (seat 0, Bob's now) in the lowest open one.
@@ -151,13 +143,13 @@ def test_the_first_press_makes_the_same_table_the_next_join_it_and_everyone_is_t
     # The new tokens act at the next table: Bob (its creator) starts it, and each plays their seat.
     nxt = {0: made["token"], 1: ann.json()["token"], 2: cy.json()["token"]}
     # Ann is no longer the creator.
-    _refused(client.post(f"/api/tables/{next_id}/start", headers=_auth(nxt[1])), 403, "bad_token")
+    _refused(client.post(f"/api/tables/{next_id}/start", headers=bearer(nxt[1])), 403, "bad_token")
     started = start(client, next_id, nxt[0])
     assert started["status"] == "running" and started["settings"]["turn_clock"] == 60
-    with client.websocket_connect(_ws(next_id, nxt[1])) as ws:
+    with client.websocket_connect(ws_path(next_id, nxt[1])) as ws:
         assert receive(ws, "state")["view"]["seat"] == 1
     # The old tokens act only at the old table.
-    _refused(client.post(f"/api/tables/{next_id}/leave", headers=_auth(tokens[0])), 403, "bad_token")
+    _refused(client.post(f"/api/tables/{next_id}/leave", headers=bearer(tokens[0])), 403, "bad_token")
 
 
 def test_a_second_press_is_already_joined_and_reissue_gives_the_seat_a_new_token(client: TestClient) -> None:
@@ -178,14 +170,14 @@ def test_a_second_press_is_already_joined_and_reissue_gives_the_seat_a_new_token
         detail = _refused(_again(client, table_id, token), 409, "already_joined")
         assert detail["table_id"] == next_id and "use the token you got" in detail["message"]
     assert _refused(_again(client, table_id, bob_old), 409, "already_joined")["seat"] == 1
-    assert client.post(f"/api/tables/{next_id}/leave", headers=_auth(bob["token"])).status_code == 200
+    assert client.post(f"/api/tables/{next_id}/leave", headers=bearer(bob["token"])).status_code == 200
 
     # Bob gave his seat back: pressing again seats him again (his old seat is open: the same one).
     bob = _again(client, table_id, bob_old).json()
     assert (bob["seat"], bob["created"]) == (1, False)
 
     # The answer was lost: asking with reissue gives the same seat a new token; the lost one plays no more.
-    with client.websocket_connect(_ws(next_id, bob["token"])) as ws_lost:
+    with client.websocket_connect(ws_path(next_id, bob["token"])) as ws_lost:
         receive(ws_lost, "table")
         again = _again(client, table_id, bob_old, {"reissue": True})
         assert again.status_code == 200, again.text
@@ -198,12 +190,12 @@ def test_a_second_press_is_already_joined_and_reissue_gives_the_seat_a_new_token
             while True:
                 ws_lost.receive_json()
         assert closed.value.code == 4401
-    _refused(client.post(f"/api/tables/{next_id}/leave", headers=_auth(bob["token"])), 403, "bad_token")
-    assert client.post(f"/api/tables/{next_id}/leave", headers=_auth(renewed["token"])).status_code == 200
+    _refused(client.post(f"/api/tables/{next_id}/leave", headers=bearer(bob["token"])), 403, "bad_token")
+    assert client.post(f"/api/tables/{next_id}/leave", headers=bearer(renewed["token"])).status_code == 200
     # The creator's lost answer too: seat 0 again, and the new token starts the table.
     creator = _again(client, table_id, ann_old, {"reissue": True}).json()
     assert (creator["seat"], creator["created"]) == (0, False)
-    _refused(client.post(f"/api/tables/{next_id}/start", headers=_auth(first["token"])), 403, "bad_token")
+    _refused(client.post(f"/api/tables/{next_id}/start", headers=bearer(first["token"])), 403, "bad_token")
     start(client, next_id, creator["token"])
     # Once the next game started nobody else comes in through the finished table, reissue or not.
     for body in (None, {"reissue": True}):
@@ -226,9 +218,9 @@ def test_refusals(client: TestClient) -> None:
     assert _refused(_again(client, table_id, None), 401, "bad_token")
     _refused(_again(client, table_id, other["token"]), 403, "bad_token")
     _refused(_again(client, table_id, "made-up"), 403, "bad_token")
-    res = client.post(f"/api/tables/{table_id}/again", headers=_auth(ann), json={"reissue": "yes"})
+    res = client.post(f"/api/tables/{table_id}/again", headers=bearer(ann), json={"reissue": "yes"})
     _refused(res, 422, "bad_request")
-    res = client.post(f"/api/tables/{table_id}/again", headers=_auth(ann), json={"seat": 3})
+    res = client.post(f"/api/tables/{table_id}/again", headers=bearer(ann), json={"seat": 3})
     _refused(res, 422, "bad_request")
     assert client.get(f"/api/tables/{table_id}").json()["next_table"] is None  # nothing was made
 
@@ -461,9 +453,9 @@ def test_every_process_tells_its_sockets_of_the_next_table(
         bob = join(b.client, table_id, "Bob")["token"]
         start(a.client, table_id, ann)
         with (
-            a.client.websocket_connect(_ws(table_id, ann)) as ws_ann,
-            b.client.websocket_connect(_ws(table_id, bob)) as ws_bob,
-            b.client.websocket_connect(_ws(table_id)) as ws_watcher_b,
+            a.client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
+            b.client.websocket_connect(ws_path(table_id, bob)) as ws_bob,
+            b.client.websocket_connect(ws_path(table_id)) as ws_watcher_b,
         ):
             final = TableDriver({0: ws_ann, 1: ws_bob}, seed=2).play()
             assert final["table"]["status"] == "finished"
@@ -476,7 +468,7 @@ def test_every_process_tells_its_sockets_of_the_next_table(
                 assert told["table"]["next_table"] == next_id
             assert b.client.get(f"/api/tables/{table_id}").json()["next_table"] == next_id
             # Ann joins it through B, and Bob (its creator, seated through A) sees her there.
-            with a.client.websocket_connect(_ws(next_id, res.json()["token"])) as ws_next:
+            with a.client.websocket_connect(ws_path(next_id, res.json()["token"])) as ws_next:
                 receive(ws_next, "table")
                 ann_next = _again(b.client, table_id, ann)
                 assert ann_next.status_code == 200, ann_next.text

@@ -56,6 +56,7 @@ from .helpers import (
     run_async,
     start,
     state_within,
+    ws_path,
 )
 from .test_pace import find_position
 
@@ -119,10 +120,6 @@ def instance(
         store.close()
 
 
-def _ws(table_id: str, token: str | None = None) -> str:
-    return f"/ws/tables/{table_id}" + (f"?token={token}" if token else "")
-
-
 def _wait(check: Any, timeout: float = 10.0, what: str = "condition") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -165,14 +162,14 @@ def test_two_instances_play_a_game_with_a_bot_to_its_end(
     ):
         made = create_table(a.client, seats=3, rules={"target": 100}, bots={"2": "random"})
         table_id, ann = made["table_id"], made["token"]
-        with a.client.websocket_connect(_ws(table_id, ann)) as ws0:
+        with a.client.websocket_connect(ws_path(table_id, ann)) as ws0:
             receive(ws0, "table")
             # A join on B reaches the lobby socket on A; so does the presence of B's socket.
             bob = join(b.client, table_id, "Bob")["token"]
             receive(ws0, "table", where=lambda m: m["table"]["seats"][1]["kind"] == "human")
             with (
-                b.client.websocket_connect(_ws(table_id, bob)) as ws1,
-                b.client.websocket_connect(_ws(table_id)) as spectator,
+                b.client.websocket_connect(ws_path(table_id, bob)) as ws1,
+                b.client.websocket_connect(ws_path(table_id)) as spectator,
             ):
                 lobby = receive(ws1, "table")["table"]
                 assert lobby["seats"][0]["connected"] is True  # Ann is on A
@@ -235,7 +232,7 @@ def test_an_away_player_is_stood_in_for_by_the_one_driving_instance(
         table_id = made["table_id"]
         bob = join(a.client, table_id, "Bob")["token"]
         start(a.client, table_id, made["token"])  # A drives; A has no socket at this table
-        with b.client.websocket_connect(_ws(table_id, made["token"])) as ws0:
+        with b.client.websocket_connect(ws_path(table_id, made["token"])) as ws0:
             # Ann is on B only: A counts her through Redis, so Bob's seat is played after the grace.
             driver = TableDriver({0: ws0}, seed=2)
             state = driver.play(max_actions=4)
@@ -253,7 +250,7 @@ def test_an_away_player_is_stood_in_for_by_the_one_driving_instance(
             assert sa is not None and sb is not None and sa.driving and not sb.driving
             assert sa.bot_actions == len({e["version"] for e in auto}) and sb.bot_actions == 0
             # Bob comes back, on A: B sees him connected and nobody plays for him any more.
-            with a.client.websocket_connect(_ws(table_id, bob)) as ws1:
+            with a.client.websocket_connect(ws_path(table_id, bob)) as ws1:
                 back = receive(ws1, "state")
                 driver.add(1, ws1, back)
                 receive(
@@ -365,7 +362,7 @@ def test_killing_an_instance_mid_game_and_going_on_with_the_other(
             assert res.status_code == 200, res.text
             ws0 = SocketClient(f"ws://127.0.0.1:{port}/ws/tables/{table_id}?token={made['token']}")
             socks.append(ws0)
-            with b.client.websocket_connect(_ws(table_id, bob)) as ws1:
+            with b.client.websocket_connect(ws_path(table_id, bob)) as ws1:
                 driver = TableDriver({0: ws0, 1: ws1}, seed=8)
                 before = driver.play(max_actions=10)
                 assert before["table"]["status"] == "running"
@@ -379,7 +376,7 @@ def test_killing_an_instance_mid_game_and_going_on_with_the_other(
                 ws0.close()
 
                 # Ann's page reconnects, through the load balancer, to B.
-                with b.client.websocket_connect(_ws(table_id, made["token"])) as ws0b:
+                with b.client.websocket_connect(ws_path(table_id, made["token"])) as ws0b:
                     driver.add(0, ws0b, receive(ws0b, "state"))
                     final = driver.play()
                     assert final["table"]["status"] == "finished"
@@ -671,7 +668,7 @@ def test_after_a_kill_the_bots_resume_elsewhere_long_before_the_lease_ends(
         ).raise_for_status()
         with (
             instance(tmp_path / "b", pg_schema, prefix=redis_prefix, lease=60.0, heartbeat_seconds=1.2) as b,
-            b.client.websocket_connect(_ws(table_id, made["token"])) as ws,
+            b.client.websocket_connect(ws_path(table_id, made["token"])) as ws,
         ):
             state = receive(ws, "state")
             for _ in range(30):  # Ann plays her turn (if hers is first): then it is the bot's
@@ -739,11 +736,11 @@ def test_chat_history_and_the_round_summary_are_shared_by_the_processes(
         table_id, ann = made["table_id"], made["token"]
         bob = join(a.client, table_id, "Bob")["token"]
         start(a.client, table_id, ann)
-        with a.client.websocket_connect(_ws(table_id, ann)) as ws0:
+        with a.client.websocket_connect(ws_path(table_id, ann)) as ws0:
             receive(ws0, "state")
             ws0.send_json({"type": "chat", "text": "said on A before Bob came"})
             receive(ws0, "chat")
-            with b.client.websocket_connect(_ws(table_id, bob)) as ws1:
+            with b.client.websocket_connect(ws_path(table_id, bob)) as ws1:
                 state, history = _history_on_connect(ws1)
                 assert [(m["from"], m["text"]) for m in history] == [("Ann", "said on A before Bob came")]
                 ws1.send_json({"type": "chat", "text": "said on B"})
@@ -770,7 +767,7 @@ def test_chat_history_and_the_round_summary_are_shared_by_the_processes(
                     done = receive(ws, "state", where=lambda m: m["pace"]["summary"] is None)
                     assert done["version"] == len(played), f"seat {s}"
             # A page reconnecting to A gets the lines said through B too.
-            with a.client.websocket_connect(_ws(table_id, ann)) as again:
+            with a.client.websocket_connect(ws_path(table_id, ann)) as again:
                 lines = _history_on_connect(again)[1]
                 assert [m["text"] for m in lines] == ["said on A before Bob came", "said on B"]
 
@@ -786,8 +783,8 @@ def test_the_waiting_room_talks_across_processes_and_the_game_keeps_it(
         table_id, ann = made["table_id"], made["token"]
         bob = join(a.client, table_id, "Bob")["token"]
         with (
-            a.client.websocket_connect(_ws(table_id, ann)) as ws0,
-            b.client.websocket_connect(_ws(table_id, bob)) as ws1,
+            a.client.websocket_connect(ws_path(table_id, ann)) as ws0,
+            b.client.websocket_connect(ws_path(table_id, bob)) as ws1,
         ):
             # Each process knows the other's person is there (so it hears of the table).
             receive(ws0, "table", where=lambda m: m["table"]["seats"][1]["connected"])
@@ -797,7 +794,7 @@ def test_the_waiting_room_talks_across_processes_and_the_game_keeps_it(
             ws1.send_json({"type": "chat", "text": "go"})
             assert receive(ws0, "chat", text="go")["from"] == "Bob"  # (after its own line)
         start(a.client, table_id, ann)
-        with b.client.websocket_connect(_ws(table_id, bob)) as ws1:
+        with b.client.websocket_connect(ws_path(table_id, bob)) as ws1:
             lines = _history_on_connect(ws1)[1]
             assert [(m["from"], m["text"]) for m in lines] == [("Ann", "ready when you are"), ("Bob", "go")]
 
@@ -825,25 +822,25 @@ def test_after_redis_loses_its_keys_a_page_still_gets_every_line_the_database_ke
             table_id, ann = made["table_id"], made["token"]
             bob = join(a.client, table_id, "Bob")["token"]
             # The waiting room.
-            with a.client.websocket_connect(_ws(table_id, ann)) as ws0:
+            with a.client.websocket_connect(ws_path(table_id, ann)) as ws0:
                 receive(ws0, "table")
                 ws0.send_json({"type": "chat", "text": "one"})
                 receive(ws0, "chat", text="one")
                 redis_loses_its_keys()
                 ws0.send_json({"type": "chat", "text": "two"})
                 receive(ws0, "chat", text="two")
-                with b.client.websocket_connect(_ws(table_id, bob)) as ws1:
+                with b.client.websocket_connect(ws_path(table_id, bob)) as ws1:
                     history = receive(ws1, "chat_history")["messages"]
                     assert texts(history) == ["one", "two"]
             # The game: Bob's page on B, and again on A, after another loss.
             start(a.client, table_id, ann)
-            with a.client.websocket_connect(_ws(table_id, ann)) as ws0:
+            with a.client.websocket_connect(ws_path(table_id, ann)) as ws0:
                 receive(ws0, "state")
                 redis_loses_its_keys()
                 ws0.send_json({"type": "chat", "text": "three"})
                 receive(ws0, "chat", text="three")
                 for server in (b, a):
-                    with server.client.websocket_connect(_ws(table_id, bob)) as ws1:
+                    with server.client.websocket_connect(ws_path(table_id, bob)) as ws1:
                         assert texts(_history_on_connect(ws1)[1]) == ["one", "two", "three"]
     finally:
         flush.close()

@@ -31,7 +31,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from rummy500.server.bus import Notice
 
-from .helpers import TableDriver, create_table, join, message_within, receive, start
+from .helpers import TableDriver, bearer, create_table, join, message_within, receive, start, ws_path
 from .test_scaleout import Instance, instance
 
 pytestmark = pytest.mark.postgres
@@ -45,14 +45,6 @@ def _two(tmp_path: Path, pg_schema: str, prefix: str, **settings: Any) -> Iterat
         instance(tmp_path / "b", pg_schema, prefix=prefix, **settings) as b,
     ):
         yield a, b
-
-
-def _ws(table_id: str, token: str | None = None) -> str:
-    return f"/ws/tables/{table_id}" + (f"?token={token}" if token else "")
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def _until_closed(ws: Any, seconds: float) -> tuple[list[dict[str, Any]], int | None]:
@@ -169,14 +161,14 @@ def test_a_seat_given_back_through_one_process_is_never_dealt_to_its_socket_on_t
         table_id, ann = made["table_id"], made["token"]
         bob = join(a.client, table_id, "Bob")["token"]
         with (
-            b.client.websocket_connect(_ws(table_id, bob)) as ws_bob,
-            b.client.websocket_connect(_ws(table_id, ann)) as ws_ann,
+            b.client.websocket_connect(ws_path(table_id, bob)) as ws_bob,
+            b.client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
         ):
             receive(ws_bob, "table")
             receive(ws_ann, "table", where=lambda m: m["table"]["seats"][1]["connected"])
             _quiet(a, b)
             lost = _lose(monkeypatch, a, "lobby_changed")
-            assert a.client.post(f"/api/tables/{table_id}/leave", headers=_auth(bob)).status_code == 200
+            assert a.client.post(f"/api/tables/{table_id}/leave", headers=bearer(bob)).status_code == 200
             assert lost == [table_id]  # B never hears of it before the start
             started = start((a if start_on == "A" else b).client, table_id, ann)
             assert [s["kind"] for s in started["seats"]] == ["human", "bot", "bot"]
@@ -186,7 +178,7 @@ def test_a_seat_given_back_through_one_process_is_never_dealt_to_its_socket_on_t
             _given_back(got, code)
         # Its token is no one's at the game, on either process.
         for via in (a, b):
-            with via.client.websocket_connect(_ws(table_id, bob)) as ws:
+            with via.client.websocket_connect(ws_path(table_id, bob)) as ws:
                 assert ws.receive_json()["code"] == "bad_token"
 
 
@@ -199,14 +191,14 @@ def test_a_socket_whose_seat_went_through_a_process_that_never_told_says_nothing
         table_id, ann = made["table_id"], made["token"]
         bob = join(a.client, table_id, "Bob")["token"]
         with (
-            a.client.websocket_connect(_ws(table_id, bob)) as ws_bob,
-            a.client.websocket_connect(_ws(table_id, ann)) as ws_ann,
+            a.client.websocket_connect(ws_path(table_id, bob)) as ws_bob,
+            a.client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
         ):
             receive(ws_bob, "table")
             receive(ws_ann, "table", where=lambda m: all(s["connected"] for s in m["table"]["seats"][:2]))
             _quiet(a, b)
             _lose(monkeypatch, b, "lobby_changed")
-            assert b.client.post(f"/api/tables/{table_id}/seats/1/remove", headers=_auth(ann)).status_code == 200
+            assert b.client.post(f"/api/tables/{table_id}/seats/1/remove", headers=bearer(ann)).status_code == 200
             ws_bob.send_json({"type": "chat", "text": "still here as seat 1"})
             _given_back(*_until_closed(ws_bob, 10))
             # Ann hears no line from the seat, and sees it open, nobody there (Bob's socket went).
@@ -229,11 +221,11 @@ def test_a_lost_seat_notice_is_repaired_by_the_sweep_and_when_the_bus_comes_back
         made = create_table(a.client, seats=3)
         table_id = made["table_id"]
         bob = join(a.client, table_id, "Bob")["token"]
-        with a.client.websocket_connect(_ws(table_id, bob)) as ws_bob:
+        with a.client.websocket_connect(ws_path(table_id, bob)) as ws_bob:
             receive(ws_bob, "table")
             _quiet(a, b)
             _lose(monkeypatch, b, "lobby_changed")
-            assert b.client.post(f"/api/tables/{table_id}/leave", headers=_auth(bob)).status_code == 200
+            assert b.client.post(f"/api/tables/{table_id}/leave", headers=bearer(bob)).status_code == 200
             if repair == "resync":
                 _resync(a)
             _given_back(*_until_closed(ws_bob, 10))
@@ -247,8 +239,8 @@ def _finished_across(a: Instance, b: Instance) -> tuple[str, str, str, list[dict
     bob = join(b.client, table_id, "Bob")["token"]
     start(a.client, table_id, ann)
     with (
-        a.client.websocket_connect(_ws(table_id, ann)) as ws_ann,
-        b.client.websocket_connect(_ws(table_id, bob)) as ws_bob,
+        a.client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
+        b.client.websocket_connect(ws_path(table_id, bob)) as ws_bob,
     ):
         driver = TableDriver({0: ws_ann, 1: ws_bob}, seed=4)
         final = driver.play()
@@ -266,14 +258,14 @@ def test_a_lost_next_table_notice_reaches_the_sockets_of_the_other_process(
     with _two(tmp_path, pg_schema, redis_prefix, lease=lease) as (a, b):
         table_id, ann, bob, _ = _finished_across(a, b)
         with (
-            a.client.websocket_connect(_ws(table_id, ann)) as ws_ann,
-            a.client.websocket_connect(_ws(table_id)) as ws_watcher,
+            a.client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
+            a.client.websocket_connect(ws_path(table_id)) as ws_watcher,
         ):
             for ws in (ws_ann, ws_watcher):
                 assert receive(ws, "state")["table"]["next_table"] is None
             _quiet(a, b)
             lost = _lose(monkeypatch, b, "table_changed")
-            res = b.client.post(f"/api/tables/{table_id}/again", json={}, headers=_auth(bob))
+            res = b.client.post(f"/api/tables/{table_id}/again", json={}, headers=bearer(bob))
             assert res.status_code == 201, res.text
             assert lost == [table_id]
             next_id = res.json()["table_id"]
@@ -300,7 +292,7 @@ def test_every_process_shows_the_finished_time_the_database_keeps(
         assert a.client.get("/api/games?status=finished").json()[0]["finished"] == stored
         shown = {m["table"]["finished"] for m in received if m["type"] == "state" and m["table"]["status"] == "finished"}
         assert shown == {stored}
-        with b.client.websocket_connect(_ws(table_id)) as ws:
+        with b.client.websocket_connect(ws_path(table_id)) as ws:
             assert receive(ws, "state")["table"]["finished"] == stored
 
 
@@ -308,7 +300,7 @@ def test_one_process_shows_the_finished_time_the_database_keeps(client: TestClie
     made = create_table(client, seats=2, rules={"rounds": 1}, bots={"1": "random"})
     table_id, ann = made["table_id"], made["token"]
     start(client, table_id, ann)
-    with client.websocket_connect(_ws(table_id, ann)) as ws:
+    with client.websocket_connect(ws_path(table_id, ann)) as ws:
         final = TableDriver({0: ws}, seed=1).play()
     assert final["table"]["finished"] is not None
     assert final["table"]["finished"] == client.get(f"/api/tables/{table_id}").json()["finished"]
@@ -321,8 +313,8 @@ def test_a_socket_whose_token_is_not_its_seat_s_is_closed_on_its_next_message(cl
     table_id, ann = made["table_id"], made["token"]
     start(client, table_id, ann)
     with (
-        client.websocket_connect(_ws(table_id, ann)) as ws_ann,
-        client.websocket_connect(_ws(table_id)) as ws_watcher,
+        client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
+        client.websocket_connect(ws_path(table_id)) as ws_watcher,
     ):
         first = receive(ws_ann, "state")
         receive(ws_watcher, "state")

@@ -33,6 +33,7 @@ from rummy500.server.storage import (
 
 from .helpers import (
     POSTGRES_URL,
+    bearer,
     create_table,
     fixed_seeds,
     join,
@@ -41,24 +42,17 @@ from .helpers import (
     receive,
     start,
     state_within,
+    ws_path,
 )
 from .test_scaleout import instance
 
 
-def _ws(table_id: str, token: str | None = None) -> str:
-    return f"/ws/tables/{table_id}" + (f"?token={token}" if token else "")
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def _leave(client: TestClient, table_id: str, token: str) -> Any:
-    return client.post(f"/api/tables/{table_id}/leave", headers=_auth(token))
+    return client.post(f"/api/tables/{table_id}/leave", headers=bearer(token))
 
 
 def _remove(client: TestClient, table_id: str, seat: int | str, token: str | None) -> Any:
-    return client.post(f"/api/tables/{table_id}/seats/{seat}/remove", headers=_auth(token) if token else {})
+    return client.post(f"/api/tables/{table_id}/seats/{seat}/remove", headers=bearer(token) if token else {})
 
 
 def _refused(res: Any, status: int, code: str) -> str:
@@ -85,7 +79,7 @@ def _closed_as_given_back(ws: Any) -> None:
 
 
 def _refused_socket(client: TestClient, table_id: str, token: str) -> None:
-    with client.websocket_connect(_ws(table_id, token)) as ws:
+    with client.websocket_connect(ws_path(table_id, token)) as ws:
         assert ws.receive_json()["code"] == "bad_token"
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
@@ -140,9 +134,9 @@ def test_a_player_leaves_before_the_start_and_someone_else_takes_the_seat(client
     bob = join(client, table_id, "Bob")
     assert bob["seat"] == 1
     with (
-        client.websocket_connect(_ws(table_id, ann)) as ws_ann,
-        client.websocket_connect(_ws(table_id, bob["token"])) as ws_bob,
-        client.websocket_connect(_ws(table_id)) as ws_watch,
+        client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
+        client.websocket_connect(ws_path(table_id, bob["token"])) as ws_bob,
+        client.websocket_connect(ws_path(table_id)) as ws_watch,
     ):
         receive(ws_ann, "table", where=lambda m: m["table"]["seats"][1]["connected"])
         res = _leave(client, table_id, bob["token"])
@@ -164,7 +158,7 @@ def test_a_player_leaves_before_the_start_and_someone_else_takes_the_seat(client
         _closed_as_given_back(ws_bob)
         # The token plays here no more.
         _refused(_leave(client, table_id, bob["token"]), 403, "bad_token")
-        _refused(client.post(f"/api/tables/{table_id}/start", headers=_auth(bob["token"])), 403, "bad_token")
+        _refused(client.post(f"/api/tables/{table_id}/start", headers=bearer(bob["token"])), 403, "bad_token")
         _refused_socket(client, table_id, bob["token"])
         # The invite link seats the next person in the freed seat; the name is free again too.
         cy = join(client, table_id, "Cy")
@@ -227,7 +221,7 @@ def test_a_join_closes_a_socket_whose_seat_went_when_the_leave_could_not_check(
 
     monkeypatch.setattr(manager, "drop_stale_seats", drop_stale_seats)
     monkeypatch.setattr(manager.storage, "seat_of_token", seat_of_token)
-    with client.websocket_connect(_ws(table_id, bob["token"])) as bob_ws:
+    with client.websocket_connect(ws_path(table_id, bob["token"])) as bob_ws:
         receive(bob_ws, "table")
         assert _leave(client, table_id, bob["token"]).status_code == 200
         assert not failing["armed"]  # the leave's check failed: Bob's socket is still open
@@ -247,8 +241,8 @@ def test_the_creator_removes_a_player_who_went_away(client: TestClient) -> None:
     table_id, ann = made["table_id"], made["token"]
     bob = join(client, table_id, "Bob")
     with (
-        client.websocket_connect(_ws(table_id, ann)) as ws_ann,
-        client.websocket_connect(_ws(table_id, bob["token"])) as ws_bob,
+        client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
+        client.websocket_connect(ws_path(table_id, bob["token"])) as ws_bob,
     ):
         receive(ws_ann, "table", where=lambda m: m["table"]["seats"][1]["connected"])
         res = _remove(client, table_id, 1, ann)
@@ -296,7 +290,7 @@ def test_once_the_game_started_nobody_leaves_or_is_removed(client: TestClient) -
     info = client.get(f"/api/tables/{table_id}").json()
     assert info["status"] == "running"
     assert _seats(info) == [("human", "Ann"), ("human", "Bob"), ("bot", "Bot 3")]
-    with client.websocket_connect(_ws(table_id, bob["token"])) as ws:
+    with client.websocket_connect(ws_path(table_id, bob["token"])) as ws:
         assert state_within(ws, 10)["view"]["seat"] == 1  # Bob still plays his seat
 
 
@@ -319,7 +313,7 @@ def test_a_seat_given_back_stays_open_after_a_restart(tmp_path: Path) -> None:
         assert dee["seat"] == 1
         started = start(client, table_id, ann)
         assert [s["kind"] for s in started["seats"]] == ["human", "human", "bot", "bot"]
-        with client.websocket_connect(_ws(table_id, dee["token"])) as ws:
+        with client.websocket_connect(ws_path(table_id, dee["token"])) as ws:
             assert state_within(ws, 10)["view"]["seat"] == 1
 
 
@@ -430,9 +424,9 @@ def test_a_seat_given_back_on_one_process_is_told_by_every_process(
         cy = join(b.client, table_id, "Cy")
         _refused(b.client.post(f"/api/tables/{table_id}/join", json={"name": "cy"}), 409, "name_taken")
         with (
-            b.client.websocket_connect(_ws(table_id, ann)) as ws_ann_b,
-            b.client.websocket_connect(_ws(table_id, bob["token"])) as ws_bob_b,
-            a.client.websocket_connect(_ws(table_id, cy["token"])) as ws_cy_a,
+            b.client.websocket_connect(ws_path(table_id, ann)) as ws_ann_b,
+            b.client.websocket_connect(ws_path(table_id, bob["token"])) as ws_bob_b,
+            a.client.websocket_connect(ws_path(table_id, cy["token"])) as ws_cy_a,
         ):
             receive(ws_ann_b, "table", where=lambda m: all(s["connected"] for s in m["table"]["seats"][:3]))
             assert _leave(a.client, table_id, bob["token"]).status_code == 200

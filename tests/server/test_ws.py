@@ -6,19 +6,15 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from .helpers import act, create_table, join, receive, start, two_player_table
-
-
-def _ws(table_id: str, token: str | None = None) -> str:
-    return f"/ws/tables/{table_id}" + (f"?token={token}" if token else "")
+from .helpers import act, create_table, join, receive, start, two_player_table, ws_path
 
 
 def test_two_seats_and_a_spectator_each_see_only_their_own_view(client: TestClient) -> None:
     table_id, ann, bob = two_player_table(client)
     with (
-        client.websocket_connect(_ws(table_id, ann)) as ws_ann,
-        client.websocket_connect(_ws(table_id, bob)) as ws_bob,
-        client.websocket_connect(_ws(table_id)) as ws_spec,
+        client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
+        client.websocket_connect(ws_path(table_id, bob)) as ws_bob,
+        client.websocket_connect(ws_path(table_id)) as ws_spec,
     ):
         s_ann = receive(ws_ann, "state")
         s_bob = receive(ws_bob, "state")
@@ -53,8 +49,8 @@ def test_two_seats_and_a_spectator_each_see_only_their_own_view(client: TestClie
 def test_stale_version_is_refused_and_followed_by_the_current_state(client: TestClient) -> None:
     table_id, ann, bob = two_player_table(client)
     with (
-        client.websocket_connect(_ws(table_id, ann)) as ws_ann,
-        client.websocket_connect(_ws(table_id, bob)) as ws_bob,
+        client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
+        client.websocket_connect(ws_path(table_id, bob)) as ws_bob,
     ):
         first = receive(ws_ann, "state")
         receive(ws_bob, "state")
@@ -76,7 +72,7 @@ def test_wrong_tokens_are_refused(client: TestClient) -> None:
     table_id, ann, _bob = two_player_table(client)
     other = create_table(client)
     for token in ("not-a-token", other["token"]):
-        with client.websocket_connect(_ws(table_id, token)) as ws:
+        with client.websocket_connect(ws_path(table_id, token)) as ws:
             err = ws.receive_json()
             assert err == {
                 "type": "error",
@@ -87,7 +83,7 @@ def test_wrong_tokens_are_refused(client: TestClient) -> None:
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 4401
-    with client.websocket_connect(_ws("no-such-table", ann)) as ws:
+    with client.websocket_connect(ws_path("no-such-table", ann)) as ws:
         assert ws.receive_json()["code"] == "no_table"
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
@@ -97,9 +93,9 @@ def test_wrong_tokens_are_refused(client: TestClient) -> None:
 def test_a_token_acts_only_for_its_seat(client: TestClient) -> None:
     table_id, ann, bob = two_player_table(client)
     with (
-        client.websocket_connect(_ws(table_id, ann)) as ws_ann,
-        client.websocket_connect(_ws(table_id, bob)) as ws_bob,
-        client.websocket_connect(_ws(table_id)) as ws_spec,
+        client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
+        client.websocket_connect(ws_path(table_id, bob)) as ws_bob,
+        client.websocket_connect(ws_path(table_id)) as ws_spec,
     ):
         state = receive(ws_ann, "state")
         receive(ws_spec, "state")
@@ -143,8 +139,8 @@ GARBAGE = [
 def test_garbage_is_refused_without_closing_the_socket_or_the_game(client: TestClient) -> None:
     table_id, ann, bob = two_player_table(client)
     with (
-        client.websocket_connect(_ws(table_id, ann)) as ws_ann,
-        client.websocket_connect(_ws(table_id, bob)) as ws_bob,
+        client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
+        client.websocket_connect(ws_path(table_id, bob)) as ws_bob,
     ):
         state = receive(ws_ann, "state")
         receive(ws_bob, "state")
@@ -173,7 +169,7 @@ def test_rate_limit(tmp_path) -> None:
     settings = make_settings(tmp_path, ws_rate_per_second=0.001, ws_rate_burst=3)
     with TestClient(create_app(settings, seed_source=fixed_seeds())) as client:
         table_id, ann, _bob = two_player_table(client)
-        with client.websocket_connect(_ws(table_id, ann)) as ws:
+        with client.websocket_connect(ws_path(table_id, ann)) as ws:
             receive(ws, "state")
             for _ in range(10):
                 ws.send_json({"type": "sync"})
@@ -185,9 +181,9 @@ def test_rate_limit(tmp_path) -> None:
 def test_chat_reaches_the_table_as_plain_text(client: TestClient) -> None:
     table_id, ann, bob = two_player_table(client)
     with (
-        client.websocket_connect(_ws(table_id, ann)) as ws_ann,
-        client.websocket_connect(_ws(table_id, bob)) as ws_bob,
-        client.websocket_connect(_ws(table_id)) as ws_spec,
+        client.websocket_connect(ws_path(table_id, ann)) as ws_ann,
+        client.websocket_connect(ws_path(table_id, bob)) as ws_bob,
+        client.websocket_connect(ws_path(table_id)) as ws_spec,
     ):
         for ws in (ws_ann, ws_bob, ws_spec):
             receive(ws, "state")  # registered at the table
@@ -203,17 +199,17 @@ def _seat_connected(seat: int, connected: bool):
 
 def test_reconnecting_returns_to_the_same_seat_with_the_full_view(client: TestClient) -> None:
     table_id, ann, bob = two_player_table(client)
-    with client.websocket_connect(_ws(table_id, ann)) as ws_ann:
+    with client.websocket_connect(ws_path(table_id, ann)) as ws_ann:
         first = receive(ws_ann, "state")
         mover = first["view"]["to_move"]
-        with client.websocket_connect(_ws(table_id, bob)) as ws_bob:
+        with client.websocket_connect(ws_path(table_id, bob)) as ws_bob:
             receive(ws_bob, "state")
             receive(ws_ann, "table", _seat_connected(1, True))
             ws = ws_ann if mover == 0 else ws_bob
             act(ws, 0, {"draw": "stock"})
             receive(ws_ann, "state", version=1)
         receive(ws_ann, "table", _seat_connected(1, False))  # Bob dropped
-        with client.websocket_connect(_ws(table_id, bob)) as ws_bob:
+        with client.websocket_connect(ws_path(table_id, bob)) as ws_bob:
             back = receive(ws_bob, "state")
             assert back["version"] == 1 and back["view"]["seat"] == 1
             assert len(back["view"]["hand"]) == (14 if mover == 1 else 13)
@@ -223,7 +219,7 @@ def test_reconnecting_returns_to_the_same_seat_with_the_full_view(client: TestCl
 def test_lobby_watchers_see_joins_and_the_start(client: TestClient) -> None:
     made = create_table(client, seats=3)
     table_id = made["table_id"]
-    with client.websocket_connect(_ws(table_id, made["token"])) as ws:
+    with client.websocket_connect(ws_path(table_id, made["token"])) as ws:
         lobby = receive(ws, "table")
         assert lobby["table"]["status"] == "lobby"
         ws.send_json({"type": "action", "version": 0, "action": {"draw": "stock"}})
@@ -245,7 +241,7 @@ def test_every_message_matches_the_protocol_models(client: TestClient) -> None:
 
     made = create_table(client, seats=3, rules={"target": 100}, bots={"2": "random"})
     table_id = made["table_id"]
-    with client.websocket_connect(_ws(table_id, made["token"])) as ws:
+    with client.websocket_connect(ws_path(table_id, made["token"])) as ws:
         assert TableMessage.model_validate(receive(ws, "table")).table.status == "lobby"
         client.post(f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {made['token']}"})
         driver = TableDriver({0: ws}, seed=3)
@@ -267,7 +263,7 @@ def test_chat_survives_the_game_being_forgotten_while_nobody_watched(client: Tes
     import time
 
     table_id, ann, _bob = two_player_table(client)
-    with client.websocket_connect(_ws(table_id, ann)) as ws_ann:
+    with client.websocket_connect(ws_path(table_id, ann)) as ws_ann:
         receive(ws_ann, "state")
         ws_ann.send_json({"type": "chat", "text": "back in a minute"})
         receive(ws_ann, "chat")
@@ -277,7 +273,7 @@ def test_chat_survives_the_game_being_forgotten_while_nobody_watched(client: Tes
         manager.release(table_id)  # what the last socket's closing does (once the server has counted it gone)
         time.sleep(0.02)
     assert table_id not in manager.sessions  # forgotten: nobody watches and nothing can happen
-    with client.websocket_connect(_ws(table_id, ann)) as ws_ann:
+    with client.websocket_connect(ws_path(table_id, ann)) as ws_ann:
         receive(ws_ann, "state")  # rebuilt from the record
         said = [{"type": "chat", "seat": 0, "from": "Ann", "text": "back in a minute"}]
         assert manager.sessions[table_id].chat_history() == said
@@ -289,8 +285,8 @@ def test_people_waiting_for_the_start_can_talk_and_the_game_keeps_what_they_said
     table_id = made["table_id"]
     bob = join(client, table_id, "Bob")
     with (
-        client.websocket_connect(_ws(table_id, made["token"])) as ws_ann,
-        client.websocket_connect(_ws(table_id, bob["token"])) as ws_bob,
+        client.websocket_connect(ws_path(table_id, made["token"])) as ws_ann,
+        client.websocket_connect(ws_path(table_id, bob["token"])) as ws_bob,
         client.websocket_connect(f"/ws/tables/{table_id}") as ws_watcher,
     ):
         for ws in (ws_ann, ws_bob, ws_watcher):
@@ -309,12 +305,12 @@ def test_people_waiting_for_the_start_can_talk_and_the_game_keeps_what_they_said
         {"type": "chat", "seat": 1, "from": "Bob", "text": "no, let a bot play"},
     ]
     # A page that opens in the waiting room reads what was said there ...
-    with client.websocket_connect(_ws(table_id, bob["token"])) as ws_bob:
+    with client.websocket_connect(ws_path(table_id, bob["token"])) as ws_bob:
         receive(ws_bob, "table")
         assert receive(ws_bob, "chat_history")["messages"] == said
     start(client, table_id, made["token"])
     # ... and the game keeps it.
-    with client.websocket_connect(_ws(table_id, made["token"])) as ws_ann:
+    with client.websocket_connect(ws_path(table_id, made["token"])) as ws_ann:
         receive(ws_ann, "state")
         assert receive(ws_ann, "chat_history")["messages"] == said
         ws_ann.send_json({"type": "chat", "text": "good luck"})
