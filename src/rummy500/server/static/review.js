@@ -10,7 +10,7 @@
 import { api, seatFor } from "./api.js";
 import { describe } from "./actions.js";
 import { cardText, suitedText } from "./cards.js";
-import { h, clear } from "./dom.js";
+import { h, clear, setContent } from "./dom.js";
 import { plural } from "./names.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -31,18 +31,17 @@ const CLOSE_WHY = "Close call: the move lost points by the review's estimate, bu
 // The moves listed by default: every one that lost points (close calls too), so they add up to the summary.
 const lostPoints = (d) => d.loss > 0 || d.verdict !== "good";
 
-// The discard pile before each reviewed take of several cards (by step), fetched from the replay:
-// the take's words name the deepest card taken ("Take 11 cards from the pile, down to K♦").
-const piles = new Map();
+// ``piles``: the discard pile before each reviewed take of several cards (by step), fetched from the
+// replay by one panel: the take's words name the deepest card taken ("Take 11 cards from the pile, down to K♦").
 
 /** A move of a decision ("played" or "best") in the words of the table, the log and the replay. */
-function moveWords(d, which) {
+function moveWords(d, which, piles) {
   const action = d[`${which}_action`];
   return action ? describe(action, piles.get(`${d.step}`) ?? null) : d[which];
 }
 
 /** The piles the review's takes of several cards need (before their moves), from the replay's positions. */
-async function loadPiles(gameId, r) {
+async function loadPiles(gameId, r, piles) {
   const steps = new Set(r.decisions.filter((d) => [d.played_action, d.best_action]
     .some((a) => a && "take" in a && a.take > 1 && !a.split)).map((d) => d.step));
   await Promise.all([...steps].filter((s) => !piles.has(`${s}`)).map(async (s) => {
@@ -59,7 +58,7 @@ async function loadPiles(gameId, r) {
 // A lay played where the best move throws a card: the review says the laid cards are kept for now (Decision.kept).
 const keptWords = (d) => (d.kept?.length ? `, keeping ${d.kept.map(cardText).join(" ")} in hand for now` : "");
 
-const moveText = (d, which) => suitedText(moveWords(d, which) + (which === "best" && d.best !== d.played ? keptWords(d) : ""));
+const moveText = (d, which, piles) => suitedText(moveWords(d, which, piles) + (which === "best" && d.best !== d.played ? keptWords(d) : ""));
 
 function ensureStyles() {
   if (document.querySelector("link[data-review-css]")) return;
@@ -83,15 +82,13 @@ function svg(tag, attrs = {}, children = []) {
  */
 export function reviewPanel(gameId, hooks) {
   ensureStyles();
-  piles.clear(); // another game's
+  const piles = new Map(); // this game's (a fetch of another panel's never lands here)
   const enc = encodeURIComponent(gameId);
   const me = seatFor(gameId);
   // The live region: written only when what it says changes (a poll a second would repeat it).
   // It holds the keyboard while the review runs (the button is gone): tabindex -1, not in the tab order.
   const status = h("p", { class: "hint review-status", tabindex: "-1", dataset: { testid: "review-status" }, "aria-live": "polite" });
-  const say = (text) => {
-    if (status.textContent !== text) status.textContent = text;
-  };
+  const say = (text) => setContent(status, [text]);
   const current = h("div", { class: "review-current", dataset: { testid: "review-current" }, "aria-live": "polite" });
   const body = h("div", { class: "review-body" });
   const button = h("button", { type: "button", dataset: { testid: "review-button" } }, "Review this game");
@@ -179,7 +176,7 @@ export function reviewPanel(gameId, hooks) {
     }
     if (data.status === "done") {
       running = false;
-      loadPiles(gameId, data.review).then(() => done(data));
+      loadPiles(gameId, data.review, piles).then(() => done(data));
       return;
     }
     if (data.status === "failed") {
@@ -315,7 +312,7 @@ export function reviewPanel(gameId, hooks) {
       for (const [s, v, d] of pts) {
         if (d.verdict !== "mistake" && d.verdict !== "blunder") continue;
         const c = svg("circle", { cx: x(s).toFixed(1), cy: y(v).toFixed(1), r: d.verdict === "blunder" ? 5 : 3.5, class: `mark ${d.verdict} ${seatClass(seat)}` });
-        c.append(svg("title", {}, [document.createTextNode(`Move ${s}: ${d.verdict} (${moveWords(d, "played")})`)]));
+        c.append(svg("title", {}, [document.createTextNode(`Move ${s}: ${d.verdict} (${moveWords(d, "played", piles)})`)]));
         g.append(c);
       }
     });
@@ -341,8 +338,8 @@ export function reviewPanel(gameId, hooks) {
         }, [
           h("span", { class: "num" }, `round ${(d.round ?? 0) + 1} \u00B7 Move ${d.step}`),
           h("span", { class: "who" }, name(d.seat)),
-          h("span", { class: "played" }, moveText(d, "played")),
-          d.best !== d.played ? h("span", { class: "best" }, ["best: ", h("b", {}, moveText(d, "best"))]) : null,
+          h("span", { class: "played" }, moveText(d, "played", piles)),
+          d.best !== d.played ? h("span", { class: "best" }, ["best: ", h("b", {}, moveText(d, "best", piles))]) : null,
           d.loss > 0 ? h("span", { class: "loss" }, [`\u2212${d.loss.toFixed(1)}`, h("span", { class: "pts" }, " points")]) : null,
           verdict(d),
           isClose(d) ? closeTag() : null,
@@ -370,8 +367,8 @@ export function reviewPanel(gameId, hooks) {
     if (stopped || review === null) return;
     picked = d.step;
     clear(backText);
-    backText.append(h("span", {}, [`Move ${d.step} \u2014 ${name(d.seat)}: `, h("b", {}, moveText(d, "played")),
-      d.best !== d.played ? ["; best: ", h("b", {}, moveText(d, "best")), ` (\u2212${d.loss.toFixed(1)})`] : "", " ", verdict(d)]));
+    backText.append(h("span", {}, [`Move ${d.step} \u2014 ${name(d.seat)}: `, h("b", {}, moveText(d, "played", piles)),
+      d.best !== d.played ? ["; best: ", h("b", {}, moveText(d, "best", piles)), ` (\u2212${d.loss.toFixed(1)})`] : "", " ", verdict(d)]));
     backBar.hidden = false;
     document.querySelector("[data-testid=replay-board]")?.scrollIntoView({ block: "start", behavior: "instant" });
     back.focus({ preventScroll: true });
@@ -413,8 +410,8 @@ export function reviewPanel(gameId, hooks) {
 
   function line(label, d) {
     return h("p", { class: `verdict-${d.verdict}` }, [
-      `${label} (move ${d.step}) \u2014 ${name(d.seat)}: `, h("b", {}, moveText(d, "played")),
-      d.best !== d.played ? ["; best: ", h("b", {}, moveText(d, "best")), `, \u2212${d.loss.toFixed(1)} expected points`] : "",
+      `${label} (move ${d.step}) \u2014 ${name(d.seat)}: `, h("b", {}, moveText(d, "played", piles)),
+      d.best !== d.played ? ["; best: ", h("b", {}, moveText(d, "best", piles)), `, \u2212${d.loss.toFixed(1)} expected points`] : "",
       " ", verdict(d), isClose(d) ? [" ", closeTag()] : null,
       // Read as sentences ("... inaccuracy. Last move ..."), not run together by a screen reader.
       h("span", { class: "sr-only" }, "."),
