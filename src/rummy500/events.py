@@ -165,7 +165,7 @@ class Floated(_Event):
 
 @dataclass(frozen=True, slots=True)
 class LeftRummy(_Event):
-    """(``rummy_after_going_out``) ``seat`` discarded its last card leaving ``card`` playable in the pile.
+    """(``rummy_after_going_out``) ``seat`` discarded its last card leaving ``card`` in the pile, which another seat could call.
 
     It has not gone out: it took ``cards``, the pile above ``card``, back into
     hand (none when ``card`` is its own discard: it floats with an empty hand),

@@ -1093,11 +1093,13 @@ class Rules:
 
     @property
     def going_out_rummy(self) -> CallingRummy | None:
-        """``rummy_after_going_out``: the calls whose playable cards make a going-out discard a Rummy; None when it is off.
+        """``rummy_after_going_out``: the depths a going-out discard's Rummy may be called at; None when it is off.
 
         ``top_card`` under ``calling_rummy: top_card`` (only the top card, the
         discard itself, counts), else ``pile`` (any depth; a steal could claim
-        any depth too).
+        any depth too). The engine makes it a Rummy only when another seat
+        could legally call a card there (``RoundState._callable_after_going_out``);
+        the bots, who cannot see whether a seat could, count every playable card.
         """
         if not self.rummy_after_going_out:
             return None

@@ -993,10 +993,13 @@ class Analysis:
     def left_rummy(self, groups: Sequence[Group], discard: Sequence[Card]) -> tuple[Card, ...] | None:
         """(``rummy_after_going_out``) What laying ``groups`` then going out by throwing ``discard`` brings back.
 
-        The engine's rule, on the table and pile this seat sees: if the pile
-        then holds a card a Rummy call could claim, the cards above the one
-        nearest the top come back into hand (an empty tuple: the discard
-        itself is callable, and the hand floats empty). None: the seat goes out.
+        A cautious estimate of the engine's rule, on the table and pile this
+        seat sees: if the pile then holds a playable card, the cards above the
+        one nearest the top come back into hand (an empty tuple: the discard
+        itself is playable, and the hand floats empty). None: the seat goes out.
+        (The engine makes it a Rummy only when another seat could legally call
+        that card, which may turn on hands this seat cannot see: the estimate
+        counts every playable card.)
         """
         if self.rules.going_out_rummy is None:
             return None
