@@ -203,7 +203,7 @@ def test_a_join_closes_a_socket_whose_seat_went_when_the_leave_could_not_check(
     made = create_table(client, seats=3)
     table_id = made["table_id"]
     bob = join(client, table_id, "Bob")
-    real_drop, real_seat_of = manager.drop_stale_seats, manager.storage.seat_of_token
+    real_drop, real_tokens = manager.drop_stale_seats, manager.storage.seat_tokens
     failing = {"armed": True, "checking": False}
 
     async def drop_stale_seats(table: str) -> int:
@@ -213,14 +213,14 @@ def test_a_join_closes_a_socket_whose_seat_went_when_the_leave_could_not_check(
         finally:
             failing["checking"] = False
 
-    def seat_of_token(table: str, token_hash: str) -> int | None:
+    def seat_tokens(table: str) -> dict[int, str]:
         if failing["checking"] and failing["armed"]:
             failing["armed"] = False
             raise StorageError("the database went away")
-        return real_seat_of(table, token_hash)
+        return real_tokens(table)
 
     monkeypatch.setattr(manager, "drop_stale_seats", drop_stale_seats)
-    monkeypatch.setattr(manager.storage, "seat_of_token", seat_of_token)
+    monkeypatch.setattr(manager.storage, "seat_tokens", seat_tokens)
     with client.websocket_connect(ws_path(table_id, bob["token"])) as bob_ws:
         receive(bob_ws, "table")
         assert _leave(client, table_id, bob["token"]).status_code == 200

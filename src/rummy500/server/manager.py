@@ -459,46 +459,33 @@ class TableManager:
         if session is not None:
             if session.seat_tokens is None:
                 session.seat_tokens = await self._seat_tokens(table_id)
-            return self._drop_unseated(session)
-        conns = [c for c in self.hub.connections(table_id) if c.seat is not None and c.token_hash is not None]
-        if not conns:
+            return self._drop_unseated(table_id, session.holds_seat)
+        if not any(c.seat is not None and c.token_hash is not None for c in self.hub.connections(table_id)):
             return 0
-        hashes = {c.token_hash for c in conns if c.token_hash is not None}
-
-        def read() -> dict[str, int | None]:
-            return {h: self.storage.seat_of_token(table_id, h) for h in hashes}
-
-        try:
-            seats = await asyncio.to_thread(read)
-        except StorageError as exc:  # a later change (or the socket's next connect) checks again
-            log.warning("table %s: could not check its seats: %s", table_id[:8], exc)
+        tokens = await self._seat_tokens(table_id)  # one read, whatever the number of sockets
+        if tokens is None:  # a later change (or the socket's next connect) checks again
             return 0
+        return self._drop_unseated(
+            table_id, lambda seat, token_hash: seat is None or token_hash is None or tokens.get(seat) == token_hash
+        )
+
+    def _drop_unseated(self, table_id: str, holds: Callable[[int | None, str | None], bool]) -> int:
+        """Close this process's sockets at a table whose seat and token ``holds`` refuses (no await: atomic).
+
+        Returns:
+            How many sockets were closed.
+        """
         dropped = 0
-        for conn in conns:
-            if conn.token_hash is not None and seats.get(conn.token_hash) != conn.seat:
+        for conn in self.hub.connections(table_id):
+            if not holds(conn.seat, conn.token_hash):
                 self.hub.drop_given_back(conn)
                 dropped += 1
         if dropped:
             self.presence_changed(table_id)
         return dropped
 
-    def _drop_unseated(self, session: MatchSession) -> int:
-        """Close this process's sockets at a started game whose token is not their seat's (no await: atomic).
-
-        Returns:
-            How many sockets were closed.
-        """
-        dropped = 0
-        for conn in self.hub.connections(session.game_id):
-            if not session.holds_seat(conn.seat, conn.token_hash):
-                self.hub.drop_given_back(conn)
-                dropped += 1
-        if dropped:
-            self.presence_changed(session.game_id)
-        return dropped
-
     async def _seat_tokens(self, table_id: str) -> dict[int, str] | None:
-        """The stored token hash of each person's seat at a started table (``None``: the database failed, logged)."""
+        """The stored token hash of each person's seat at a table (``None``: the database failed, logged)."""
         try:
             return await asyncio.to_thread(self.storage.seat_tokens, table_id)
         except StorageError as exc:  # checked again at the next change or sweep
@@ -511,7 +498,7 @@ class TableManager:
         A socket whose seat was given back before the start (its token is
         not the seat's) is closed first, never counted, never sent the seat's cards.
         """
-        self._drop_unseated(session)
+        self._drop_unseated(session.game_id, session.holds_seat)
         conns = self.hub.connections(session.game_id)
         # Everyone already watching counts at once: one table message each, not one per socket.
         session.connect_many(conn.seat for conn in conns)
