@@ -260,20 +260,31 @@ def test_the_thinking_threads_answer_each_loop_and_survive_failures_cancellation
     assert run_async(run(100)) == [100, 101, 102, 109]  # a second event loop, the same threads
 
 
-def test_a_hint_search_runs_in_a_worker_process_and_a_dead_worker_is_replaced() -> None:
-    """A server with workers searches hints in processes of their own; one killed costs no hint."""
+def test_a_dead_worker_is_replaced_and_its_call_answered() -> None:
+    """A worker killed (out of memory, an operator) costs no bot move, replay or hint: the pool is made anew."""
     from rummy500.server.hints import HintSearches
 
     async def run() -> None:
-        searches = HintSearches(1, processes=True)
+        workers, searches = Workers(1), HintSearches(1, processes=True)
         try:
-            first = await searches.run(os.getpid)
-            assert first != os.getpid()
-            os.kill(first, signal.SIGKILL)
-            await asyncio.sleep(0.2)  # the pool notices its worker is gone
-            second = await searches.run(os.getpid)  # in a new pool's worker
-            assert second not in (first, os.getpid())
+            for call in (workers.call, searches.run):
+                first = await call(os.getpid)
+                assert first != os.getpid()
+                os.kill(first, signal.SIGKILL)
+                await asyncio.sleep(0.2)  # the pool notices its worker is gone
+                second = await call(os.getpid)  # in a new pool's worker
+                assert second not in (first, os.getpid())
+            # A bot asked after its worker died still answers with a legal move, in a new worker.
+            os.kill(await workers.call(os.getpid), signal.SIGKILL)
+            await asyncio.sleep(0.2)
+            game = LiveGame(parse_rules({"preset": "standard"}, 2), ["A", "B"], 3)
+            seat = game.actors()[0]
+            choice, bot = await workers.think(WhereBot(), game.view(seat), random.Random(1))
+            assert isinstance(choice, Action)
+            game.check(seat, choice)
+            assert os.getpid() not in bot.pids  # type: ignore[attr-defined]
         finally:
+            workers.close()
             searches.close()
 
     run_async(run())

@@ -11,12 +11,9 @@ the move and public card values, in a player's words.
 
 from __future__ import annotations
 
-import asyncio
-import os
 import random
-import threading
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from rummy500.actions import Action, CallRummy, Decline, Discard, Draw, Float, LayOff, Meld, Pass, Swap, Take
@@ -24,7 +21,7 @@ from rummy500.bots.hard import Searched
 from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, Hint, strongest_hint
 from rummy500.scoring import card_value
 from rummy500.server.bots import settle_choice
-from rummy500.server.workers import worker_pool
+from rummy500.server.workers import RenewingPool, worker_pool
 
 __all__ = [
     "HINT_SEARCHES",
@@ -69,26 +66,12 @@ class HintSearches:
         """A pool-to-be of ``size`` threads, or worker processes (at least one)."""
         self.size = max(1, size)
         self.processes = processes
-        self._pool: Executor | None = None
-        self._pid = 0
-        self._lock = threading.Lock()
+        self._pool = RenewingPool(self._make)
 
-    def _executor(self) -> Executor:
-        with self._lock:
-            if self._pool is None or self._pid != os.getpid():
-                if self.processes:
-                    self._pool = worker_pool(self.size)
-                else:
-                    self._pool = ThreadPoolExecutor(self.size, thread_name_prefix="hint-search")
-                self._pid = os.getpid()
-            return self._pool
-
-    def _forget(self, pool: Executor) -> None:
-        """Drop a broken pool (a worker died): the next search starts a new one."""
-        with self._lock:
-            if self._pool is pool:
-                self._pool = None
-        pool.shutdown(wait=False, cancel_futures=True)
+    def _make(self) -> Executor:
+        if self.processes:
+            return worker_pool(self.size)
+        return ThreadPoolExecutor(self.size, thread_name_prefix="hint-search")
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the pool, once a place is free (tried once more in a new pool if a worker died).
@@ -96,23 +79,11 @@ class HintSearches:
         Raises:
             BrokenExecutor: The new pool broke too.
         """
-        loop = asyncio.get_running_loop()
-        for tries_left in (1, 0):
-            pool = self._executor()
-            try:
-                return await loop.run_in_executor(pool, fn, *args)
-            except BrokenExecutor:
-                self._forget(pool)
-                if not tries_left:
-                    raise
-        raise AssertionError("unreachable")  # pragma: no cover
+        return await self._pool.run(fn, *args)
 
     def close(self) -> None:
         """Stop the pool (searches still queued are dropped; a later search starts a new one)."""
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        self._pool.close()
 
 
 #: The process's hint searches (:func:`rummy500.server.session.match.search_hint` runs them here).

@@ -21,14 +21,14 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from rummy500.server.affinity import unpin
 from rummy500.server.bots import Bot, ask_bot
 from rummy500.server.engine import Action, LiveGame, parse_action, parse_rules
 
-__all__ = ["Workers", "rebuild", "replay_steps", "think", "worker_pool"]
+__all__ = ["RenewingPool", "Workers", "rebuild", "replay_steps", "think", "worker_pool"]
 
 log = logging.getLogger(__name__)
 
@@ -141,31 +141,82 @@ def worker_pool(processes: int) -> ProcessPoolExecutor:
     )
 
 
+class RenewingPool:
+    """An executor made on first use (again in a forked child), and made anew when a worker died.
+
+    A process pool whose worker was killed (the out-of-memory killer, an
+    operator) is broken for good: every later call fails at once. Here the
+    call that met the broken pool is tried once more in a new pool, so one
+    dead worker costs no answer. Only pure work belongs here (a bot's
+    thinking, a replay, a hint search): it may run twice.
+    """
+
+    def __init__(self, make: Callable[[], Executor]) -> None:
+        """A pool-to-be, made by ``make()`` when first needed."""
+        self._make = make
+        self._pool: Executor | None = None
+        self._pid = 0
+        self._lock = threading.Lock()
+
+    def _executor(self) -> Executor:
+        with self._lock:
+            if self._pool is None or self._pid != os.getpid():
+                self._pool = self._make()
+                self._pid = os.getpid()
+            return self._pool
+
+    def _forget(self, pool: Executor) -> None:
+        """Drop a broken pool: the next call starts a new one."""
+        with self._lock:
+            if self._pool is pool:
+                self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the pool (tried once more in a new pool if a worker died).
+
+        Raises:
+            BrokenExecutor: The new pool broke too.
+            Exception: Whatever ``fn`` raised.
+        """
+        loop = asyncio.get_running_loop()
+        for tries_left in (1, 0):
+            pool = self._executor()
+            try:
+                return await loop.run_in_executor(pool, fn, *args)
+            except BrokenExecutor:
+                self._forget(pool)
+                if not tries_left:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def close(self) -> None:
+        """Stop the pool (work still queued is dropped; a later call starts a new one)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
 class Workers:
-    """A pool of worker processes (or one thread), started on first use."""
+    """A pool of worker processes (or one thread), started on first use, renewed if a worker died."""
 
     def __init__(self, processes: int) -> None:
         """Prepare a pool of ``processes`` (``0``: a thread of this process)."""
         self.processes = processes
-        self._pool: Executor | None = None
-
-    def _executor(self) -> Executor | None:
-        if self.processes <= 0:
-            return None
-        if self._pool is None:
-            self._pool = worker_pool(self.processes)
-        return self._pool
+        self._pool = RenewingPool(lambda: worker_pool(processes)) if processes > 0 else None
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` off the event loop and return its result.
 
+        A call that finds a worker dead is run again in a new pool (:class:`RenewingPool`).
+
         Raises:
-            Exception: Whatever ``fn`` raised, or the pool's error if a worker died.
+            Exception: Whatever ``fn`` raised, or the pool's error if the new pool broke too.
         """
-        pool = self._executor()
-        if pool is None:
+        if self._pool is None:
             return await asyncio.to_thread(fn, *args)
-        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        return await self._pool.run(fn, *args)
 
     async def think(self, bot: Bot, view: Any, rng: random.Random) -> tuple[Action | BaseException | None, Bot]:
         """A bot's answer on a view, and the bot as it is after answering (see :func:`think`)."""
@@ -177,5 +228,4 @@ class Workers:
     def close(self) -> None:
         """Stop the worker processes (work still queued is dropped)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            self._pool.close()
