@@ -213,7 +213,9 @@ def test_bankrolls_that_are_not_finite_or_too_large_are_refused(
 ) -> None:
     code, out, err = play_cli(capsys, monkeypatch, "10\ns\n", f"--bankroll={bankroll}")
     assert code == 2 and out == ""
-    assert err.startswith("rummy500 casino: --bankroll must be more than 0 and at most 1e+12 chips, not ")
+    assert err.startswith(
+        "rummy500 casino: --bankroll must be more than 0 and at most 1000000000000 chips (at most 12 decimal places), not "
+    )
     assert err.count("\n") == 1
 
 
@@ -225,7 +227,7 @@ def test_bets_that_are_not_finite_are_asked_again() -> None:
 
 def test_the_largest_bankroll_plays() -> None:
     s, text = session(["1e12", "s", "quit"], deal="TS 6D 9S 9H TD", bankroll=10**12)
-    assert text.rstrip().endswith("Rounds 1, bankroll 2e+12, basic-strategy mistakes 0 of 1 decisions.")
+    assert text.rstrip().endswith("Rounds 1, bankroll 2000000000000, basic-strategy mistakes 0 of 1 decisions.")
 
 
 # -- 7. the edge report names the edge each variant is measured from -----------------------

@@ -128,6 +128,13 @@ def bonus_multiple(cards: list[Card] | tuple[Card, ...], rules: CasinoRules) -> 
 class Shoe:
     """The shoe: ``decks`` shuffled decks, dealt from the top, reshuffled at the cut card.
 
+    The cards dealt since the last shuffle are either on the table (``in_play``: the
+    round being dealt) or in the discard tray (``discards``: the earlier rounds'). If
+    the shoe runs out in the middle of a round, the dealer shuffles the discards and
+    deals on from them, as at a real table: the cards on the table stay there, so no
+    card is dealt twice in one round. The whole shoe is then shuffled before the next
+    round (:attr:`needs_shuffle`).
+
     Args:
         decks: number of decks.
         rng: the random source (seeded for reproducible play).
@@ -139,6 +146,9 @@ class Shoe:
         self.rng = rng
         self.penetration = penetration
         self.cards: list[Card] = []
+        self.in_play: list[Card] = []
+        self.discards: list[Card] = []
+        self._reshuffled = False
         self.shuffle()
 
     def shuffle(self) -> None:
@@ -146,14 +156,33 @@ class Shoe:
         self.cards = [Card(r, s) for _ in range(self.decks) for s in range(4) for r in range(1, 14)]
         self.rng.shuffle(self.cards)
         self._cut = int(len(self.cards) * (1 - self.penetration))
+        self.in_play = []
+        self.discards = []
+        self._reshuffled = False
+
+    def clear_table(self) -> None:
+        """The cards on the table go to the discards (a new round is about to be dealt)."""
+        if self.in_play:
+            self.discards += self.in_play
+            self.in_play = []
 
     @property
     def needs_shuffle(self) -> bool:
-        """Whether the cut card has come out (checked between rounds)."""
-        return len(self.cards) <= self._cut
+        """Whether the cut card has come out, or the discards were dealt mid-round (checked between rounds)."""
+        return self._reshuffled or len(self.cards) <= self._cut
 
     def draw(self) -> Card:
-        """The next card (reshuffles a fresh shoe if it ever runs out mid-round)."""
+        """The next card; if the shoe is empty mid-round, the discards are shuffled and dealt first.
+
+        Raises:
+            RuntimeError: every card is on the table (more cards than one round can use).
+        """
         if not self.cards:
-            self.shuffle()
-        return self.cards.pop()
+            if not self.discards:
+                raise RuntimeError("the shoe is empty and every card is on the table")
+            self.cards, self.discards = self.discards, []
+            self.rng.shuffle(self.cards)
+            self._reshuffled = True
+        card = self.cards.pop()
+        self.in_play.append(card)
+        return card

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import time
 from dataclasses import asdict
 
+from rummy500.casino.money import MAX_CHIPS, PLACES, ChipsError, format_chips, parse_chips
 from rummy500.casino.rules import BENCHMARK, VARIANTS, CasinoRules, RulesError
 from rummy500.casino.strategy import UPS, Chart, chart_for
 
@@ -198,64 +198,89 @@ def _cannot_write(path: str) -> str | None:
     return None
 
 
+def _check_seed(seed: int | None) -> None:
+    """Refuse a negative seed: ``random.Random`` would deal the same cards as for its absolute value."""
+    if seed is not None and seed < 0:
+        raise RulesError(f"--seed must be 0 or more, not {seed}")
+
+
+def _pct(value: float, places: int) -> str:
+    """A percentage to ``places`` decimals, without the sign of a value that rounds to zero."""
+    text = f"{value:.{places}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
 def _simulate(argv: list[str]) -> int:
-    from rummy500.casino.simulate import simulate
+    from rummy500.casino.simulate import MIN_ROUNDS, simulate
 
     p = argparse.ArgumentParser(
         prog="rummy500 casino simulate", description="Monte Carlo check of the exact house edge."
     )
     _rule_args(p)
     p.add_argument("--hands", type=int, default=200_000, help="rounds to play (default 200000)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="0 or more (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     ns = p.parse_args(argv)
     if ns.hands < 1 or ns.jobs < 1:
         raise RulesError("--hands and --jobs must be at least 1")
+    _check_seed(ns.seed)
     rules = rules_from_args(ns)
     chart = _chart(rules)
     t0 = time.perf_counter()
     res = simulate(rules, chart, ns.hands, ns.seed, ns.jobs)
     secs = time.perf_counter() - t0
     exact = chart.edge if chart.basic_edge is None else chart.basic_edge
-    inside = abs(res.edge - exact) <= res.half_width
-    out = {
+    inside = res.agrees(exact)
+    too_few = f"too few rounds to compare (an interval needs at least {MIN_ROUNDS} rounds, not all alike)"
+    out: dict[str, object] = {
         "rounds": res.rounds,
-        "house_edge_pct": round(res.edge, 4),
-        "ci95_pct": round(res.half_width, 4),
+        "house_edge_pct": round(res.edge, 4) + 0.0,  # + 0.0: no -0.0
+        "ci95_pct": None if inside is None else round(res.half_width, 4),
         "sd": round(res.sd, 4),
         "exact_pct": round(exact, 4),
         "agrees": inside,
-        "seconds": round(secs, 1),
     }
+    if inside is None:
+        out["reason"] = too_few
+    out["seconds"] = round(secs, 1)
     if ns.json:
         print(json.dumps(out))
     else:
-        print(
-            f"{res.rounds} rounds by basic strategy: house edge {res.edge:.3f}% \u00b1 {res.half_width:.3f} (95%), sd {res.sd:.3f}"
-        )
+        rounds = f"{res.rounds} round{'' if res.rounds == 1 else 's'}"
+        interval = "" if inside is None else f" \u00b1 {res.half_width:.3f} (95%)"
+        print(f"{rounds} by basic strategy: house edge {_pct(res.edge, 3)}%{interval}, sd {res.sd:.3f}")
         which = "optimal play" if chart.basic_edge is None else "this chart"
-        print(f"exact ({which}) {exact:.3f}%: {'inside' if inside else 'OUTSIDE'} the interval ({secs:.1f} s)")
+        verdict = too_few if inside is None else f"{'inside' if inside else 'OUTSIDE'} the interval"
+        print(f"exact ({which}) {exact:.3f}%: {verdict} ({secs:.1f} s)")
     return 0
 
 
 def _play(argv: list[str]) -> int:
-    from rummy500.casino.play import MAX_CHIPS, play
+    from rummy500.casino.play import play
 
     p = argparse.ArgumentParser(prog="rummy500 casino play", description="Play Costa Rican Rummy in the terminal.")
     _rule_args(p)
-    p.add_argument("--bankroll", type=float, default=1000, help=f"starting chips (default 1000, at most {MAX_CHIPS:g})")
-    p.add_argument("--seed", type=int, default=None, help="shuffle seed (same seed, same cards)")
+    p.add_argument(
+        "--bankroll",
+        default="1000",
+        help=f"starting chips (default 1000, at most {format_chips(MAX_CHIPS)}, at most {PLACES} decimal places)",
+    )
+    p.add_argument("--seed", type=int, default=None, help="shuffle seed, 0 or more (same seed, same cards)")
     ns = p.parse_args(argv)
-    if not (math.isfinite(ns.bankroll) and 0 < ns.bankroll <= MAX_CHIPS):
-        raise RulesError(f"--bankroll must be more than 0 and at most {MAX_CHIPS:g} chips, not {ns.bankroll:g}")
-    rules = rules_from_args(ns)
     try:
-        chart = _chart(rules)
-    except KeyboardInterrupt:  # while computing a chart, before any chips are dealt
-        print("\nrummy500 casino: interrupted", file=sys.stderr)
-        return 130
-    return play(rules, chart, ns.bankroll, ns.seed)
+        bankroll = parse_chips(ns.bankroll)
+    except ChipsError:
+        raise RulesError(
+            f"--bankroll must be more than 0 and at most {format_chips(MAX_CHIPS)} chips "
+            f"(at most {PLACES} decimal places), not {ns.bankroll.strip()}"
+        ) from None
+    _check_seed(ns.seed)
+    rules = rules_from_args(ns)
+    # Ctrl-C while a chart is computed, before any chips are dealt, stops as in the other
+    # commands (main); once the session runs, it ends the session as quit does.
+    chart = _chart(rules)
+    return play(rules, chart, bankroll, ns.seed)
 
 
 _COMMANDS = {
@@ -267,7 +292,13 @@ _COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``rummy500 casino ...``."""
+    """Run ``rummy500 casino ...``.
+
+    Returns:
+        The exit status: 0, 2 for bad arguments (a one-line error), 130 after Ctrl-C
+        (``rummy500 casino: interrupted``; a simulation's worker processes are stopped).
+        In ``play``, Ctrl-C once cards are dealt ends the session as ``quit`` does (0).
+    """
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help") or args[0] not in _COMMANDS:
         if args and args[0] not in ("-h", "--help"):
@@ -282,3 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     except RulesError as exc:
         print(f"rummy500 casino: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # A line of its own: the terminal has echoed ^C where the cursor was.
+        print("\nrummy500 casino: interrupted", file=sys.stderr)
+        return 130

@@ -3,17 +3,25 @@
 The dealer has no hole card to peek at (an ace and a ten are a plain 21, not a
 blackjack), so the dealer's second card is dealt only after the player is done
 and nothing about it can leak. Money is in units of the currency of the bet;
-surrender and bonuses can make halves and multiples.
+surrender and bonuses can make halves and multiples. Every amount of a round has the
+type of its bet: a :class:`~fractions.Fraction` bet (the terminal game's) keeps every
+amount exact, a surrender's half included; the simulator's bet of 1 keeps plain numbers.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Generic, TypeVar
 
 from rummy500.casino.cards import Card, Shoe, bonus_multiple, hand_total, is_soft
+from rummy500.casino.money import format_chips
 from rummy500.casino.rules import CasinoRules
 
-__all__ = ["GameError", "Hand", "Round", "ACTION_NAMES"]
+__all__ = ["GameError", "Hand", "Money", "Round", "ACTION_NAMES"]
+
+#: The type of a round's amounts: its bet's (an int bet is a float to the type checker).
+Money = TypeVar("Money", float, Fraction)
 
 #: The player's actions, by code.
 ACTION_NAMES = {"H": "hit", "S": "stand", "D": "double", "P": "split", "R": "surrender"}
@@ -25,8 +33,8 @@ class GameError(ValueError):
 
 
 @dataclass
-class Hand:
-    """One of the player's hands.
+class Hand(Generic[Money]):
+    """One of the player's hands (its amounts of the bet's type).
 
     Attributes:
         cards: the cards, in the order dealt.
@@ -34,21 +42,24 @@ class Hand:
         from_split: made by splitting (no bonus, no surrender).
         split_aces: made by splitting aces (one card only unless drawing to split aces is allowed).
         doubled, surrendered, done: what happened to it.
-        bonus: the bonus paid on its first three cards.
+        bonus: the bonus paid on its first three cards (0 of the bet's type until one is paid).
         result: the hand's settlement (excluding the bonus), once settled.
     """
 
     cards: list[Card]
-    bet: float
+    bet: Money
     from_split: bool = False
     split_aces: bool = False
     doubled: bool = False
     surrendered: bool = False
     done: bool = False
     acted: bool = False
-    bonus: float = 0.0
+    bonus: Money = field(init=False)
     bonus_ends_hand: bool = False
-    result: float | None = None
+    result: Money | None = None
+
+    def __post_init__(self) -> None:
+        self.bonus = self.bet * 0
 
     @property
     def total(self) -> int:
@@ -62,13 +73,16 @@ class Hand:
 
 
 @dataclass
-class Round:
+class Round(Generic[Money]):
     """A round for one player: created with a bet, it deals at once.
+
+    The cards of the previous round go to the shoe's discards first (see
+    :meth:`~rummy500.casino.cards.Shoe.clear_table`).
 
     Args:
         rules: the table rules.
         shoe: the shoe to deal from.
-        bet: the initial bet (positive).
+        bet: the initial bet (positive); every amount of the round has its type.
 
     Raises:
         GameError: a bet that is not positive.
@@ -76,8 +90,8 @@ class Round:
 
     rules: CasinoRules
     shoe: Shoe
-    bet: float
-    hands: list[Hand] = field(default_factory=list)
+    bet: Money
+    hands: list[Hand[Money]] = field(default_factory=list)
     dealer: list[Card] = field(default_factory=list)
     active: int = 0
     log: list[str] = field(default_factory=list)
@@ -85,11 +99,12 @@ class Round:
 
     def __post_init__(self) -> None:
         if not self.bet > 0:
-            raise GameError(f"the bet must be positive, not {self.bet}")
+            raise GameError(f"the bet must be positive, not {format_chips(self.bet)}")
+        self.shoe.clear_table()
         first = self.shoe.draw()
         self.dealer.append(self.shoe.draw())
         second = self.shoe.draw()
-        self.hands.append(Hand([first, second], float(self.bet)))
+        self.hands.append(Hand([first, second], self.bet))
         self._advance()
 
     # -- what the player sees --------------------------------------------------------------
@@ -100,7 +115,7 @@ class Round:
         return self.dealer[0]
 
     @property
-    def hand(self) -> Hand:
+    def hand(self) -> Hand[Money]:
         """The hand to play now.
 
         Raises:
@@ -111,14 +126,20 @@ class Round:
         return self.hands[self.active]
 
     @property
-    def net(self) -> float:
+    def net(self) -> Money:
         """What the round won (+) or lost (-), bonuses included; final once ``finished``."""
-        return sum((h.result or 0.0) + h.bonus for h in self.hands)
+        total = self.bet * 0
+        for h in self.hands:
+            total += h.bonus if h.result is None else h.result + h.bonus
+        return total
 
     @property
-    def bonus_paid(self) -> float:
+    def bonus_paid(self) -> Money:
         """The bonuses paid in this round."""
-        return sum(h.bonus for h in self.hands)
+        total = self.bet * 0
+        for h in self.hands:
+            total += h.bonus
+        return total
 
     def legal_actions(self) -> list[str]:
         """The action codes allowed now (``H S D P R``), empty once the round is over."""
@@ -137,7 +158,7 @@ class Round:
                 acts.append("R")
         return acts
 
-    def _can_split(self, h: Hand) -> bool:
+    def _can_split(self, h: Hand[Money]) -> bool:
         if len(h.cards) != 2 or h.cards[0].value != h.cards[1].value or len(self.hands) >= self.rules.max_hands:
             return False
         return not (h.split_aces and not self.rules.resplit_aces)
@@ -177,41 +198,42 @@ class Round:
             return "no surrender at this table"
         return "surrender is only the first decision of the original hand"
 
-    def _deal_to(self, h: Hand) -> None:
+    def _deal_to(self, h: Hand[Money]) -> None:
         h.cards.append(self.shoe.draw())
         if len(h.cards) == 3 and not h.from_split:
             m = bonus_multiple(h.cards, self.rules)
             if m:
                 h.bonus = m * h.bet
-                self.log.append(f"bonus {m} to 1 on {' '.join(str(c) for c in h.cards)}: +{h.bonus:g}")
+                three = " ".join(str(c) for c in h.cards)
+                self.log.append(f"bonus {m} to 1 on {three}: {format_chips(h.bonus, sign=True)}")
                 if not self.rules.bonus_adds:
                     h.bonus_ends_hand = True
                     h.done = True
 
-    def _hit(self, h: Hand) -> None:
+    def _hit(self, h: Hand[Money]) -> None:
         h.acted = True
         self._deal_to(h)
         if h.total >= 21:
             h.done = True
 
-    def _stand(self, h: Hand) -> None:
+    def _stand(self, h: Hand[Money]) -> None:
         h.acted = True
         h.done = True
 
-    def _double(self, h: Hand) -> None:
+    def _double(self, h: Hand[Money]) -> None:
         h.acted = True
         h.doubled = True
         h.bet *= 2
         self._deal_to(h)
         h.done = True
 
-    def _surrender(self, h: Hand) -> None:
+    def _surrender(self, h: Hand[Money]) -> None:
         h.surrendered = True
         h.done = True
 
-    def _split(self, h: Hand) -> None:
+    def _split(self, h: Hand[Money]) -> None:
         aces = h.cards[0].rank == 1
-        second = Hand([h.cards.pop()], h.bet, from_split=True, split_aces=aces)
+        second: Hand[Money] = Hand([h.cards.pop()], h.bet, from_split=True, split_aces=aces)
         h.from_split = True
         h.split_aces = aces
         h.acted = False
@@ -246,7 +268,7 @@ class Round:
         dealer_total = hand_total(self.dealer)
         for h in self.hands:
             if h.bonus_ends_hand:
-                h.result = 0.0
+                h.result = h.bet * 0
             elif h.surrendered:
                 h.result = -h.bet / 2
             elif h.busted:
@@ -256,5 +278,5 @@ class Round:
             elif h.total < dealer_total:
                 h.result = -h.bet
             else:
-                h.result = 0.0
+                h.result = h.bet * 0
         self.finished = True

@@ -1,29 +1,30 @@
 """``rummy500 casino play``: Costa Rican Rummy at a terminal, one hand at a time.
 
-Plain text in and out, so it runs the same on a keyboard or on piped input.
+Plain text in and out, so it runs the same on a keyboard or on piped input. Chips
+are exact (:mod:`~rummy500.casino.money`): a bet is read from its decimal text and
+every amount is shown by :func:`~rummy500.casino.money.format_chips`.
 """
 
 from __future__ import annotations
 
-import math
 import random
 import sys
+from fractions import Fraction
 from typing import TextIO
 
 from rummy500.casino.cards import Card, Shoe, hand_total
 from rummy500.casino.game import ACTION_NAMES, GameError, Hand, Round
+from rummy500.casino.money import MAX_CHIPS, PLACES, ChipsError, format_chips, parse_chips, to_chips
 from rummy500.casino.rules import CasinoRules
 from rummy500.casino.strategy import Chart, advise
 
 __all__ = ["MAX_CHIPS", "Session", "play"]
 
-#: The largest bankroll or bet accepted (a table limit: beyond it, floats stop counting single chips).
-MAX_CHIPS = 10**12
-
 _KEYS = {"h": "H", "s": "S", "d": "D", "p": "P", "r": "R"}
 HELP = (
     "actions: h hit, s stand, d double, p split, r surrender (or the words); "
-    "? a hint; help; quit. Between hands: a bet, Enter for the last bet, or quit."
+    "? a hint; help; quit. Between hands: a bet, Enter for the last bet (or all your chips when they are fewer), "
+    "or quit."
 )
 
 
@@ -37,30 +38,41 @@ class Session:
     Args:
         rules: the table rules.
         chart: the basic strategy used for hints and to count mistakes.
-        bankroll: the starting chips.
-        seed: the shoe's seed (``None``: random).
+        bankroll: the starting chips, kept exactly (a float is read as its shortest
+            decimal, a string as typed: see :func:`~rummy500.casino.money.to_chips`).
+        seed: the shoe's seed, 0 or more (``None``: random).
         inp, out: where the player types and reads.
 
     Raises:
-        ValueError: a bankroll that is not a finite positive number up to :data:`MAX_CHIPS`.
+        ValueError: a bankroll that is not more than 0 and at most :data:`MAX_CHIPS`
+            chips with at most 12 decimal places, or a negative seed.
     """
 
     def __init__(
-        self, rules: CasinoRules, chart: Chart, bankroll: float, seed: int | None, inp: TextIO, out: TextIO
+        self,
+        rules: CasinoRules,
+        chart: Chart,
+        bankroll: Fraction | int | float | str,
+        seed: int | None,
+        inp: TextIO,
+        out: TextIO,
     ) -> None:
-        if not (math.isfinite(bankroll) and 0 < bankroll <= MAX_CHIPS):
-            raise ValueError(f"the bankroll must be more than 0 and at most {MAX_CHIPS:g} chips, not {bankroll:g}")
+        try:
+            self.bankroll: Fraction = to_chips(bankroll)
+        except ChipsError as exc:
+            raise ValueError(f"the bankroll must be {_RANGE}, not {bankroll}") from exc
+        if seed is not None and seed < 0:
+            raise ValueError(f"the seed must be 0 or more, not {seed}")
         self.rules = rules
         self.chart = chart
-        self.bankroll = float(bankroll)
         self.shoe = Shoe(rules.decks, random.Random(seed))
         self.inp = inp
         self.out = out
         self.rounds = 0
         self.decisions = 0
         self.mistakes = 0
-        self.last_bet = min(10.0, self.bankroll)
-        self._round: Round | None = None
+        self.last_bet: Fraction = min(Fraction(10), self.bankroll)
+        self._round: Round[Fraction] | None = None
 
     def say(self, text: str) -> None:
         """Print a line for the player."""
@@ -103,37 +115,46 @@ class Session:
         if self.bankroll <= 0:
             self.say("You are out of chips.")
         self.say(
-            f"Rounds {self.rounds}, bankroll {self.bankroll:g}, basic-strategy mistakes {self.mistakes} of {self.decisions} decisions."
+            f"Rounds {self.rounds}, bankroll {format_chips(self.bankroll)}, "
+            f"basic-strategy mistakes {self.mistakes} of {self.decisions} decisions."
         )
         return 0
 
-    def _ask_bet(self) -> float | None:
+    def _ask_bet(self) -> Fraction | None:
         while True:
-            line = self.ask(f"Bankroll {self.bankroll:g}. Bet [{self.last_bet:g}]: ")
+            # Enter repeats the last bet, or bets every chip left when they are fewer.
+            default = min(self.last_bet, self.bankroll, Fraction(MAX_CHIPS))
+            line = self.ask(f"Bankroll {format_chips(self.bankroll)}. Bet [{format_chips(default)}]: ")
             if line is None or line.lower() in ("q", "quit", "exit"):
                 return None
             if line.lower() == "help":
                 self.say(HELP)
                 continue
-            try:
-                bet = float(line) if line else self.last_bet
-            except ValueError:
-                bet = math.nan
-            if not math.isfinite(bet):
-                self.say(f"not a bet: {line!r} (a number of chips, e.g. 10)")
-                continue
-            if not 0 < bet <= min(self.bankroll, MAX_CHIPS):
-                limit = (
-                    f"your bankroll {self.bankroll:g}"
-                    if self.bankroll <= MAX_CHIPS
-                    else f"the table limit {MAX_CHIPS:g}"
-                )
+            limit = (
+                f"your bankroll {format_chips(self.bankroll)}"
+                if self.bankroll <= MAX_CHIPS
+                else f"the table limit {format_chips(MAX_CHIPS)}"
+            )
+            if not line:
+                bet = default
+            else:
+                try:
+                    bet = parse_chips(line)
+                except ChipsError as exc:
+                    if exc.kind == "number":
+                        self.say(f"not a bet: {line!r} (a number of chips, e.g. 10)")
+                    elif exc.kind == "places":
+                        self.say(f"not a bet: {line!r} (at most {PLACES} decimal places)")
+                    else:
+                        self.say(f"the bet must be more than 0 and at most {limit}")
+                    continue
+            if bet > self.bankroll:
                 self.say(f"the bet must be more than 0 and at most {limit}")
                 continue
             self.last_bet = bet
             return bet
 
-    def _show_table(self, r: Round) -> None:
+    def _show_table(self, r: Round[Fraction]) -> None:
         self.say(f"Dealer shows {r.up_card.pretty()}")
         for i, h in enumerate(r.hands):
             mark = ">" if not r.finished and i == r.active else " "
@@ -141,7 +162,7 @@ class Session:
             extra = " (doubled)" if h.doubled else ""
             self.say(f"{mark} {label}: {_show(h.cards)} = {h.total}{extra}")
 
-    def _play_round(self, bet: float) -> bool:
+    def _play_round(self, bet: Fraction) -> bool:
         if self.shoe.needs_shuffle:
             self.shoe.shuffle()
             self.say("(the shoe is shuffled)")
@@ -192,32 +213,37 @@ class Session:
         self.say(f"Dealer: {_show(r.dealer)} = {_total(r.dealer)}")
         self.bankroll += r.net
         self._round = None
-        self.say(f"Result: {r.net:+g}" + (f" (bonus {r.bonus_paid:+g})" if r.bonus_paid else ""))
+        bonus = f" (bonus {format_chips(r.bonus_paid, sign=True)})" if r.bonus_paid else ""
+        self.say(f"Result: {format_chips(r.net, sign=True)}{bonus}")
         return True
 
-    def _abandon(self, r: Round) -> None:
+    def _abandon(self, r: Round[Fraction]) -> None:
         """Quit mid-round: the bets on the table are lost, bonuses already paid stay paid."""
-        lost = sum(_at_stake(x) for x in r.hands)
+        lost = sum((_at_stake(x) for x in r.hands), Fraction(0))
         self.bankroll += r.bonus_paid - lost
-        kept = f"; bonuses paid ({r.bonus_paid:+g}) are kept" if r.bonus_paid else ""
-        self.say(f"Round abandoned: the bets on the table are lost ({-lost:+g}){kept}.")
+        kept = f"; bonuses paid ({format_chips(r.bonus_paid, sign=True)}) are kept" if r.bonus_paid else ""
+        self.say(f"Round abandoned: the bets on the table are lost ({format_chips(-lost, sign=True)}){kept}.")
 
-    def _covers(self, r: Round, h: Hand) -> bool:
+    def _covers(self, r: Round[Fraction], h: Hand[Fraction]) -> bool:
         """The bankroll covers the bets on the table plus another ``h.bet`` (a double or a split)."""
-        return sum(x.bet for x in r.hands) + h.bet <= self.bankroll
+        return sum((x.bet for x in r.hands), Fraction(0)) + h.bet <= self.bankroll
 
-    def _affordable(self, r: Round, h: Hand, code: str) -> bool:
+    def _affordable(self, r: Round[Fraction], h: Hand[Fraction], code: str) -> bool:
         action = _KEYS.get(code.lower(), {v: k for k, v in ACTION_NAMES.items()}.get(code.lower(), ""))
         if action in ("D", "P") and action in r.legal_actions() and not self._covers(r, h):
-            self.say(f"not enough chips to {ACTION_NAMES[action]} (bankroll {self.bankroll:g})")
+            self.say(f"not enough chips to {ACTION_NAMES[action]} (bankroll {format_chips(self.bankroll)})")
             return False
         return True
 
 
-def _at_stake(h: Hand) -> float:
+#: What a bankroll must be, for the errors.
+_RANGE = f"more than 0 and at most {format_chips(MAX_CHIPS)} chips, with at most {PLACES} decimal places"
+
+
+def _at_stake(h: Hand[Fraction]) -> Fraction:
     """What an unsettled hand loses when the round is abandoned."""
     if h.bonus_ends_hand:
-        return 0.0  # the bonus was its whole result
+        return Fraction(0)  # the bonus was its whole result
     return h.bet / 2 if h.surrendered else h.bet
 
 
@@ -229,7 +255,7 @@ def _total(cards: list[Card]) -> str:
 def play(
     rules: CasinoRules,
     chart: Chart,
-    bankroll: float,
+    bankroll: Fraction | int | float | str,
     seed: int | None,
     inp: TextIO | None = None,
     out: TextIO | None = None,

@@ -4,13 +4,15 @@ Each round is dealt from a full shoe (a continuous shuffler: the cards of a roun
 back before the next), which is what the exact analysis assumes. The result is the
 mean net per initial bet with its 95% normal interval. Chunks of rounds are seeded
 from the run's seed and the chunk number, so a run gives the same figures on any
-number of worker processes.
+number of worker processes. Seeds are 0 or more (``random.Random`` would deal a
+negative seed's cards for its absolute value).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import signal
 from dataclasses import dataclass
 
 from rummy500.casino.cards import Card, Shoe
@@ -18,9 +20,13 @@ from rummy500.casino.game import Round
 from rummy500.casino.rules import CasinoRules
 from rummy500.casino.strategy import Chart, advise
 
-__all__ = ["ContinuousShoe", "SimResult", "play_rounds", "simulate"]
+__all__ = ["MIN_ROUNDS", "ContinuousShoe", "SimResult", "play_rounds", "simulate"]
 
 CHUNK = 50_000
+
+#: The fewest rounds whose 95% interval is compared with the exact edge: below this the
+#: normal interval means little (and one round has none at all).
+MIN_ROUNDS = 1000
 
 
 class ContinuousShoe(Shoe):
@@ -96,9 +102,25 @@ class SimResult:
         """Half the 95% interval of the house edge, in percentage points."""
         return 100 * 1.959964 * self.sd / math.sqrt(self.rounds)
 
+    @property
+    def comparable(self) -> bool:
+        """Whether the interval means something: at least :data:`MIN_ROUNDS` rounds, not all alike."""
+        return self.rounds >= MIN_ROUNDS and self.sd > 0
+
+    def agrees(self, exact: float) -> bool | None:
+        """Whether the exact house edge (in percent) is inside the 95% interval (``None``: not :attr:`comparable`)."""
+        if not self.comparable:
+            return None
+        return abs(self.edge - exact) <= self.half_width
+
 
 def play_rounds(rules: CasinoRules, chart: Chart, rounds: int, seed: int) -> SimResult:
-    """Play ``rounds`` rounds by basic strategy from a continuous shuffler seeded with ``seed``."""
+    """Play ``rounds`` rounds by basic strategy from a continuous shuffler seeded with ``seed``.
+
+    Raises:
+        ValueError: a negative seed.
+    """
+    _check_seed(seed)
     rng = random.Random(seed)
     shoe = ContinuousShoe(rules.decks, rng)
     res = SimResult()
@@ -117,6 +139,16 @@ def play_rounds(rules: CasinoRules, chart: Chart, rounds: int, seed: int) -> Sim
     return res
 
 
+def _check_seed(seed: int) -> None:
+    if seed < 0:
+        raise ValueError(f"the seed must be 0 or more, not {seed}")
+
+
+def _ignore_ctrl_c() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the pool (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _chunk(args: tuple[CasinoRules, dict, int, int]) -> SimResult:
     rules, chart, rounds, seed = args
     return play_rounds(rules, Chart.from_dict(chart), rounds, seed)
@@ -127,15 +159,21 @@ def simulate(
 ) -> SimResult:
     """Play ``rounds`` rounds in chunks of ``chunk`` (on ``workers`` processes when more than one).
 
-    The same seed and chunk size give the same result whatever ``workers`` is.
+    The same seed and chunk size give the same result whatever ``workers`` is. On
+    Ctrl-C (``KeyboardInterrupt`` in this process) the workers are terminated and the
+    interrupt goes on to the caller.
+
+    Raises:
+        ValueError: a negative seed.
     """
+    _check_seed(seed)
     sizes = [chunk] * (rounds // chunk) + ([rounds % chunk] if rounds % chunk else [])
     jobs = [(rules, chart.to_dict(), n, seed * 1_000_003 + i) for i, n in enumerate(sizes)]
     total = SimResult()
     if workers > 1 and len(jobs) > 1:
         import multiprocessing
 
-        with multiprocessing.Pool(workers) as pool:
+        with multiprocessing.Pool(workers, initializer=_ignore_ctrl_c) as pool:
             for part in pool.imap(_chunk, jobs):
                 total.add(part)
     else:
