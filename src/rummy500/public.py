@@ -55,7 +55,8 @@ class Public:
         stock_count: cards left in the stock.
         discard: the discard pile, bottom first (all of it face up).
         melds: the table melds, with who laid each card.
-        known: per seat, the cards seen taken from the pile and still held.
+        known: per seat, the cards seen taken into the hand (from the pile, or a
+            joker from a meld by a swap) and still held.
         obligation: a card the player to move took from the pile and must use.
         taken_top: the single top card taken this turn (may not go back).
         drawn: cards the player to move drew this turn (``discard_count: match_drawn``).

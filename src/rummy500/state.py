@@ -2124,6 +2124,9 @@ class RoundState:
         if d.known[seat]:
             self._forget(d, seat, (c,))
         hand.append(JOKER)
+        # Everybody saw the joker go from the meld into the hand: it is known held, as a card
+        # taken from the pile is, until it is played (see _forget).
+        d.known = _with(d.known, seat, tuple(sorted(d.known[seat] + (JOKER,))))
 
     def _go_out_by_discard(self, d: Draft, seat: int, cards: Sequence[Card]) -> LeftRummy | None:
         """``seat`` discarded its last card(s): it goes out, floats, or (``rummy_after_going_out``) left a Rummy."""

@@ -9,8 +9,10 @@ import pyspiel
 import pytest
 
 import rummy500.env.openspiel  # noqa: F401 - registers the game
+from rummy500.cards import JOKER
 from rummy500.env.encoding import Decision
 from rummy500.env.openspiel import GAME_NAME, Rummy500State
+from rummy500.events import Discarded, LaidOff, Melded, Swapped
 
 
 def step(state: Rummy500State, rng: np.random.Generator) -> None:
@@ -87,3 +89,37 @@ def test_a_selection_in_progress_stays_with_its_decider_only() -> None:
         play_on = np.random.default_rng(seed)
         while not other.is_terminal():
             step(other, play_on)
+
+
+def test_a_joker_won_by_a_swap_stays_with_the_swapper_in_every_resampled_state() -> None:
+    # Everybody saw the joker go from the meld into the swapper's hand: until the swapper plays a
+    # joker again, every state resampled for another seat deals it one (before the fix, 72 worlds
+    # in 100 of the first swap below left it none).
+    game = pyspiel.load_game(GAME_NAME, {"joker_swap": True, "players": 3, "max_rounds": 1})
+    swaps = checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        won = [0, 0, 0]  # per seat: jokers won by a swap and not played since
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            seen = len(state.c.history)
+            state.apply_action(rng.choice(state.legal_actions()))
+            for e in state.c.history[seen:]:
+                if isinstance(e, Swapped):
+                    won[e.seat] += 1
+                    swaps += 1
+                elif isinstance(e, Melded | LaidOff | Discarded):
+                    won[e.seat] = max(0, won[e.seat] - sum(c.is_joker for c in e.cards))
+            if state.is_terminal() or state.is_chance_node() or not any(won):
+                continue
+            for seat in (s for s in range(3) if won[s]):
+                other = (seat + 1) % 3
+                for i in range(5):
+                    world = state.resample_from_infostate(other, random.Random(i).random)
+                    assert world.c.table.match.state.hands[seat].count(JOKER) >= won[seat]
+                    checked += 1
+    assert swaps >= 3 and checked >= 100

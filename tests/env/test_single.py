@@ -111,3 +111,42 @@ def test_gymnasium_make_builds_the_environment_by_its_id() -> None:
         if terminated or truncated:
             break
     assert terminated
+
+
+# Eight seats of 13 cards: the bots sometimes finish the round before the last seat's first turn.
+EARLY = {"players": 8, "hand_size": 13}
+
+
+def test_reset_never_returns_an_episode_that_is_already_over() -> None:
+    # Seed 7 deals a one-round match that the bots finished before seat 7's first turn (an
+    # all-zero mask, a step refused); such a match is dealt again.
+    for seed in range(12):
+        e = SingleAgentEnv(rules={**EARLY, "rounds": 1}, opponents="random", seat=7)
+        obs, info = e.reset(seed=seed)
+        assert obs["action_mask"].any() and not e.table.over and not e.table.truncated
+        assert info["reward_before_first_decision"] == 0.0
+        obs, *_ = e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        again = SingleAgentEnv(rules={**EARLY, "rounds": 1}, opponents="random", seat=7)
+        assert np.array_equal(again.reset(seed=seed)[0]["observation"], e.reset(seed=seed)[0]["observation"])
+
+
+def test_reset_refuses_rules_that_leave_the_learner_no_decision(monkeypatch) -> None:
+    import rummy500.env.single as single
+
+    monkeypatch.setattr(single, "RESET_DEALS", 1)  # seed 7's first match ends before seat 7 decides
+    e = SingleAgentEnv(rules={**EARLY, "rounds": 1}, opponents="random", seat=7)
+    with pytest.raises(ValueError, match="1 matches in a row ended before seat 7 had a decision"):
+        e.reset(seed=7)
+
+
+def test_reward_before_first_decision_is_the_learners_reward_for_the_rounds_already_over() -> None:
+    early = 0
+    for seed in range(16):
+        e = SingleAgentEnv(rules={**EARLY, "rounds": 3}, opponents="random", seat=7)
+        obs, info = e.reset(seed=seed)
+        assert obs["action_mask"].any()
+        over = [r.round_scores for r in e.table.match.rounds if r.round_scores is not None]
+        expected = sum(round_rewards(e.rules, scores)[7] for scores in over)
+        assert info["reward_before_first_decision"] == pytest.approx(expected)
+        early += bool(over)
+    assert early  # some matches had a round over before the learner's first decision

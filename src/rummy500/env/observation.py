@@ -120,7 +120,11 @@ def layout(players: int, cards: int = MAX_PILE) -> ObservationLayout:
         ("meld_flags", slots * 2, "each meld: sealed, doubled (Dealer's Gambit)"),
         ("laid_by", n * CARD_KINDS, "per relative seat: table cards that seat laid"),
         ("claimed", CARD_KINDS, "table cards claimed by calling Rummy"),
-        ("known", n * HAND_KINDS, "per relative seat: cards seen taken from the pile and still held"),
+        (
+            "known",
+            n * HAND_KINDS,
+            "per relative seat: cards seen taken into the hand (from the pile, or a joker from a meld by a swap) and still held",
+        ),
         ("removed", HAND_KINDS, "cards out of play this round"),
         ("hand_sizes", n, "per relative seat: cards in hand / 20"),
         ("scores", n, "per relative seat: match total / target"),

@@ -35,6 +35,11 @@
   discarded this round; the **information-state string** is the seat's
   perfect-recall history (its dealt hand, then the engine's events as that
   seat may see them: its own draws with their cards, the others' without).
+* **Observers** (``make_observation`` with an ``IIGObservationType``):
+  ``private_info`` SINGLE_PLAYER gives the player's observation or
+  information state as above; NONE the public part alone (the tensor
+  without :data:`PRIVATE_FIELDS`, no hand in the strings); ALL_PLAYERS,
+  ``public_info=False`` and observation parameters are refused (ValueError).
 * ``resample_from_infostate`` deals the cards the player cannot see at random,
   consistently with its view (the engine's determinization).
 
@@ -70,6 +75,7 @@ from rummy500.state import ResampleError, RoundState, build_pack, state_from_vie
 
 __all__ = [
     "GAME_NAME",
+    "PRIVATE_FIELDS",
     "RESAMPLE_TRIES",
     "UNSET_NUMBER",
     "UNSET_TEXT",
@@ -298,9 +304,35 @@ class Rummy500Game(pyspiel.Game):
         return Rummy500State(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """An observer: information state when ``iig_obs_type.perfect_recall``, else the observation."""
-        perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return _Observer(self.rules, perfect)
+        """An observer of the kind ``iig_obs_type`` asks for (None: the observation, OpenSpiel's default).
+
+        ``perfect_recall`` picks the information state (else the observation);
+        ``private_info`` SINGLE_PLAYER adds what only the observing player
+        knows (its hand, its offer and its selection in progress), NONE leaves
+        the public part alone (a smaller tensor: :data:`PRIVATE_FIELDS` left
+        out, as OpenSpiel's own games leave out their private pieces).
+
+        Raises:
+            ValueError: a kind of observation not supported: ``public_info``
+                False, ``private_info`` ALL_PLAYERS, or any observation
+                parameter.
+        """
+        if params:
+            raise ValueError(f"python_rummy500 takes no observation parameters; passed {dict(params)}")
+        if iig_obs_type is None:
+            return _Observer(self.rules, perfect_recall=False, private=True)
+        if not iig_obs_type.public_info:
+            raise ValueError("python_rummy500 has no observation without the public information (public_info=False)")
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError(
+                "python_rummy500 has no observation of every player's private information "
+                "(private_info=ALL_PLAYERS): ask for SINGLE_PLAYER or NONE"
+            )
+        if private not in (pyspiel.PrivateInfoType.SINGLE_PLAYER, pyspiel.PrivateInfoType.NONE):
+            raise ValueError(f"python_rummy500 does not support private_info={private}")
+        single = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        return _Observer(self.rules, bool(iig_obs_type.perfect_recall), private=single)
 
 
 class _Core:
@@ -552,13 +584,15 @@ class _Look:
     hands: tuple[tuple[Card, ...], ...]
 
 
-def _history_line(item: Event | _Deal | _Look, player: int) -> str:
-    """One line of ``player``'s information-state string."""
+def _history_line(item: Event | _Deal | _Look, player: int | None) -> str:
+    """One line of ``player``'s information-state string (None: the public one, nobody's hand)."""
     if isinstance(item, _Deal):
+        if player is None:
+            return f"dealt round={item.round} dealer={item.dealer}"
         hand = "face down" if item.face_down else " ".join(map(str, item.hands[player]))
         return f"dealt round={item.round} dealer={item.dealer} hand={hand}"
     if isinstance(item, _Look):
-        return f"looked hand={' '.join(map(str, item.hands[player]))}"
+        return "looked" if player is None else f"looked hand={' '.join(map(str, item.hands[player]))}"
     d = item.seen_by(player).to_dict()
     kind = d.pop("event")
     parts = [kind]
@@ -571,16 +605,42 @@ def _history_line(item: Event | _Deal | _Look, player: int) -> str:
     return " ".join(parts)
 
 
-class _Observer:
-    """OpenSpiel observer: the observation tensor, or the information state."""
+#: The observation fields (:func:`~rummy500.env.observation.layout`) that only the observing player
+#: knows: its hand, whether it is deciding an out-of-turn offer (an offer comes only to a seat whose
+#: hand has a play) and the tokens it has selected so far. A public observer (``private_info`` NONE)
+#: leaves them out.
+PRIVATE_FIELDS = ("hand", "offer", "selected", "selected_depth")
 
-    def __init__(self, rules: Rules, perfect_recall: bool) -> None:
+
+class _Observer:
+    """OpenSpiel observer: the observation tensor, or the information state; the player's or the public one.
+
+    Args:
+        rules: the game's rules.
+        perfect_recall: the information state (else the observation).
+        private: with the observing player's private information (``private_info``
+            SINGLE_PLAYER); False: the public information alone (NONE).
+    """
+
+    def __init__(self, rules: Rules, perfect_recall: bool, private: bool = True) -> None:
         self.rules = rules
         self.players = players = rules.players
         self.perfect_recall = perfect_recall
+        self.private = private
         lay = layout_for(rules)
         self.cards = lay.cards
-        size = lay.size + (players * HAND_KINDS if perfect_recall else 0)
+        # The entries of the full observation that this observer keeps (None: all of them).
+        self._keep: np.ndarray | None = None
+        size = lay.size
+        if not private:
+            keep = np.ones(lay.size, bool)
+            for name, off, n, _ in lay.fields:
+                if name in PRIVATE_FIELDS:
+                    keep[off : off + n] = False
+            self._keep = np.flatnonzero(keep)
+            size = self._keep.size
+        self._obs_size = size
+        size += players * HAND_KINDS if perfect_recall else 0
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -588,16 +648,20 @@ class _Observer:
         self.tensor.fill(0)
         if state.c.table.match.state is None:
             return
-        turn = state.c.table.turn()
-        deciding = turn is not None and turn.seat == player and state.c.decision is not None
-        selected = state.c.decision.selected if deciding else ()  # type: ignore[union-attr]
         match = state.c.table.match
         rs = match.state
         assert rs is not None
         target = float(self.rules.target) or 1.0
-        # what the player's view holds: the public facts and its own hand
-        offer = bool(deciding and turn.offer)  # type: ignore[union-attr]
-        obs = encode_public(rs.public, player, rs.seen_hand(player), match.totals, target, selected, offer, self.cards)
+        if self._keep is not None:
+            # the public facts alone: no hand, no offer, no selection
+            obs = encode_public(rs.public, player, (), match.totals, target, (), False, self.cards)[self._keep]
+        else:
+            turn = state.c.table.turn()
+            deciding = turn is not None and turn.seat == player and state.c.decision is not None
+            selected = state.c.decision.selected if deciding else ()  # type: ignore[union-attr]
+            # what the player's view holds: the public facts and its own hand
+            offer = bool(deciding and turn.offer)  # type: ignore[union-attr]
+            obs = encode_public(rs.public, player, rs.seen_hand(player), match.totals, target, selected, offer, self.cards)
         self.tensor[: obs.size] = obs
         if self.perfect_recall:
             n = self.players
@@ -610,17 +674,22 @@ class _Observer:
         if state.c.table.match.state is None:
             return f"p{player} before the deal"
         v = state.view_of(player)
+        hand = f" hand {' '.join(map(str, v.hand))}" if self.private else ""
         now = (
-            f"p{player} hand {' '.join(map(str, v.hand))} | pile {' '.join(map(str, v.discard))} | "
+            f"p{player}{hand} | pile {' '.join(map(str, v.discard))} | "
             f"melds {' ; '.join(' '.join(map(str, m.cards)) for m in v.melds)} | totals {list(state.c.table.match.totals)}"
         )
         turn = state.c.table.turn()
-        if state.c.decision is not None and state.c.decision.selected and turn is not None and turn.seat == player:
+        decision = state.c.decision
+        if self.private and decision is not None and decision.selected and turn is not None and turn.seat == player:
             # The cards a decider has selected so far are its own secret until the action is complete.
-            now += " | selected " + ", ".join(token_name(t) for t in state.c.decision.selected)
+            now += " | selected " + ", ".join(token_name(t) for t in decision.selected)
         if not self.perfect_recall:
             return now
-        past = [_history_line(item, player) for item in state.c.history if isinstance(item, _Deal | _Look) or item.visible_to(player)]
+        # the history as the player may see it (the public one: as a spectator sees it, no hand dealt or drawn)
+        viewer = player if self.private else None
+        seen = [item for item in state.c.history if isinstance(item, _Deal | _Look) or item.visible_to(viewer)]
+        past = [_history_line(item, viewer) for item in seen]
         return "\n".join([*past, now])
 
 

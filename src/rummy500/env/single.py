@@ -33,7 +33,10 @@ from rummy500.env.observation import encode_public, layout_for
 from rummy500.env.table import Table
 from rummy500.rules import Rules
 
-__all__ = ["SingleAgentEnv"]
+__all__ = ["RESET_DEALS", "SingleAgentEnv"]
+
+#: How many matches :meth:`SingleAgentEnv.reset` deals, at most, to find one where the learner decides.
+RESET_DEALS = 100
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -111,17 +114,40 @@ class SingleAgentEnv(gymnasium.Env):
         self._rng = random.Random()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
-        """Deal a new match and play the bots up to the learner's first decision."""
+        """Deal a new match and play the bots up to the learner's first decision.
+
+        A match that ends before the learner has anything to decide (the bots
+        finish its last round, or the ``max_rounds``-th, before the learner's
+        first turn or offer) is no episode: it is dropped and another one is
+        dealt, with new bots, from the environment's random sequence (so a
+        seed still fixes the episode), at most :data:`RESET_DEALS` times.
+
+        The returned ``info["reward_before_first_decision"]`` is the learner's
+        reward for the rounds that ended before its first decision (rounds the
+        bots finished before the learner's first turn or offer; 0.0 almost
+        always). No step returns it: add it to the episode's return.
+
+        Raises:
+            ValueError: :data:`RESET_DEALS` matches in a row ended before the
+                learner's first decision (rules and a seat that leave it none).
+        """
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
         n = self.rules.players
         self.seat = self._rng.randrange(n) if self.seat_choice == "random" else int(self.seat_choice)
         others = [s for s in range(n) if s != self.seat]
-        self._bots = {s: make_bot(level, self._rng.getrandbits(32)) for s, level in zip(others, self.levels, strict=True)}
-        self.table = Table(self.rules, self._rng.getrandbits(63), self.max_rounds)
-        reward = self._play_bots()
-        return self._obs(), {"reward_before_first_decision": reward, **self._info()}
+        for _ in range(RESET_DEALS):
+            levels = zip(others, self.levels, strict=True)
+            self._bots = {s: make_bot(level, self._rng.getrandbits(32)) for s, level in levels}
+            self.table = Table(self.rules, self._rng.getrandbits(63), self.max_rounds)
+            reward = self._play_bots()
+            if self.decision is not None:
+                return self._obs(), {"reward_before_first_decision": reward, **self._info()}
+        raise ValueError(
+            f"{RESET_DEALS} matches in a row ended before seat {self.seat} had a decision: "
+            "these rules and this seat leave the learner nothing to do"
+        )
 
     def _play_bots(self) -> float:
         """Let the bots decide until it is the learner's turn or the match ends; the learner's reward meanwhile."""
