@@ -364,7 +364,9 @@ class LiveGame:
 
         Shown at the table when the round ends (the hands are laid open to be counted).
         Per seat ``bonus`` is the ``going_out_bonus`` in its round score (0 but for
-        the seat that went out; none when a Master's Hand scored the round). The
+        the seat that went out; none when a Master's Hand scored the round).
+        ``masters`` is the seat whose Rummy Master's Hand (``masters_hand``) scored
+        the round (500, before any ``score_divisor``), else None. The
         round that ends a game decided with a ``final_bonus`` adds ``final_bonus``
         ``{"seat", "points"}``, as the score sheet's ``bonus``: the seats' ``total``
         include it.
@@ -378,6 +380,7 @@ class LiveGame:
         summary: dict[str, Any] = {
             "round": round_index,
             "went_out": went_out,
+            "masters": state.masters,
             "seats": [
                 {
                     "seat": s,

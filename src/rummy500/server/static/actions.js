@@ -4,10 +4,14 @@
 
 import { RANK_ORDER, baseCard, cardText, sameMultiset, isJoker, rankOf, suitOf } from "./cards.js";
 
-/** The verb of an action dict: "draw", "take", "meld", ... */
+/**
+ * The verb of an action dict: "draw", "take", "meld", ... A Rummy! call comes first: under
+ * `calling_rummy: steal` a call carries the pile cards it melds (`{"rummy": 1, "meld": [...]}`),
+ * and is a call, never a meld from the hand.
+ */
 export function verbOf(action) {
-  for (const v of ["draw", "take", "meld", "layoff", "swap", "discard", "pass",
-    "rummy", "float", "nominate", "block"]) {
+  for (const v of ["rummy", "draw", "take", "meld", "layoff", "swap", "discard", "pass",
+    "float", "nominate", "block"]) {
     if (v in action) return v;
   }
   return Object.keys(action).find((k) => k !== "p") ?? "?";
@@ -103,9 +107,33 @@ export function legalTakes(legal) {
   return new Set(legal.filter((a) => verbOf(a) === "take").map((a) => a.take));
 }
 
-/** Rummy calls that are legal now, by claimed depth. */
+/** Rummy calls that are legal now (a steal's meld or lay-off of the claimed card included). */
 export function legalRummies(legal) {
   return legal.filter((a) => verbOf(a) === "rummy");
+}
+
+/** The pile card a Rummy! call claims (`pile`: the discard pile, bottom first), or null when unknown. */
+export function claimedCard(action, pile) {
+  const d = action?.rummy;
+  return Array.isArray(pile) && d >= 1 && pile.length >= d ? pile[pile.length - d] : null;
+}
+
+/**
+ * The cards a legal discard of several cards (`discard_count: match_drawn`) puts on the pile, in
+ * the order the player picked them (`picked`: hand cards, first picked first): they go on the pile
+ * in that order, the last one on top. The legal list names each choice once (ascending) and the
+ * server takes those cards in any order. `null` when `picked` is not those cards.
+ */
+export function discardInPickedOrder(action, picked) {
+  const cards = actionCards(action);
+  if (cards.length < 2 || !sameMultiset(cards, picked)) return null;
+  return { ...action, discard: [...picked] };
+}
+
+/** How many cards a discard takes now (`discard_count: match_drawn` after drawing two): 0 when none is legal. */
+export function discardSize(legal) {
+  const sizes = legal.filter((a) => verbOf(a) === "discard").map((a) => actionCards(a).length);
+  return sizes.length ? Math.max(...sizes) : 0;
 }
 
 export function ordinal(n) {
@@ -116,8 +144,9 @@ export function ordinal(n) {
 
 /**
  * Words for an action, for buttons, the log and the "other moves" list (melds numbered from 1, as seats).
- * `pile`: the discard pile before the move (bottom card first), when known (the review): a take of
- * several cards names the deepest one taken ("Take 11 cards from the pile, down to K♦").
+ * `pile`: the discard pile before the move (bottom card first), when known (the review, the table): a
+ * take of several cards names the deepest one taken ("Take 11 cards from the pile, down to K♦"), a
+ * Rummy! call the card it claims ("Call Rummy! on the 7♦, 1st card from the top, melding 6♦ 7♦ 8♦").
  */
 export function describe(action, pile = null) {
   const cards = (l) => l.map(cardText).join(" ");
@@ -134,10 +163,14 @@ export function describe(action, pile = null) {
     case "layoff": return `Lay off ${cards(action.layoff)} on meld ${action.on + 1}`;
     case "swap": return `Swap ${cardText(action.swap)} for the joker on meld ${action.on + 1}`;
     case "discard": return `Discard ${cards(actionCards(action))}`;
-    case "pass": return "Pass (do not draw)";
+    // Passing is legal only with an empty stock, and it ends the round (the engine's Pass).
+    case "pass": return "Pass (ends the round)";
     case "rummy": {
-      let t = `Call Rummy! on the ${ordinal(action.rummy)} card from the top`;
-      if (action.on != null) t += `, onto meld ${action.on + 1}`;
+      // Several calls may claim the same card or meld the same cards: the depth tells them apart.
+      const card = claimedCard(action, pile);
+      let t = card ? `Call Rummy! on the ${cardText(card)}, ${ordinal(action.rummy)} card from the top`
+        : `Call Rummy! on the ${ordinal(action.rummy)} card from the top`;
+      if (action.on != null) t += `, laying it on meld ${action.on + 1}`;
       if (action.meld) t += `, melding ${cards(action.meld)}`;
       return t;
     }

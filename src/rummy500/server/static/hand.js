@@ -5,9 +5,11 @@
 // its code and which copy it is: "7H#0", "7H#1".
 
 import { cardEl, sortKey } from "./cards.js";
-import { h } from "./dom.js";
+import { h, clear } from "./dom.js";
 
 const ORDER_KEY = "rummy500.sort";
+// The selection key of the dealer's joker (Dealer's Gambit), which lies beside the hand, not in it.
+const DEALER_JOKER = "JK#dealer";
 
 export class Hand {
   constructor(onChange) {
@@ -21,6 +23,13 @@ export class Hand {
     this.el = h("div", {
       class: "hand", role: "group", "aria-label": "Your hand", dataset: { testid: "hand" },
     });
+    // Dealer's Gambit: the dealer's joker lies face up beside the dealer's hand, the dealer's to use
+    // while it is free (the view's `extra_jokers`). It is selected as a card of the hand is (its key
+    // DEALER_JOKER), so a selection with it matches the legal melds and lay-offs that use it.
+    this.dealerJoker = false;
+    this.dealerSlot = h("div", { class: "dealer-joker-slot", hidden: true, dataset: { testid: "dealer-joker-slot" } });
+    // The hand and the dealer's joker side by side (the hand keeps the width the joker leaves).
+    this.row = h("div", { class: "hand-row" }, [this.el, this.dealerSlot]);
     this.drag = null;
     this.tap = null;          // the card a pointer's release just toggled (its click is skipped)
     // What the hand did with the last presses, releases and clicks (newest last),
@@ -44,7 +53,8 @@ export class Hand {
    * The hand's cards; `faceDown` is how many lie face down instead (Dealer's Gambit: nobody looks
    * at their cards before the dealer nominates), shown as card backs.
    */
-  update(cards, faceDown = 0) {
+  update(cards, faceDown = 0, dealerJoker = false) {
+    this.setDealerJoker(dealerJoker);
     this.faceDown = cards?.length ? 0 : faceDown;
     const keys = Hand.keysOf(cards || []);
     const had = new Set(this.order);
@@ -70,6 +80,7 @@ export class Hand {
       if (at < 0) this.order.push(k);
       else this.order.splice(at, 0, k);
     }
+    if (this.dealerJoker) present.add(DEALER_JOKER);
     const gone = [...this.selected].filter((k) => !present.has(k));
     if (gone.length) this.note(`left the hand while selected: ${gone.join(" ")}`);
     this.selected = new Set([...this.selected].filter((k) => present.has(k)));
@@ -90,9 +101,51 @@ export class Hand {
     if (render) this.render();
   }
 
-  /** Selected cards, as codes, in hand order. */
+  /** Selected cards, as codes, in hand order (the dealer's joker, when selected, last). */
   selectedCards() {
-    return this.order.filter((k) => this.selected.has(k)).map(code);
+    const out = this.order.filter((k) => this.selected.has(k)).map(code);
+    if (this.selected.has(DEALER_JOKER)) out.push("JK");
+    return out;
+  }
+
+  /** Selected cards, as codes, in the order the player picked them (first picked first). */
+  pickedCards() {
+    return [...this.selected].map(code);
+  }
+
+  /** Whether the dealer's joker (not a card of the hand) is among the selected cards. */
+  dealerJokerSelected() {
+    return this.selected.has(DEALER_JOKER);
+  }
+
+  /**
+   * Show the dealer's joker beside the hand (`on`: it is free and this seat deals), or take it
+   * away (used, blocked, another round): a selected one leaves the selection.
+   */
+  setDealerJoker(on) {
+    on = !!on;
+    if (on === this.dealerJoker) return;
+    this.dealerJoker = on;
+    if (!on && this.selected.delete(DEALER_JOKER)) this.note("the dealer's joker went while selected");
+    clear(this.dealerSlot);
+    this.dealerSlot.hidden = !on;
+    if (!on) return;
+    const el = cardEl("JK", { tag: "button", testid: "card-dealer-joker", extraLabel: "the dealer's joker: yours to use this hand, not in your hand" });
+    el.type = "button";
+    el.dataset.key = DEALER_JOKER;
+    el.classList.add("dealer-joker");
+    el.addEventListener("click", () => this.toggle(DEALER_JOKER, "click (the dealer's joker)"));
+    this.dealerSlot.append(h("span", { class: "dj-label", "aria-hidden": "true" }, "Dealer's joker"), el);
+    this.renderDealerJoker();
+  }
+
+  /** The dealer's joker's selected look (as a card of the hand). */
+  renderDealerJoker() {
+    const el = this.dealerSlot.querySelector("[data-testid=card-dealer-joker]");
+    if (!el) return;
+    const on = this.selected.has(DEALER_JOKER);
+    el.setAttribute("aria-pressed", on ? "true" : "false");
+    el.classList.toggle("selected", on);
   }
 
   clearSelection() {
@@ -130,6 +183,7 @@ export class Hand {
    * elements and no click would fire.
    */
   render(focusKey = null) {
+    this.renderDealerJoker();
     const active = focusKey ?? document.activeElement?.dataset?.key;
     // A big hand overlaps like a held fan so it stays on one or two rows.
     this.el.classList.toggle("many", this.order.length > 10);

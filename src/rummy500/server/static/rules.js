@@ -8,14 +8,19 @@ import { optionLabel, playerWords, valueText } from "./lobby.js";
 // Per option and value: one sentence. Options missing here are said from the rules catalogue
 // (GET /api/rules: the option's label, the value's label and description) once it has come,
 // else as "name: value".
+// The natural cards of each `card_values`; what a joker counts is said after them (jokerWords).
+const CARD_WORDS = {
+  standard: "Cards count their number; 10, jack, queen and king 10; aces 15 (1 at the low end of a run)",
+  flat: "Cards count 5 (2 to 9), 10 (10 to king) and 15 (ace; 5 at the low end of a run)",
+  ace_25: "Cards count their number; 10, jack, queen and king 10; aces 25 wherever they are",
+  pip_rank: "Cards count their rank: ace 1, 2 to 10 their number, jack 11, queen 12, king 13",
+  ace_11: "Aces count 11 (1 at the low end of a run); 10, jack, queen and king 10; other cards their number; an ace left in hand counts 15",
+};
+
 const WORDS = {
-  card_values: {
-    standard: "Cards count their number; 10, jack, queen and king 10; aces 15 (1 at the low end of a run); jokers 15.",
-    flat: "Cards count 5 (2 to 9), 10 (10 to king) and 15 (ace; 5 at the low end of a run); jokers 15.",
-    ace_25: "Cards count their number; 10, jack, queen and king 10; aces 25 wherever they are; jokers 15.",
-    pip_rank: "Cards count their rank: ace 1, 2 to 10 their number, jack 11, queen 12, king 13; jokers 15.",
-    ace_11: "Aces count 11 (1 at the low end of a run); 10, jack, queen and king 10; other cards their number; a melded joker counts as the card it stands for; an ace or a joker left in hand counts 15.",
-  },
+  // With the standard jokers (15; as their card with ace_11): a table's own jokers are said by cardWords.
+  card_values: Object.fromEntries(Object.entries(CARD_WORDS).map(([k, w]) => [k,
+    `${w}; ${k === "ace_11" ? "a melded joker counts as the card it stands for, 15 left in hand" : "jokers 15"}.`])),
   score_divisor: {
     1: "Scores count in full.",
     5: "Each round's score is divided by 5 (rounded), so a 100-point game is short.",
@@ -42,7 +47,7 @@ const WORDS = {
   },
   stock_out: {
     end_round: "When the stock runs out the round ends (unless the next player takes from the pile).",
-    immediate: "The round ends as soon as the stock runs out.",
+    immediate: "When the stock runs out the round ends: the player who drew its last card finishes that turn first.",
     reshuffle: "When the stock runs out the discard pile is shuffled into a new stock.",
     play_on: "When the stock runs out play goes on from the discard pile.",
   },
@@ -128,6 +133,39 @@ function packsInWords(r, players) {
   return auto(r.jokers) ? null : `One pack with ${jk}.`;
 }
 
+/** How many jokers are in play (`jokers` "auto": two a pack), as the engine has it. */
+function jokerCount(r, players) {
+  const n = Number(r.players ?? players ?? 2);
+  const auto = (x) => x === undefined || x === null || x === "auto";
+  const decks = auto(r.decks) ? (n <= 4 || r.dealers_gambit ? 1 : 2) : Number(r.decks);
+  return auto(r.jokers) ? 2 * decks : Number(r.jokers);
+}
+
+/**
+ * What a joker counts at this table, as the engine scores it (scoring.joker_value): a house value
+ * (`custom_values` JK, then a `joker_value` number), as its card (`represented`, or `ace_11` with
+ * the value automatic: 15 left in hand), 0 under Dealer's Gambit, else 15. "" when no joker is in play.
+ */
+function jokerWords(r, players) {
+  if (!jokerCount(r, players)) return "";
+  const custom = r.custom_values && typeof r.custom_values === "object" ? r.custom_values.JK : undefined;
+  if (custom !== undefined) return `jokers ${custom}`;
+  const jv = r.joker_value ?? "auto";
+  if (typeof jv === "number") return `jokers ${jv}`;
+  if (jv === "represented") return "a melded joker counts as the card it stands for, 15 left in hand";
+  if (r.dealers_gambit) return "jokers 0";
+  if ((r.card_values ?? "standard") === "ace_11") return "a melded joker counts as the card it stands for, 15 left in hand";
+  return "jokers 15";
+}
+
+/** What the cards count at this table: the natural cards of its `card_values`, then its jokers. */
+function cardValueWords(r, players) {
+  const natural = CARD_WORDS[r.card_values ?? "standard"];
+  if (!natural) return said("card_values", r.card_values);
+  const jokers = jokerWords(r, players);
+  return `${natural}${jokers ? `; ${jokers}` : ""}.`;
+}
+
 /** The table's rules and settings as sentences (the most important first); `players`: the seats, if the rules do not say. */
 export function rulesInWords(rules, settings, players) {
   const r = rules || {};
@@ -136,14 +174,15 @@ export function rulesInWords(rules, settings, players) {
   else out.push(`First to ${r.target ?? 500} points wins.`);
   // How the points are counted, next to the target they count towards: what the cards are worth is
   // always said (a table of the standard values says it too), the divisor where the table has one.
-  out.push(said("card_values", r.card_values ?? "standard"));
+  out.push(cardValueWords(r, players));
   if (r.score_divisor !== undefined) out.push(said("score_divisor", r.score_divisor));
   for (const key of ["discard_draw", "must_use_taken", "calling_rummy", "going_out"]) out.push(said(key, r[key] ?? Object.keys(WORDS[key])[0]));
   if (r.first_meld_min) out.push(`Your first melds must total at least ${r.first_meld_min} points.`);
   if (r.min_run && r.min_run !== 3) out.push(`Runs need at least ${r.min_run} cards.`);
   const packs = packsInWords(r, players);
   if (packs) out.push(packs);
-  const shown = new Set(["target", "rounds", "players", "preset", "card_values", "score_divisor", "discard_draw", "must_use_taken", "calling_rummy", "going_out", "first_meld_min", "min_run", "decks", "jokers"]);
+  // (joker_value is said with the card values.)
+  const shown = new Set(["target", "rounds", "players", "preset", "card_values", "joker_value", "score_divisor", "discard_draw", "must_use_taken", "calling_rummy", "going_out", "first_meld_min", "min_run", "decks", "jokers"]);
   for (const [k, v] of Object.entries(r)) if (!shown.has(k)) out.push(said(k, v));
   const s = settings || {};
   out.push(s.turn_clock ? `Turn clock: ${s.turn_clock} s a turn, then the computer plays it.` : "No turn clock.");

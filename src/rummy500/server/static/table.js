@@ -8,6 +8,7 @@ import {
 import { cardEl, cardText, cardLabel, suitedText, listWords, baseCard } from "./cards.js";
 import {
   verbOf, selectionChoices, selectionCouldGrow, selectionProblem, legalTakes, legalRummies, describe, ordinal,
+  claimedCard, discardInPickedOrder, discardSize,
 } from "./actions.js";
 import { Hand } from "./hand.js";
 import { TableConnection } from "./connection.js";
@@ -85,6 +86,9 @@ class TablePage {
     this.lastRound = null;      // the last scored round (melded and in-hand points per seat)
     this.tablePoints = null;    // points each seat has on the table this round
     this.hintShown = null;      // {version, reason, text, action}
+    // going_out: unplayable_discard: log versions whose discard left its thrower floating, not out
+    // ({seat, cards}); the log's own words ("discarded J♦") do not say it.
+    this.floatNotes = new Map();
     this.readySent = -1;        // the round whose summary this page said Ready to
     this.wasMyTurn = false;
     this.announcedVersion = null;
@@ -167,7 +171,7 @@ class TablePage {
     this.handNote = h("p", { class: "hand-note", hidden: true, dataset: { testid: "hand-note" } });
     this.myArea = h("section", { class: "my-area", "aria-label": "Your hand and moves" }, [
       h("div", { class: "my-head" }, [h("h2", { class: "sr-only" }, "Your hand"), this.handNote, this.sortEl, this.unreadBtns[0]]),
-      this.hand.el,
+      this.hand.row,
       this.hintEl,
       this.actionsEl,
     ]);
@@ -876,6 +880,7 @@ class TablePage {
     // just loaded: the focus goes to the first move button when the player's turn comes, as it
     // does on every later turn (renderActions' kept focus), not 20 Tabs away behind the hand.
     if (first && this.focusLost()) this.keptFocus = "btn-draw";
+    this.noteFloats(msg.version);
     this.announceMoves(first, before);
     this.waiting.hidden = true;
     this.board.hidden = false;
@@ -912,9 +917,36 @@ class TablePage {
         const drawn = e.events?.find((ev) => ev?.event === "drew")?.cards ?? newCards(before?.hand, this.view.hand);
         said.push(drawn.length ? `You drew ${listWords(drawn.map(cardLabel))}` : "You drew a card");
       } else said.push(ownEntryText(e, names));
+      said.push(this.floatNote(e, names, { spoken: true, own: e?.seat === me }));
     }
     const text = said.filter(Boolean).join(". ");
     if (text) this.liveEl.textContent = text;
+  }
+
+  /**
+   * `going_out: unplayable_discard`: a discard that left its thrower with no cards but not out (the
+   * card could be played on a table meld, so the thrower floats) is noted by its log version, so the
+   * log and the live region say why the round goes on. Seen from the state right after it (its
+   * version): the thrower floating with an empty hand and the round not over.
+   */
+  noteFloats(version) {
+    const v = this.view;
+    if (this.table?.rules?.going_out !== "unplayable_discard" || !v || isOver(v)) return;
+    const e = this.log.find((x) => x?.kind === "action" && x.version === version);
+    const events = Array.isArray(e?.events) ? e.events : [];
+    const thrown = events.find((ev) => ev?.event === "discarded");
+    if (!thrown || events.some((ev) => ev?.event === "left_rummy")) return;
+    const seat = thrown.seat ?? e.seat;
+    if (v.floating?.[seat] && v.hand_sizes?.[seat] === 0) this.floatNotes.set(version, { seat, cards: thrown.cards || [] });
+  }
+
+  /** The words of a float noted for log entry `e` (noteFloats), or "": "Not out: J♦ could be laid off — Ann floats". */
+  floatNote(e, names, { spoken = false, own = false } = {}) {
+    const n = this.floatNotes.get(e?.version);
+    if (!n) return "";
+    const cards = spoken ? listWords(n.cards.map(cardLabel)) : n.cards.map(cardText).join(" ");
+    const who = own ? "you float" : `${names[n.seat] ?? `Seat ${n.seat + 1}`} floats`;
+    return `Not out: ${cards} could be laid off on a meld \u2014 ${who}`;
   }
 
   /** A chime (unless muted) and the title when the player's turn begins. */
@@ -941,12 +973,20 @@ class TablePage {
     const w = p.call_window;
     if (w && this.left(w.left) > 0) {
       const secs = this.left(w.left);
-      const canCall = legalRummies(this.view.legal || []).length > 0;
+      const calls = !this.summaryHolds() && legalRummies(this.view.legal || []).length > 0;
+      // The seat to move waits while the window is open (the server refuses it, "wait N s"): the
+      // others call first, and its own call, if it has one, comes once the window closes.
+      const toMove = this.view.to_move === me;
+      const canCall = calls && !toMove;
+      const words = canCall ? "Rummy! You may call now \u2014 "
+        : toMove && calls ? "Rummy! The others may call first; you can call Rummy! when this window closes \u2014 "
+          : toMove ? "Rummy! window \u2014 the others may call first: "
+            : "Rummy! window \u2014 anyone may call: ";
       // Set through the CSSOM: the page's Content-Security-Policy refuses style attributes.
       const bar = h("span");
       bar.style.width = `${Math.round((100 * secs) / (w.seconds || 1))}%`;
       parts.push(h("div", { class: `timer call${canCall ? " mine" : ""}`, dataset: { testid: "call-window" }, role: "timer" }, [
-        h("span", {}, canCall ? "Rummy! You may call now \u2014 " : "Rummy! window \u2014 anyone may call: "),
+        h("span", {}, words),
         h("b", {}, `${Math.ceil(secs)} s`),
         h("span", { class: "bar", "aria-hidden": "true" }, bar),
       ]));
@@ -1361,7 +1401,7 @@ class TablePage {
             class: `tag side side-${side}`, dataset: { testid: `side-tag-${s}` },
             title: sideTotal === null ? false : `Side ${SIDE_NAMES[side]}'s total: ${sideTotal} points`,
           }, sideTotal === null ? `side ${SIDE_NAMES[side]}` : `side ${SIDE_NAMES[side]}: ${sideTotal}`) : null,
-          v?.floating?.[s] ? h("span", { class: "tag float", title: "Melded out; goes out by discarding at a later turn" }, "floating") : null,
+          v?.floating?.[s] ? h("span", { class: "tag float", title: "Emptied the hand without going out: goes out by discarding at a later turn" }, "floating") : null,
           info.kind === "human" && info.autoplay ? h("span", { class: "tag off" }, "away — bot plays") : null,
           info.kind === "human" && info.connected === false && !info.autoplay ? h("span", { class: "tag off" }, "away") : null,
         ]),
@@ -1417,7 +1457,8 @@ class TablePage {
     else if (this.pace?.summary) text = `Round ${this.pace.summary.round + 1} is over: the next round starts when everyone is ready.`;
     else if (isOver(v)) text = "Round over.";
     else if (v.phase === "nominate") text = v.to_move === me ? "You are the dealer: nominate what jokers do this hand." : `${names[v.to_move]} is nominating what jokers do.`;
-    else if (v.to_move === me) text = v.phase === "draw" ? "Your turn: draw from the stock or take from the pile." : "Your turn: meld, lay off, then discard.";
+    else if (v.to_move === me && v.phase === "draw") text = `Your turn: ${this.drawWords() ?? "draw from the stock or take from the pile."}`;
+    else if (v.to_move === me) text = "Your turn: meld, lay off, then discard.";
     else text = `${names[v.to_move]} to ${v.phase === "draw" ? "draw" : "play"}.`;
     if (me === null || me === undefined || v.hand === null) text = `Watching. ${text}`;
     el.append(h("span", {}, text));
@@ -1436,6 +1477,23 @@ class TablePage {
         [`${who} use `, cardEl(v.obligation, { small: true }), " this turn (taken from the pile)."]));
     }
     setContent(this.statusLine, [...el.childNodes]);
+  }
+
+  /**
+   * What the player to draw may do when the stock is empty, from the legal list (a sentence in a
+   * player's words), or null while the stock has cards: a pass ends the round (`stock_out:
+   * end_round`), and under `play_on` the player must take from the pile while a card may be taken.
+   */
+  drawWords() {
+    const v = this.view;
+    if (!v || v.stock_count > 0) return null;
+    const legal = v.legal || [];
+    const takes = legal.some((a) => verbOf(a) === "take");
+    const pass = legal.some((a) => verbOf(a) === "pass");
+    if (takes && pass) return "the stock is empty: take from the pile, or pass to end the round.";
+    if (takes) return "the stock is empty: you must take from the pile.";
+    if (pass) return "the stock is empty and no card of the pile may be taken: pass to end the round.";
+    return "the stock is empty.";
   }
 
   /** Whether a round summary holds the table: nobody may move until it goes (the server refuses). */
@@ -1523,6 +1581,8 @@ class TablePage {
     if (this.summaryHolds()) return "The round is over: the next deal starts when everyone is ready.";
     if (v.to_move !== me) return `It is ${this.names()[v.to_move]}'s turn: wait for yours to take from the pile.`;
     if (v.phase !== "draw") return "You have already drawn this turn: meld, lay off, then discard.";
+    // The Rummy! call window: the seat to move waits for the others (the server would refuse it).
+    if (this.windowWait) return "Wait a moment: the other players may call Rummy! first; then the pile is yours to take from.";
     if (takes.size === 1 && takes.has(1)) return "Only the top card of the discard pile may be taken in this game.";
     return `You could not use the ${cardText(v.discard[v.discard.length - depth])} this turn, so you may not take it.`;
   }
@@ -1556,8 +1616,10 @@ class TablePage {
     const takeAct = takes.find((a) => !a.split);
     const splitAct = takes.find((a) => a.split); // Dealer's Gambit "split": spend a joker
     const rummyActs = legalRummies(v.legal || []).filter((a) => a.rummy === d);
+    // calling_rummy: steal: a call takes only the claimed card and lays it at once (no cards above it).
+    const steal = !!v.calls_steal && rummyActs.length > 0;
     const spoken = [];
-    if (takeAct || !splitAct) {
+    if (takeAct || (!splitAct && !steal)) {
       spoken.push(["pile-say-take", d === 1 ? `Take the top card, ${cardLabel(cards[0])}.`
         : `Take ${d} cards: ${listWords(cards.map(cardLabel))}. You must use the ${cardLabel(cards[0])} this turn.`]);
       el.append(h("p", {}, d === 1
@@ -1571,6 +1633,12 @@ class TablePage {
         "Split: spend a joker to take only the ", cardEl(cards[0], { small: true }),
         h("span", { class: "hint" }, ` \u2014 the ${d - 1} card${d > 2 ? "s" : ""} above it leave play for this hand; you must use the ${cardText(cards[0])} this turn.`)]));
     }
+    if (steal) {
+      spoken.push(["pile-say-rummy", `Rummy!: claim only the ${cardLabel(cards[0])}; it goes on the table in front of you at once, and play goes on as before.`]);
+      el.append(h("p", { dataset: { testid: "rummy-preview" } }, [
+        "Rummy! Claim only the ", cardEl(cards[0], { small: true }),
+        h("span", { class: "hint" }, " \u2014 it goes on the table in front of you at once; play goes on as before.")]));
+    }
     const row = h("div", { class: "row" });
     if (takeAct) {
       const b = h("button", { type: "button", class: "primary", "aria-describedby": "pile-say-take", dataset: { testid: "btn-take" } }, d === 1 ? "Take it" : `Take ${d} cards`);
@@ -1583,7 +1651,10 @@ class TablePage {
       row.append(b);
     }
     rummyActs.forEach((a, i) => {
-      const b = h("button", { type: "button", class: "rummy", dataset: { testid: i ? `btn-rummy-pile-${i}` : "btn-rummy-pile" } }, describe(a));
+      const b = h("button", {
+        type: "button", class: "rummy", "aria-describedby": steal ? "pile-say-rummy" : false,
+        dataset: { testid: i ? `btn-rummy-pile-${i}` : "btn-rummy-pile" },
+      }, suitedText(describe(a, pile)));
       b.addEventListener("click", () => this.send(a));
       row.append(b);
     });
@@ -1794,6 +1865,7 @@ class TablePage {
     const seatRow = (x) => h("tr", { dataset: { testid: `summary-${x.seat}` } }, [
       h("th", { scope: "row" }, [names[x.seat], x.seat === this.mySeat() && this.view?.hand != null ? h("span", { class: "you" }, " (you)") : null,
         x.seat === summary.went_out ? h("span", { class: "out" }, " \u2605 out") : null,
+        x.seat === summary.masters ? h("span", { class: "out", dataset: { testid: "summary-masters-tag" } }, " \u00B7 Master's Hand") : null,
         // Each row of cards says what it is: the cards left in hand (they count against), the melds (for).
         x.hand.length ? h("div", { class: "left-cards", role: "group", "aria-label": `left in hand: ${x.hand.map(cardLabel).join(", ")}` },
           [h("span", { class: "what", "aria-hidden": "true" }, "left in hand"), ...x.hand.map((c) => cardEl(c, { small: true }))]) : null,
@@ -1828,14 +1900,51 @@ class TablePage {
         h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Total")])),
       ...groups,
     ]);
-    // With a score divisor (the quick game) "Round" is not melded minus in hand: say how it comes.
+    // Where "Round" is not Melded minus Left in hand, a line under the table says how it comes.
+    const notes = this.summaryNotes(summary, names, bonusCol);
+    return notes.length ? h("div", { class: "summary-wrap" }, [table, ...notes]) : table;
+  }
+
+  /**
+   * The lines under a round's summary that say how "Round" comes from the points where it is not
+   * Melded minus Left in hand: a Master's Hand (`masters`: 500 for the round), the house rules'
+   * `hand_penalty: to_goer` (the hands left score for the player who went out), `stock_out_penalty:
+   * false` (no hand counts when the stock ran out), and a score divisor (the quick game).
+   */
+  summaryNotes(summary, names, bonusCol) {
     const rules = this.table?.rules || {};
     const divisor = Number(rules.score_divisor ?? 1);
-    if (!(divisor > 1)) return table;
-    const points = rules.hand_penalty === "to_goer" ? "the card points" : `(Melded \u2212 Left in hand${bonusCol ? " + Bonus" : ""})`;
-    return h("div", { class: "summary-wrap" }, [table,
-      h("p", { class: "hint summary-note", dataset: { testid: "summary-divisor" } },
-        `Round = ${points} \u00F7 ${divisor}, rounded: scores at this table are divided by ${divisor}.`)]);
+    const note = (testid, text) => h("p", { class: "hint summary-note", dataset: { testid } }, text);
+    const out = [];
+    const masters = summary.masters;
+    const goer = summary.went_out;
+    const named = (s) => names[s] ?? `Seat ${s + 1}`;
+    if (masters !== null && masters !== undefined) {
+      const divided = divisor > 1 ? ` \u00F7 ${divisor}` : "";
+      out.push(note("summary-masters", `Master's Hand: 500 for ${named(masters)}, who laid down a run of 7 or more cards and went out`
+        + ` by discarding in the same turn: ${named(masters)}'s Round = 500${divided}, whatever the cards; the others score as usual.`));
+    }
+    const sides = this.sides();
+    if (goer === null || goer === undefined) {
+      if (rules.stock_out_penalty === false) {
+        out.push(note("summary-hands", "The stock ran out: at this table cards left in hand then count for nobody, so Round = Melded."));
+      } else if (rules.hand_penalty === "to_goer") {
+        const count = sides ? sides.length : summary.seats.length;
+        out.push(note("summary-hands", count === 2
+          ? `Nobody went out: cards left in hand count for the other ${sides ? "side" : "player"}, so Round = Melded + the other ${sides ? "side's" : "player's"} Left in hand.`
+          : "Nobody went out: cards left in hand count for nobody at this table, so Round = Melded."));
+      }
+    } else if (rules.hand_penalty === "to_goer" && goer !== masters) {
+      const others = sides ? "the other side's" : "the others'";
+      out.push(note("summary-hands", `Cards left in hand count for the player who went out, not against their holders: `
+        + `${named(goer)}'s Round = Melded + ${others} Left in hand${bonusCol ? " + Bonus" : ""}; everyone else's Round = Melded.`));
+    }
+    // With a score divisor (the quick game) "Round" is not melded minus in hand: say how it comes.
+    if (divisor > 1) {
+      const points = rules.hand_penalty === "to_goer" ? "the card points" : `(Melded \u2212 Left in hand${bonusCol ? " + Bonus" : ""})`;
+      out.push(note("summary-divisor", `Round = ${points} \u00F7 ${divisor}, rounded: scores at this table are divided by ${divisor}.`));
+    }
+    return out;
   }
 
   /**
@@ -2083,6 +2192,7 @@ class TablePage {
     this.handNote.hidden = !note;
     if (spectating) {
       this.hand.el.hidden = true;
+      this.hand.row.hidden = true;
       this.sortEl.hidden = true;
       clear(this.actionsEl);
       // No seat token for this table in this browser (api.js keeps them per browser): a player who
@@ -2093,9 +2203,14 @@ class TablePage {
       return;
     }
     this.hand.el.hidden = false;
+    this.hand.row.hidden = false;
     this.sortEl.hidden = false;
     // Dealer's Gambit: until the dealer nominates, every hand lies face down (the view holds none).
-    this.hand.update(v.hand, v.phase === "nominate" ? (v.hand_sizes?.[v.seat] ?? 0) : 0);
+    // The free dealer's joker lies beside the dealer's hand once the hand is looked at, selectable
+    // as a card (the legal melds that use it list a joker the hand does not hold).
+    const nominating = v.phase === "nominate";
+    const dealerJoker = !nominating && !isOver(v) && v.dealer === v.seat && v.dealer_joker === "available";
+    this.hand.update(v.hand, nominating ? (v.hand_sizes?.[v.seat] ?? 0) : 0, dealerJoker);
     this.renderSort();
     this.renderActions();
   }
@@ -2146,8 +2261,19 @@ class TablePage {
     // While a round summary holds the table nobody may move (legalNow): the buttons wait too.
     const legal = this.pendingAction || this.windowWait ? [] : this.legalNow();
     const sel = this.hand.selectedCards();
-    const { melds, discards, layoffs, swaps } = selectionChoices(legal, sel);
+    const { melds, layoffs, swaps, discards: listed } = selectionChoices(legal, sel);
+    // Several cards discarded at once (`discard_count: match_drawn`) go on the pile in the order the
+    // player picked them, the last one on top (the legal list names each choice once, ascending).
+    const picked = this.hand.pickedCards();
+    const discards = listed.map((a) => discardInPickedOrder(a, picked) ?? a);
     const names = this.names();
+    const rules = this.table?.rules || {};
+    const me = this.mySeat();
+    const hand = v.hand || [];
+    // Going out by discarding a card that could be played (`going_out: unplayable_discard`) floats
+    // the player instead: said before the discard, on the button and in the hint.
+    const floatsIfDiscarded = rules.going_out === "unplayable_discard" && hand.length === 1 && discards.length > 0
+      && layoffs.size > 0 && v.to_move === me;
 
     const btn = (testid, label, actions, opts = {}) => {
       const b = h("button", {
@@ -2171,10 +2297,15 @@ class TablePage {
             { cls: "primary", chooseTitle: "Lay off: what does the joker stand for?" });
         }
       } else {
-        btn("btn-layoff", "Lay off", [], { title: "Select cards that extend a meld on the table" });
+        // A house rule that keeps this player from laying off (on some melds, or yet) is said here too.
+        const rule = this.layoffRule();
+        btn("btn-layoff", "Lay off", [], { title: rule ? `${rule} Select cards that extend such a meld.` : "Select cards that extend a meld on the table" });
       }
       for (const a of swaps) btn(`btn-swap-${a.on}`, `Swap for joker on meld ${a.on + 1}`, [a]);
-      btn("btn-discard", "Discard", discards, { cls: discards.length ? "danger" : "" });
+      btn("btn-discard", "Discard", discards, {
+        cls: discards.length ? "danger" : "",
+        title: floatsIfDiscarded ? "This card could be laid off: discarding it does not take you out (you would float)" : undefined,
+      });
     }
 
     // Moves that need no selection.
@@ -2190,10 +2321,10 @@ class TablePage {
       btn(`btn-nominate-${a.nominate}`, `Jokers ${word.toLowerCase()}`, [a], { cls: "primary", title: meaning });
     }
     const rummies = legalRummies(legal);
-    if (rummies.length) btn("btn-rummy", "Rummy!", rummies, { cls: "rummy", chooseTitle: "Call Rummy! \u2014 which card?" });
-    // Moves the buttons above cannot reach (e.g. using the dealer's joker that
-    // is not in the hand): offer them by name so nothing legal is hidden.
-    const inHand = v.hand || [];
+    if (rummies.length) btn("btn-rummy", "Rummy!", rummies, { cls: "rummy", chooseTitle: "Call Rummy! \u2014 which call?" });
+    // Moves the buttons above cannot reach: offer them by name so nothing legal is hidden. (The
+    // dealer's joker, beside the hand, is selected as a card of it.)
+    const inHand = this.hand.dealerJoker ? [...hand, "JK"] : hand;
     const unreachable = legal.filter((a) => ["meld", "layoff"].includes(verbOf(a)) && !coverable(a, inHand));
     if (unreachable.length) btn("btn-other", `Other moves (${unreachable.length})`, unreachable, { chooseTitle: "Other legal moves" });
     if (sel.length) {
@@ -2238,9 +2369,13 @@ class TablePage {
 
     // Say why the buttons are as they are (drawn aside, then written to the live region only if it changed).
     const hint = document.createElement("p");
-    const me = this.mySeat();
+    const cardsText = (list) => list.map(cardText).join(" ");
     if (this.pendingAction) hint.textContent = "Sending\u2026";
-    else if (this.windowWait) hint.textContent = "Wait a moment: the other players may call Rummy! first.";
+    else if (this.windowWait) {
+      hint.textContent = legalRummies(this.legalNow()).length
+        ? "Wait a moment: the other players may call Rummy! first; you can call Rummy! when this window closes."
+        : "Wait a moment: the other players may call Rummy! first.";
+    }
     else if (this.hintShown) hint.append(...this.hintWords(this.hintShown));
     else if (thinking && legal.length) hint.textContent = "Thinking\u2026";
     // The round's and the game's end are spoken from the log ("Round 3 over. Ann went out. ...",
@@ -2260,24 +2395,71 @@ class TablePage {
     }
     else if (v.phase === "draw" && v.to_move === me) {
       const takes = legalTakes(legal);
-      hint.textContent = !takes.size ? "Draw from the stock."
-        : [...takes].every((d) => d === 1) ? "Draw from the stock, or take the top card of the discard pile."
-          : "Draw from the stock, or tap a lit card of the discard pile to take it (and all the cards above it).";
+      const pass = legal.some((a) => verbOf(a) === "pass");
+      const tap = [...takes].every((d) => d === 1) ? "take the top card of the discard pile"
+        : "tap a lit card of the discard pile to take it (and all the cards above it)";
+      // An empty stock: what is left is the pile, or a pass, which ends the round.
+      if (v.stock_count === 0) {
+        hint.textContent = takes.size && pass ? `The stock is empty: ${tap}, or press Pass to end the round.`
+          : takes.size ? `The stock is empty, so you must take from the pile: ${tap}.`
+            : "The stock is empty and no card of the pile may be taken: press Pass to end the round.";
+      }
+      else hint.textContent = !takes.size ? "Draw from the stock." : `Draw from the stock, or ${tap}.`;
     }
-    else if (!sel.length) hint.textContent = v.to_move === me ? "Tap cards to select them, then Meld, Lay off or Discard." : "";
+    else if (!hand.length && legal.some((a) => verbOf(a) === "float")) {
+      hint.textContent = "You have melded every card: press Float; you go out by discarding on a later turn.";
+    }
+    else if (!sel.length) {
+      if (v.to_move === me) {
+        hint.textContent = "Tap cards to select them, then Meld, Lay off or Discard.";
+        const opening = this.openingWords();
+        if (opening) hint.append(` ${opening}`);
+        const k = discardSize(legal);
+        if (k > 1) hint.append(` This turn you discard ${k} cards: the last one you pick goes on top.`);
+      } else {
+        // meld_out_of_turn: the others' turn, and this player may meld or lay off now.
+        const outOfTurn = legal.some((a) => ["meld", "layoff", "swap"].includes(verbOf(a)));
+        hint.textContent = outOfTurn ? "You may meld or lay off now, out of turn." : "";
+      }
+    }
     else if (sel.length === 1 && v.taken_top && baseCard(sel[0]) === baseCard(v.taken_top) && !discards.length
       && v.to_move === me && !this.table?.rules?.discard_back) {
       // The single top card taken from the pile may not go back on it this turn (the rules' discard_back).
       hint.textContent = `You took the ${cardText(v.taken_top)} from the top of the pile this turn: you may not discard it again (meld it, lay it off, or keep it).`;
     }
-    else if (melds.length || discards.length || layoffs.size || swaps.length) hint.textContent = `${sel.length} selected. `;
-    else if (selectionCouldGrow(legal, sel)) hint.textContent = `${sel.length} selected \u2014 add more cards to make a meld or a lay-off.`;
+    else if (melds.length || discards.length || layoffs.size || swaps.length) {
+      hint.textContent = `${sel.length} selected. `;
+      if (floatsIfDiscarded) {
+        const ids = [...layoffs.keys()].map((id) => id + 1).join(" or ");
+        hint.append(h("span", { class: "warn", dataset: { testid: "hint-floats" } },
+          `The ${cardText(hand[0])} could be laid off (meld ${ids}): discarding it does not take you out at this table. You would float, and go out only by discarding a card that fits no meld.`));
+      } else if (discards.length && Array.isArray(discards[0].discard) && discards[0].discard.length > 1) {
+        const order = discards[0].discard;
+        hint.append(`Discard puts ${order.map(cardText).join(", then ")} on the pile: the ${cardText(order[order.length - 1])} on top (the last one you picked).`);
+      } else if (!layoffs.size) {
+        const rule = this.layoffRule();
+        if (rule) hint.append(rule);
+      }
+      // Dealer's Gambit: a meld or lay-off with a joker spends the free dealer's joker first (the engine's rule).
+      if ((melds.length || layoffs.size) && this.hand.dealerJoker && !this.hand.dealerJokerSelected() && sel.includes("JK")) {
+        hint.append(" The dealer's joker is played first: your own joker stays in your hand.");
+      }
+    }
+    else if (selectionCouldGrow(legal, sel)) {
+      const k = discardSize(legal);
+      hint.textContent = k > sel.length
+        ? `${sel.length} selected \u2014 select ${k} cards to discard (the last one you pick goes on top), or more to make a meld or a lay-off.`
+        : `${sel.length} selected \u2014 add more cards to make a meld or a lay-off.`;
+      const rule = this.layoffRule();
+      if (rule) hint.append(` ${rule}`);
+    }
     else {
-      // What is wrong, where the cards alone say it (mixed suits and ranks, too few cards, a gap).
-      const rules = this.table?.rules || {};
-      const why = selectionProblem(sel, { minRun: Number(rules.min_run) || 3, aroundCorner: !!rules.around_the_corner });
-      hint.textContent = why ? `${sel.map(cardText).join(" ")}: ${why}.`
-        : `${sel.map(cardText).join(" ")}: no legal meld, lay-off or discard with ${sel.length === 1 ? "this card" : "these cards"} now.`;
+      // What is wrong, where the cards alone say it (mixed suits and ranks, too few cards, a gap),
+      // else the house rule that forbids it (named from the view and the table's rules).
+      const why = selectionProblem(sel, { minRun: Number(rules.min_run) || 3, aroundCorner: !!rules.around_the_corner })
+        ?? this.ruleRefusal(sel);
+      hint.textContent = why ? `${cardsText(sel)}: ${why}.`
+        : `${cardsText(sel)}: no legal meld, lay-off or discard with ${sel.length === 1 ? "this card" : "these cards"} now.`;
     }
     if (v.obligation && v.to_move === me && !isOver(v)) {
       // A sentence of its own after the hint (a space outside the inline-flex span, which would drop
@@ -2293,11 +2475,76 @@ class TablePage {
     this.renderMelds();
   }
 
+  /**
+   * `first_meld_min` partway through an opening (this turn's melds short of the minimum: no lay-off
+   * and no discard until they reach it), in words from the view (`opened`, `turn_points`); else null.
+   */
+  openingWords() {
+    const v = this.view;
+    const me = this.mySeat();
+    const min = Number(this.table?.rules?.first_meld_min) || 0;
+    if (!min || v.to_move !== me || v.phase !== "play" || v.opened?.[me] !== false || !(v.turn_points > 0)) return null;
+    return `Your first melds must reach ${min} points this turn (${v.turn_points} so far) before you may lay off or discard.`;
+  }
+
+  /**
+   * The house rule that keeps this player from laying off now, or on some of the melds on the table,
+   * as a sentence (`first_meld_min` before the opening, `layoff_needs_own_meld`, `layoff_onto`), read
+   * from the view (`may_lay_off_now`, `opened`, `has_melded`, `lay_off_onto`); null when none does.
+   */
+  layoffRule() {
+    const v = this.view;
+    const me = this.mySeat();
+    const rules = this.table?.rules || {};
+    const melds = v?.melds || [];
+    if (!melds.length || me === null || me === undefined) return null;
+    if (v.may_lay_off_now === false) {
+      const min = Number(rules.first_meld_min) || 0;
+      if (min && v.opened?.[me] === false) return `At this table you may lay off only once your first melds have reached ${min} points.`;
+      if (rules.layoff_needs_own_meld && v.has_melded?.[me] === false) return "At this table you may lay off only once you have laid down a meld of your own this round.";
+      return null;
+    }
+    if (!Array.isArray(v.lay_off_onto) || melds.every((m) => v.lay_off_onto.includes(m.id))) return null;
+    if (rules.layoff_onto === "own") return "At this table you may lay off only on your own melds.";
+    if (rules.layoff_onto === "own_and_partner") return "At this table you may lay off only on your own and your partner's melds.";
+    return null;
+  }
+
+  /**
+   * Why the selected cards, which look like a meld or a lay-off, are no legal move: the house rule
+   * that forbids it, in words (no capital, no full stop: it follows the cards), or null when no rule
+   * the view shows explains it. The server's `legal` list decides; this only names the rule.
+   */
+  ruleRefusal(sel) {
+    const v = this.view;
+    const me = this.mySeat();
+    const rules = this.table?.rules || {};
+    const hand = v.hand || [];
+    const lower = (text) => text[0].toLowerCase() + text.slice(1, -1);
+    if (v.to_move === me && v.phase === "play") {
+      // Boathouse: the last cards may not be melded or laid off; a card must be left to discard.
+      if (rules.going_out === "discard_required" && hand.length && sel.length - (this.hand.dealerJokerSelected() ? 1 : 0) >= hand.length) {
+        return "at this table you must keep a card to discard: you go out only by discarding your last card";
+      }
+      const min = Number(rules.first_meld_min) || 0;
+      if (min && v.opened?.[me] === false) {
+        const opening = this.openingWords();
+        if (opening) return lower(opening);
+        // (With a card taken from the pile still to use, that may be the reason instead: said after the hint.)
+        if (sel.length >= 3 && !v.obligation) {
+          return `your first melds must total at least ${min} points in one turn, and with these cards your hand cannot reach that this turn`;
+        }
+      }
+    }
+    const rule = this.layoffRule();
+    return rule ? lower(rule) : null;
+  }
+
   /** The hint in words: "Hint: Discard 5♦. It fits nothing you hold ... (the expert bot)". */
   hintWords(shown) {
     // A hint to let an out-of-turn chance pass has no action (nothing is sent): its text says so.
     const pass = String(shown.text || "let the chance pass");
-    const move = shown.action ? describe(shown.action) : pass[0].toUpperCase() + pass.slice(1);
+    const move = shown.action ? describe(shown.action, this.view?.discard) : pass[0].toUpperCase() + pass.slice(1);
     let reason = String(shown.reason ?? "").trim();
     // The server's reason does not repeat the move; it begins a sentence of its own.
     if (reason) reason = reason[0].toUpperCase() + reason.slice(1);
@@ -2319,7 +2566,8 @@ class TablePage {
 
   async playChoice(actions, title) {
     if (!actions.length) return;
-    const a = actions.length === 1 ? actions[0] : await chooseAction(title || "Choose", actions);
+    // The pile names the card each Rummy! call claims (several calls may meld the same cards).
+    const a = actions.length === 1 ? actions[0] : await chooseAction(title || "Choose", actions, { pile: this.view?.discard });
     if (a) this.send(a);
   }
 
@@ -2334,7 +2582,9 @@ class TablePage {
     clear(el);
     const names = this.names();
     for (const entry of this.log.slice(-200)) {
-      el.append(h("li", { class: entry?.kind && entry.kind !== "action" ? "log-end" : "" }, suitedText(entryText(entry, names, this.people()))));
+      const note = this.floatNote(entry, names);
+      el.append(h("li", { class: entry?.kind && entry.kind !== "action" ? "log-end" : "" },
+        suitedText(`${entryText(entry, names, this.people())}${note ? `. ${note}` : ""}`)));
     }
     el.scrollTop = el.scrollHeight;
   }
