@@ -35,7 +35,9 @@ log is the only truth; the cluster adds, per process:
   every table here is looked at again (versions, presence, waiting rooms,
   next tables). Whatever is lost, a socket whose seat was given back is never
   sent that seat's cards: a game started or loaded here checks its sockets'
-  tokens first (:meth:`~rummy500.server.session.MatchSession.holds_seat`).
+  tokens first (:meth:`~rummy500.server.session.MatchSession.seat_check`), and
+  while they cannot be read no seated socket is sent its seat's view (the
+  manager reads them again until it can).
 - **Pace.** A person who has read a round summary says so to every process
   (``ready``), so the table's hold ends everywhere once all have, whichever
   process each is connected to. Chat lines are kept by the bus, so a page
@@ -56,7 +58,7 @@ from typing import Any, Protocol
 
 from rummy500.server.bus import Bus, Notice, Presence
 from rummy500.server.hub import Hub
-from rummy500.server.session import MatchSession, SessionError
+from rummy500.server.session import MatchSession, SessionError, short_id, without_id
 from rummy500.server.storage import Storage
 
 __all__ = ["Cluster", "TableHost"]
@@ -349,7 +351,7 @@ class Cluster:
         task = self._workers.get(table_id)
         if task is None or task.done():
             self._workers[table_id] = asyncio.get_running_loop().create_task(
-                self._work(table_id), name=f"cluster-{table_id[:8]}"
+                self._work(table_id), name=f"cluster-{short_id(table_id)}"
             )
 
     async def _work(self, table_id: str) -> None:
@@ -370,10 +372,10 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except SessionError as exc:
-                log.warning("cluster: table %s: %s", table_id[:8], exc.message)
+                log.warning("cluster: table %s: %s", short_id(table_id), without_id(exc.message, table_id))
             except Exception as exc:  # noqa: BLE001 - one table's trouble must not stop the others
                 _reraise_cancellation(exc)
-                log.exception("cluster: table %s: handling a notice failed", table_id[:8])
+                log.exception("cluster: table %s: handling a notice failed", short_id(table_id))
         self._workers.pop(table_id, None)
 
     async def _catch_up(self, table_id: str, version: int | None) -> None:
@@ -421,7 +423,9 @@ class Cluster:
             holding = await self.bus.hold(table_id)
         except Exception as exc:  # noqa: BLE001 - unsure of the lease: stop driving
             _reraise_cancellation(exc)
-            log.warning("cluster: lease of table %s unknown (%s); not driving it", table_id[:8], exc)
+            log.warning(
+                "cluster: lease of table %s unknown (%s); not driving it", short_id(table_id), without_id(exc, table_id)
+            )
             holding = False
         self._holding(session, holding)
 
@@ -441,12 +445,12 @@ class Cluster:
         table_id = session.game_id
         if holding:
             if table_id not in self.held:
-                log.info("cluster: driving table %s", table_id[:8])
+                log.info("cluster: driving table %s", short_id(table_id))
                 # The last driver may have died before announcing its last action.
                 self._mark(table_id, "version")
             self.held.add(table_id)
         elif table_id in self.held:
-            log.info("cluster: no longer driving table %s", table_id[:8])
+            log.info("cluster: no longer driving table %s", short_id(table_id))
             self.held.discard(table_id)
         session.set_driving(holding)
 
@@ -580,7 +584,7 @@ class Cluster:
                 if await self.manager.session(table_id) is not None:
                     loaded += 1
             except Exception:  # noqa: BLE001 - one bad game must not stop the others
-                log.exception("cluster: game %s could not be loaded", table_id[:8])
+                log.exception("cluster: game %s could not be loaded", short_id(table_id))
         for table_id in running:
             session = self.manager.sessions.get(table_id)
             if session is not None and session.finished:

@@ -6,7 +6,10 @@ browser never holds up a table. The :class:`Hub` groups connections by table
 and implements :class:`~rummy500.server.session.SessionListener`: when a
 session accepts an action, every connection is sent *its own seat's* view —
 the only place where views meet sockets. A connection whose queue overflows is
-closed; its client reconnects and resyncs.
+closed; its client reconnects and resyncs. A seated connection is sent its
+seat's view only once its token is known to hold the seat: while the seats'
+tokens cannot be read (the database away) the view is held back
+(:attr:`Connection.withheld`), and sent by :meth:`Hub.send_withheld` once they are.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rummy500.server.protocol import ChatMessage, ErrorMessage, TableInfo, TableMessage
-from rummy500.server.session import MatchSession
+from rummy500.server.session import MatchSession, short_id
 from rummy500.server.session.events import dumps
 
 __all__ = ["Connection", "Hub", "encode"]
@@ -85,6 +88,9 @@ class Connection:
         #: The live session that counts this connection (the one disconnect
         #: when it closes is owed to it, and only to it; ``None``: none).
         self.counted_by: MatchSession | None = None
+        #: Whether a state was held back from it because its seat's token could
+        #: not be checked (:meth:`Hub.send_withheld` sends it once it can).
+        self.withheld = False
 
     def start(self) -> None:
         """Start the writer task (call from the event loop)."""
@@ -98,7 +104,7 @@ class Connection:
             self._queue.put_nowait(message if isinstance(message, str) else encode(message))
         except asyncio.QueueFull:
             self.dropped = True
-            log.info("dropping a connection to table %s: too slow", self.table_id[:8])
+            log.info("dropping a connection to table %s: too slow", short_id(self.table_id))
             self._close_now(None)
 
     def error(self, code: str, message: str, version: int | None = None) -> None:
@@ -138,7 +144,7 @@ class Connection:
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - the socket went away; the reader notices
-            log.debug("send failed on table %s", self.table_id[:8], exc_info=True)
+            log.debug("send failed on table %s", short_id(self.table_id), exc_info=True)
 
     async def stop(self) -> None:
         """Stop the writer task, sending what is already queued first if possible."""
@@ -156,6 +162,9 @@ class Hub:
     def __init__(self) -> None:
         """An empty registry."""
         self.rooms: dict[str, set[Connection]] = {}
+        #: Told of a session whose state was held back from some of its sockets
+        #: because its seats' tokens are not known (the manager reads them again).
+        self.on_withheld: Callable[[MatchSession], None] | None = None
 
     def add(self, conn: Connection) -> None:
         """Register a connection."""
@@ -190,26 +199,53 @@ class Hub:
     def state_changed(self, session: MatchSession) -> None:
         """Send each connection the new state from its own seat's view.
 
-        Only a connection whose token is its seat's (:meth:`MatchSession.holds_seat`)
+        Only a connection whose token is its seat's (:meth:`MatchSession.seat_check`)
         gets that seat's view; one whose seat was given back is closed
-        (:meth:`drop_given_back`). Each seat's message is built and encoded once, whatever the number of
+        (:meth:`drop_given_back`). While the seats' tokens are not known (the
+        database could not be read) a seated connection gets nothing: its
+        state is held back (:attr:`Connection.withheld`) and :attr:`on_withheld`
+        is told. Each seat's message is built and encoded once, whatever the number of
         its sockets; the parts every seat shares are built once for all.
         """
+        self._send_state(session, only_withheld=False)
+
+    def send_withheld(self, session: MatchSession) -> None:
+        """Send the sockets whose state was held back the current one, now that their tokens can be checked.
+
+        One whose seat was given back meanwhile is closed instead; one still
+        unknown waits on.
+        """
+        self._send_state(session, only_withheld=True)
+
+    def _send_state(self, session: MatchSession, *, only_withheld: bool) -> None:
         conns = self.rooms.get(session.game_id)
         if not conns:
             return
-        shared = session.shared_json()
+        shared: bytes | None = None
         by_seat: dict[int | None, str] = {}
+        withheld = False
         for conn in list(conns):
-            if not session.holds_seat(conn.seat, conn.token_hash):
+            if only_withheld and not conn.withheld:
+                continue
+            held = session.seat_check(conn.seat, conn.token_hash)
+            if held is None:
+                # Whose seat it is cannot be told now: nothing of it is shown (fail closed).
+                conn.withheld = withheld = True
+                continue
+            conn.withheld = False
+            if not held:
                 # Its seat was given back before the start (the check of that
                 # change ran elsewhere, or not yet): never the seat's cards.
                 self.drop_given_back(conn)
                 continue
             text = by_seat.get(conn.seat)
             if text is None:
+                if shared is None:
+                    shared = session.shared_json()
                 text = by_seat[conn.seat] = session.state_text(conn.seat, shared)
             conn.push(text)
+        if withheld and self.on_withheld is not None:
+            self.on_withheld(session)
 
     def table_changed(self, session: MatchSession) -> None:
         """Send everyone the table's public facts."""

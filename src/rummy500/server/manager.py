@@ -41,7 +41,15 @@ from rummy500.server.hints import HintSearches, hint_for
 from rummy500.server.hub import Connection, Hub
 from rummy500.server.pace import TableSettings
 from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo, TableSettingsInfo
-from rummy500.server.session import MatchSession, SeatInfo, SessionError, clean_text, keep_chat_line
+from rummy500.server.session import (
+    MatchSession,
+    SeatInfo,
+    SessionError,
+    clean_text,
+    keep_chat_line,
+    short_id,
+    without_id,
+)
 from rummy500.server.session.events import label_actions
 from rummy500.server.session.guards import chat_text
 from rummy500.server.session.match import search_hint
@@ -72,6 +80,11 @@ HOUSEKEEPING_SECONDS = 60.0
 REPLAYS_KEPT = 8
 #: Chat lines a game reloaded from storage shows to pages that (re)connect.
 CHAT_LINES = 50
+#: Seconds before the first new try to read a game's seat tokens that could not be read
+#: (its seated sockets are shown nothing meanwhile); the wait doubles up to :data:`SEAT_TOKENS_RETRY_MAX`.
+SEAT_TOKENS_RETRY_FIRST = 0.5
+#: The longest wait between two tries to read a game's seat tokens.
+SEAT_TOKENS_RETRY_MAX = 5.0
 
 
 class LobbyError(Exception):
@@ -116,7 +129,7 @@ def _settings(row: GameRow) -> TableSettings:
     try:
         return TableSettings.from_mapping(row.settings)
     except ValueError as exc:
-        log.warning("table %s: stored settings ignored: %s", row.id[:8], exc)
+        log.warning("table %s: stored settings ignored: %s", short_id(row.id), without_id(exc, row.id))
         return TableSettings(public=bool(row.settings.get("public")))
 
 
@@ -154,6 +167,10 @@ class TableManager:
         self._lobby_locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
         self._busy: set[str] = set()
         self._housekeeping: asyncio.Task[None] | None = None
+        #: Per game whose seats' tokens could not be read: the task reading them again.
+        self._token_reads: dict[str, asyncio.Task[None]] = {}
+        # A state held back for want of the tokens: read them again (soon, and until they are).
+        hub.on_withheld = self._read_seat_tokens_later
         #: Bot thinking and replays, off the event loop.
         self.workers = Workers(settings.workers)
         #: Players' hints: in worker processes of their own when the server has workers (else the
@@ -457,9 +474,8 @@ class TableManager:
         """
         session = self.sessions.get(table_id)
         if session is not None:
-            if session.seat_tokens is None:
-                session.seat_tokens = await self._seat_tokens(table_id)
-            return self._drop_unseated(table_id, session.holds_seat)
+            await self.learn_seat_tokens(session)  # (a socket whose seat is not known yet is shown nothing)
+            return self._drop_unseated(table_id, session.seat_check)
         if not any(c.seat is not None and c.token_hash is not None for c in self.hub.connections(table_id)):
             return 0
         tokens = await self._seat_tokens(table_id)  # one read, whatever the number of sockets
@@ -469,36 +485,97 @@ class TableManager:
             table_id, lambda seat, token_hash: seat is None or token_hash is None or tokens.get(seat) == token_hash
         )
 
-    def _drop_unseated(self, table_id: str, holds: Callable[[int | None, str | None], bool]) -> int:
+    def _drop_unseated(self, table_id: str, holds: Callable[[int | None, str | None], bool | None]) -> int:
         """Close this process's sockets at a table whose seat and token ``holds`` refuses (no await: atomic).
+
+        A socket whose answer is ``None`` (not known yet) stays: it is shown
+        nothing of its seat until it is known (:meth:`Hub.state_changed`).
 
         Returns:
             How many sockets were closed.
         """
         dropped = 0
         for conn in self.hub.connections(table_id):
-            if not holds(conn.seat, conn.token_hash):
+            if holds(conn.seat, conn.token_hash) is False:
                 self.hub.drop_given_back(conn)
                 dropped += 1
         if dropped:
             self.presence_changed(table_id)
         return dropped
 
-    async def _seat_tokens(self, table_id: str) -> dict[int, str] | None:
-        """The stored token hash of each person's seat at a table (``None``: the database failed, logged)."""
+    async def _seat_tokens(self, table_id: str, *, quiet: bool = False) -> dict[int, str] | None:
+        """The stored token hash of each person's seat at a table (``None``: the database failed, logged unless ``quiet``)."""
         try:
             return await asyncio.to_thread(self.storage.seat_tokens, table_id)
         except StorageError as exc:  # checked again at the next change or sweep
-            log.warning("table %s: could not read its seats' tokens: %s", table_id[:8], exc)
+            (log.debug if quiet else log.warning)(
+                "table %s: could not read its seats' tokens: %s", short_id(table_id), without_id(exc, table_id)
+            )
             return None
+
+    async def learn_seat_tokens(self, session: MatchSession, *, quiet: bool = False) -> bool:
+        """Read a game's seat tokens if they are not known yet; once they are, settle the sockets that waited.
+
+        A game started or loaded while the database could not be read shows
+        no seated socket its seat (:meth:`MatchSession.seat_check`). Once the
+        tokens are read, the sockets whose seat was given back are closed and
+        the others are sent the state held back from them.
+
+        Returns:
+            Whether the tokens are known now.
+        """
+        if session.seat_tokens is not None:
+            return True
+        tokens = await self._seat_tokens(session.game_id, quiet=quiet)
+        if tokens is None:
+            return False
+        if session.seat_tokens is None:  # (not learned meanwhile by another read)
+            session.seat_tokens = tokens
+            self._drop_unseated(session.game_id, session.seat_check)
+            self.hub.send_withheld(session)
+        return True
+
+    def _read_seat_tokens_later(self, session: MatchSession) -> None:
+        """Read a game's seat tokens again until they are known (one task per game, no await: atomic)."""
+        table_id = session.game_id
+        if session.seat_tokens is not None or table_id in self._token_reads:
+            return
+        self._token_reads[table_id] = asyncio.get_running_loop().create_task(
+            self._read_seat_tokens_again(session), name=f"seat-tokens-{short_id(table_id)}"
+        )
+
+    async def _read_seat_tokens_again(self, session: MatchSession) -> None:
+        """Try to read a game's seat tokens every so often (the wait doubling) until they are known or the game goes."""
+        table_id = session.game_id
+        wait = SEAT_TOKENS_RETRY_FIRST
+        tries = 0
+        try:
+            while self.sessions.get(table_id) is session and session.seat_tokens is None:
+                await asyncio.sleep(wait)
+                if self.sessions.get(table_id) is not session:
+                    return
+                tries += 1
+                if await self.learn_seat_tokens(session, quiet=True):
+                    log.info("table %s: its seats' tokens were read after %d more tries", short_id(table_id), tries)
+                    return
+                wait = min(wait * 2, SEAT_TOKENS_RETRY_MAX)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the next state sent, or a connect, tries again
+            log.exception("table %s: reading its seats' tokens again failed", short_id(table_id))
+        finally:
+            if self._token_reads.get(table_id) is asyncio.current_task():
+                del self._token_reads[table_id]
 
     def _connect_watchers(self, session: MatchSession) -> None:
         """Count the sockets already at a game just started or loaded here (no await: atomic).
 
         A socket whose seat was given back before the start (its token is
         not the seat's) is closed first, never counted, never sent the seat's cards.
+        While the tokens are not known no seated socket is closed, nor sent
+        its seat's cards (:meth:`Hub.state_changed` holds them back).
         """
-        self._drop_unseated(session.game_id, session.holds_seat)
+        self._drop_unseated(session.game_id, session.seat_check)
         conns = self.hub.connections(session.game_id)
         # Everyone already watching counts at once: one table message each, not one per socket.
         session.connect_many(conn.seat for conn in conns)
@@ -537,7 +614,8 @@ class TableManager:
         game = LiveGame(parse_rules(row.rules, len(row.seats)), row.players, seed)
         chat = await self.stored_chat(table_id)  # what was said in the waiting room
         # Final now: a seat given back before the start (even through another process,
-        # whose notice has not come yet) holds another token, or none.
+        # whose notice has not come yet) holds another token, or none. (None if the
+        # database failed: no seated socket is shown its seat until they are read.)
         tokens = await self._seat_tokens(table_id)
         session = self._make_session(row, game, [], chat, tokens)
         self._connect_watchers(session)
@@ -684,7 +762,7 @@ class TableManager:
         try:
             return await asyncio.to_thread(self.storage.chat_lines, table_id, CHAT_LINES)
         except StorageError as exc:  # the table goes on without what was said before
-            log.warning("table %s: could not read its chat: %s", table_id[:8], exc)
+            log.warning("table %s: could not read its chat: %s", short_id(table_id), without_id(exc, table_id))
             return []
 
     async def lobby_chat(self, table_id: str, seat: int | None, text: Any, limit: int) -> None:
@@ -765,16 +843,21 @@ class TableManager:
         session.seat_tokens = seat_tokens
         session.listeners.append(self.hub)
         self.sessions[row.id] = session
+        if seat_tokens is None:  # the database failed: its seated sockets wait until they are read
+            self._read_seat_tokens_later(session)
         return session
 
     async def session(self, table_id: str) -> MatchSession | None:
         """The live session of a started game, rebuilding it from storage if needed.
 
         Finished games are rebuilt on demand too (their final position is shown
-        to anyone who opens the table).
+        to anyone who opens the table). A session whose seats' tokens could not
+        be read is tried again first (:meth:`learn_seat_tokens`).
         """
         found = self.sessions.get(table_id)
         if found is not None:
+            if found.seat_tokens is None:
+                await self.learn_seat_tokens(found)
             return found
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         try:
@@ -876,7 +959,7 @@ class TableManager:
                 if await self.session(game_id) is not None:
                     count += 1
             except Exception:  # noqa: BLE001 - one bad game must not stop the server
-                log.exception("game %s could not be restored", game_id)
+                log.exception("game %s could not be restored", short_id(game_id))
         return count
 
     def active_since(self) -> datetime:
@@ -913,6 +996,10 @@ class TableManager:
             self._housekeeping.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._housekeeping
+        for task in list(self._token_reads.values()):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         if self.cluster is not None:
             await self.cluster.stop()
         for session in list(self.sessions.values()):

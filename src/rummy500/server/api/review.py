@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field
 from rummy500.review import DEFAULT_BUDGET, Budget, ReviewError, review_record
 from rummy500.server.api.deps import BearerToken, ManagerDep
 from rummy500.server.manager import LobbyError
+from rummy500.server.session import short_id
 from rummy500.server.workers import start_worker
 
 __all__ = ["KEEP", "ReviewQueue", "ReviewStatus", "router"]
@@ -188,7 +189,7 @@ class ReviewQueue:
             except ReviewError as exc:
                 job.status, job.error = "failed", str(exc)
             except Exception as exc:  # noqa: BLE001 - a broken worker must not stop the queue
-                log.exception("review of %s failed", game_id)
+                log.exception("review of %s failed", short_id(game_id))
                 job.status, job.error = "failed", f"the review failed ({type(exc).__name__})"
                 if self._pool is not None:
                     self._pool.shutdown(wait=False, cancel_futures=True)

@@ -40,7 +40,7 @@ from rummy500.server.protocol import (
     TableMessage,
     client_message_adapter,
 )
-from rummy500.server.session import MatchSession, SessionError
+from rummy500.server.session import MatchSession, SessionError, short_id, without_id
 from rummy500.server.session.guards import parse_request, seat_of
 from rummy500.server.storage import StorageError
 
@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 CLOSE_NO_TABLE = 4404
 CLOSE_BAD_ORIGIN = 4403
 CLOSE_TOO_MANY = 4429
+#: The storage could not be read as the socket opened (the page tries again: a standard "try again later").
+CLOSE_TRY_LATER = 1013
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -140,6 +142,12 @@ async def table_socket(
         return
     try:
         await _serve(websocket, table_id, manager, hub, settings, limits.message_bucket(client), token)
+    except StorageError as exc:
+        # The database is away as the socket opens (the table, the token, the
+        # seats' tokens could not be read): nothing was sent but this error.
+        log.warning("table %s: storage unavailable at connect: %s", short_id(table_id), without_id(str(exc), table_id))
+        with contextlib.suppress(Exception):  # the socket may be gone already
+            await _refuse(websocket, "unavailable", "the games' database is unavailable; try again shortly", CLOSE_TRY_LATER)
     finally:
         limits.close_socket(client)
 
@@ -241,10 +249,10 @@ async def _serve(
                     hints,
                 )
             except StorageError as exc:  # the database is away: the same message may work later
-                log.warning("table %s: storage unavailable: %s", table_id[:8], exc)
+                log.warning("table %s: storage unavailable: %s", short_id(table_id), without_id(exc, table_id))
                 conn.error("unavailable", "the games' database is unavailable; try again shortly")
             except Exception:  # noqa: BLE001 - garbage never takes a table down
-                log.exception("table %s: error handling a message", table_id[:8])
+                log.exception("table %s: error handling a message", short_id(table_id))
                 conn.error("internal", "the server could not handle that message")
     finally:
         for task in list(hints):  # nobody to answer now (the searches go on for the seat's other sockets)
@@ -268,7 +276,7 @@ async def _answer_hint(conn: Connection, session: MatchSession, pending: asyncio
     except SessionError as exc:  # the seat's turn passed before its search could start
         conn.error(exc.code, exc.message, session.version)
     except Exception:  # noqa: BLE001 - a failed search never takes the table down
-        log.exception("table %s: a hint failed", conn.table_id[:8])
+        log.exception("table %s: a hint failed", short_id(conn.table_id))
         conn.error("internal", "the server could not find a hint")
     else:
         conn.push(answer)

@@ -11,7 +11,9 @@ send every seat its own view. One module per job:
 - :mod:`~rummy500.server.session.presence`: connections, away players, stand-ins;
 - :mod:`~rummy500.server.session.driver`: the bot driver (bot seats, stand-ins,
   out-of-turn calls);
-- :mod:`~rummy500.server.session.events`: the public log sent with each state.
+- :mod:`~rummy500.server.session.events`: the public log sent with each state;
+- :mod:`~rummy500.server.session.ids`: a table as log lines name it (never its
+  whole id: the id is the invite).
 
 When several server processes serve the same tables (``shared``), each holds
 its own session of a game and the stored log is the only truth: before
@@ -25,6 +27,7 @@ to the :class:`SessionRelay`; the session itself never touches the bus.
 """
 
 from rummy500.server.session.guards import SessionError, clean_text
+from rummy500.server.session.ids import short_id, without_id
 from rummy500.server.session.match import ActionStore, MatchSession, SessionListener, SessionRelay, keep_chat_line
 from rummy500.server.session.presence import SeatInfo
 
@@ -37,4 +40,6 @@ __all__ = [
     "SessionRelay",
     "clean_text",
     "keep_chat_line",
+    "short_id",
+    "without_id",
 ]

@@ -24,6 +24,7 @@ from rummy500.server.bots import Bot, ask_bot, make_bot, settle_choice, thinks_i
 from rummy500.server.engine import Action, Decline, LiveGame
 from rummy500.server.pace import Pace
 from rummy500.server.session.guards import SessionError
+from rummy500.server.session.ids import short_id, without_id
 from rummy500.server.session.presence import Presence, SeatInfo
 
 __all__ = [
@@ -274,7 +275,7 @@ class BotDriver:
         if self._closed or t.finished or not t.driving:
             return
         if self.idle:
-            self._task = asyncio.get_running_loop().create_task(self._drive(), name=f"bots-{t.game_id[:8]}")
+            self._task = asyncio.get_running_loop().create_task(self._drive(), name=f"bots-{short_id(t.game_id)}")
         else:
             self._wake.set()
 
@@ -334,7 +335,7 @@ class BotDriver:
             # spin on it; people at the table still see the state.
             if not self._stuck_logged:
                 self._stuck_logged = True
-                log.error("game %s: seat %d to move has no legal action", t.game_id, seat)
+                log.error("game %s: seat %d to move has no legal action", short_id(t.game_id), seat)
             return None, None, False
         if t.seats[seat].kind == "bot":
             return seat, None, False
@@ -391,7 +392,7 @@ class BotDriver:
                     try:
                         failure = await self._play(seat, out_of_turn)
                     except Exception as exc:  # noqa: BLE001 - the task must outlive any failure, or the bots stop for good
-                        log.exception("game %s: a bot's move failed", t.game_id)
+                        log.exception("game %s: a bot's move failed", short_id(t.game_id))
                         failure = type(exc).__name__
             if failure is not None:
                 # Outside the lock: people's own actions are refused as
@@ -429,7 +430,7 @@ class BotDriver:
     def _recovered(self) -> None:
         """A write (or read) went through: end a run of failures (logged once)."""
         if self._failures:
-            log.info("game %s: bots play again after %d failed tries", self.table.game_id, self._failures)
+            log.info("game %s: bots play again after %d failed tries", short_id(self.table.game_id), self._failures)
             self._failures = 0
 
     def _failed(self, why: str) -> float:
@@ -444,7 +445,9 @@ class BotDriver:
         self._failures += 1
         if self._failures == 1:
             log.warning(
-                "game %s: a bot's move could not be stored; trying again until it is: %s", self.table.game_id, why
+                "game %s: a bot's move could not be stored; trying again until it is: %s",
+                short_id(self.table.game_id),
+                without_id(why, self.table.game_id),
             )
         return min(RETRY_FIRST * 2 ** min(self._failures - 1, 16), RETRY_MAX)
 

@@ -39,6 +39,7 @@ from rummy500.server.pace import Pace, TableSettings
 from rummy500.server.session.driver import BotDriver, Thinker, think_in_thread
 from rummy500.server.session.events import EventLog, dumps, label_actions
 from rummy500.server.session.guards import SessionError, chat_text, check_move, parse_request, seat_of
+from rummy500.server.session.ids import short_id, without_id
 from rummy500.server.session.presence import Presence, SeatInfo
 from rummy500.server.storage import ChatLine, ConflictError, StorageError, StoredAction
 from rummy500.views import View
@@ -117,7 +118,7 @@ async def keep_chat_line(store: ActionStore, table_id: str, line: ChatLine) -> N
         else:
             await asyncio.to_thread(store.append_chat, table_id, line)
     except StorageError as exc:
-        log.warning("table %s: could not keep a chat line: %s", table_id[:8], exc)
+        log.warning("table %s: could not keep a chat line: %s", short_id(table_id), without_id(exc, table_id))
 
 
 class SessionListener(Protocol):
@@ -266,7 +267,8 @@ class MatchSession:
         #: The table its players opened to play again once the game was over (set by the manager).
         self.next_table: str | None = None
         #: The stored token hash of each person's seat, final once the game started (set by the
-        #: manager; ``None``: not known, nothing is checked). See :meth:`holds_seat`.
+        #: manager; ``None``: not known yet, the database could not be read: no seated socket
+        #: may see its seat until it is). See :meth:`seat_check`.
         self.seat_tokens: dict[int, str] | None = None
         #: Each seat's last hint (it stands for that seat's view at its ``version``).
         self._hint_answers: dict[int, dict[str, Any]] = {}
@@ -277,7 +279,7 @@ class MatchSession:
         self._resent_at = -math.inf
 
     def __repr__(self) -> str:
-        return f"MatchSession({self.game_id!r}, version={self.version})"
+        return f"MatchSession({short_id(self.game_id)!r}, version={self.version})"  # (never the whole id: the invite)
 
     # ------------------------------------------------------------------ reads
     @property
@@ -295,18 +297,35 @@ class MatchSession:
         """``running`` or ``finished``."""
         return "finished" if self.finished else "running"
 
-    def holds_seat(self, seat: int | None, token_hash: str | None) -> bool:
-        """Whether a connection with this seat and token may see the seat's cards and play it.
+    def seat_check(self, seat: int | None, token_hash: str | None) -> bool | None:
+        """Whether a connection with this seat and token may see the seat's cards and play it (``None``: not known yet).
 
         A seat given back before the start (left, or its person removed) may
         have been checked on one process while a socket that held it waits on
         another: its token is then not the seat's any more (the seat is a bot's,
         or someone else's). Spectators, and connections whose token is not
-        known (tests), always may.
+        known (tests), always may. While the seats' tokens could not be read
+        (:attr:`seat_tokens` is ``None``) a seated connection's answer is
+        ``None``: it is shown nothing of its seat until they are (fail closed).
         """
-        if seat is None or token_hash is None or self.seat_tokens is None:
+        if seat is None or token_hash is None:
             return True
+        if self.seat_tokens is None:
+            return None
         return self.seat_tokens.get(seat) == token_hash
+
+    def holds_seat(self, seat: int | None, token_hash: str | None) -> bool:
+        """:meth:`seat_check`, for a request that must be answered now: ``False`` means the seat was given back.
+
+        Raises:
+            StorageError: The seats' tokens are not known yet (the database
+                could not be read): nothing of the seat may be shown or played
+                until they are, and the request may be made again shortly.
+        """
+        held = self.seat_check(seat, token_hash)
+        if held is None:
+            raise StorageError("the seats of this table could not be checked yet")
+        return held
 
     def autoplayed(self, seat: int) -> bool:
         """Whether a bot is standing in for this person's seat now."""
@@ -676,23 +695,25 @@ class MatchSession:
                 raise SessionError("stale_version", f"the game moved on to version {self.version} meanwhile") from exc
             # Another server wrote this action number: this copy is out of date.
             self.broken = "this game is being played elsewhere; reload the page"
-            log.error("game %s: %s", self.game_id, exc)
+            log.error("game %s: %s", short_id(self.game_id), without_id(exc, self.game_id))
             raise SessionError("unavailable", self.broken) from exc
         except StorageError as exc:
             if not self._store_failing:
                 self._store_failing = True
-                log.error("game %s: could not store an action: %s", self.game_id, exc)
+                log.error(
+                    "game %s: could not store an action: %s", short_id(self.game_id), without_id(exc, self.game_id)
+                )
             raise SessionError("unavailable", "the game could not be saved; try again") from exc
         if self._store_failing:
             self._store_failing = False
-            log.info("game %s: actions are stored again", self.game_id)
+            log.info("game %s: actions are stored again", short_id(self.game_id))
         try:
             events = self.game.apply(seat, action, check=False)  # checked once, before storing
         except Exception as exc:
             # Stored but refused by the engine: an engine bug. Stop this table
             # rather than let memory and storage disagree.
             self.broken = "the game hit an internal error; it will resume after a restart"
-            log.exception("game %s: a stored %s could not be applied", self.game_id, type(action).__name__)
+            log.exception("game %s: a stored %s could not be applied", short_id(self.game_id), type(action).__name__)
             raise SessionError("unavailable", self.broken) from exc
         if auto:
             self.bot_actions += 1
@@ -709,7 +730,7 @@ class MatchSession:
                     result=self.game.result(),
                 )
             except StorageError as exc:  # replayed and finished again at restart
-                log.error("game %s: could not store its end: %s", self.game_id, exc)
+                log.error("game %s: could not store its end: %s", short_id(self.game_id), without_id(exc, self.game_id))
             else:
                 if isinstance(stored_end, datetime):  # announce the time stored, never another
                     self.ended = stored_end
@@ -737,7 +758,7 @@ class MatchSession:
         try:
             stored = await asyncio.to_thread(self.store.actions_since, self.game_id, self.version)
         except StorageError as exc:
-            log.error("game %s: could not read the log: %s", self.game_id, exc)
+            log.error("game %s: could not read the log: %s", short_id(self.game_id), without_id(exc, self.game_id))
             raise SessionError("unavailable", "the game could not be read; try again") from exc
         applied = 0
         remote_autoplay = self.presence.remote_autoplay
@@ -750,7 +771,7 @@ class MatchSession:
                 events = self.game.apply(item.seat, parse_action(dict(item.action)))
             except Exception as exc:
                 self.broken = "the game hit an internal error; it will resume after a restart"
-                log.exception("game %s: stored action %d could not be applied", self.game_id, item.seq)
+                log.exception("game %s: stored action %d could not be applied", short_id(self.game_id), item.seq)
                 raise SessionError("unavailable", self.broken) from exc
             applied += 1
             self._after_apply(events, getattr(item, "created", None))
