@@ -22,10 +22,10 @@ def _run(argv: list[str], lines: list[str]) -> tuple[int, str]:
 
 def test_a_whole_game_against_random_by_move_numbers(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    # The scripted player always plays the first move of the numbered list.
+    # The scripted player always lists the moves and plays the first of the numbered list.
     code, text = _run(
         ["--opponents", "random", "--seed", "3", "--rules", '{"target": 100}', "--save", str(save), "--name", "Ann"],
-        ["moves"] + ["1"] * 3000,
+        ["moves", "1"] * 3000,
     )
     assert code == 0
     assert "Game over." in text
@@ -86,13 +86,13 @@ def test_a_hint_with_no_time_comes_from_the_quick_bot(tmp_path: Path) -> None:
 
 def test_end_of_input_saves_and_load_resumes(tmp_path: Path) -> None:
     save = tmp_path / "resume.json"
-    code, text = _run(["--opponents", "easy,random", "--seed", "8", "--save", str(save)], ["d", "1", "1", "d", "1"])
+    code, text = _run(["--opponents", "easy,random", "--seed", "8", "--save", str(save)], ["d", "moves", "1", "moves", "1", "d", "moves", "1"])
     assert code == 0
     assert f"Saved the game to {save}" in text
     first = json.loads(save.read_text())
     assert len(first["players"]) == 3
     moves_before = sum(len(r["actions"]) for r in first["rounds"])
-    code, text = _run(["--load", str(save), "--save", str(save), "--seed", "8"], ["1"] * 40)
+    code, text = _run(["--load", str(save), "--save", str(save), "--seed", "8"], ["moves", "1"] * 40)
     assert code == 0
     again = json.loads(save.read_text())
     assert sum(len(r["actions"]) for r in again["rounds"]) > moves_before

@@ -62,18 +62,22 @@ def _run(argv: list[str], lines: list[str]) -> tuple[int, str]:
 
 
 class _Keyboard:
-    """Plays the first listed move on its turn, lets every offer pass; types ``lines`` once ``when`` is on screen."""
+    """Lists the moves and plays the first on its turn, lets every offer pass; types ``lines`` once ``when`` is on screen."""
 
     def __init__(self, out: io.StringIO, when: str | None = None, lines: tuple[str, ...] = ()) -> None:
         self.out = out
         self.when = when
         self.lines = list(lines)
+        self.listed = False
 
     def readline(self) -> str:
         text = self.out.getvalue()
         if self.lines and (self.when is None or self.when in text):
             return self.lines.pop(0) + "\n"
-        return "\n" if text.endswith("call?> ") or text.endswith("save to?> ") else "1\n"
+        if text.endswith("call?> ") or text.endswith("save to?> "):
+            return "\n"
+        self.listed = not self.listed  # 'moves', then the number of a move it listed
+        return "moves\n" if self.listed else "1\n"
 
 
 def _game(argv: list[str], when: str | None = None, lines: tuple[str, ...] = ()) -> tuple[play.Game, int, str]:

@@ -49,13 +49,17 @@ def _game(argv: list[str], inp: Any) -> tuple[play.Game, int, str]:
 
 
 class _Keyboard:
-    """Plays the first listed move on its turn and lets every out-of-turn offer pass."""
+    """Lists the moves and plays the first on its turn, and lets every out-of-turn offer pass."""
 
     def __init__(self, out: io.StringIO) -> None:
         self.out = out
+        self.listed = False
 
     def readline(self) -> str:
-        return "\n" if self.out.getvalue().endswith("call?> ") else "1\n"
+        if self.out.getvalue().endswith("call?> "):
+            return "\n"
+        self.listed = not self.listed  # 'moves', then the number of a move it listed
+        return "moves\n" if self.listed else "1\n"
 
 
 def _rows(text: str, name: str) -> list[list[str]]:
@@ -177,7 +181,7 @@ def test_a_resumed_game_is_saved_back_to_the_file_it_came_from(tmp_path: Path, m
     code, _ = _run(["--seed", "8", "--save", "my game.json"], ["d"])
     assert code == 0
     before = json.loads(Path("my game.json").read_text())
-    code, text = _run(["--load", "my game.json", "--seed", "8"], ["1", "1", "quit"])
+    code, text = _run(["--load", "my game.json", "--seed", "8"], ["moves", "1", "moves", "1", "quit"])
     assert code == 0
     assert "Saved the game to my game.json." in text
     assert "Bye - to go on with this game: rummy500 play --load 'my game.json'" in text
@@ -347,7 +351,7 @@ def test_refused_options_and_files_exit_2(tmp_path: Path, capsys) -> None:  # no
 
 def test_pile_numbers_from_zero_and_bare_verbs_are_explained(tmp_path: Path) -> None:
     code, text = _run(
-        ["--seed", "1", "--save", str(tmp_path / "s.json")], ["take 0", "rummy 0", "meld", "d", "1", "quit"]
+        ["--seed", "1", "--save", str(tmp_path / "s.json")], ["take 0", "rummy 0", "meld", "d", "moves", "1", "quit"]
     )
     assert code == 0
     assert "take 0: the pile's cards are counted from 1, the top card (e.g. take 1)" in text
@@ -373,7 +377,7 @@ def test_dealers_gambit_names_the_dealer_and_explains_the_nominations(tmp_path: 
     # Seed 6: the human deals the first hand.
     code, text = _run(
         ["--preset", "dealers_gambit", "--opponents", "random", "--seed", "6", "--save", str(tmp_path / "g.json")],
-        ["help", "1", "quit"],
+        ["help", "moves", "1", "quit"],
     )
     assert code == 0
     assert "- dealer: You" in text

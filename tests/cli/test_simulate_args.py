@@ -200,6 +200,9 @@ def test_tournament_refuses_pcr_0_before_playing(
     for name in ("run_single_table", "run_multi_table", "play_ring"):
         monkeypatch.setattr(formats, name, never)
     line = _refused(capsys, ["tournament", "--format", fmt, "--bots", "random,easy", "--pcr", "0"])
+    if fmt == "multi":  # a multi-table tourney settles no chips: --pcr is refused whatever its value
+        assert line == "rummy500 tournament: --pcr is for --format ring and --format single, not --format multi"
+        return
     assert (
         line
         == "rummy500 tournament: --pcr: the point-chip ratio must be a positive whole number of chips per point, not 0"

@@ -155,7 +155,7 @@ def test_the_chat_limit_is_set_by_an_option_or_the_environment(
                 seen["said"] = msg["text"]
 
     monkeypatch.setattr(uvicorn, "run", run)
-    args = ["--data-dir", str(tmp_path), "--workers", "0"]
+    args = ["--data-dir", str(tmp_path), "--workers", "0", "--port", "0"]  # serve binds its port first: any free one
     if how == "option":
         monkeypatch.setenv("RUMMY500_CHAT_MAX_CHARS", "99")  # the option wins
         args += ["--chat-max-chars", "37"]
@@ -167,4 +167,4 @@ def test_the_chat_limit_is_set_by_an_option_or_the_environment(
 
 def test_a_chat_limit_below_one_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert serve_main(["--chat-max-chars", "0", "--data-dir", str(tmp_path)]) == 2
-    assert "chat_max_chars" in capsys.readouterr().err
+    assert "--chat-max-chars must be 1 or more (got 0)" in capsys.readouterr().err

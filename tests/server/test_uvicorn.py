@@ -132,3 +132,19 @@ def test_the_newer_websocket_implementation_is_used_and_only_bad_text_is_silence
 
     assert not logger.filter(record("Invalid UTF-8 sequence received from client."))
     assert logger.filter(record("Exception in ASGI application\n"))
+
+
+def test_at_debug_level_no_websocket_frame_is_logged(served: str, caplog: pytest.LogCaptureFixture) -> None:
+    """``--log-level debug`` logs the connection's steps, never a frame: a refused meld names hidden cards."""
+    made = httpx.post(f"http://{served}/api/tables", json={"name": "Ann", "bots": {"1": "random"}}).json()
+    table_id, token = made["table_id"], made["token"]
+    httpx.post(f"http://{served}/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {token}"}).raise_for_status()
+    with caplog.at_level(logging.DEBUG, logger="uvicorn.error"), connect(f"ws://{served}/ws/tables/{table_id}?token={token}") as ws:
+        state = json.loads(ws.recv(timeout=5))
+        assert state["type"] == "state" and state["view"]["hand"]
+        ws.send(json.dumps({"type": "action", "version": state["version"], "action": {"meld": ["2C", "3D", "6H"]}}))
+        while (msg := json.loads(ws.recv(timeout=5)))["type"] != "error":
+            pass
+    said = [r.getMessage() for r in caplog.records if r.name == "uvicorn.error"]
+    assert any("connection is" in line for line in said)  # debug logging was on for the socket
+    assert not any("meld" in line or "TEXT" in line or "hand" in line for line in said), said

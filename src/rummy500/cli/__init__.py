@@ -1,4 +1,11 @@
-"""The ``rummy500`` command: one subcommand per module under ``rummy500.cli``."""
+"""The ``rummy500`` command: one subcommand per module under ``rummy500.cli``.
+
+Whatever the command, a reader that stops reading (``rummy500 rules | head``)
+ends it quietly (exit status 1); standard output that cannot be written (a full
+disk: ``rummy500 rules > /dev/full``) is one line on standard error, exit status
+2; Ctrl-C is ``rummy500: interrupted``, exit status 130 (in a game, ``play``
+saves and stops as at ``quit`` instead, in its own handler).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from typing import Any, TextIO
 
 __all__ = ["main"]
 
@@ -21,7 +29,12 @@ def _commands() -> dict[str, tuple[str, Callable[[list[str]], int]]]:
     for name, module, attr, helptext in (
         ("play", "rummy500.cli.play", "main", "play a game against bots in the terminal"),
         ("simulate", "rummy500.cli.simulate", "main", "play many bot games and report results"),
-        ("tournament", "rummy500.cli.tournament", "main", "round-robin between bots with ratings"),
+        (
+            "tournament",
+            "rummy500.cli.tournament",
+            "main",
+            "bots against bots: a rated round-robin, a single- or multi-table tourney, or a ring game",
+        ),
         ("review", "rummy500.cli.review_cmd", "main", "review a finished game: each decision's expected points lost"),
         ("serve", "rummy500.cli.serve", "serve_main", "start the web app"),
         ("casino", "rummy500.casino.cli", "main", "Costa Rican Rummy, the casino blackjack variant (edge, strategy, play, simulate)"),
@@ -58,11 +71,70 @@ def main(argv: list[str] | None = None) -> int:
             return 0 if args else 2
         print(f"rummy500: unknown command {args[0]!r} (commands: {', '.join(cmds)})", file=sys.stderr)
         return 2
+    out = _Stdout(sys.stdout) if sys.stdout is not None else None  # None: standard output closed (`>&-`)
+    if out is not None:
+        sys.stdout = out
     try:
-        return cmds[args[0]][1](args[1:])
+        code = cmds[args[0]][1](args[1:])
+        if out is not None:
+            out.flush()  # what is still buffered: a full disk is found here, not at exit
     except BrokenPipeError:
         # Whoever read the output stopped reading (`rummy500 rules | head`): end quietly, as other
         # commands do. Later writes (Python's own flush at exit included) go nowhere.
+        _drop_stdout()
+        return 1
+    except OSError as exc:
+        if out is None or exc is not out.failed:  # not standard output's failure: the command's own
+            raise
+        _drop_stdout()
+        print(f"rummy500: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C (in a game, `play` saves and stops in its own handler)
+        print("rummy500: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if out is not None and sys.stdout is out:
+            sys.stdout = out.stream
+    return code
+
+
+class _Stdout:
+    """Standard output as the commands see it: the same stream, remembering the error of a write that failed.
+
+    So that :func:`main` tells standard output's failure (a full disk) from
+    another ``OSError`` of the command (a file it could not write).
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        #: the error of the last write or flush that failed, if any
+        self.failed: OSError | None = None
+
+    def write(self, text: str) -> int:
+        """Write ``text`` to the stream, remembering the error if it fails."""
+        try:
+            return self.stream.write(text)
+        except OSError as exc:
+            self.failed = exc
+            raise
+
+    def flush(self) -> None:
+        """Flush the stream, remembering the error if it fails."""
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            self.failed = exc
+            raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so that flushing it at exit cannot fail again."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass

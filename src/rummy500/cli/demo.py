@@ -37,7 +37,10 @@ def main(argv: list[str]) -> int:
         prog=PROG, description="Watch bots play one round, move by move (every hand is shown)."
     )
     parser.add_argument("--preset", default="standard", help="the rules preset (default standard; 'rummy500 rules' lists them)")
-    parser.add_argument("--players", type=int, default=2, metavar="N", help="players at the table (default 2)")
+    parser.add_argument(
+        "--players", type=int, default=None, metavar="N",
+        help="players at the table (default: the preset's, 4 for partnership and persian; else 2)",
+    )
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the deal and the bots (default 1)")
     parser.add_argument(
         "--bot", default="random", metavar="LEVEL",
@@ -49,7 +52,9 @@ def main(argv: list[str]) -> int:
         print(f"{PROG}: unknown bot level {printable(args.bot)} (levels: {', '.join(BOT_LEVELS)})", file=sys.stderr)
         return 2
     try:
-        rules = Rules.preset_rules(args.preset, players=args.players)
+        # Only a --players given is passed: a preset that fixes the table (partnership: 4) keeps its own.
+        players = {} if args.players is None else {"players": args.players}
+        rules = Rules.preset_rules(args.preset, **players)
     except RulesError as exc:
         print(f"{PROG}: {printable(exc)}", file=sys.stderr)
         return 2

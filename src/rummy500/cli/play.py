@@ -66,7 +66,7 @@ from rummy500.drive import Agent, AgentError, drive
 from rummy500.events import CalledRummy, Drew, Event, LeftRummy, Passed, Reshuffled, RoundOver, Took
 from rummy500.explain import _opening_discard_turn
 from rummy500.match import Match
-from rummy500.record import RecordError, match_from_record
+from rummy500.record import RecordError, load_record, parse_record_json, replay_match
 from rummy500.rules import PRESETS, CallingRummy, GoingOut, HandPenalty, Rules, RulesError
 from rummy500.state import Decision, IllegalAction, Phase, RoundState
 from rummy500.views import View
@@ -74,6 +74,8 @@ from rummy500.views import View
 __all__ = ["Game", "describe_rules", "main"]
 
 DEFAULT_SAVE = "rummy500-save.json"
+#: the bot level of every other seat when ``--opponents`` is not given
+DEFAULT_OPPONENTS = "medium"
 HELP = """\
 Moves (the record notation):
   draw                 take the top card of the stock            (shortcut: d)
@@ -352,6 +354,8 @@ class Game:
         self.hint_seconds = hint_seconds
         self.resumed = resumed
         self._auto_path: str | None = None
+        #: the decision the numbered list was last shown for (see :meth:`_decision`), and that list
+        self._listed: tuple[tuple[object, ...], list[Action]] | None = None
         self._written: set[str] = set()
         self._state: RoundState | None = match.state
         #: whose turn it was and the pile, before the move observed next (a Rummy call skips turns, claims a card)
@@ -638,7 +642,8 @@ class Game:
             try:
                 action = self.parse(line, view)
             except (ActionError, ValueError) as exc:
-                self.console.print(f"[red]{esc(exc)}[/]  (type 'help' or 'moves')")
+                more = "" if "'moves'" in str(exc) else "  (type 'help' or 'moves')"
+                self.console.print(f"[red]{esc(exc)}[/]{more}")
                 continue
             if action not in view.legal and listed_form(action) not in view.legal:  # any order of a discard's cards
                 state = m.state
@@ -698,6 +703,12 @@ class Game:
         if _whole(text):
             k = int(text)
             legal = self._numbered(view)
+            if self._listed != (self._decision(view), legal):
+                # A number means the move of that number in the list shown for this very decision:
+                # never a move of a list the player has not seen.
+                raise ActionError(
+                    f"{k}: no numbered list is shown for this move: type 'moves' to see the numbered moves"
+                )
             if not 1 <= k <= len(legal):
                 raise ActionError(f"there is no move {k}: type 'moves' to list them (1..{len(legal)})")
             return legal[k - 1]
@@ -720,8 +731,15 @@ class Game:
     def _numbered(self, view: View) -> list[Action]:
         return list(view.legal)
 
+    def _decision(self, view: View) -> tuple[object, ...]:
+        """Which decision ``view`` asks for: the round, the actions played in it so far, whose turn and the phase."""
+        m = self.match
+        played = len(m.rounds[-1].actions) if m.rounds else 0
+        return (m.round_index, played, view.to_move, view.phase, view.seat != view.to_move)
+
     def _list_moves(self, view: View) -> None:
         legal = self._numbered(view)
+        self._listed = (self._decision(view), legal)
         if not legal:
             self.console.print("You have no moves now.")
             return
@@ -1377,20 +1395,57 @@ def _check_save_path(path: str) -> None:
 
 def _load(path: str) -> Match:
     try:
-        with open(path, encoding="utf-8") as f:
-            record = json.loads(f.read())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise ValueError(f"cannot read {path}: {reason}") from None
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        record = parse_record_json(data)  # strict UTF-8 and JSON; too deep a nesting is refused, not a crash
+    except RecordError as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from None
     if not isinstance(record, dict) or not all(k in record for k in ("rules", "players", "rounds")):
         raise ValueError(f"cannot resume {path}: it is not a saved game (a game record has 'rules', 'players' and 'rounds')")
     try:
-        match = match_from_record(record)
+        match, error = replay_match(load_record(record))
     except (RecordError, IllegalAction, RulesError) as exc:
         raise ValueError(f"cannot resume {path}: {exc}") from None
+    if error is not None:  # said as a player counts: the first round is round 1, its first action action 1
+        r, i, message = error
+        raise ValueError(f"cannot resume {path}: round {r + 1}, action {i + 1} is not allowed: {message}")
     if match.state is None:
         raise ValueError(f"cannot resume {path}: it is not a saved game (it holds no deal)")
     return match
+
+
+#: ``play`` options that only make a new game: with ``--load`` the record says them.
+_NEW_GAME_ONLY = {
+    "preset": "--preset cannot change a loaded game: its rules are in the record",
+    "rules": "--rules cannot change a loaded game: its rules are in the record",
+}
+
+
+def _check_load_options(args: argparse.Namespace, match: Match) -> None:
+    """Refuse, with ``--load``, the options a loaded game cannot take (they would be ignored).
+
+    ``--opponents`` is taken only where it means something: for a bot seat
+    whose name does not say its level (a game saved by ``play`` names its bots
+    ``Medium bot 1``...).
+
+    Raises:
+        ValueError: such an option was given.
+    """
+    for name, message in _NEW_GAME_ONLY.items():
+        if getattr(args, name) is not None:
+            raise ValueError(message)
+    if args.opponents is None:
+        return
+    human = match.players.index(args.name) if args.name in match.players else 0
+    named = [match.players[s] for s in range(match.rules.players) if s != human]
+    if all(_level_of(n) for n in named):
+        raise ValueError(
+            "--opponents cannot change a loaded game: its bots keep the levels their names say"
+            f" ({', '.join(printable(n) for n in named)})"
+        )
 
 
 def build(args: argparse.Namespace, *, inp: IO[str] | None = None, out: IO[str] | None = None) -> Game:
@@ -1399,7 +1454,7 @@ def build(args: argparse.Namespace, *, inp: IO[str] | None = None, out: IO[str] 
     Raises:
         ValueError: bad options, rules or record.
     """
-    levels = _levels(args.opponents)
+    levels = _levels(args.opponents if args.opponents is not None else DEFAULT_OPPONENTS)
     seed = args.seed
     if not args.hint_seconds >= 0:  # (NaN too)
         raise ValueError(f"--hint-seconds must be 0 or more, not {args.hint_seconds:g}")
@@ -1409,6 +1464,7 @@ def build(args: argparse.Namespace, *, inp: IO[str] | None = None, out: IO[str] 
     if args.load:
         args.load = os.path.expanduser(args.load)
         match = _load(args.load)
+        _check_load_options(args, match)
         match.rng = random.Random(seed)
         match.continue_play()
         names = match.players
@@ -1464,13 +1520,14 @@ def parser() -> argparse.ArgumentParser:
             " commands that replay and review it."
         ),
     )
-    p.add_argument("--preset", default=None, help="a rules preset (default standard)")
-    p.add_argument("--rules", default=None, help="rule options as a JSON object")
+    p.add_argument("--preset", default=None, help="a rules preset (default standard; not with --load)")
+    p.add_argument("--rules", default=None, help="rule options as a JSON object (not with --load)")
     p.add_argument(
         "--opponents",
-        default="medium",
+        default=None,
         help=f"comma-separated bot levels ({', '.join(BOT_LEVELS)}), one per other seat (repeated round the"
-        " table when there are fewer; never more levels than seats); sets the number of players unless --rules or the preset does",
+        " table when there are fewer; never more levels than seats; default medium); sets the number of players unless --rules"
+        " or the preset does. With --load: only for bots whose names do not say their level",
     )
     p.add_argument("--name", default="You", help="your name (with --load: the player you are, found by name)")
     p.add_argument("--seed", type=int, default=None, help="seed the deal and the bots")

@@ -6,7 +6,8 @@ output, never a traceback). The record is read as bytes and decoded as
 strict UTF-8 (a byte-order mark is allowed), from a file and from standard
 input alike. A file that cannot be read, a usage error, and a result that
 cannot be written (standard output closed, or full) also exit 2 with one
-line on standard error.
+line on standard error; so does ``--position`` with ``--indent`` (a position
+is not JSON).
 """
 
 from __future__ import annotations
@@ -124,6 +125,8 @@ def main(argv: list[str]) -> int:
         help="print the position where the replay stopped (the position notation) instead of the JSON",
     )
     args = parser.parse_args(argv)
+    if args.position and args.indent is not None:
+        return _fail("--indent lays out the JSON result, and --position prints a position instead: give one of them")
     try:
         data = _read(args.file)
     except OSError as exc:

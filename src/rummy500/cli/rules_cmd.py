@@ -20,17 +20,29 @@ __all__ = ["main"]
 
 
 def main(argv: list[str]) -> int:
-    """List presets and options, or show one preset's full option set."""
+    """List presets and options, or show one preset's full option set.
+
+    Returns:
+        The exit status: 0, or 2 (one line on standard error) for an unknown or
+        empty preset name, or ``--markdown`` with ``--show`` or ``--json``.
+    """
     parser = argparse.ArgumentParser(prog="rummy500 rules", description="Presets and house-rule options.")
     parser.add_argument("--show", metavar="PRESET", help="print every option of a preset")
     parser.add_argument("--json", action="store_true", help="print JSON (the shape of GET /api/rules's options and presets)")
     parser.add_argument("--markdown", action="store_true", help="print the option catalogue and presets as docs/rules.md's Markdown tables")
     args = parser.parse_args(argv)
+    if args.markdown and (args.show is not None or args.json):
+        other = "--show" if args.show is not None else "--json"
+        print(f"rummy500 rules: --markdown prints the whole catalogue as Markdown: it takes no {other}", file=sys.stderr)
+        return 2
+    if args.show is not None and not args.show.strip():
+        print(f"rummy500 rules: --show needs a preset's name (presets: {', '.join(PRESETS)})", file=sys.stderr)
+        return 2
     if args.markdown:
         print(catalogue_markdown())
         print(presets_markdown(), end="")
         return 0
-    if args.show:
+    if args.show is not None:
         try:
             rules = Rules.preset_rules(args.show)
         except RulesError as exc:

@@ -7,19 +7,28 @@ same tables with ``--db postgresql://... --redis redis://...`` (see
 docs/deploy.md). The URLs may also come from ``$RUMMY500_DB_URL`` and
 ``$RUMMY500_REDIS_URL``, which keeps passwords off the command line.
 The main CLI dispatches ``rummy500 serve ...`` to :func:`serve_main`.
+
+The listening socket is bound before anything is said: ``open http://...``
+names the port it got (``--port 0``: one the system picked), and a port it
+cannot have is one line (``cannot listen on HOST:PORT: Address already in
+use``), exit status 2, as a bad option or a database that cannot be opened is.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import re
+import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from pydantic import ValidationError
+
     from rummy500.server.config import Settings
 
 __all__ = ["build_parser", "serve_main"]
@@ -27,16 +36,57 @@ __all__ = ["build_parser", "serve_main"]
 _TOKEN_RE = re.compile(r"(token=)[^&\s\"']+")
 
 
-def startup_lines(settings: Settings) -> list[str]:
-    """What ``serve`` says as it starts: where games are kept and where to open it (no password, ever)."""
+def startup_lines(settings: Settings, port: int | None = None) -> list[str]:
+    """What ``serve`` says as it starts: where games are kept and where to open it (no password, ever).
+
+    Args:
+        settings: The server's settings.
+        port: The port the server listens on, when it differs from ``settings.port``
+            (``--port 0``: the port the system picked).
+    """
     from rummy500.server.config import safe_url
 
     where = settings.db_url or settings.database_url()
     lines = [f"rummy500: games kept in {safe_url(where)}"]
     if settings.redis_url:
         lines.append(f"rummy500: tables shared through Redis at {safe_url(settings.redis_url)}")
-    lines.append(f"rummy500: open http://{settings.host}:{settings.port}/")
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host  # an IPv6 address in a URL
+    lines.append(f"rummy500: open http://{host}:{settings.port if port is None else port}/")
     return lines
+
+
+#: The queue of connections not yet accepted (uvicorn's default).
+BACKLOG = 2048
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` and listening, as uvicorn would make it.
+
+    Bound before the server starts, so that the port is known (``port`` 0: the
+    system picks one) and a port already in use is said at once. A host name
+    with several addresses is bound at one of them, an IPv4 one if it has one.
+    Accepted connections inherit ``TCP_NODELAY`` from it (Linux, the BSDs),
+    as asyncio would set it on each.
+
+    Raises:
+        OSError: The address cannot be resolved or bound (``strerror`` says why).
+    """
+    infos = socket.getaddrinfo(host or None, port, socket.AF_UNSPEC, socket.SOCK_STREAM, 0, socket.AI_PASSIVE)
+    family, kind, proto, _, address = sorted(infos, key=lambda info: info[0] != socket.AF_INET)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        if os.name == "posix":  # a restart does not wait for the last connections' TIME_WAIT
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)  # as asyncio binds "::"
+        if hasattr(socket, "TCP_NODELAY"):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind(address)
+        sock.listen(BACKLOG)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
 
 
 class RedactTokens(logging.Filter):
@@ -156,21 +206,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class QuietBadText(logging.Filter):
-    """Drop uvicorn's error log of a websocket text frame that is not UTF-8.
+    """Drop two kinds of uvicorn error-log records: bad UTF-8 text, and websocket frames.
 
-    The sender gets its close (1007) anyway; a traceback per frame would let
-    any client flood the log.
+    A text frame that is not UTF-8: the sender gets its close (1007) anyway;
+    a traceback per frame would let any client flood the log. And at
+    ``--log-level debug`` the ``websockets`` library logs every frame it
+    sends or receives (``< TEXT '{"type": "action", ... "meld": ["2C", ...]}'``):
+    a refused meld names cards of a hidden hand, and a state names the seat's
+    own. Frames are never logged; the connection's other debug lines are kept.
     """
 
     MESSAGE = "Invalid UTF-8 sequence received from client."
+    FRAMES = ("< %s", "> %s")
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Keep every record but that one."""
-        return record.msg != self.MESSAGE
+        """Keep every record but those."""
+        return record.msg != self.MESSAGE and record.msg not in self.FRAMES
 
 
 def quiet_bad_text() -> None:
-    """Install :class:`QuietBadText` on uvicorn's error logger (once)."""
+    """Install :class:`QuietBadText` on uvicorn's error logger (once): no bad-text tracebacks, no frames."""
     logger = logging.getLogger("uvicorn.error")
     if not any(isinstance(f, QuietBadText) for f in logger.filters):
         logger.addFilter(QuietBadText())
@@ -206,12 +261,135 @@ def uvicorn_options(settings: Settings, log_level: str = "info") -> dict[str, An
     }
 
 
+#: Each :class:`~rummy500.server.config.Settings` field ``serve`` sets: the option's ``dest`` and the option.
+_OPTIONS: dict[str, tuple[str, str]] = {
+    "host": ("host", "--host"),
+    "port": ("port", "--port"),
+    "db_url": ("db", "--db"),
+    "data_dir": ("data_dir", "--data-dir"),
+    "grace_seconds": ("grace", "--grace"),
+    "bot_delay": ("bot_delay", "--bot-delay"),
+    "call_window": ("call_window", "--call-window"),
+    "summary_seconds": ("summary", "--summary"),
+    "public_url": ("public_url", "--public-url"),
+    "redis_url": ("redis", "--redis"),
+    "redis_prefix": ("redis_prefix", "--redis-prefix"),
+    "lease_seconds": ("lease", "--lease"),
+    "heartbeat_seconds": ("heartbeat", "--heartbeat"),
+    "sockets_per_client": ("sockets_per_client", "--sockets-per-client"),
+    "client_rate_per_second": ("client_rate", "--client-rate"),
+    "client_rate_burst": ("client_burst", "--client-burst"),
+    "tables_per_client": ("tables_per_client", "--tables-per-client"),
+    "table_rate_per_minute": ("table_rate", "--table-rate"),
+    "max_body_bytes": ("max_body", "--max-body"),
+    "ws_max_message_bytes": ("max_message", "--max-message"),
+    "lobby_expiry_hours": ("lobby_expiry", "--lobby-expiry"),
+    "idle_days": ("idle_days", "--idle-days"),
+    "allowed_origins": ("allow_origin", "--allow-origin"),
+    "workers": ("workers", "--workers"),
+    "cpu": ("cpu", "--cpu"),
+    "api_docs": ("api_docs", "--api-docs"),
+    "ws_compression": ("ws_compression", "--ws-compression"),
+    "chat_max_chars": ("chat_max_chars", "--chat-max-chars"),
+}
+
+#: Options whose default comes from an environment variable (named in a refusal when the value came from it).
+_ENVIRONMENT = {
+    "db": "RUMMY500_DB_URL",
+    "redis": "RUMMY500_REDIS_URL",
+    "redis_prefix": "RUMMY500_REDIS_PREFIX",
+    "chat_max_chars": "RUMMY500_CHAT_MAX_CHARS",
+}
+
+
+def _fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The :class:`~rummy500.server.config.Settings` fields the options give (those left out keep their defaults)."""
+    fields: dict[str, Any] = {}
+    for field, (dest, _) in _OPTIONS.items():
+        value = getattr(args, dest)
+        if value is None or value is False:  # not given: the settings' default
+            continue
+        fields[field] = tuple(value) if isinstance(value, list) else value
+    return fields
+
+
+def _number(value: object) -> str:
+    """A number as it is typed: ``-1`` (not ``-1.0``), ``0.3``, ``nan``."""
+    if isinstance(value, float):
+        return f"{value:g}" if math.isfinite(value) else str(value)
+    return str(value)
+
+
+def _bounds(field: str) -> str | None:
+    """What values a setting takes, in words (``0 or more``, ``from 0 to 65535``); None if it has no bounds."""
+    from rummy500.server.config import Settings
+
+    low = high = None
+    low_word = high_word = ""
+    lengths: dict[str, int] = {}
+    for rule in Settings.model_fields[field].metadata:
+        for name in ("ge", "gt", "le", "lt", "min_length", "max_length"):
+            value = getattr(rule, name, None)
+            if value is None:
+                continue
+            if name in ("ge", "gt"):
+                low, low_word = value, name
+            elif name in ("le", "lt"):
+                high, high_word = value, name
+            else:
+                lengths[name] = value
+    if lengths:
+        least, most = lengths.get("min_length", 0), lengths.get("max_length")
+        return f"{least} to {most} characters long" if most is not None else f"at least {least} characters long"
+    if low is not None and high is not None and low_word == "ge" and high_word == "le":
+        return f"from {_number(low)} to {_number(high)}"
+    words = []
+    if low is not None:
+        words.append(f"{_number(low)} or more" if low_word == "ge" else f"more than {_number(low)}")
+    if high is not None:
+        words.append(f"at most {_number(high)}" if high_word == "le" else f"less than {_number(high)}")
+    return " and ".join(words) or None
+
+
+def refusal(exc: ValidationError, argv: list[str]) -> str:
+    """The first bad option of a :class:`~pydantic.ValidationError` of the settings, in one line, as it was given.
+
+    ``--grace must be 0 or more (got -1)``; the environment variable
+    (``$RUMMY500_CHAT_MAX_CHARS``) when the value came from there.
+    """
+    error = exc.errors()[0]
+    field = str(error["loc"][0]) if error["loc"] else ""
+    dest, flag = _OPTIONS.get(field, (field, f"--{field.replace('_', '-')}"))
+    if dest in _ENVIRONMENT:
+        unset = object()  # not a string: argparse never runs it through the option's type
+        given = build_parser()
+        given.set_defaults(**{dest: unset})
+        if getattr(given.parse_known_args(argv)[0], dest) is unset:  # the option's default: the environment's value
+            flag = f"${_ENVIRONMENT[dest]}"
+    value = error.get("input")
+    got = repr(value) if isinstance(value, str) else _number(value)
+    bounds = _bounds(field) if field in _OPTIONS else None
+    if bounds is not None:
+        return f"{flag} must be {bounds} (got {got})"
+    return f"{flag}: {str(error.get('msg', 'not allowed')).lower()} (got {got})"
+
+
+def _say(message: object) -> None:
+    """One line on standard error: the first line of ``message``, without SQLAlchemy's ``(module.Error)`` tag."""
+    from rummy500.cli.replay_cmd import printable
+
+    text = str(message).strip().splitlines()[0] if str(message).strip() else "failed"
+    text = re.sub(r"\((?:\w+\.)+\w+\) ", "", text)
+    print(f"rummy500 serve: {printable(text)}", file=sys.stderr)
+
+
 def serve_main(argv: list[str]) -> int:
     """Run ``rummy500 serve`` with these arguments (without ``serve``).
 
     Returns:
-        The exit status: 0 after a clean shutdown, 2 on bad options or a database
-        that cannot be opened.
+        The exit status: 0 after a clean shutdown, 2 on bad options, a port it
+        cannot listen on or a database that cannot be opened (one line on
+        standard error).
     """
     args = build_parser().parse_args(argv)
     try:
@@ -227,59 +405,24 @@ def serve_main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    fields = {
-        "host": args.host,
-        "port": args.port,
-        "db_url": args.db,
-        "grace_seconds": args.grace,
-        "bot_delay": args.bot_delay,
-        "call_window": args.call_window,
-        "summary_seconds": args.summary,
-        "public_url": args.public_url,
-        "redis_url": args.redis,
-        "redis_prefix": args.redis_prefix,
-        "lease_seconds": args.lease,
-        "heartbeat_seconds": args.heartbeat,
-    }
-    if args.data_dir is not None:
-        fields["data_dir"] = args.data_dir
-    optional = {
-        "sockets_per_client": args.sockets_per_client,
-        "client_rate_per_second": args.client_rate,
-        "client_rate_burst": args.client_burst,
-        "tables_per_client": args.tables_per_client,
-        "table_rate_per_minute": args.table_rate,
-        "max_body_bytes": args.max_body,
-        "ws_max_message_bytes": args.max_message,
-        "lobby_expiry_hours": args.lobby_expiry,
-        "idle_days": args.idle_days,
-        "allowed_origins": tuple(args.allow_origin) if args.allow_origin else None,
-        "workers": args.workers,
-        "cpu": args.cpu,
-        "api_docs": args.api_docs or None,
-        "ws_compression": args.ws_compression or None,
-        "chat_max_chars": args.chat_max_chars,
-    }
-    fields.update({k: v for k, v in optional.items() if v is not None})
     try:
-        settings = Settings(**fields)
+        settings = Settings(**_fields(args))
     except ValidationError as exc:
-        print(f"rummy500 serve: {exc}", file=sys.stderr)
+        _say(refusal(exc, argv))
         return 2
     if settings.redis_url:
         from rummy500.server.bus import BusError, check_redis
 
         if not settings.database_url().lower().startswith(("postgresql", "postgres")):
-            print(
-                "rummy500 serve: --redis shares the tables between processes, which must share one "
-                "database: add --db postgresql://...",
-                file=sys.stderr,
+            _say(
+                "--redis shares the tables between processes, which must share one "
+                "database: add --db postgresql://..."
             )
             return 2
         try:
             check_redis(settings.redis_url)
         except BusError as exc:
-            print(f"rummy500 serve: {exc}", file=sys.stderr)
+            _say(exc)
             return 2
     if settings.cpu is not None:
         from rummy500.server.affinity import pin
@@ -287,24 +430,32 @@ def serve_main(argv: list[str]) -> int:
         try:
             pin(settings.cpu)  # before any thread starts: they inherit it
         except ValueError as exc:
-            print(f"rummy500 serve: {exc}", file=sys.stderr)
+            _say(exc)
             return 2
     try:
         storage = open_storage(settings.database_url())
     except StorageError as exc:
-        print(f"rummy500 serve: {exc}", file=sys.stderr)
+        _say(exc)
         return 2
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    redact = RedactTokens()
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(redact)
-    for name in ("uvicorn", "uvicorn.access", "uvicorn.error"):
-        logging.getLogger(name).addFilter(redact)
-    for line in startup_lines(settings):
-        print(line, file=sys.stderr)
-    app = create_app(settings, storage=storage)
     try:
-        uvicorn.run(app, **uvicorn_options(settings, args.log_level))
+        try:
+            sock = listen(settings.host, settings.port)
+        except OSError as exc:
+            _say(f"cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}")
+            return 2
+        with sock:
+            logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+            redact = RedactTokens()
+            for handler in logging.getLogger().handlers:
+                handler.addFilter(redact)
+            for name in ("uvicorn", "uvicorn.access", "uvicorn.error"):
+                logging.getLogger(name).addFilter(redact)
+            for line in startup_lines(settings, sock.getsockname()[1]):
+                print(line, file=sys.stderr)
+            app = create_app(settings, storage=storage)
+            options = uvicorn_options(settings, args.log_level)
+            del options["host"], options["port"]  # the socket bound above is served, by its file descriptor
+            uvicorn.run(app, fd=sock.fileno(), **options)
     finally:
         storage.close()
     return 0

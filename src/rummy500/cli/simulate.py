@@ -96,6 +96,8 @@ def rules_from_args(preset: str | None, rules_json: str | None, *, players: int 
             loaded = json.loads(rules_json)
         except json.JSONDecodeError as exc:
             raise ValueError(f"--rules is not JSON: {exc}") from None
+        except RecursionError:
+            raise ValueError("--rules is not JSON: nested too deeply") from None
         if not isinstance(loaded, dict):
             raise ValueError("--rules must be a JSON object of options")
         mapping.update(loaded)

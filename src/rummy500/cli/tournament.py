@@ -19,6 +19,10 @@ its bot from table to table:
 ``--bots`` lists the entrants; ``LEVEL*N`` enters N bots of that level
 (``--bots easy*5,random*4``). Entrants are named by level, numbered when a
 level is entered more than once (``easy-1``, ``easy-2``).
+
+An option of another format (``--games`` with ``--format single``,
+``--rounds`` with the round-robin) is refused in one line, exit status 2,
+rather than ignored.
 """
 
 from __future__ import annotations
@@ -104,23 +108,26 @@ def main(argv: list[str]) -> int:
         help=f"comma-separated bot levels, LEVEL*N for N of a level (round-robin default {','.join(BOT_LEVELS)}; "
         f"single and ring default {_DEFAULT_BOTS['single']}; multi default {_DEFAULT_BOTS['multi']})",
     )
-    p.add_argument("--games", type=int, default=20, help="round-robin: matches per pair (default 20)")
+    p.add_argument("--games", type=int, default=None, help="round-robin: matches per pair (default 20)")
     p.add_argument("--preset", default=None, help="a rules preset")
     p.add_argument("--rules", default=None, help="rule options as a JSON object")
     p.add_argument("--target", type=int, default=None, help="winning total (overrides the rules)")
     p.add_argument("--seed", type=int, default=0, help="seeds the deals and the bots: the same seed plays the same tournament")
-    p.add_argument("--jobs", type=int, default=1, help="round-robin: worker processes")
-    p.add_argument("--max-table", type=int, default=4, help="multi: most players at a table, 2..8 (default 4)")
-    p.add_argument("--min-table", type=int, default=2, help="multi: fewest players at a table, the final table excepted (default 2)")
-    p.add_argument("--rounds", type=int, default=5, help="ring: rounds to play (default 5)")
-    p.add_argument("--pcr", type=int, default=1, help="ring and single: chips per point of the settlement (default 1)")
+    p.add_argument("--jobs", type=int, default=None, help="round-robin: worker processes")
+    p.add_argument("--max-table", type=int, default=None, help="multi: most players at a table, 2..8 (default 4)")
+    p.add_argument("--min-table", type=int, default=None, help="multi: fewest players at a table, the final table excepted (default 2)")
+    p.add_argument("--rounds", type=int, default=None, help="ring: rounds to play (default 5)")
+    p.add_argument("--pcr", type=int, default=None, help="ring and single: chips per point of the settlement (default 1)")
     p.add_argument("--hard-iterations", type=int, default=None, help="playouts per searched decision of the hard bot (expert gets twice as many)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
-    problem = too_small(args, games=1, jobs=1, rounds=1, hard_iterations=1)
+    problem = _for_another_format(args) or too_small(args, games=1, jobs=1, rounds=1, hard_iterations=1)
     if problem is not None:
         print(f"rummy500 tournament: {problem}", file=sys.stderr)
         return 2
+    for name, value in _DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
     try:
         check_pcr(args.pcr)
     except FormatError as exc:
@@ -129,6 +136,12 @@ def main(argv: list[str]) -> int:
     options: dict[str, dict[str, Any]] = search_options(args.hard_iterations)
     try:
         if args.format == "round-robin":
+            if args.bots is not None and "*" in args.bots:
+                starred = next(b.strip() for b in args.bots.split(",") if "*" in b)
+                raise ValueError(
+                    f"{starred}: LEVEL*N enters N bots of a level in --format single, multi and ring;"
+                    " the round-robin plays each level once (--bots random,easy,medium)"
+                )
             bots = parse_bots(args.bots if args.bots is not None else ",".join(BOT_LEVELS))
         else:
             bots = expand_bots(args.bots if args.bots is not None else _DEFAULT_BOTS[args.format])
@@ -156,6 +169,27 @@ def main(argv: list[str]) -> int:
         return 0
     _print(result, args.games)
     return 0
+
+
+#: The format-specific options: their defaults, and the formats that take them.
+_DEFAULTS: dict[str, int] = {"games": 20, "jobs": 1, "max_table": 4, "min_table": 2, "rounds": 5, "pcr": 1}
+_FORMATS_OF: dict[str, tuple[str, ...]] = {
+    "games": ("round-robin",),
+    "jobs": ("round-robin",),
+    "max_table": ("multi",),
+    "min_table": ("multi",),
+    "rounds": ("ring",),
+    "pcr": ("ring", "single"),
+}
+
+
+def _for_another_format(args: argparse.Namespace) -> str | None:
+    """The first option given that this ``--format`` does not take (it would be ignored), as a message; None if none."""
+    for name, formats in _FORMATS_OF.items():
+        if getattr(args, name) is not None and args.format not in formats:
+            which = " and ".join(f"--format {f}" for f in formats)
+            return f"--{name.replace('_', '-')} is for {which}, not --format {args.format}"
+    return None
 
 
 def _table_size(args: argparse.Namespace, entrants: int) -> int:

@@ -842,6 +842,17 @@ class PostgresStorage(SqlStorage):
         super().__init__(engine)
 
 
+def _in_memory(url: URL) -> bool:
+    """Whether a SQLite URL names an in-memory database (``sqlite://``, ``sqlite:///:memory:``, ``mode=memory``)."""
+    database = url.database or ""
+    return (
+        database in ("", ":memory:")
+        or database.startswith("file::memory:")
+        or "mode=memory" in database
+        or url.query.get("mode") == "memory"
+    )
+
+
 def open_storage(url: str) -> SqlStorage:
     """Open the storage a database URL names.
 
@@ -849,11 +860,18 @@ def open_storage(url: str) -> SqlStorage:
         url: ``sqlite:///PATH`` or ``postgresql://user@host:port/db``.
 
     Raises:
-        StorageError: The scheme is not supported, the URL is malformed, or the
-            database cannot be opened (messages never show the URL's password).
+        StorageError: The scheme is not supported, the URL is malformed, it
+            names an in-memory SQLite database (its games would not outlive the
+            process), or the database cannot be opened (messages never show the
+            URL's password).
     """
     scheme = url.split(":", 1)[0].split("+", 1)[0].lower()
     if scheme == "sqlite":
+        if _in_memory(_parse_url(url)):
+            raise StorageError(
+                f"{safe_url(url)!r} is an in-memory SQLite database: every game would be lost when the server"
+                " stops; use sqlite:///PATH (a file)"
+            )
         return SqliteStorage(url)
     if scheme in ("postgresql", "postgres"):
         return PostgresStorage(url)
