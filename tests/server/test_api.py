@@ -65,6 +65,20 @@ def test_bad_rules_are_refused_with_every_problem(client: TestClient) -> None:
     assert len(detail["problems"]) == 2
 
 
+def test_an_opening_minimum_past_the_servers_limit_is_refused_and_the_editor_knows_the_limit(client: TestClient) -> None:
+    """The engine plays any first_meld_min; this server hosts up to 150 (higher makes each turn slow to work out)."""
+    res = client.post("/api/tables", json={"name": "Ann", "seats": 2, "rules": {"first_meld_min": 300}})
+    assert res.status_code == 422
+    detail = res.json()["detail"]
+    assert detail["code"] == "bad_rules"
+    assert detail["problems"] == ["first_meld_min: at most 150 at this server (got 300): a larger minimum makes each turn slow to work out"]
+    made = client.post("/api/tables", json={"name": "Ann", "seats": 2, "rules": {"first_meld_min": 150}})
+    assert made.status_code == 201
+    assert client.get(f"/api/tables/{made.json()['table_id']}").json()["rules"]["first_meld_min"] == 150
+    option = next(o for o in client.get("/api/rules").json()["options"] if o["name"] == "first_meld_min")
+    assert option["number"]["max"] == 150
+
+
 def test_bad_requests_are_refused(client: TestClient) -> None:
     assert client.post("/api/tables", json={"name": "Ann", "seats": 9}).status_code == 422
     assert client.post("/api/tables", json={"name": "", "seats": 2}).status_code == 422

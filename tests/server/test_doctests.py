@@ -7,13 +7,13 @@ from types import ModuleType
 
 import pytest
 
-from rummy500.server import config, hints, hub
+from rummy500.server import config, engine, hints, hub
 from rummy500.server.api import ws
 from rummy500.server.session import driver, events, match
 from rummy500.server.storage import base
 
 
-@pytest.mark.parametrize("module", [base, config, driver, events, hints, hub, match, ws], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [base, config, driver, engine, events, hints, hub, match, ws], ids=lambda m: m.__name__)
 def test_server_docstring_examples_run(module: ModuleType) -> None:
     failures, attempted = doctest.testmod(module, raise_on_error=False)
     assert attempted > 0 and failures == 0

@@ -52,11 +52,39 @@ def parse_rules(mapping: Mapping[str, Any], players: int) -> Rules:
     return Rules.from_mapping(dict(mapping), players=players)
 
 
+#: The highest ``first_meld_min`` a table of this server may have. Working out whether a
+#: hand can still reach the minimum (every draw offers the pile's cards to it) grows steeply
+#: with the minimum: past about 150 points a deep pile can take a second or more per turn,
+#: and a person's move is worked out in the server's event loop, where every table waits.
+#: Tables at home play 0 to 50; the engine itself accepts any minimum.
+MAX_FIRST_MELD_MIN = 150
+
+
+def server_rules_problems(rules: Rules) -> list[str]:
+    """What this server does not host in ``rules`` (beyond what the engine refuses), one line each.
+
+    >>> server_rules_problems(Rules.from_mapping({"first_meld_min": 50}))
+    []
+    >>> server_rules_problems(Rules.from_mapping({"first_meld_min": 300}))
+    ['first_meld_min: at most 150 at this server (got 300): a larger minimum makes each turn slow to work out']
+    """
+    if rules.first_meld_min > MAX_FIRST_MELD_MIN:
+        return [
+            f"first_meld_min: at most {MAX_FIRST_MELD_MIN} at this server (got {rules.first_meld_min}): "
+            "a larger minimum makes each turn slow to work out"
+        ]
+    return []
+
+
 def rules_catalogue() -> dict[str, Any]:
     """The options and presets, for the table editor (``GET /api/rules``)."""
     # Each option with its named values (label and description each) and the
-    # whole numbers it accepts besides: OptionSpec.to_dict, for the web form.
+    # whole numbers it accepts besides: OptionSpec.to_dict, for the web form
+    # (with this server's own limit on the opening minimum).
     options = [spec.to_dict() for spec in OPTIONS.values()]
+    for option in options:
+        if option["name"] == "first_meld_min" and option.get("number"):
+            option["number"] = dict(option["number"], max=MAX_FIRST_MELD_MIN)
     presets = [
         {"name": name, "label": PRESET_LABELS.get(name, name), "options": dict(opts), "description": PRESET_DESCRIPTIONS.get(name, "")}
         for name, opts in PRESETS.items()

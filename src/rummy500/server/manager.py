@@ -36,7 +36,7 @@ from rummy500.server.bots import bot_levels, default_level
 from rummy500.server.bus import Bus
 from rummy500.server.cluster import Cluster
 from rummy500.server.config import Settings
-from rummy500.server.engine import LiveGame, RulesError, parse_rules
+from rummy500.server.engine import LiveGame, RulesError, parse_rules, server_rules_problems
 from rummy500.server.hints import HintSearches, hint_for
 from rummy500.server.hub import Connection, Hub
 from rummy500.server.pace import TableSettings
@@ -208,6 +208,8 @@ class TableManager:
             rules = parse_rules(mapping, req.seats)
         except RulesError as exc:
             problems += exc.problems or [str(exc)]
+        else:
+            problems += server_rules_problems(rules)
         if problems or rules is None:
             raise LobbyError(422, "bad_rules", "; ".join(problems), problems)
         seats: list[SeatRow] = [SeatRow(0, "human", clean_text(req.name, 40) or "Player 1")]
