@@ -422,9 +422,23 @@ def listed_form(action: Action) -> Action:
     return action
 
 
+#: The most digits a number in an action's text may have: no pile depth or meld id comes near
+#: it (and Python would refuse to convert a number of more than 4300 digits at all).
+_MAX_DIGITS = 20
+
+
 def _whole(word: str) -> bool:
-    """Whether ``word`` is a whole number written in ASCII digits (``str.isdigit`` also takes ``²``)."""
-    return word.isascii() and word.isdigit()
+    """Whether ``word`` is a whole number written in ASCII digits (``str.isdigit`` also takes ``²``).
+
+    Raises:
+        ActionError: ``word`` is such a number, but of more than 20 digits.
+    """
+    if not (word.isascii() and word.isdigit()):
+        return False
+    if len(word) > _MAX_DIGITS:
+        shown = f"{word[:12]}... ({len(word)} digits)"
+        raise ActionError(f"the number {shown} is far too large: no pile depth or meld id comes near it")
+    return True
 
 
 def parse_action(text: str) -> Action:
@@ -436,7 +450,10 @@ def parse_action(text: str) -> Action:
     if not isinstance(text, str) or not text.strip():
         raise ActionError("empty action")
     words = text.replace(",", " ").split()
-    verb, args = words[0].lower(), words[1:]
+    if not words:  # nothing but commas
+        raise ActionError("empty action")
+    # An ASCII verb only: Unicode lowercasing would make "take" of "ta\u212ae" (the Kelvin sign).
+    verb, args = (words[0].lower() if words[0].isascii() else words[0]), words[1:]
 
     def cards_and_on(ws: list[str]) -> tuple[list[str], int | None]:
         lowered = [w.lower() for w in ws]

@@ -164,7 +164,11 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise CardError(f"a card must be a string like 'AS', not {text!r}")
-    t = text.strip().upper()
+    t = text.strip()
+    if not t.isascii():
+        # Before upper(): Unicode uppercasing makes cards of other letters ("ſ", the long s, becomes "S").
+        raise CardError(f"unknown card {text!r}: a card is written in ASCII letters and digits (AS, TD, 7H, JK, JK=7H)")
+    t = t.upper()
     if t.startswith("10"):
         t = "T" + t[2:]
     elif t.startswith("JK=10"):

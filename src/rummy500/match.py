@@ -196,17 +196,31 @@ class Match:
         return [self.totals[0] + self.totals[2], self.totals[1] + self.totals[3]]
 
     # ------------------------------------------------------------------ play
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """The current round's legal actions for ``seat`` (none once the game is over)."""
-        if self.state is None or self.is_over:
-            return []
-        return self.state.legal_actions(seat)
+    def legal_actions(self, seat: SupportsIndex | None = None) -> list[Action]:
+        """The current round's legal actions for ``seat`` (default: the seat to move; none once the game is over).
 
-    def is_legal(self, action: Action, seat: int | None = None) -> bool:
-        """Whether ``seat`` may play ``action`` now (cached per position; see ``RoundState.is_legal``)."""
-        if self.state is None or self.is_over:
+        A whole number that is no seat of this game has none.
+
+        Raises:
+            IllegalAction: ``seat`` is not a whole number (a bool, a float, a string), as :meth:`apply` refuses it.
+        """
+        s = None if seat is None else seat_number(seat, self.rules.players)
+        if self.state is None or self.is_over or (s is not None and not 0 <= s < self.state.n):
+            return []
+        return self.state.legal_actions(s)
+
+    def is_legal(self, action: Action, seat: SupportsIndex | None = None) -> bool:
+        """Whether ``seat`` may play ``action`` now (cached per position; see ``RoundState.is_legal``).
+
+        False for a whole number that is no seat of this game (:meth:`apply` refuses it).
+
+        Raises:
+            IllegalAction: ``seat`` is not a whole number (a bool, a float, a string), as :meth:`apply` refuses it.
+        """
+        s = None if seat is None else seat_number(seat, self.rules.players)
+        if self.state is None or self.is_over or (s is not None and not 0 <= s < self.state.n):
             return False
-        return self.state.is_legal(action, seat)
+        return self.state.is_legal(action, s)
 
     def decision(self, skip: Iterable[int] = ()) -> Decision | None:
         """Who decides now (see :meth:`RoundState.decision`); None once the game is over.
@@ -299,9 +313,14 @@ class Match:
         self.winner = [side, side + 2] if rules.partnership else side
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: int | None) -> View:
-        """The current round's view for ``seat`` with the match totals."""
-        assert self.state is not None
+    def view(self, seat: SupportsIndex | None) -> View:
+        """The current round's view for ``seat`` (None: a spectator) with the match totals.
+
+        Raises:
+            IllegalAction: ``seat`` is no seat of this game (as :meth:`apply` refuses it), or no round was dealt yet.
+        """
+        if self.state is None:
+            raise IllegalAction("no round is in progress: there is nothing to see yet")
         return self.state.view(seat, self.totals)
 
     # ---------------------------------------------------------------- records

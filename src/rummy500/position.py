@@ -90,12 +90,26 @@ def _read_bool(t: str) -> bool:
     return t == "1"
 
 
+def _read_int(t: str) -> int:
+    """A whole number as a position writes it: ASCII digits, perhaps after a ``-``.
+
+    (``int()`` alone would also take ``+1``, ``1_000``, ``١`` and spaces, and refuse a number
+    of thousands of digits in Python's own words.)
+    """
+    digits = t[1:] if t.startswith("-") else t
+    if not (digits.isascii() and digits.isdigit()):
+        raise ValueError(f"{t!r} is not a whole number")
+    if len(digits) > 18:
+        raise ValueError(f"{t[:12]!r}... ({len(digits)} digits) is far too large")
+    return int(t)
+
+
 def _ints(vs: Any) -> str:
     return ".".join(str(v) for v in vs) if vs else NONE
 
 
 def _read_ints(t: str) -> tuple[int, ...]:
-    return () if t == NONE else tuple(int(x) for x in t.split("."))
+    return () if t == NONE else tuple(_read_int(x) for x in t.split("."))
 
 
 # A meld: kind:cards:laid_by:positions:suit:rank:initial:owner:claimed:sealed:doubled[:swapped]
@@ -139,10 +153,10 @@ def _read_melds(t: str) -> tuple[TableMeld, ...]:
                 cards=_read_cards(f[1]),
                 laid_by=_read_ints(f[2]),
                 positions=_read_ints(f[3]),
-                suit=int(f[4]),
-                rank=int(f[5]),
-                initial=int(f[6]),
-                owner=int(f[7]),
+                suit=_read_int(f[4]),
+                rank=_read_int(f[5]),
+                initial=_read_int(f[6]),
+                owner=_read_int(f[7]),
                 claimed=claimed,
                 sealed=_read_bool(f[9]),
                 doubled=_read_bool(f[10]),
@@ -154,8 +168,8 @@ def _read_melds(t: str) -> tuple[TableMeld, ...]:
 
 # One codec per declared field type (the annotations of Public and View, as text).
 _CODECS: dict[str, tuple[Callable[[Any], str], Callable[[str], Any]]] = {
-    "int": (str, int),
-    "int | None": (_opt(str), _read_opt(int)),
+    "int": (str, _read_int),
+    "int | None": (_opt(str), _read_opt(_read_int)),
     "bool": (_bool, _read_bool),
     "Phase": (str, Phase),
     "str | None": (_opt(str), _read_opt(str)),
@@ -163,8 +177,8 @@ _CODECS: dict[str, tuple[Callable[[Any], str], Callable[[str], Any]]] = {
     "tuple[Card, ...]": (_cards, _read_cards),
     "tuple[tuple[Card, ...], ...]": (_seats(_cards), _read_seats(_read_cards)),
     "tuple[bool, ...]": (_bits, _read_bits),
-    "tuple[int, ...]": (_seats(str), _read_seats(int)),
-    "tuple[int, ...] | None": (_opt(_seats(str)), _read_opt(_read_seats(int))),
+    "tuple[int, ...]": (_seats(str), _read_seats(_read_int)),
+    "tuple[int, ...] | None": (_opt(_seats(str)), _read_opt(_read_seats(_read_int))),
     "frozenset[int]": (lambda v: _ints(sorted(v)), lambda t: frozenset(_read_ints(t))),
     "tuple[TableMeld, ...]": (_melds, _read_melds),
 }

@@ -79,15 +79,38 @@ def _parse_constant(name: str) -> Any:
     raise RecordError(f"not JSON: {name} is not a JSON number")
 
 
+class _Duplicated(dict[str, Any]):
+    """A JSON object that names a key twice, kept until its place in the record is known."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, pairs: list[tuple[str, Any]], key: str) -> None:
+        super().__init__(pairs)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object; one that names a key twice is marked (JSON leaves the meaning open: no last-one-wins)."""
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return _Duplicated(pairs, key)
+        seen.add(key)
+    raise AssertionError("unreachable: fewer keys than pairs means a key repeats")  # pragma: no cover
+
+
 def parse_record_json(text: str | bytes) -> Any:
     """Parse a record's JSON text strictly.
 
     Bytes must be UTF-8 (a byte-order mark is allowed). Numbers beyond
-    :data:`MAX_NUMBER` and the non-JSON constants ``NaN`` and ``Infinity`` are
-    refused.
+    :data:`MAX_NUMBER`, the non-JSON constants ``NaN`` and ``Infinity`` and
+    an object that names a key twice are refused.
 
     Raises:
-        RecordError: not JSON, or a number out of range (naming where it is).
+        RecordError: not JSON, a number out of range or a key given twice (naming where it is).
     """
     if isinstance(text, bytes):
         try:
@@ -95,7 +118,7 @@ def parse_record_json(text: str | bytes) -> Any:
         except UnicodeDecodeError as exc:
             raise RecordError(f"not UTF-8 (byte 0x{text[exc.start]:02x} at offset {exc.start})") from None
     try:
-        obj = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
+        obj = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant, object_pairs_hook=_object)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not JSON: {exc}") from None
     except RecursionError:
@@ -105,11 +128,14 @@ def parse_record_json(text: str | bytes) -> Any:
 
 
 def _check_numbers(obj: Any) -> None:
-    """Refuse a number beyond MAX_NUMBER anywhere in a parsed record (walked without recursion)."""
+    """Refuse a number beyond MAX_NUMBER, or a key given twice, anywhere in a parsed record (walked without recursion)."""
     stack: list[tuple[Any, str]] = [(obj, "record")]
     while stack:
         v, where = stack.pop()
         if isinstance(v, dict):
+            if isinstance(v, _Duplicated):
+                place = "top level" if where == "record" else where if where.isprintable() else repr(where)
+                raise RecordError(f"{place}: duplicate key {v.key!r} (each key may be given once)")
             stack.extend((x, f"{where}.{k}" if where != "record" else str(k)) for k, x in v.items())
         elif isinstance(v, list):
             stack.extend((x, f"{where}[{i}]") for i, x in enumerate(v))

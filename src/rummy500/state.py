@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from itertools import combinations
-from typing import Any, TypeVar
+from typing import Any, SupportsIndex, TypeVar
 
 from rummy500 import fastmeld
 from rummy500.actions import (
@@ -469,8 +469,9 @@ class RoundState:
         if len(hands) != n:
             raise ValueError(f"the round has {len(hands)} hands but the game has {n} players")
         for name in ("dealer", "to_move"):
-            if not 0 <= getattr(public, name) < n:
-                raise ValueError(f"{name} {getattr(public, name)} is not a seat of a {n}-player game")
+            value = getattr(public, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
+                raise ValueError(f"{name} {value!r} is not a seat of a {n}-player game")
         for name in ("known", "opened", "has_melded", "floating"):
             if len(getattr(public, name)) != n:
                 raise ValueError(f"{name} has {len(getattr(public, name))} seats but the game has {n} players")
@@ -1304,47 +1305,54 @@ class RoundState:
         if need <= 0:
             return True
         options, per_card, memo = self._reach_tables(seat, hand if base is None else base, extra)
-        if _most_points(per_card, hand) < need:
+        if _most_points(per_card, hand) + _SLACK < need:
             return False  # not even every card at its best
         keep = self._keep_min(seat, True)
 
-        def best(free: tuple[Card, ...], left: int, extra: int, before: int) -> int:
-            # The most points new melds of ``free`` (the cards not yet placed, sorted) can
-            # make, ``left`` cards being in hand: the first card stays in hand or goes into
-            # one of its melds (so each set of melds is met once). ``before``: the points of
-            # the melds chosen on the way here; enough with them ends the whole search.
+        def reach(free: tuple[Card, ...], left: int, extra: int, want: int) -> bool:
+            # Whether new melds of ``free`` (the cards not yet placed, sorted) can make
+            # ``want`` points, ``left`` cards being in hand: the first card goes into one
+            # of its melds or stays in hand (so each set of melds is met once). A branch
+            # whose cards, each at its best, fall short of what is still wanted is cut.
+            # The answers are kept per (free, left, extra) as the most points known
+            # reachable and the fewest known out of reach: they serve every ``want``.
+            if want <= 0:
+                return True
             if len(free) + extra < 3:
-                return 0
+                return False
             key = (free, left, extra)
             known = memo.get(key)
             if known is not None:
-                return known
-            first = free[0]
-            top = best(free[1:], left, extra, before)
-            have = Counter(free)
-            for bare, counts, pts, spent in options.get(first, ()):
-                if spent > extra or len(bare) > left - keep or any(have[c] < n for c, n in counts.items()):
-                    continue
-                rest = list(free)
-                _remove(rest, bare)
-                if pts + _most_points(per_card, rest) <= top:
-                    continue  # cannot do better than the best found
-                if before + pts >= need:
-                    raise _Enough  # (answers already kept are exact: only finished ones are)
-                got = pts + best(tuple(rest), left - len(bare), extra - spent, before + pts)
-                if got > top:
-                    top = got
-            memo[key] = top
-            return top
+                if want <= known[0]:
+                    return True
+                if want >= known[1]:
+                    return False
+            found = False
+            if _most_points(per_card, free) + _SLACK >= want:
+                first = free[0]
+                have = Counter(free)
+                for bare, counts, pts, spent in options.get(first, ()):
+                    if spent > extra or len(bare) > left - keep or any(have[c] < n for c, n in counts.items()):
+                        continue
+                    if pts >= want:
+                        found = True
+                        break
+                    rest = list(free)
+                    _remove(rest, bare)
+                    if reach(tuple(rest), left - len(bare), extra - spent, want - pts):
+                        found = True
+                        break
+                else:
+                    found = reach(free[1:], left, extra, want)
+            got, out_of_reach = memo.get(key, (0, _NEVER))
+            memo[key] = (max(got, want), out_of_reach) if found else (got, min(out_of_reach, want))
+            return found
 
-        try:
-            return best(tuple(sorted(hand)), len(hand), extra, 0) >= need
-        except _Enough:
-            return True
+        return reach(tuple(sorted(hand)), len(hand), extra, need)
 
     def _reach_tables(
         self, seat: int, hand: Sequence[Card], extra: int
-    ) -> tuple[dict[Card, list[tuple[list[Card], Counter[Card], int, int]]], dict[Card, float], dict[tuple[tuple[Card, ...], int, int], int]]:
+    ) -> tuple[dict[Card, list[tuple[list[Card], Counter[Card], int, int]]], dict[Card, float], dict[tuple[tuple[Card, ...], int, int], tuple[int, int]]]:
         """:meth:`_can_reach`'s tables for ``hand``: its melds by card, each card's most points, the answers so far.
 
         Each meld is (its hand cards, their counts, its points, dealer's jokers
@@ -1362,28 +1370,22 @@ class RoundState:
             return last[1], last[2], last[3]
         options: dict[Card, list[tuple[list[Card], Counter[Card], int, int]]] = {}
         per_card: dict[Card, float] = {}
+        worth = _MELD_WORTH
+        if len(worth) > _MELD_WORTH_MAX:
+            worth.clear()
         for cards in find_melds(self._meld_hand(seat, hand), rules, extra):
-            spent = min(sum(1 for c in cards if c >= 64), extra)
-            bare = _bare(cards)[: len(cards) - spent]
-            try:
-                meld = make_meld(cards, rules, 0, seat)
-            except MeldError:
+            known = worth.get((rules, seat, extra, cards), _UNKNOWN)
+            if known is _UNKNOWN:
+                known = worth[rules, seat, extra, cards] = _meld_worth(cards, rules, seat, extra)
+            if known is None:
                 continue
-            pts = new_meld_points(meld, rules)
-            entry = (bare, Counter(bare), pts, spent)
-            # Each hand card's part of the points: in proportion to its value in the meld
-            # (the dealer's jokers, not hand cards, leave their part to the others).
-            parts = [(JOKER if c >= 64 else c, v) for c, v in zip(meld.cards, meld_card_values(meld, rules), strict=True)]
-            for _ in range(spent):
-                parts.remove(next(p for p in parts if p[0] == JOKER))
-            total = sum(v for _, v in parts)
-            for c, v in parts:
-                share = pts * v / total if total > 0 else pts / len(parts)
+            entry, shares = known
+            for c, share in shares:
                 if share > per_card.get(c, 0.0):
                     per_card[c] = share
-            for c in set(bare):
+            for c in set(entry[0]):
                 options.setdefault(c, []).append(entry)
-        memo: dict[tuple[tuple[Card, ...], int, int], int] = {}
+        memo: dict[tuple[tuple[Card, ...], int, int], tuple[int, int]] = {}
         _REACH[0] = (key, options, per_card, memo)
         return options, per_card, memo
 
@@ -2348,10 +2350,22 @@ class RoundState:
         """
         return [] if self.public.phase is _PH_NOMINATE else self.hands[seat]
 
-    def view(self, seat: int | None, scores: Sequence[int] | None = None) -> View:
-        """What ``seat`` (None: a spectator) may see: the public facts, its hand, its legal actions, its rule facts."""
-        if seat is not None and not 0 <= seat < self.n:
-            raise ValueError(f"seat {seat} is not a seat of this {self.n}-player game")
+    def view(self, seat: SupportsIndex | None, scores: Sequence[int] | None = None) -> View:
+        """What ``seat`` (None: a spectator) may see: the public facts, its hand, its legal actions, its rule facts.
+
+        Raises:
+            IllegalAction: ``seat`` is no seat of this game: not a whole number (a bool is
+                not one, numpy's integers are: the view holds a plain ``int``) or out of range.
+        """
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
+            # (A plain int seat of the game, the usual case, is taken as it is.)
+            n = self.n
+            seat = seat_number(seat, n)  # (typed SupportsIndex: the compiled build refuses a bad seat the same way)
+            if not 0 <= seat < n:
+                # (str() of an int thousands of digits long would itself fail)
+                digits = int(seat.bit_length() * 0.30103) + 1
+                shown = f"seat {seat}" if digits < 20 else f"a seat number of about {digits} digits"
+                raise IllegalAction(f"{shown} is not a seat of this {n}-player game (seats are 0 to {n - 1})")
         pub = self.public
         # Once the round is over every hand is shown, as at a real table.
         final = tuple(tuple(sorted(h)) for h in self.hands) if pub.phase is _PH_OVER else None
@@ -2466,8 +2480,41 @@ _KEEPS_INDEX = frozenset(
 
 _TAKES = [Take(k) for k in range(120)]
 
-class _Enough(Exception):
-    """:meth:`RoundState._can_reach` found melds worth enough: no need to look further."""
+def _meld_worth(
+    cards: tuple[Card, ...], rules: Rules, seat: int, extra: int
+) -> tuple[tuple[list[Card], Counter[Card], int, int], list[tuple[Card, float]]] | None:
+    """A meld of :meth:`RoundState._reach_tables`: (its hand cards, their counts, its points, dealer's jokers spent), each card's part.
+
+    ``None`` when the cards make no meld. A hand card's part of the points is in
+    proportion to its value in the meld (the dealer's jokers, not hand cards,
+    leave their part to the others).
+    """
+    spent = min(sum(1 for c in cards if c >= 64), extra)
+    bare = _bare(cards)[: len(cards) - spent]
+    try:
+        meld = make_meld(cards, rules, 0, seat)
+    except MeldError:
+        return None
+    pts = new_meld_points(meld, rules)
+    parts = [(JOKER if c >= 64 else c, v) for c, v in zip(meld.cards, meld_card_values(meld, rules), strict=True)]
+    for _ in range(spent):
+        parts.remove(next(p for p in parts if p[0] == JOKER))
+    total = sum(v for _, v in parts)
+    shares = [(c, pts * v / total if total > 0 else pts / len(parts)) for c, v in parts]
+    return (bare, Counter(bare), pts, spent), shares
+
+
+#: :func:`_meld_worth`'s answers by (rules, seat, dealer's jokers, cards): a hand's melds
+#: are met again in every part of it that :meth:`RoundState._can_reach` is asked about.
+_MELD_WORTH: dict[tuple[Any, ...], Any] = {}
+_MELD_WORTH_MAX = 200_000
+_UNKNOWN = object()
+
+#: :meth:`RoundState._can_reach`: what a sum of cards' parts of meld points (floats) may
+#: fall short of the whole points by rounding alone; a bound within it is not cut.
+_SLACK = 1e-6
+#: :meth:`RoundState._can_reach`'s memo: no want yet known out of reach.
+_NEVER = 1 << 62
 
 # The last public value asked for its playable pile depths: (public, mode, rules, depths).
 # The references are held, so identity is exact.
@@ -2598,6 +2645,53 @@ def unseen_cards(view: View) -> list[Card]:
     return sorted((pack - seen).elements())
 
 
+def _count_text(value: object) -> str:
+    """``repr(value)``, or a description of an int too long for ``str()`` to write."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    return repr(value)
+
+
+def _check_resampled(view: View, *, spectator: bool = False) -> None:
+    """Refuse a view whose seats and per-seat lists do not fit its rules (before anything is dealt).
+
+    ``spectator``: a spectator's view (``seat`` None) passes. (The fields are read with
+    ``getattr``, as values of any type: the compiled build would refuse a typed read of a
+    wrong one with a TypeError of its own.)
+
+    Raises:
+        ResampleError: naming the field (``seat``, ``players``, ``dealer``, ``to_move``,
+            ``stock_count``, ``hand_sizes``, ``known``, ``opened``, ``has_melded``, ``floating``).
+    """
+    n = view.rules.players
+    for name in ("seat", "players", "dealer", "to_move", "stock_count"):
+        value = getattr(view, name)
+        if value is None and name == "seat":
+            if spectator:
+                continue
+            raise ResampleError("a spectator's view has no seat to resample for")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ResampleError(f"the view's {name} must be a whole number, not {_count_text(value)}")
+        if name == "players":
+            if value != n:
+                raise ResampleError(f"the view's players ({_count_text(value)}) and rules.players ({n}) disagree")
+        elif name == "stock_count":
+            if value < 0:
+                raise ResampleError(f"the view's stock_count must be 0 or more, not {value}")
+        elif not 0 <= value < n:
+            raise ResampleError(f"the view's {name} {_count_text(value)} is not a seat of a {n}-player game")
+    for name in ("hand_sizes", "known", "opened", "has_melded", "floating"):
+        value = getattr(view, name)
+        if not isinstance(value, tuple):
+            raise ResampleError(f"the view's {name} must be a tuple of {n} seats' values, not {_count_text(value)}")
+        if len(value) != n:
+            raise ResampleError(f"the view's {name} has {len(value)} seats but the game has {n} players")
+        if name == "hand_sizes":
+            for s, size in enumerate(value):
+                if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+                    raise ResampleError(f"the view's hand_sizes[{s}] must be a number of cards, not {_count_text(size)}")
+
+
 def state_from_view(view: View, rng: random.Random, weights: Mapping[int, Mapping[Card, float]] | None = None) -> RoundState:
     """A full position consistent with everything ``view.seat`` saw (OpenSpiel's ResampleFromInfostate).
 
@@ -2621,10 +2715,13 @@ def state_from_view(view: View, rng: random.Random, weights: Mapping[int, Mappin
     The position is consistent with the view whatever the weights.
 
     Raises:
-        ResampleError: the view cannot be completed (inconsistent counts).
+        ResampleError: the view cannot be completed (inconsistent counts), or
+            its fields do not fit together (``players``, ``rules.players``, the
+            seat fields and the per-seat lists): the message names the field.
     """
+    _check_resampled(view)
     seat = view.seat
-    if seat is None:
+    if seat is None:  # (refused above: for mypy)
         raise ResampleError("a spectator's view has no seat to resample for")
     pool = unseen_cards(view)
     rng.shuffle(pool)
@@ -2697,8 +2794,16 @@ def view_from_position(rules: Rules, text: str) -> View:
     missing = [f.name for f in fields(Public) if f.name not in got] + [n for n in ("seat", "hand") if n not in got]
     if missing:
         raise PositionError(f"a view's position needs {', '.join(missing)}")
+    extra = set(got) - {f.name for f in fields(Public)} - {"seat", "hand", "scores"}
+    if extra:
+        raise PositionError(f"not fields of a view's position: {', '.join(sorted(extra))} (a round's?)")
     partial = View(rules=rules, **got)
-    if partial.seat is None:
-        return partial
-    # The seat's legal actions depend only on what it sees: any consistent deal gives them.
-    return state_from_view(partial, random.Random(0)).view(partial.seat, partial.scores)
+    try:
+        # A position whose fields disagree (players=3 with two seats' lists, or with the rules) is no view.
+        _check_resampled(partial, spectator=True)
+        if partial.seat is None:
+            return partial
+        # The seat's legal actions depend only on what it sees: any consistent deal gives them.
+        return state_from_view(partial, random.Random(0)).view(partial.seat, partial.scores)
+    except ResampleError as exc:
+        raise PositionError(str(exc)) from None

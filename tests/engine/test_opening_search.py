@@ -56,3 +56,21 @@ def test_the_opening_search_agrees_with_trying_every_set_of_melds(seed, joker, g
             assert state._can_reach(0, list(hand), need) is (most >= need), (hand, need, most)
             checked += 1
     assert checked == 25 * 7
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_the_search_answers_every_need_in_any_order_from_what_it_remembers(seed):
+    """The search keeps, per part of a hand, the most points known reachable and the fewest known out of reach.
+
+    Asked about one hand for many needs in a random order (each answer may come
+    from what an earlier one left), it still agrees with trying every set of melds.
+    """
+    rng = random.Random(seed)
+    for _ in range(15):
+        hand = rng.sample(POOL, rng.randint(9, 14)) + ([JOKER] if rng.random() < 0.5 else [])
+        state = deal([" ".join(map(str, hand)), "2C 3C"], stock="9C", discard="8D", first_meld_min=30)
+        most = _most_points(list(hand), state.rules, 0)
+        needs = [*range(max(1, most - 12), most + 12), 1, 300]
+        rng.shuffle(needs)
+        for need in needs + needs[::-1]:
+            assert state._can_reach(0, list(hand), need) is (most >= need), (hand, need, most)

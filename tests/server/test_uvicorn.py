@@ -143,7 +143,7 @@ def test_at_debug_level_no_websocket_frame_is_logged(served: str, caplog: pytest
         state = json.loads(ws.recv(timeout=5))
         assert state["type"] == "state" and state["view"]["hand"]
         ws.send(json.dumps({"type": "action", "version": state["version"], "action": {"meld": ["2C", "3D", "6H"]}}))
-        while (msg := json.loads(ws.recv(timeout=5)))["type"] != "error":
+        while json.loads(ws.recv(timeout=5))["type"] != "error":
             pass
     said = [r.getMessage() for r in caplog.records if r.name == "uvicorn.error"]
     assert any("connection is" in line for line in said)  # debug logging was on for the socket

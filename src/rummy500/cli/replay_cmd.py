@@ -60,8 +60,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _indent(text: str) -> int:
-    if not text.isdigit() or int(text) > 16:
-        raise argparse.ArgumentTypeError(f"--indent takes a number of spaces 0..16, not {text!r}")
+    """``--indent``'s value: ASCII digits only (``str.isdigit`` also takes ``²`` and ``١``), 0..16."""
+    # (A value thousands of digits long is refused before int(), which would refuse it in Python's words.)
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > 2 or int(text) > 16:
+        shown = repr(text) if len(text) <= 24 else f"{text[:12]!r}... ({len(text)} characters)"
+        raise argparse.ArgumentTypeError(f"--indent takes a number of spaces 0..16, not {shown}")
     return int(text)
 
 

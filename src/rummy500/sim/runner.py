@@ -13,8 +13,9 @@ results do not depend on how many processes played them.
 from __future__ import annotations
 
 import random
+import signal
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -263,17 +264,50 @@ def run_games(
         levels = [bots[e] for e in order]
         tasks.append((levels, rules, seeds[i // per_deal], i, order, dict(bot_options or {}), keep_records, max_rounds))
     results: list[GameResult | None] = [None] * games
-    for res in _results(tasks, jobs):
-        results[res.index] = res
-        if on_result is not None:
-            on_result(res)
+    arriving = _results(tasks, jobs)
+    try:
+        for res in arriving:
+            results[res.index] = res
+            if on_result is not None:
+                on_result(res)
+    finally:
+        # Stopped early (Ctrl-C in ``on_result``, an error): the workers go now, not when the
+        # generator happens to be collected.
+        arriving.close()
     return [r for r in results if r is not None]
 
 
-def _results(tasks: list[tuple[Any, ...]], jobs: int) -> Iterator[GameResult]:
+def _ignore_ctrl_c() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the pool (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` at once: cancel the tasks not started and terminate the workers.
+
+    For an interrupted run (Ctrl-C, an error): leaving the pool's ``with`` block
+    would wait for every task still queued (all of them, for ``map``), and a
+    worker busy with a long task would hold up the exit until it finished.
+    """
+    processes = dict(pool._processes or {})  # (shutdown forgets them)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes.values():
+        try:
+            if proc.is_alive():
+                proc.terminate()
+        except (ValueError, ProcessLookupError):  # already closed or gone
+            continue
+
+
+def _results(tasks: list[tuple[Any, ...]], jobs: int) -> Generator[GameResult, None, None]:
     if jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
             yield _play_task(t)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_ctrl_c)
+    try:
         yield from pool.map(_play_task, tasks, chunksize=1)
+    except BaseException:  # Ctrl-C, an error, or the caller stopping early (GeneratorExit)
+        _stop_pool(pool)
+        raise
+    pool.shutdown()
