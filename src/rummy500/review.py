@@ -70,7 +70,6 @@ import math
 import multiprocessing
 import os
 import random
-import signal
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -81,6 +80,7 @@ from rummy500.actions import Action, Discard, LayOff, Meld, Reshuffle
 from rummy500.bots.hard import HardBot, stock_streams
 from rummy500.bots.medium import MediumBot
 from rummy500.match import Match
+from rummy500.pools import ignore_ctrl_c, stop_pool
 from rummy500.record import Record, RecordError, deal_round, load_record
 from rummy500.state import IllegalAction, ResampleError, RoundState, state_from_view
 from rummy500.views import View
@@ -826,7 +826,7 @@ def _evaluate_all(
     results: list[list[_Result] | None] = [None] * len(chunks)
     done = 0
     ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_ctrl_c)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=ignore_ctrl_c)
     try:
         futures = {pool.submit(_evaluate_chunk, budget, chunk): i for i, chunk in enumerate(chunks)}
         for fut in as_completed(futures):
@@ -836,32 +836,10 @@ def _evaluate_all(
             if progress is not None:
                 progress(done, total)
     except BaseException:  # Ctrl-C or an error: the queued chunks are not waited for
-        _stop_pool(pool)
+        stop_pool(pool)
         raise
     pool.shutdown()
     return [r for chunk in results if chunk is not None for r in chunk]
-
-
-def _ignore_ctrl_c() -> None:
-    """In a worker: leave Ctrl-C to the parent, which stops the pool (no traceback per worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop ``pool`` at once: cancel the chunks not started and terminate the workers.
-
-    Leaving the pool's ``with`` block would wait for every chunk still queued,
-    and a worker in the middle of a long evaluation would hold up the exit
-    until it finished (a second Ctrl-C would not help).
-    """
-    processes = dict(pool._processes or {})  # (shutdown forgets them)
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in processes.values():
-        try:
-            if proc.is_alive():
-                proc.terminate()
-        except (ValueError, ProcessLookupError):  # already closed or gone
-            continue
 
 
 # ---------------------------------------------------------------- the game walk

@@ -13,7 +13,6 @@ results do not depend on how many processes played them.
 from __future__ import annotations
 
 import random
-import signal
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -24,6 +23,7 @@ from rummy500.actions import Action
 from rummy500.bots import Bot, make_bot
 from rummy500.drive import AgentError, drive
 from rummy500.match import Match
+from rummy500.pools import ignore_ctrl_c, stop_pool
 from rummy500.rules import Rules
 from rummy500.views import View
 
@@ -277,37 +277,15 @@ def run_games(
     return [r for r in results if r is not None]
 
 
-def _ignore_ctrl_c() -> None:
-    """In a worker: leave Ctrl-C to the parent, which stops the pool (no traceback per worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop ``pool`` at once: cancel the tasks not started and terminate the workers.
-
-    For an interrupted run (Ctrl-C, an error): leaving the pool's ``with`` block
-    would wait for every task still queued (all of them, for ``map``), and a
-    worker busy with a long task would hold up the exit until it finished.
-    """
-    processes = dict(pool._processes or {})  # (shutdown forgets them)
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in processes.values():
-        try:
-            if proc.is_alive():
-                proc.terminate()
-        except (ValueError, ProcessLookupError):  # already closed or gone
-            continue
-
-
 def _results(tasks: list[tuple[Any, ...]], jobs: int) -> Generator[GameResult, None, None]:
     if jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
             yield _play_task(t)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_ctrl_c)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=ignore_ctrl_c)
     try:
         yield from pool.map(_play_task, tasks, chunksize=1)
     except BaseException:  # Ctrl-C, an error, or the caller stopping early (GeneratorExit)
-        _stop_pool(pool)
+        stop_pool(pool)
         raise
     pool.shutdown()
