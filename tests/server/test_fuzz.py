@@ -220,7 +220,8 @@ def test_hostile_messages_are_refused_and_leave_the_game_unchanged(
             while reply["type"] == "table":  # presence news, not an answer
                 reply = ws.receive_json()
             if reply["type"] == "chat":  # a valid chat line: both sockets hear it, the game is untouched
-                assert sockets[1 - seat].receive_json()["type"] == "chat"
+                other = sockets[1 - seat].receive_json()
+                assert other["type"] == "chat", other
                 assert read() == before
             elif reply["type"] == "error":
                 refusals += 1
