@@ -153,3 +153,14 @@ def test_hindsight_help_says_what_it_computes(capsys: pytest.CaptureFixture[str]
     assert "the medium bot's way for the same horizon (4 turns by default)" in help_text
     assert "not the points the moves really scored" in help_text
     assert "so the rows add up to the summary" in help_text
+
+
+
+def test_a_record_that_names_a_key_twice_is_refused_as_replay_refuses_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The review reads records as strictly as ``rummy500 replay``: a key given twice is no last-one-wins."""
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(finished())[:-1] + ', "rules": {"preset": "popular"}}')  # "rules" a second time
+    rc = main(["review", str(game), "--budget", "2", "--jobs", "1"])
+    out, err = capsys.readouterr()
+    assert (rc, out) == (2, "")
+    assert err == "rummy500 review: malformed record: top level: duplicate key 'rules' (each key may be given once)\n"

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from rummy500.bots.hard import LEAVES
 from rummy500.cli.replay_cmd import printable
+from rummy500.record import RecordError, parse_record_json
 from rummy500.review import DEFAULT_BUDGET, Decision, Review, ReviewError, cores, parse_horizon, review_record
 
 T = TypeVar("T")
@@ -39,8 +40,9 @@ def _say(message: str) -> None:
 
 
 def _read(path: str) -> object:
+    """The record's JSON, parsed as strictly as ``rummy500 replay`` parses it (:func:`parse_record_json`)."""
     text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
-    return json.loads(text)
+    return parse_record_json(text)
 
 
 @dataclass
@@ -188,8 +190,8 @@ def main(argv: list[str]) -> int:
     except UnicodeDecodeError as exc:
         _say(f"cannot read {args.file!r}: not UTF-8 text ({exc.reason} at byte {exc.start})")
         return 2
-    except (json.JSONDecodeError, RecursionError) as exc:
-        _say(f"malformed record: not JSON ({exc})")
+    except RecordError as exc:  # not JSON, too deep, a number out of range, a key given twice
+        _say(f"malformed record: {exc}")
         return 2
     if not isinstance(record, dict):
         _say("malformed record: a record must be a JSON object")
