@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import os
 import random
+import shutil
 import socket
 import sys
 import threading
@@ -29,7 +31,13 @@ sys.path.insert(0, str(ROOT / "src"))
 from rummy500.bots import make_bot  # noqa: E402
 from rummy500.server.engine import LiveGame, parse_rules  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
+#: Debian's Chromium: its headless shell where installed (what the browser tests use), else the full browser.
+CHROMIUM = (
+    os.environ.get("RUMMY500_CHROMIUM")
+    or shutil.which("chromium-headless-shell")
+    or shutil.which("chromium")
+    or "/usr/bin/chromium-headless-shell"
+)
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
