@@ -42,7 +42,18 @@ from rummy500.rules import (
 )
 from rummy500.scoring import new_meld_points
 
-__all__ = ["Round", "explain"]
+__all__ = ["Round", "explain", "seat_text"]
+
+
+def seat_text(seat: int) -> str:
+    """``seat`` in words for a message: ``"seat 5"``, or its length where it has too many digits to write out.
+
+    >>> seat_text(5), seat_text(10**40)
+    ('seat 5', 'a seat number of about 41 digits')
+    """
+    # (str() of an int thousands of digits long would itself fail)
+    digits = int(abs(seat).bit_length() * 0.30103) + 1
+    return f"seat {seat}" if digits < 20 else f"a seat number of about {digits} digits"
 
 
 class Round(Protocol):
@@ -88,7 +99,7 @@ def explain(state: Round, action: Action, seat: int) -> str:  # noqa: C901 - one
     """The first rule ``action`` by ``seat`` breaks (assumes it is not legal)."""
     rules = state.rules
     if not 0 <= seat < state.n:
-        return f"there is no seat {seat} in this {state.n}-player game"
+        return f"{seat_text(seat)} is not a seat of this {state.n}-player game (seats are 0 to {state.n - 1})"
     if state.public.phase is Phase.ROUND_OVER:
         return "the round is over: nobody may play now"
     if state.public.phase is Phase.SHUFFLE:

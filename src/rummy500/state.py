@@ -59,7 +59,7 @@ from rummy500.events import (
     Swapped,
     Took,
 )
-from rummy500.explain import explain
+from rummy500.explain import explain, seat_text
 from rummy500.fastmeld import RANK_COLUMN, RANKS
 from rummy500.melds import (
     RUN,
@@ -608,26 +608,43 @@ class RoundState:
         return not (self.rules.layoff_needs_own_meld and not p.has_melded[seat])
 
     # ---------------------------------------------------------- legal actions
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every action ``seat`` (default: the seat to move) may take now."""
-        if seat is None:
-            seat = self.public.to_move
-        return list(self._legal_list(seat))
+    def legal_actions(self, seat: SupportsIndex | None = None) -> list[Action]:
+        """Every action ``seat`` (default: the seat to move) may take now.
 
-    def legal_count(self, seat: int | None = None) -> int:
+        A whole number that is no seat of this game has none.
+
+        Raises:
+            IllegalAction: ``seat`` is not a whole number (a bool, a float, a string), as :meth:`apply` refuses it.
+        """
+        return list(self._legal_list(self._asking(seat)))
+
+    def legal_count(self, seat: SupportsIndex | None = None) -> int:
         """How many actions ``seat`` (default: the seat to move) may take now: ``len(legal_actions(seat))`` without a copy."""
-        return len(self._legal_list(self.public.to_move if seat is None else seat))
+        return len(self._legal_list(self._asking(seat)))
 
-    def legal_action(self, i: int, seat: int | None = None) -> Action:
+    def legal_action(self, i: int, seat: SupportsIndex | None = None) -> Action:
         """Action ``i`` of ``legal_actions(seat)`` (same order), without copying the list.
 
         Raises:
             IndexError: ``i`` is not below :meth:`legal_count`.
         """
-        acts = self._legal_list(self.public.to_move if seat is None else seat)
+        acts = self._legal_list(self._asking(seat))
         if not 0 <= i < len(acts):
             raise IndexError(f"legal action {i} of {len(acts)}")
         return acts[i]
+
+    def _asking(self, seat: SupportsIndex | None) -> int:
+        """The seat a question about legal actions is for: the seat to move for None, -1 for a whole number that is no seat.
+
+        Raises:
+            IllegalAction: ``seat`` is not a whole number.
+        """
+        if seat is None:
+            return self.public.to_move
+        if type(seat) is int and 0 <= seat < self.n:
+            return seat  # (the usual case, taken as it is)
+        s = seat_number(seat, self.n)
+        return s if 0 <= s < self.n else -1
 
     def _legal_list(self, seat: int) -> list[Action]:
         """The cached legal list of ``seat`` (do not mutate it)."""
@@ -641,12 +658,19 @@ class RoundState:
             got = cached[seat] = self._legal(seat)
         return got
 
-    def is_legal(self, action: Action, seat: int | None = None) -> bool:
-        """Whether ``seat`` (default: the seat to move) may play ``action`` now (cached per position)."""
+    def is_legal(self, action: Action, seat: SupportsIndex | None = None) -> bool:
+        """Whether ``seat`` (default: the seat to move) may play ``action`` now (cached per position).
+
+        False for a whole number that is no seat of this game.
+
+        Raises:
+            IllegalAction: ``seat`` is not a whole number, as :meth:`apply` refuses it.
+        """
         p = self.public
+        asking = self._asking(seat)
         if isinstance(action, Reshuffle):
-            return p.phase is _PH_SHUFFLE and Counter(action.cards) == Counter(p.discard[:-1])
-        found = self._as_listed(action, p.to_move if seat is None else seat)
+            return p.phase is _PH_SHUFFLE and asking >= 0 and Counter(action.cards) == Counter(p.discard[:-1])
+        found = self._as_listed(action, asking)
         return found is not None and (found is action or _same_kinds(found, listed_form(action)))
 
     def _as_listed(self, action: Action, seat: int) -> Action | None:
@@ -2362,10 +2386,7 @@ class RoundState:
             n = self.n
             seat = seat_number(seat, n)  # (typed SupportsIndex: the compiled build refuses a bad seat the same way)
             if not 0 <= seat < n:
-                # (str() of an int thousands of digits long would itself fail)
-                digits = int(seat.bit_length() * 0.30103) + 1
-                shown = f"seat {seat}" if digits < 20 else f"a seat number of about {digits} digits"
-                raise IllegalAction(f"{shown} is not a seat of this {n}-player game (seats are 0 to {n - 1})")
+                raise IllegalAction(f"{seat_text(seat)} is not a seat of this {n}-player game (seats are 0 to {n - 1})")
         pub = self.public
         # Once the round is over every hand is shown, as at a real table.
         final = tuple(tuple(sorted(h)) for h in self.hands) if pub.phase is _PH_OVER else None

@@ -211,6 +211,13 @@ def test_legal_actions_and_is_legal_refuse_a_seat_that_is_no_whole_number_as_app
         m.is_legal(action, seat)
     with pytest.raises(IllegalAction):
         m.apply(seat, action)
+    # The round's own questions answer the same way (they raised TypeError, or said [] for a bool).
+    assert m.state is not None
+    for ask in (m.state.legal_actions, m.state.legal_count):
+        with pytest.raises(IllegalAction, match=r"^a seat is a whole number from 0 to 1, not "):
+            ask(seat)
+    with pytest.raises(IllegalAction, match=r"^a seat is a whole number from 0 to 1, not "):
+        m.state.is_legal(action, seat)
     assert _snapshot(m) == before
     assert m.is_legal(action, 0) and m.is_legal(action)
 
@@ -221,7 +228,12 @@ def test_a_whole_number_that_is_no_seat_has_no_legal_action(seat: int) -> None:
     action = m.legal_actions()[0]
     assert m.legal_actions(seat) == []
     assert m.is_legal(action, seat) is False
-    with pytest.raises(IllegalAction):  # (apply agrees)
+    assert m.state is not None
+    assert m.state.legal_actions(seat) == [] and m.state.legal_count(seat) == 0
+    assert m.state.is_legal(action, seat) is False
+    # apply agrees, and names the seat (one thousands of digits long by its length: it said "Draw() is not legal").
+    says = f"seat {seat}" if seat < 10**19 else "a seat number of about"
+    with pytest.raises(IllegalAction, match=rf"^{says}.* is not a seat of this 2-player game \(seats are 0 to 1\)$"):
         m.apply(seat, action)
 
 
