@@ -15,6 +15,9 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+#: After Ctrl-C, how long the exit may take before the process is ended anyway (see ``pools.end_within``).
+EXIT_SECONDS = 5.0
+
 __all__ = ["main"]
 
 
@@ -91,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:  # Ctrl-C (in a game, `play` saves and stops in its own handler)
         print("rummy500: interrupted", file=sys.stderr)
+        from rummy500.pools import end_within  # (not at start-up: it imports the process pools)
+
+        end_within(EXIT_SECONDS, 130)  # (a stopped pool's clean-up at exit cannot hold it up)
         return 130
     finally:
         if out is not None and sys.stdout is out:
