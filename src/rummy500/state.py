@@ -616,11 +616,11 @@ class RoundState:
         Raises:
             IllegalAction: ``seat`` is not a whole number (a bool, a float, a string), as :meth:`apply` refuses it.
         """
-        return list(self._legal_list(self._asking(seat)))
+        return list(self._legal_list(self.public.to_move if seat is None else self._asking(seat)))
 
     def legal_count(self, seat: SupportsIndex | None = None) -> int:
         """How many actions ``seat`` (default: the seat to move) may take now: ``len(legal_actions(seat))`` without a copy."""
-        return len(self._legal_list(self._asking(seat)))
+        return len(self._legal_list(self.public.to_move if seat is None else self._asking(seat)))
 
     def legal_action(self, i: int, seat: SupportsIndex | None = None) -> Action:
         """Action ``i`` of ``legal_actions(seat)`` (same order), without copying the list.
@@ -628,7 +628,7 @@ class RoundState:
         Raises:
             IndexError: ``i`` is not below :meth:`legal_count`.
         """
-        acts = self._legal_list(self._asking(seat))
+        acts = self._legal_list(self.public.to_move if seat is None else self._asking(seat))
         if not 0 <= i < len(acts):
             raise IndexError(f"legal action {i} of {len(acts)}")
         return acts[i]
@@ -667,7 +667,7 @@ class RoundState:
             IllegalAction: ``seat`` is not a whole number, as :meth:`apply` refuses it.
         """
         p = self.public
-        asking = self._asking(seat)
+        asking = p.to_move if seat is None else self._asking(seat)
         if isinstance(action, Reshuffle):
             return p.phase is _PH_SHUFFLE and asking >= 0 and Counter(action.cards) == Counter(p.discard[:-1])
         found = self._as_listed(action, asking)
