@@ -29,7 +29,7 @@ from starlette.websockets import WebSocketDisconnect
 from rummy500.server.api import review as review_api
 from rummy500.server.manager import TableManager
 from rummy500.server.session import ids, short_id
-from rummy500.server.storage import StorageError
+from rummy500.server.storage import ChatLine, StorageError
 
 from .helpers import act, bearer, create_table, join, receive, run_async, start, state_within, ws_path
 
@@ -278,3 +278,31 @@ def test_short_ids_are_the_first_characters_only() -> None:
     assert without_id(RuntimeError("nothing to hide"), table_id) == "nothing to hide"
     failures, attempted = doctest.testmod(ids, raise_on_error=False)
     assert attempted > 0 and failures == 0
+
+
+def test_the_storages_refusals_name_a_table_by_its_short_id(tmp_path: Any) -> None:
+    """A refusal of the storage goes into log lines and, for some, to a client: the full id is the invite."""
+    from rummy500.server.storage import ConflictError, SeatRow, open_storage
+
+    table_id = "AbCdEfGhIjKlMnOpQrStUv"
+    storage = open_storage(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    try:
+        seats = [SeatRow(0, "human", "Ann"), SeatRow(1, "open")]
+        storage.create_table(game_id=table_id, title="t", rules={}, seats=seats, creator_token_hash="h")
+        refusals = []
+        for attempt in (
+            lambda: storage.create_table(game_id=table_id, title="t", rules={}, seats=seats, creator_token_hash="h"),
+            lambda: storage.append_action(table_id, 1, 0, {"d": None}),  # the game has not started
+            lambda: storage.append_chat("Zz" + table_id, ChatLine(0, "Ann", "hello")),  # no such game
+        ):
+            with pytest.raises(StorageError) as info:
+                attempt()
+            refusals.append(str(info.value))
+    finally:
+        storage.close()
+    assert isinstance(ConflictError("x"), StorageError)
+    assert refusals == [
+        "table AbCdEfGh already exists",
+        "game AbCdEfGh is not running",
+        "no game ZzAbCdEf to chat at",
+    ]

@@ -59,6 +59,7 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 from rummy500.server.config import safe_url
+from rummy500.server.session.ids import short_id
 from rummy500.server.storage.base import (
     AlreadyJoinedError,
     ChatLine,
@@ -311,7 +312,7 @@ class SqlStorage(Storage):
             with self.engine.begin() as conn:
                 self._insert_table(conn, table, creator_token_hash)
         except IntegrityError as exc:
-            raise ConflictError(f"table {game_id} already exists") from exc
+            raise ConflictError(f"table {short_id(game_id)} already exists") from exc
         except (SQLAlchemyError, self._dbapi.Error) as exc:
             raise StorageError(str(exc)) from exc
 
@@ -543,12 +544,12 @@ class SqlStorage(Storage):
             finally:
                 cur.close()
         except self._dbapi.IntegrityError as exc:
-            raise ConflictError(f"action {seq} of game {game_id} is already stored") from exc
+            raise ConflictError(f"action {seq} of game {short_id(game_id)} is already stored") from exc
         except self._dbapi.Error as exc:
             self._drop_hot()
             raise StorageError(str(exc)) from exc
         if inserted != 1:
-            raise ConflictError(f"game {game_id} is not running")
+            raise ConflictError(f"game {short_id(game_id)} is not running")
         return created
 
     def _hot(self) -> Any:
@@ -639,7 +640,7 @@ class SqlStorage(Storage):
                     )
                 )
         except IntegrityError as exc:
-            raise StorageError(f"no game {game_id} to chat at") from exc
+            raise StorageError(f"no game {short_id(game_id)} to chat at") from exc
         except (SQLAlchemyError, self._dbapi.Error) as exc:
             raise StorageError(str(exc)) from exc
 
