@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 from browser_ui import post_json, set_option, shot
 from playwright.sync_api import expect
@@ -95,8 +96,11 @@ def _chat(page, text: str) -> None:
 
 
 def _height(locator) -> float:
-    box = locator.bounding_box()
-    assert box, "not shown"
+    """The element's height once it is laid out: the room may draw it again between two reads (a seat's news)."""
+    deadline = time.monotonic() + 5
+    while (box := locator.bounding_box()) is None:
+        assert time.monotonic() < deadline, "not shown"
+        locator.page.wait_for_timeout(50)
     return box["height"]
 
 
