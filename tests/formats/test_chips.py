@@ -55,6 +55,19 @@ def test_bad_points_and_winners_are_refused():
         settle_shared([1, 2], 1, first=2)
 
 
+@pytest.mark.parametrize("winner", [True, False])
+def test_a_bool_is_not_a_winner(winner):
+    # True == 1 to Python, but it names no player: refused like any other bad winner.
+    with pytest.raises(FormatError, match=f"winner {winner}"):
+        settle([100, 70, 60], winner=winner, pcr=3)
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_bool_is_not_a_seat_for_the_odd_chip(first):
+    with pytest.raises(FormatError, match=f"seat {first}"):
+        settle_shared([30, 30, 25], pcr=1, first=first)
+
+
 def test_tied_best_scores_share_equally():
     s = settle_shared([40, 10, 40, 30], pcr=2)
     assert s.winners == (0, 2)

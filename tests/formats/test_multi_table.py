@@ -1,7 +1,10 @@
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rummy500.cli import main
 from rummy500.formats import FormatError, MultiTableTourney, TableGame, plan_tables, run_multi_table
 
 from .helpers import names, result, rules
@@ -240,3 +243,24 @@ def test_a_points_tie_break_is_played_out_with_real_matches():
         winner = play_table(t, seed=seed)
         assert winner in ("P0", "P1", "P3")
         assert t.decided_by in ("tie_break_round", "table_points", "hand_points")
+
+
+def test_table_sizes_above_the_number_of_entrants_are_not_checked():
+    # Three entrants never sit four at a table, so rules that cannot deal to four are fine.
+    thirteen = rules(players=3, hand_size=13, jokers=0, target=50)
+    t = MultiTableTourney(thirteen, names(3), max_table=4, seed=1)
+    assert [sorted(tb.players) for tb in t.open_tables()] == [names(3)]
+    assert run_multi_table(thirteen, names(3), seed=1, max_table=4).winner in names(3)
+    # With a fourth entrant a table of four may be needed, and is refused.
+    with pytest.raises(FormatError, match="cannot seat 4 players"):
+        MultiTableTourney(thirteen, names(4), max_table=4)
+
+
+def test_the_cli_runs_a_multi_tourney_whose_rules_fit_only_the_entrants(capsys: pytest.CaptureFixture[str]) -> None:
+    # docs/formats.md: the rules are checked for the number of entrants, at most --max-table (4 by default).
+    argv = ["tournament", "--format", "multi", "--bots", "random*3", "--target", "50", "--seed", "1", "--json"]
+    assert main([*argv, "--rules", '{"hand_size": 13, "jokers": 0}']) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out["entrants"]) == ["random-1", "random-2", "random-3"]
+    assert out["winner"] in out["entrants"] and out["standings"][0] == [out["winner"]]
+    assert [len(t["players"]) for t in out["tourney"]["levels"][0]["tables"]] == [3]

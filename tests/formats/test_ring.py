@@ -58,6 +58,45 @@ def test_when_the_next_dealer_has_left_the_deal_passes_on():
     assert ring.dealer == "C"
 
 
+def test_when_the_next_dealer_leaves_between_rounds_the_deal_passes_on():
+    # A deals, then B; C would deal next but gets up before the round: D deals, not A.
+    ring = RingGame(1, ["A", "B", "C", "D"])
+    for _ in range(2):
+        ring.start_round()
+        ring.finish_round([10, 0, 0, 0])
+    assert ring.dealer == "C"
+    ring.leave("C")
+    assert ring.dealer == "D"
+    players, dealer = ring.start_round()
+    assert players == ("A", "B", "D") and players[dealer] == "D"
+    ring.finish_round([0, 0, 0])
+    assert ring.dealer == "A"  # and on round the table from there
+
+
+def test_when_the_next_dealer_in_the_last_seat_leaves_the_deal_goes_round_to_the_first():
+    ring = RingGame(1, ["A", "B", "C"])
+    for _ in range(2):
+        ring.start_round()
+        ring.finish_round([0, 0, 0])
+    assert ring.dealer == "C"
+    ring.leave("C")
+    ring.join("D")  # a newcomer sits after C's old seat, but the deal reached A first
+    players, dealer = ring.start_round()
+    assert players == ("A", "B", "D") and players[dealer] == "A"
+
+
+def test_when_the_next_dealers_leave_one_after_another_the_deal_passes_each():
+    ring = RingGame(1, ["A", "B", "C", "D", "E"])
+    ring.start_round()  # A deals; B would deal next
+    ring.finish_round([0] * 5)
+    ring.leave("B")
+    ring.leave("C")
+    assert ring.dealer == "D"
+    ring.leave("A")  # not the next dealer: the deal stays with D
+    players, dealer = ring.start_round()
+    assert players == ("D", "E") and players[dealer] == "D"
+
+
 def test_a_player_who_left_keeps_their_balance_and_may_come_back():
     ring = RingGame(1, ["A", "B"])
     ring.start_round()

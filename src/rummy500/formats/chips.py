@@ -96,9 +96,10 @@ def _check_points(points: Sequence[int]) -> tuple[int, ...]:
 def settle(points: Sequence[int], winner: int, pcr: int) -> Settlement:
     """Settle a game won by ``winner``: each loser pays (winner's points - loser's points) x PCR.
 
-    A loser whose points are not below the winner's (possible only when the
-    winner was decided otherwise, e.g. by ``must_go_out_to_win``) pays
-    nothing: a loser never collects from the winner.
+    A loser whose points are not below the winner's (possible when the
+    winner was decided otherwise, e.g. by ``must_go_out_to_win``, or by a
+    player who left at a tie the winner then broke with a negative round)
+    pays nothing: a loser never collects from the winner.
 
     >>> s = settle([100, 70, 60], winner=0, pcr=3)
     >>> [p.chips for p in s.payments], s.net
@@ -114,7 +115,7 @@ def settle(points: Sequence[int], winner: int, pcr: int) -> Settlement:
     """
     pcr = check_pcr(pcr)
     pts = _check_points(points)
-    if not isinstance(winner, int) or not 0 <= winner < len(pts):
+    if not isinstance(winner, int) or isinstance(winner, bool) or not 0 <= winner < len(pts):
         raise FormatError(f"winner {winner!r} is not one of the {len(pts)} players")
     payments = []
     for i, p in enumerate(pts):
@@ -159,7 +160,7 @@ def settle_shared(points: Sequence[int], pcr: int, *, first: int = 0) -> Settlem
     pcr = check_pcr(pcr)
     pts = _check_points(points)
     n = len(pts)
-    if not isinstance(first, int) or not 0 <= first < n:
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < n:
         raise FormatError(f"seat {first!r} is not one of the {n} players")
     best = pts[leaders(pts)[0]]
     winners = _share_order(leaders(pts), n, first)
@@ -214,7 +215,8 @@ class RingGame:
     scores: everyone pays the best round score's holders (best - own score)
     x PCR, tied best scores share, odd chips go first to the seat left of the
     dealer. The deal moves one seat to the left each round; if the next
-    dealer has left, the deal goes to the next player still seated.
+    dealer has left (during the round or after it), the deal goes to the
+    next player after them who is still seated.
 
     The table only keeps score in chips (``balances``: net since sitting
     down, kept after leaving); stakes, buy-ins and cash-outs are left to
@@ -296,7 +298,12 @@ class RingGame:
         elif self._round is not None and name in self._round[0]:
             self._leaving.add(name)
         else:
+            seat = self._seated.index(name)
             self._seated.remove(name)
+            if name == self._button:
+                # The next dealer got up between rounds: the deal passes on to whoever
+                # sat after them (now in their seat number), round to the first seat.
+                self._button = self._seated[seat % len(self._seated)] if self._seated else None
 
     def start_round(self) -> tuple[tuple[str, ...], int]:
         """Begin a round: who plays it (in seat order) and the dealer's seat.

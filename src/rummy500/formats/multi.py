@@ -138,8 +138,9 @@ class MultiTableTourney:
         self.min_table = min_table
         _check_sizes(self.max_table, self.min_table)
         # Any size from 2 up may be needed (the final table can be small): check them all now.
+        # No table ever seats more than the entrants, so larger sizes are not checked.
         problems = []
-        for n in range(MIN_SEATS, self.max_table + 1):
+        for n in range(MIN_SEATS, min(self.max_table, len(self.players)) + 1):
             try:
                 table_rules(rules, n)
             except FormatError as exc:
