@@ -141,8 +141,15 @@ def measure(
     prefix: list[GameResult] = []
 
     def share_of(r: GameResult) -> float:
-        """The level's share of one game's win (the fair share for a game nobody won)."""
-        return fair if not r.winners else float(r.entries[r.winners[0]] in mine)
+        """The level's share of one game's win: a capped game's tie is shared by the seats holding it.
+
+        (The fair share for a tie kept by an earlier run, which did not say who tied.)
+        """
+        if r.winners:
+            return float(r.entries[r.winners[0]] in mine)
+        if r.tied:
+            return sum(r.entries[s] in mine for s in r.tied) / len(r.tied)
+        return fair
 
     def numbers(results: list[GameResult], complete: bool) -> dict[str, Any]:
         """The cell's numbers from its games so far (in game order)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,22 @@ def test_simulate_shows_progress_on_a_terminal(capsys, monkeypatch) -> None:  # 
     captured = capsys.readouterr()
     assert "easy vs random" in captured.err  # the progress bar, on standard error
     assert "win rate" in captured.out
+
+
+def test_a_game_stopped_at_the_round_cap_with_a_tie_is_shared_by_the_tied_only() -> None:
+    """Seats 0 and 1 tie for the best total when the game is stopped; seat 2, behind, won nothing.
+
+    Every entry present got half a win before, the one behind included.
+    """
+    from rummy500 import Rules
+    from rummy500.sim.runner import play_game
+    from rummy500.sim.stats import summarize
+
+    game = play_game(["random"] * 3, Rules.from_mapping({"players": 3}), 9, max_rounds=1, entries=[0, 1, 2])
+    assert not game.finished and game.totals == [84, 84, 52]
+    assert game.winners == [] and game.tied == [0, 1]
+    stats, _ = summarize(["easy", "medium", "random"], [game])
+    assert [s.wins for s in stats] == [0.5, 0.5, 0.0]
+    # One entry holding both tied seats has the whole win.
+    stats, _ = summarize(["easy", "random"], [replace(game, entries=[0, 1, 0]), replace(game, entries=[0, 0, 1])])
+    assert [s.wins for s in stats] == [1.5, 0.5]

@@ -54,6 +54,9 @@ class GameResult:
         decision_times: per seat, the seconds each in-turn decision took.
         finished: False when the game was stopped at :data:`MAX_ROUNDS`.
         record: the RECORD.md record, when asked for.
+        tied: for a game stopped at :data:`MAX_ROUNDS` with the best total
+            tied, the seats of every side holding it (they share the win);
+            empty otherwise.
     """
 
     index: int
@@ -67,6 +70,7 @@ class GameResult:
     decision_times: list[list[float]] = field(default_factory=list)
     finished: bool = True
     record: dict[str, Any] | None = None
+    tied: list[int] = field(default_factory=list)
 
 
 def seat_order(n_entries: int, players: int, game: int) -> list[int]:
@@ -148,10 +152,13 @@ def play_game(
     finished = match.is_over
     rounds = [r for r in match.rounds if r.round_scores is not None]
     turns = _round_turns(match)
+    tied: list[int] = []
     if match.winner is None:
         best = max(match.side_totals())
         sides = [i for i, t in enumerate(match.side_totals()) if t == best]
         winners = _seats_of(rules, sides[0]) if len(sides) == 1 else []
+        if len(sides) > 1:
+            tied = [seat for side in sides for seat in _seats_of(rules, side)]
     else:
         winners = list(match.winner) if isinstance(match.winner, list) else [match.winner]
     return GameResult(
@@ -166,6 +173,7 @@ def play_game(
         decision_times=times,
         finished=finished,
         record=match.record() if keep_record else None,
+        tied=tied,
     )
 
 

@@ -61,7 +61,9 @@ def summarize(bots: Sequence[str], results: Sequence[GameResult]) -> tuple[list[
 
     A game an entry played in several seats (more seats than entries) counts
     once for it; a win shared by several entries (a partnership of two
-    levels) counts for each of them. Ties after the round cap count half.
+    levels) counts for each of them. A game stopped at the round cap with the
+    best total tied is shared by the entries holding it (half each for two;
+    a whole win for an entry that holds every tied seat); the others lose it.
     """
     labels = entry_labels(bots)
     games = [0] * len(bots)
@@ -74,14 +76,15 @@ def summarize(bots: Sequence[str], results: Sequence[GameResult]) -> tuple[list[
     for r in results:
         present = sorted(set(r.entries))
         winners = {r.entries[s] for s in r.winners}
+        sharing = {r.entries[s] for s in r.tied}
         for e in present:
             games[e] += 1
             seats = [s for s in range(len(r.entries)) if r.entries[s] == e]
             totals[e] += sum(r.totals[s] for s in seats) / len(seats)
             if e in winners:
                 wins[e] += 1.0
-            elif not r.winners:
-                wins[e] += 0.5
+            elif e in sharing:
+                wins[e] += 1.0 / len(sharing)
             for rs in r.round_scores:
                 for s in seats:
                     score_sum[e] += rs[s]
