@@ -486,3 +486,22 @@ def test_the_command_list_names_every_tournament_format(capsys: pytest.CaptureFi
     assert rummy500(["--help"]) == 0
     out = capsys.readouterr().out
     assert "a rated round-robin, a single- or multi-table tourney, or a ring game" in " ".join(out.split())
+
+
+# 8. ------------------------------------------------------------- seeds
+
+
+@pytest.mark.parametrize("command", ["demo", "play", "review", "simulate", "tournament"])
+def test_a_negative_seed_is_refused_it_would_replay_its_positive_twin(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (random.Random(-4) deals as random.Random(4): `simulate --seed -4` printed `--seed 4`'s games.)
+    argv = [command, "game.json"] if command == "review" else [command]
+    with pytest.raises(SystemExit) as info:
+        rummy500([*argv, "--seed", "-4"])
+    out, err = capsys.readouterr()
+    assert info.value.code == 2 and out == ""
+    assert err.splitlines()[-1] == (
+        f"rummy500 {command}: error: argument --seed: must be 0 or more, not -4"
+        " (a negative seed plays the same games as its positive twin)"
+    )

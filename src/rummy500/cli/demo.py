@@ -13,6 +13,7 @@ import random
 import sys
 
 from rummy500.actions import Action, Decline
+from rummy500.cli.args import seed as seed_arg
 from rummy500.cli.replay_cmd import printable
 from rummy500.drive import Agent, drive
 from rummy500.events import Event
@@ -41,7 +42,7 @@ def main(argv: list[str]) -> int:
         "--players", type=int, default=None, metavar="N",
         help="players at the table (default: the preset's, 4 for partnership and persian; else 2)",
     )
-    parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the deal and the bots (default 1)")
+    parser.add_argument("--seed", type=seed_arg, default=1, metavar="S", help="seed of the deal and the bots (default 1)")
     parser.add_argument(
         "--bot", default="random", metavar="LEVEL",
         help=f"the bot level of every seat: {', '.join(BOT_LEVELS)} (default random)",

@@ -60,6 +60,7 @@ from rummy500.actions import (
 from rummy500.bots import BOT_LEVELS, Bot, make_bot
 from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
 from rummy500.cards import Card
+from rummy500.cli.args import seed as seed_arg
 from rummy500.cli.replay_cmd import printable
 from rummy500.cli.simulate import rules_from_args
 from rummy500.drive import Agent, AgentError, drive
@@ -1530,7 +1531,7 @@ def parser() -> argparse.ArgumentParser:
         " or the preset does. With --load: only for bots whose names do not say their level",
     )
     p.add_argument("--name", default="You", help="your name (with --load: the player you are, found by name)")
-    p.add_argument("--seed", type=int, default=None, help="seed the deal and the bots")
+    p.add_argument("--seed", type=seed_arg, default=None, help="seed the deal and the bots")
     p.add_argument("--load", metavar="FILE", default=None, help="resume a saved game record (it is saved back there)")
     p.add_argument(
         "--save",

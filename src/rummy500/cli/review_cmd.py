@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from rummy500.bots.hard import LEAVES
+from rummy500.cli.args import seed as seed_arg
 from rummy500.cli.replay_cmd import printable
 from rummy500.record import RecordError, parse_record_json
 from rummy500.review import DEFAULT_BUDGET, Decision, Review, ReviewError, cores, parse_horizon, review_record
@@ -148,7 +149,7 @@ def main(argv: list[str]) -> int:
         "--leaf", choices=tuple(LEAVES), default=DEFAULT_BUDGET.leaf,
         help=f"how a playout stopped at the horizon is valued (default {DEFAULT_BUDGET.leaf}; heuristic: the hard bot's hand-written estimate)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random deals and playouts (default 0)")
+    parser.add_argument("--seed", type=seed_arg, default=0, help="seed of the random deals and playouts (default 0)")
     parser.add_argument(
         "--jobs", type=int, default=0, metavar="N",
         help="review in N processes (default 0: one per core; the review is the same for any N)",

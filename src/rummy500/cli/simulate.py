@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rummy500.bots import BOT_LEVELS, search_options
+from rummy500.cli.args import seed as seed_arg
 from rummy500.record import record_to_json
 from rummy500.rules import PRESETS, Rules, RulesError
 from rummy500.sim.runner import MAX_ROUNDS, GameResult, check_seating, run_games
@@ -57,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--players", type=int, default=None, help="number of seats (default: the rules' (4 with partnerships), else the number of bots, 2 to 8)"
     )
     p.add_argument("--target", type=int, default=None, help="winning total (overrides the rules)")
-    p.add_argument("--seed", type=int, default=0, help="the run's seed (same seed, same games)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="the run's seed (same seed, same games)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--save", metavar="DIR", default=None, help="write every game's record to DIR")
     p.add_argument("--hard-iterations", type=int, default=None, help="playouts per searched decision of the hard bot (expert gets twice as many)")

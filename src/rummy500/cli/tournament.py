@@ -35,6 +35,7 @@ from collections import Counter
 from typing import Any
 
 from rummy500.bots import BOT_LEVELS, make_bot, search_options
+from rummy500.cli.args import seed as seed_arg
 from rummy500.cli.simulate import parse_bots, rules_from_args, too_small
 from rummy500.formats.chips import check_pcr
 from rummy500.formats.games import FormatError
@@ -112,7 +113,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--preset", default=None, help="a rules preset")
     p.add_argument("--rules", default=None, help="rule options as a JSON object")
     p.add_argument("--target", type=int, default=None, help="winning total (overrides the rules)")
-    p.add_argument("--seed", type=int, default=0, help="seeds the deals and the bots: the same seed plays the same tournament")
+    p.add_argument("--seed", type=seed_arg, default=0, help="seeds the deals and the bots: the same seed plays the same tournament")
     p.add_argument("--jobs", type=int, default=None, help="round-robin: worker processes")
     p.add_argument("--max-table", type=int, default=None, help="multi: most players at a table, 2..8 (default 4)")
     p.add_argument("--min-table", type=int, default=None, help="multi: fewest players at a table, the final table excepted (default 2)")
