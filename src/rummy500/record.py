@@ -468,6 +468,9 @@ def replay(record: Any) -> dict[str, Any]:
     }
     if rec.rules.partnership:
         out["side_totals"] = match.side_totals()
+    if match.bonus_to is not None:
+        # (`totals` include it: say where it went, or the rounds' scores would not add up to them.)
+        out["final_bonus"] = {"seat": match.bonus_to, "points": rec.rules.final_bonus}
     return out
 
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummy500 import Match, RecordError, load_record, replay
+from rummy500 import Match, RecordError, Rules, load_record, replay
 from rummy500.actions import Discard, Draw, LayOff, Meld, Take
 from rummy500.cards import natural_cards
 from rummy500.cli import replay_cmd
@@ -480,3 +480,19 @@ def test_load_record_refuses_bad_bytes_and_non_json_numbers_as_malformed(data):
 
 def test_load_record_accepts_utf8_bytes_with_a_byte_order_mark():
     assert load_record(b"\xef\xbb\xbf" + json.dumps(_record([])).encode()).players == ["Ann", "Bob"]
+
+
+def test_the_replay_says_where_the_final_bonus_went_which_its_totals_include() -> None:
+    """Persian's 50 points to the winning side are in ``totals``: ``final_bonus`` says so (nothing did)."""
+    from rummy500.sim.runner import play_game
+
+    game = play_game(["random"] * 4, Rules.preset_rules("persian"), 3, keep_record=True)
+    out = replay(game.record)
+    assert out["ok"] and out["winner"] is not None
+    bonus = out["final_bonus"]
+    assert bonus["points"] == 50 and bonus["seat"] in out["winner"]
+    played = [sum(r["round_scores"][s] for r in out["rounds"]) for s in range(4)]
+    assert out["totals"] == [p + (50 if s == bonus["seat"] else 0) for s, p in enumerate(played)]
+    # No bonus rule, no field.
+    plain = play_game(["random"] * 2, Rules.preset_rules("standard"), 3, keep_record=True)
+    assert "final_bonus" not in replay(plain.record)
