@@ -1,5 +1,5 @@
 """``python -m rummy500``: the same as the ``rummy500`` command."""
 
-from rummy500.cli import main
+from rummy500.cli import run
 
-raise SystemExit(main())
+raise SystemExit(run())

@@ -316,7 +316,4 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         # A line of its own: the terminal has echoed ^C where the cursor was.
         print("\nrummy500 casino: interrupted", file=sys.stderr)
-        from rummy500.pools import end_within  # (not at start-up: it imports the process pools)
-
-        end_within(5.0, 130)  # (a stopped simulation pool's clean-up at exit cannot hold it up)
         return 130

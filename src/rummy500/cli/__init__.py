@@ -18,7 +18,7 @@ from typing import Any, TextIO
 #: After Ctrl-C, how long the exit may take before the process is ended anyway (see ``pools.end_within``).
 EXIT_SECONDS = 5.0
 
-__all__ = ["main"]
+__all__ = ["main", "run"]
 
 
 def _commands() -> dict[str, tuple[str, Callable[[list[str]], int]]]:
@@ -94,13 +94,26 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:  # Ctrl-C (in a game, `play` saves and stops in its own handler)
         print("rummy500: interrupted", file=sys.stderr)
-        from rummy500.pools import end_within  # (not at start-up: it imports the process pools)
-
-        end_within(EXIT_SECONDS, 130)  # (a stopped pool's clean-up at exit cannot hold it up)
         return 130
     finally:
         if out is not None and sys.stdout is out:
             sys.stdout = out.stream
+    return code
+
+
+def run() -> int:
+    """The ``rummy500`` program (its console script, ``python -m rummy500``): :func:`main`, then the exit.
+
+    After Ctrl-C (status 130) the exit is given :data:`EXIT_SECONDS`, then the
+    process ends anyway (``pools.end_within``): a stopped pool's clean-up at
+    exit cannot hold it up. Only here, not in :func:`main`, so that a program
+    calling :func:`main` keeps its own process.
+    """
+    code = main()
+    if code == 130:
+        from rummy500.pools import end_within  # (not at start-up: it imports the process pools)
+
+        end_within(EXIT_SECONDS, 130)
     return code
 
 
