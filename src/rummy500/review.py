@@ -76,7 +76,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
-from rummy500.actions import Action, Discard, LayOff, Meld, Reshuffle
+from rummy500.actions import Action, Decline, Discard, LayOff, Meld, Reshuffle
 from rummy500.bots.hard import HardBot, stock_streams
 from rummy500.bots.medium import MediumBot
 from rummy500.match import Match
@@ -86,6 +86,7 @@ from rummy500.state import IllegalAction, ResampleError, RoundState, state_from_
 from rummy500.views import View
 
 __all__ = [
+    "MAX_SAMPLES",
     "ACCURACY_SCALE",
     "THRESHOLDS",
     "Budget",
@@ -198,6 +199,11 @@ class Budget:
 #: The default budget (``rummy500 review --budget`` sets ``samples``).
 DEFAULT_BUDGET = Budget()
 
+#: The most samples per batch a review takes (``rummy500 review --budget``, the web server's
+#: ``RUMMY500_REVIEW_SAMPLES``): ten times the default. A batch's playouts are all kept in
+#: memory, so a budget of millions ran out of memory instead of being refused.
+MAX_SAMPLES = 64
+
 
 def parse_horizon(text: str) -> int | Literal["auto"] | None:
     """A ``--horizon`` value as :attr:`Budget.horizon` takes it: a number of turns (at least 1), ``auto`` or ``end``.
@@ -255,7 +261,8 @@ class Decision:
     Attributes:
         round: the round (from 0; ``rummy500 review`` shows it from 1).
         index: the action's index within the round's ``actions`` (from 0).
-        step: the action's number in the whole game (from 1), as the replay viewer counts.
+        step: the action's number in the whole game (from 1), as the replay viewer counts:
+            the players' actions only, a reshuffle of the record not counted.
         seat: who decided.
         phase: ``draw`` or ``play``.
         played: the move played (action text, e.g. ``discard KS``; a meld is
@@ -856,7 +863,12 @@ class _Point:
 
 
 def _walk(rec: Record) -> tuple[list[_Point], dict[str, int], int]:
-    """Every in-turn decision with a choice, the skipped counts and the step count."""
+    """Every in-turn decision with a choice, the skipped counts and the step count.
+
+    Steps count the players' actions, as the replay viewer does: a reshuffle
+    (a chance event of the record) is no step, so the decision after it has
+    the viewer's number.
+    """
     rules = rec.rules
     match = Match(rules, rec.players, rec.scores, deal=False)
     points: list[_Point] = []
@@ -870,7 +882,11 @@ def _walk(rec: Record) -> tuple[list[_Point], dict[str, int], int]:
         for i, (seat, action) in enumerate(spec.actions):
             state = match.state
             assert state is not None
-            step += 1
+            # The replay viewer (server.workers.replay_steps) steps through the players' actions only:
+            # a reshuffle is the table's chance event, in the record but no step of the viewer's
+            # (nor would a decline be, a "no call" the server never takes as a move).
+            if not isinstance(action, Reshuffle | Decline):
+                step += 1
             if isinstance(action, Reshuffle):
                 skipped["chance"] += 1
             elif seat != state.public.to_move:
@@ -926,8 +942,10 @@ def review_record(
         The :class:`Review`.
 
     Raises:
-        ReviewError: the record is malformed or an action in it is illegal
-            (the message counts rounds and actions from 1: ``round 1 action 5: ...``).
+        ReviewError: the record is malformed or an action in it is illegal (an
+            illegal action's message counts rounds and actions from 1: ``round 1
+            action 5: ...``; a malformed record's names the place by its JSON path,
+            counting from 0: ``rounds[0].actions[4]: ...``).
     """
     try:
         rec = record if isinstance(record, Record) else load_record(record)

@@ -4,7 +4,9 @@ Prints the game's scores round by round (replayed from the record), a table
 per player of the decisions that lost points (rich), then each player's
 accuracy and expected points lost; ``--json`` prints the whole review as JSON
 instead. A progress bar runs on standard error.
-Exit status 0, or 2 with one line on standard error for a file that cannot be
+Exit status 0, or 2 with one line on standard error for an option it does
+not take (with the usage, as ``rummy500 replay`` says it; ``--budget`` takes 2
+to :data:`MAX_BUDGET`), a file that cannot be
 read or a record that cannot be reviewed (malformed, an illegal action, no
 round, or a game that is not finished: ``--unfinished`` reviews one anyway).
 Names and other text from the record are printed with their control
@@ -19,18 +21,31 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, NoReturn, TypeVar
 
 from rummy500.bots.hard import LEAVES
 from rummy500.cli.args import seed as seed_arg
 from rummy500.cli.replay_cmd import printable
 from rummy500.record import RecordError, parse_record_json
-from rummy500.review import DEFAULT_BUDGET, Decision, Review, ReviewError, cores, parse_horizon, review_record
+from rummy500.review import (
+    DEFAULT_BUDGET,
+    MAX_SAMPLES,
+    Decision,
+    Review,
+    ReviewError,
+    cores,
+    parse_horizon,
+    review_record,
+)
 
 T = TypeVar("T")
 
 __all__ = ["main", "print_review", "print_scores", "replay_scores"]
+
+#: The most ``--budget`` takes: as many samples per batch as the web server allows.
+MAX_BUDGET = MAX_SAMPLES
+USAGE = "rummy500 review FILE|- [options]; rummy500 review --help lists them"
 
 _STYLE = {"good": "green", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
@@ -38,6 +53,14 @@ _STYLE = {"good": "green", "inaccuracy": "yellow", "mistake": "dark_orange", "bl
 def _say(message: str) -> None:
     """One line on standard error, every control character in it written out."""
     print(f"rummy500 review: {printable(message)}", file=sys.stderr)
+
+
+class _Parser(argparse.ArgumentParser):
+    """Option errors in one line with the usage hint, as ``rummy500 replay`` gives them (not argparse's usage block)."""
+
+    def error(self, message: str) -> NoReturn:
+        _say(f"{message} (usage: {USAGE})")
+        sys.exit(2)
 
 
 def _read(path: str) -> object:
@@ -48,11 +71,16 @@ def _read(path: str) -> object:
 
 @dataclass
 class Scores:
-    """The record replayed by the engine: what each round scored (see :func:`replay_scores`)."""
+    """The record replayed by the engine: what each round scored (see :func:`replay_scores`).
+
+    Every figure is in the game's own points (after any ``score_divisor``), and
+    each round's row adds up: ``melded - in hand + other == round score``.
+    """
 
     players: list[str]
-    #: per finished round: (table points, hand points, round scores, totals after it, who went out)
-    rounds: list[tuple[list[int], list[int], list[int], list[int], int | None]]
+    #: per finished round: (melded, in hand taken off, other, round scores, totals after it, who went out);
+    #: the last round's totals are before the final bonus (see ``bonus``)
+    rounds: list[tuple[list[int], list[int], list[int], list[int], list[int], int | None]]
     #: rounds in the record, the last one perhaps unfinished
     played: int
     #: ``(round from 1, actions)`` when the record stops inside a round, else None
@@ -61,25 +89,55 @@ class Scores:
     winners: list[int]
     #: final totals per side (per seat without partnerships), a final bonus included
     side_totals: list[int]
-    #: ``(seat, points)`` of a final bonus, or None
+    #: ``(seat, points)`` of a final bonus (in a partnership the side's first seat), or None
     bonus: tuple[int, int] | None
     partnership: bool
     #: actions in the record, all rounds together
     actions: int = 0
+    #: what the ``other`` column may hold under these rules, one phrase each (empty: nothing)
+    others: list[str] = field(default_factory=list)
+    #: the rules' ``score_divisor``
+    divisor: int = 1
+
+
+def _in_points(x: int, d: int) -> int:
+    """Card points in the game's points, rounded half away from zero as :func:`rummy500.scoring.score_round` rounds."""
+    q, r = divmod(abs(x), d)
+    q += 1 if 2 * r >= d else 0  # half away from zero
+    return q if x >= 0 else -q
+
+
+def _others(rules: Any) -> list[str]:
+    """What else than melded minus in hand may go into a round score under ``rules`` (the ``other`` column)."""
+    from rummy500.rules import HandPenalty
+
+    out = []
+    if rules.hand_penalty is HandPenalty.TO_GOER:
+        stock = " (when the stock runs out, each side scores the other's)" if rules.n_sides == 2 and rules.stock_out_penalty else ""
+        out.append(f"the cards left in the other side's hands, which count for the player who went out{stock}")
+    if rules.going_out_bonus:
+        out.append(f"the going-out bonus of {rules.going_out_bonus}")
+    if rules.masters_hand_score is not None:
+        out.append(f"a Master's Hand, which scores {rules.masters_hand_score} for the round whatever was melded")
+    if rules.score_divisor != 1:
+        out.append(f"the rounding of the round score, divided by {rules.score_divisor} as a whole")
+    return out
 
 
 def replay_scores(record: Any) -> Scores:
-    """Replay a record with the engine and keep each round's scoring.
+    """Replay a record with the engine and keep each round's scoring, in the game's own points.
 
     Raises:
-        ReviewError: the record is malformed or an action in it is illegal (rounds and
-            actions counted from 1, as the review's tables count them).
+        ReviewError: the record is malformed (the place named by its JSON path, from 0:
+            ``rounds[0].actions[3]: ...``) or an action in it is illegal (rounds and
+            actions counted from 1, as the review's tables count rounds).
     """
     from rummy500.match import Match
     from rummy500.record import RecordError, load_record, replay_match
+    from rummy500.rules import HandPenalty
     from rummy500.state import IllegalAction
 
-    rounds: list[tuple[list[int], list[int], list[int], list[int], int | None]] = []
+    rounds: list[tuple[list[int], list[int], list[int], list[int], list[int], int | None]] = []
     cut: tuple[int, int] | None = None
 
     def keep(r: int, match: Match) -> None:
@@ -87,8 +145,16 @@ def replay_scores(record: Any) -> Scores:
         state = match.state
         assert state is not None
         if state.is_over and state.result is not None:
-            res = state.result
-            rounds.append((list(res.table_points), list(res.hand_points), list(res.round_scores), list(match.totals), res.went_out))
+            res, rules = state.result, match.rules
+            d = rules.score_divisor
+            # The hands are taken off their holders' scores only under hand_penalty: own, and on an
+            # empty stock only with stock_out_penalty (score_round); to_goer scores them under other.
+            taken = res.went_out is not None or rules.stock_out_penalty
+            own = rules.hand_penalty is HandPenalty.OWN and taken
+            melded = [_in_points(x, d) for x in res.table_points]
+            hand = [_in_points(x, d) if own else 0 for x in res.hand_points]
+            other = [g - m + h for g, m, h in zip(res.round_scores, melded, hand, strict=True)]
+            rounds.append((melded, hand, other, list(res.round_scores), list(match.totals), res.went_out))
         else:
             cut = (r + 1, len(rec.rounds[r].actions))
 
@@ -103,8 +169,14 @@ def replay_scores(record: Any) -> Scores:
     winner = match.winner
     winners = [] if winner is None else list(winner) if isinstance(winner, list) else [winner]
     bonus = None if match.bonus_to is None else (match.bonus_to, rec.rules.final_bonus)
+    if bonus is not None and bonus[1] and rounds:
+        # The final bonus gets a line of its own: the last round's totals are shown without it.
+        rounds[-1][4][bonus[0]] -= bonus[1]
     actions = sum(len(spec.actions) for spec in rec.rounds)
-    return Scores(list(rec.players), rounds, len(rec.rounds), cut, winners, match.side_totals(), bonus, rec.rules.partnership, actions)
+    return Scores(
+        list(rec.players), rounds, len(rec.rounds), cut, winners, match.side_totals(), bonus, rec.rules.partnership,
+        actions, _others(rec.rules), rec.rules.score_divisor,
+    )
 
 
 def unfinished(scores: Scores) -> str | None:
@@ -123,7 +195,7 @@ def unfinished(scores: Scores) -> str | None:
 
 def main(argv: list[str]) -> int:
     """Run the reviewer."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="rummy500 review",
         description="Review a finished game: the scores round by round, then each decision's expected points lost.",
     )
@@ -133,7 +205,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--budget", type=int, default=DEFAULT_BUDGET.samples, metavar="S",
         help=(
-            f"samples: random deals of the cards a player could not see, per batch (default {DEFAULT_BUDGET.samples}; "
+            f"samples: random deals of the cards a player could not see, per batch, 2 to {MAX_BUDGET} "
+            f"(default {DEFAULT_BUDGET.samples}; "
             f"a close decision gets up to {DEFAULT_BUDGET.extend} more batches)"
         ),
     )
@@ -175,8 +248,11 @@ def main(argv: list[str]) -> int:
         print("rummy500 review: --jobs must be 0 (one per core) or more", file=sys.stderr)
         return 2
     jobs = args.jobs or cores()
-    if args.budget < 2:
-        print("rummy500 review: --budget must be at least 2 (a difference needs two samples to be judged)", file=sys.stderr)
+    if not 2 <= args.budget <= MAX_BUDGET:
+        _say(
+            f"--budget must be 2 to {MAX_BUDGET} samples per batch (a difference needs two samples to be judged), "
+            f"not {args.budget if len(str(args.budget)) <= 20 else 'a number that large'}"
+        )
         return 2
     try:
         horizon = parse_horizon(args.horizon)
@@ -252,37 +328,63 @@ def _labels(names: list[str]) -> list[str]:
 
 
 def print_scores(scores: Scores, console: object) -> None:
-    """Print the game's scores round by round, as the record's play scored them."""
+    """Print the game's scores round by round, as the record's play scored them.
+
+    Each row adds up in the game's own points: melded minus in hand, plus
+    ``other`` (a column shown only when something else went into a round
+    score), is the round score; a final bonus has a line of its own.
+    """
     from rich.table import Table
     from rich.text import Text
 
     labels = _labels(scores.players)
+    if scores.partnership:
+        sides = [f"{labels[s]} & {labels[s + 2]}" for s in (0, 1)]
+    else:
+        sides = list(labels)
+    extra = any(any(other) for _, _, other, _, _, _ in scores.rounds)
     t = Table(title="Scores, round by round", title_justify="left")
-    for col, just in (("round", "right"), ("player", "left"), ("melded", "right"), ("in hand", "right"), ("round score", "right"), ("total", "right")):
+    cols = [("round", "right"), ("player", "left"), ("melded", "right"), ("in hand", "right")]
+    cols += [("other", "right")] if extra else []
+    for col, just in (*cols, ("round score", "right"), ("total", "right")):
         t.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
-    for r, (table, hand, got, totals, out) in enumerate(scores.rounds):
+    bonus = scores.bonus if scores.bonus is not None and scores.bonus[1] and scores.winners else None
+    for r, (melded, hand, other, got, totals, out) in enumerate(scores.rounds):
+        last = r == len(scores.rounds) - 1
         for s, label in enumerate(labels):
             name = Text(label)
             if out == s:
                 name.append(" (went out)", style="dim")
-            t.add_row(str(r + 1) if s == 0 else "", name, str(table[s]), str(hand[s]), f"{got[s]:+d}", str(totals[s]), end_section=s == len(labels) - 1)
+            cells: list[Any] = [str(r + 1) if s == 0 else "", name, str(melded[s]), str(hand[s])]
+            cells += [f"{other[s]:+d}" if other[s] else ""] if extra else []
+            t.add_row(*cells, f"{got[s]:+d}", str(totals[s]), end_section=s == len(labels) - 1 and not (last and bonus))
+        if last and bonus is not None:
+            seat, points = bonus
+            who = sides[seat % 2 if scores.partnership else seat]  # a partnership's bonus is its side's
+            t.add_row("", Text(f"final bonus to {who}"), "", "", *([""] if extra else []), f"{points:+d}", str(totals[seat] + points), end_section=True)
     if scores.rounds:
         console.print(t)  # type: ignore[attr-defined]
-    line = Text("melded: points of the cards the player melded and laid off; in hand: points left in the hand at the end. ")
+    div = f", divided by {scores.divisor} and rounded as the round score is" if scores.divisor != 1 else ""
+    line = Text(
+        f"melded: points of the cards the player melded and laid off{div}; "
+        "in hand: points of the cards left in the hand at the end, taken off the round score"
+        + (" (none are taken off when they count for the player who went out)" if any("count for" in o for o in scores.others) else "")
+        + ". "
+    )
+    if extra:
+        line.append("other: what else went into the round score: " + "; ".join(scores.others) + ". ")
     if scores.cut is not None:
         line.append(f"Round {scores.cut[0]} is unfinished: the record stops after {scores.cut[1]} of its actions. ")
     if scores.winners:
-        if scores.partnership:
-            sides = [f"{labels[s]} & {labels[s + 2]}" for s in (0, 1)]
-            won = sides[0 if scores.winners[0] in (0, 2) else 1]
-        else:
-            sides = list(labels)
-            won = labels[scores.winners[0]]
+        won = sides[scores.winners[0] % 2] if scores.partnership else labels[scores.winners[0]]
         line.append("Winner: ")
         line.append(won, style="bold")
         line.append("; final totals: " + ", ".join(f"{n} {v}" for n, v in zip(sides, scores.side_totals, strict=True)))
-        if scores.bonus is not None and scores.bonus[1]:
-            line.append(f" (with the final bonus of {scores.bonus[1]} to {labels[scores.bonus[0]]})")
+        if bonus is not None:
+            seat, points = bonus
+            who = sides[seat % 2 if scores.partnership else seat]
+            line.append(f" (with the final bonus of {points} to {who}, the line under the last round")
+            line.append(f": it is added to {labels[seat]}'s total)" if scores.partnership else ")")
         line.append(".")
     else:
         line.append("Nobody has won yet.")
@@ -327,7 +429,8 @@ def print_review(review: Review, console: object, *, every: bool = False) -> Non
             console.print(Text(f"{label[p.seat]}: no decision lost points."))  # type: ignore[attr-defined]
     if listed:
         console.print(  # type: ignore[attr-defined]
-            "move: the action's number in the whole game, every action of every round counted from 1 (as the replay viewer counts)."
+            "move: the action's number in the whole game, every player's action of every round counted from 1, "
+            "reshuffles not counted (as the replay viewer counts)."
         )
     if any(d.kept for d in review.decisions):
         console.print(  # type: ignore[attr-defined]

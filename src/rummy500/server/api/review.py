@@ -32,7 +32,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from rummy500.review import DEFAULT_BUDGET, Budget, ReviewError, review_record
+from rummy500.review import DEFAULT_BUDGET, MAX_SAMPLES, Budget, ReviewError, review_record
 from rummy500.server.api.deps import BearerToken, ManagerDep
 from rummy500.server.manager import LobbyError
 from rummy500.server.session import short_id
@@ -90,7 +90,7 @@ def server_budget() -> Budget:
     """The default budget, or ``RUMMY500_REVIEW_SAMPLES`` / ``RUMMY500_REVIEW_EXTEND`` where set."""
     return replace(
         DEFAULT_BUDGET,
-        samples=_env_int("RUMMY500_REVIEW_SAMPLES", DEFAULT_BUDGET.samples, 2, 64),
+        samples=_env_int("RUMMY500_REVIEW_SAMPLES", DEFAULT_BUDGET.samples, 2, MAX_SAMPLES),
         extend=_env_int("RUMMY500_REVIEW_EXTEND", DEFAULT_BUDGET.extend, 0, 511),
     )
 
