@@ -59,9 +59,11 @@ def main(argv: list[str] | None = None) -> None:
     """Play ``--games`` games, ISMCTS alternating seats."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--simulations", type=int, default=20)
+    parser.add_argument("--simulations", type=int, default=20, help="per decision, at least 2 (default 20)")
     parser.add_argument("--preset", default="standard")
     args = parser.parse_args(argv)
+    if args.simulations < 2:  # (OpenSpiel's ISMCTS fails an assertion with one)
+        parser.error(f"--simulations must be at least 2, not {args.simulations}")
     game = pyspiel.load_game("python_rummy500", {"preset": args.preset, "rounds": "1", "max_rounds": 1})
     total = 0.0
     wins = 0

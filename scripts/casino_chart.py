@@ -5,6 +5,7 @@ Usage: ``python scripts/casino_chart.py``
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from rummy500.casino.strategy import chart_for
@@ -13,8 +14,9 @@ from rummy500.casino.svg import chart_svg
 OUT = Path(__file__).resolve().parent.parent / "docs/casino-strategy.svg"
 
 
-def main() -> None:
-    """Render the shipped benchmark chart."""
+def main(argv: list[str] | None = None) -> None:
+    """Render the shipped benchmark chart (``--help`` says so and writes nothing)."""
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     chart = chart_for()
     assert chart is not None
     OUT.write_text(chart_svg(chart), encoding="utf-8")

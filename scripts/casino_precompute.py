@@ -10,6 +10,7 @@ Usage: ``python scripts/casino_precompute.py``
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from pathlib import Path
@@ -20,8 +21,9 @@ from rummy500.casino.strategy import build_chart, shipped_rules
 OUT = Path(__file__).resolve().parent.parent / "src/rummy500/casino/data/charts.json"
 
 
-def main() -> None:
-    """Recompute and write every shipped chart."""
+def main(argv: list[str] | None = None) -> None:
+    """Recompute and write every shipped chart (``--help`` says so and computes nothing)."""
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0] + " Takes several minutes.").parse_args(argv)
     charts = []
     for rules in shipped_rules():
         t0 = time.perf_counter()

@@ -505,3 +505,14 @@ def test_a_negative_seed_is_refused_it_would_replay_its_positive_twin(
         f"rummy500 {command}: error: argument --seed: must be 0 or more, not -4"
         " (a negative seed plays the same games as its positive twin)"
     )
+
+
+def test_play_without_the_terminal_package_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # rich is imported where play first uses it, not at the command's import: that was a traceback.
+    for name in [m for m in sys.modules if m == "rich" or m.startswith("rich.")] or ["rich"]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    line = _refused(capsys, ["play", "--opponents", "random"])
+    assert line.startswith("rummy500: this command needs more packages (rich")

@@ -28,7 +28,7 @@ def main(argv: list[str]) -> int:
     """
     parser = argparse.ArgumentParser(prog="rummy500 rules", description="Presets and house-rule options.")
     parser.add_argument("--show", metavar="PRESET", help="print every option of a preset")
-    parser.add_argument("--json", action="store_true", help="print JSON (the shape of GET /api/rules's options and presets)")
+    parser.add_argument("--json", action="store_true", help="print JSON: the options as GET /api/rules lists them, the presets keyed by name")
     parser.add_argument("--markdown", action="store_true", help="print the option catalogue and presets as docs/rules.md's Markdown tables")
     args = parser.parse_args(argv)
     if args.markdown and (args.show is not None or args.json):
