@@ -52,6 +52,7 @@ from rummy500.actions import (
     Draw,
     Float,
     Pass,
+    Swap,
     Take,
     _whole,
     listed_form,
@@ -446,7 +447,7 @@ class Game:
             elif isinstance(event, Took) and event.removed:  # Dealer's Gambit split
                 self.console.print(
                     f"    The split spends a joker: only the {self.cards(event.cards)} comes to hand;"
-                    f" {self.cards(tuple(reversed(event.removed)))} leave play for the hand"
+                    f" {self.cards(tuple(reversed(event.removed)))} {'leaves' if len(event.removed) == 1 else 'leave'} play for the hand"
                 )
             elif isinstance(event, Reshuffled):  # stock_out: reshuffle
                 self.console.print(
@@ -506,7 +507,7 @@ class Game:
         if len(names) == 1:
             lose = "lose your turn" if you else "loses its turn"
         else:
-            lose = "lose your turns" if you else "lose their turns"
+            lose = "each lose a turn" if you else "lose their turns"
         if event.seat == self.human:
             return f"You play now: {_and(names)} {lose} (play goes on after you)."
         caller = self.name(event.seat)
@@ -542,7 +543,8 @@ class Game:
         if isinstance(action, Take) and action.split and 2 <= action.n <= len(view.discard):
             top_first = list(reversed(view.discard))
             gone = self.cards(top_first[: action.n - 1])
-            return f" - spends a joker: only the {_card_markup(top_first[action.n - 1])} comes to hand; {gone} leave play for the hand"
+            leave = "leaves" if action.n == 2 else "leave"
+            return f" - spends a joker: only the {_card_markup(top_first[action.n - 1])} comes to hand; {gone} {leave} play for the hand"
         if not isinstance(action, CallRummy):
             return ""
         top_first = list(reversed(view.discard))
@@ -665,6 +667,11 @@ class Game:
         rules = self.match.rules
         if isinstance(action, Float) and rules.going_out not in (GoingOut.FLOATING, GoingOut.UNPLAYABLE_DISCARD):
             return "floating is not allowed in this game (going_out: floating)"
+        # A move of a rule this game does not play is refused for that, whatever the phase (not "draw first").
+        if isinstance(action, Swap) and not rules.joker_swap:
+            return "joker swaps are not played in this game (joker_swap)"
+        if isinstance(action, Take) and action.split and not rules.dealers_gambit:
+            return "a split take is a Dealer's Gambit rule, not played here"
         if (
             isinstance(action, CallRummy)
             and rules.calling_rummy is CallingRummy.STEAL
@@ -719,10 +726,15 @@ class Game:
             return Pass()
         if low[0] == "t" and _whole(low[1:].strip()):
             return Take(int(low[1:].strip()))
+        if low == "x":
+            words = ["discard"]  # the shortcut alone: the help of 'discard' alone
         if low.startswith("x ") or low.startswith("x\t"):
             return parse_action("discard " + text[2:])
         if len(words) >= 2 and words[0] in ("take", "rummy") and _whole(words[1].lstrip("-")) and int(words[1]) < 1:
             raise ActionError(f"{words[0]} {words[1]}: the pile's cards are counted from 1, the top card (e.g. {words[0]} 1)")
+        if len(words) == 3 and words[0] == "rummy" and words[2] == "meld" and _whole(words[1]):
+            k = int(words[1])
+            raise ActionError(f"rummy {k} meld: say the cards to meld with the called card, e.g. rummy {k} meld TS JS QS")
         if words in (["meld"], ["layoff"], ["discard"]):
             example = {"meld": "meld 5H 6H 7H", "layoff": "layoff 8H on 4", "discard": "discard KS"}[words[0]]
             raise ActionError(f"{words[0]}: say which cards, e.g. {example}")
@@ -1449,6 +1461,24 @@ def _check_load_options(args: argparse.Namespace, match: Match) -> None:
         )
 
 
+def _same_name(a: str, b: str) -> bool:
+    """Whether two names read as one: case and runs of spaces aside (``medium  BOT 1`` is ``Medium bot 1``)."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def _check_name(name: str, bots: list[str]) -> None:
+    """Refuse a ``--name`` that is a bot's name in this game: every move line would be ambiguous.
+
+    Raises:
+        ValueError: the name is one of ``bots``.
+    """
+    clash = next((b for b in bots if _same_name(name, b)), None)
+    if clash is not None:
+        raise ValueError(
+            f'--name "{name}" is the name of a bot in this game: choose another name (the bots are {_and(bots)})'
+        )
+
+
 def build(args: argparse.Namespace, *, inp: IO[str] | None = None, out: IO[str] | None = None) -> Game:
     """The game ``args`` describe (new or loaded).
 
@@ -1478,6 +1508,7 @@ def build(args: argparse.Namespace, *, inp: IO[str] | None = None, out: IO[str] 
         names = [args.name]
         for s in range(1, n):
             names.append(f"{levels[(s - 1) % len(levels)].capitalize()} bot {s}")
+        _check_name(args.name, names[1:])
         match = Match(rules, names, seed=seed)
     if args.load:
         _check_levels(levels, match.rules.players)
