@@ -6,14 +6,35 @@ import { api, storedSeats, yourTablesNow } from "./api.js";
 import { yourTableRows, whenWords, playedWhen } from "./lobby.js";
 import { distinctNames, plural } from "./names.js";
 import { cardEl } from "./cards.js";
-import { entryText } from "./events.js";
+import { entryText, eventText } from "./events.js";
 import { h, clear } from "./dom.js";
 import { reviewPanel } from "./review.js";
 
 const SIDE_NAMES = ["A", "B", "C", "D"];
 
 // Phases in a player's words (never the engine's codes).
-const PHASE_WORDS = { draw: "to draw", play: "to meld, lay off and discard", nominate: "the dealer nominates", round_over: "round over" };
+const PHASE_WORDS = { draw: "to draw", play: "to meld, lay off and discard", nominate: "(the dealer) to nominate", round_over: "round over" };
+// Dealer's Gambit, in the table's words (table.js): what the dealer nominated, and where the dealer's joker is.
+const GAMBIT_WORDS = {
+  wild: "jokers are wild and count 0.",
+  double: "jokers are not wild; a joker put on a set as it is melded doubles the set and seals it.",
+  split: "jokers are not wild; spend one to take a single card from deep in the pile (the cards above it leave play).",
+};
+const DEALER_JOKER_WORDS = { available: "free", used: "used", blocked: "blocked" };
+
+/**
+ * What a step played, in words, a reshuffle it brought included: "Ann: discarded 7♦, then the discard
+ * pile was shuffled into a new stock of 7 cards" (the table's log line, events.js, as a clause).
+ */
+function actionWords(ev, names) {
+  const text = entryText(ev, names);
+  const shuffles = (Array.isArray(ev.events) ? ev.events : []).filter((e) => e?.event === "reshuffled");
+  return shuffles.reduce((t, e) => {
+    // (one card: "a new stock of 1 card", not the log's "1 cards")
+    const said = eventText({ ...e, count: null }, names).replace(/\.$/, "") + (e.count ? ` of ${plural(e.count, "card")}` : "");
+    return `${t}, then ${said.charAt(0).toLowerCase()}${said.slice(1)}`;
+  }, text);
+}
 
 function header(extra) {
   return h("header", { class: "lobby-head" }, [
@@ -135,11 +156,15 @@ export function renderReplay(root, gameId) {
       stepLabel.textContent = `move ${step} of ${total}`;
       fillJumps(Array.isArray(data.round_ends) ? data.round_ends : []);
       const ev = data.action; // the log event of the last action played
-      lastAction.textContent = before !== null && before === step + 1
-        ? `Before move ${before} of ${total}.`
-        : ev ? `Move ${step} of ${total}: ${entryText(ev, names)}`
+      const isBefore = before !== null && before === step + 1;
+      // Before a round's first move (the review's pick): that round's deal, which the step that
+      // ended the round before already holds (its view and hands), not that round's summary.
+      const deal = isBefore && data.round_over && data.view?.phase !== "round_over";
+      lastAction.textContent = isBefore
+        ? `Before move ${before} of ${total}${deal ? `: the deal of round ${(data.round ?? 0) + 2}` : ""}.`
+        : ev ? `Move ${step} of ${total}: ${actionWords(ev, names)}`
           : `The deal (move 0 of ${total}).`;
-      drawBoard(data);
+      drawBoard(data, { deal });
       review.onStep(step);
       errorBox.hidden = true;
     } catch (e) {
@@ -166,22 +191,27 @@ export function renderReplay(root, gameId) {
     for (const x of [controls, lastAction, dl, board, review.el]) x.hidden = true;
   }
 
-  function drawBoard(data) {
+  /** The position of a step; `deal`: at a round's end, the next round's deal (the step's view) instead of the summary. */
+  function drawBoard(data, { deal = false } = {}) {
     clear(board);
-    if (data.round_over) {
+    if (data.round_over && !deal) {
       drawRoundEnd(data);
       return;
     }
+    const round = deal ? (data.round ?? 0) + 1 : data.round ?? 0;
     const v = data.view ?? data.state ?? data;
     const hands = data.hands ?? v.hands ?? null;
     const n = (hands ?? v.hand_sizes ?? names).length;
     const handsBox = h("div", { class: "replay-hands" });
     for (let s = 0; s < n; s++) {
       const cards = hands?.[s];
-      handsBox.append(h("div", { class: `replay-hand${v.to_move === s ? " turn" : ""}` }, [
+      handsBox.append(h("div", { class: `replay-hand${v.to_move === s ? " turn" : ""}`, dataset: { testid: `replay-hand-${s}` } }, [
         h("b", {}, `${v.to_move === s ? "\u25B6 " : ""}${names[s] ?? `Seat ${s + 1}`}`),
+        v.dealer === s ? h("span", { class: "hint", dataset: { testid: "replay-dealer" } }, "dealer") : null,
         h("span", { class: "hint" }, `${v.scores?.[s] ?? data.totals?.[s] ?? 0} pts`),
-        h("div", { class: "hcards" }, cards ? cards.map((c) => cardEl(c, { small: true })) : plural(v.hand_sizes?.[s], "card")),
+        // An empty list is no hand to show (a face-down deal, an older server): its size, then.
+        h("div", { class: "hcards" }, cards?.length ? cards.map((c) => cardEl(c, { small: true })) : plural(v.hand_sizes?.[s], "card")),
+        v.dealer === s ? gambitLine(v) : null,
       ]));
     }
     // The pile's top card is its last: marked, and scrolled into view where the pile overflows (a phone).
@@ -203,12 +233,22 @@ export function renderReplay(root, gameId) {
     const who = names[v.to_move] ?? `Seat ${v.to_move + 1}`;
     const phase = v.phase === "round_over" ? PHASE_WORDS.round_over : `${who} ${PHASE_WORDS[v.phase] ?? v.phase}`;
     board.append(
-      h("h2", { class: "label", dataset: { testid: "replay-round" } }, `Round ${(data.round ?? 0) + 1} \u00B7 ${phase} \u00B7 stock ${plural(v.stock_count, "card")}`),
+      h("h2", { class: "label", dataset: { testid: "replay-round" } }, `Round ${round + 1} \u00B7 ${phase} \u00B7 stock ${plural(v.stock_count, "card")}`),
       handsBox,
       h("h2", { class: "label" }, discard.length ? `Discard pile (${plural(discard.length, "card")}, top card last)` : "Discard pile"), pile,
       h("h2", { class: "label" }, "Melds"), melds,
     );
     pile.scrollLeft = pile.scrollWidth;
+  }
+
+  /** Dealer's Gambit, by the dealer's hand: the nomination (or that it is still to come) and the dealer's joker; null in other games. */
+  function gambitLine(v) {
+    if (!v.gambit && !v.dealer_joker) return null;
+    const dj = DEALER_JOKER_WORDS[v.dealer_joker];
+    return h("span", { class: "hint gambit", dataset: { testid: "replay-gambit" }, title: GAMBIT_WORDS[v.gambit] ?? "" }, [
+      v.gambit ? `Nominated: jokers ${v.gambit}` : "Jokers: not nominated yet",
+      dj ? ` \u00B7 dealer's joker ${dj}` : "",
+    ]);
   }
 
   /** Partnership sides as lists of seats (the table's, or its rules'), or null. */
