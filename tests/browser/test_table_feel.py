@@ -643,7 +643,7 @@ def test_replays_list_public_games_newest_first_and_show_each_rounds_end(seeded_
     page.get_by_test_id("replay-next").click()
     expect(step).to_contain_text(f"move {first_round + 1} of")
     expect(where).to_contain_text(re.compile(r"^Round 2 \u00b7 (Ann|Bot 2) to "))
-    # A round can be reached at once: its first move, or its end.
+    # A round can be reached at once: its deal, or its end.
     jump = page.get_by_test_id("replay-jump")
     ends = list(itertools.accumulate(len(r["actions"]) for r in record["rounds"]))
     expect(jump.locator("option")).to_have_count(1 + 2 * len(record["rounds"]))
@@ -651,8 +651,12 @@ def test_replays_list_public_games_newest_first_and_show_each_rounds_end(seeded_
     expect(step).to_contain_text(f"move {first_round} of")
     expect(where).to_have_text("Round 1 \u00b7 round over")
     jump.select_option(label="Round 2")
-    expect(step).to_contain_text(f"move {first_round + 1} of")
-    expect(where).to_contain_text(re.compile(r"^Round 2 \u00b7 "))
+    # Round 2's deal, before its first move (it opened after that move, so the deal was never shown).
+    expect(step).to_contain_text(f"move {first_round} of")
+    expect(page.get_by_test_id("replay-action")).to_have_text(
+        re.compile(rf"^Before move {first_round + 1} of \d+: the deal of round 2\.$")
+    )
+    expect(where).to_contain_text(re.compile(r"^Round 2 \u00b7 (Ann|Bot 2) to draw"))
     jump.select_option(label=f"Round {len(ends)}: its end")
     expect(step).to_contain_text(f"move {ends[-1]} of {ends[-1]}")
     jump.select_option(label="Round 1")
@@ -661,9 +665,12 @@ def test_replays_list_public_games_newest_first_and_show_each_rounds_end(seeded_
     jump.focus()
     page.keyboard.press("ArrowDown")
     expect(step).to_contain_text(f"move {first_round} of")
+    expect(where).to_have_text("Round 1 \u00b7 round over")
     page.keyboard.press("ArrowDown")
+    expect(where).to_contain_text(re.compile(r"^Round 2 \u00b7 (Ann|Bot 2) to draw"))
+    # Next plays round 2's first move. What the step played is what is announced (a live region), with its number.
+    page.get_by_test_id("replay-next").click()
     expect(step).to_contain_text(f"move {first_round + 1} of")
-    # What the step played is what is announced (a live region), with its number.
     action = page.get_by_test_id("replay-action")
     expect(action).to_have_attribute("aria-live", "polite")
     expect(action).to_contain_text(re.compile(rf"^Move {first_round + 1} of {ends[-1]}: "))

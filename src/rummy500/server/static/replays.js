@@ -121,7 +121,8 @@ export function renderReplay(root, gameId) {
   let recRules = null; // the record's rules (a partnership), for a table the server has forgotten
   let loading = 0;
   let wanted = 0; // the move last asked for (its answer may still be on its way)
-  // Jump to a round: its first move, or its end (the step that shows what each seat melded and kept).
+  // Jump to a round: its deal, or its end (the step that shows what each seat melded and kept). A
+  // later round's deal is drawn from the step that ended the round before, as the review's pick does.
   const jump = h("select", { "aria-label": "Jump to a round", dataset: { testid: "replay-jump" }, hidden: true });
   let jumpsFor = "";
   function fillJumps(ends) {
@@ -131,14 +132,16 @@ export function renderReplay(root, gameId) {
     clear(jump);
     jump.append(h("option", { value: "" }, "Jump to a round\u2026"));
     ends.forEach((end, r) => {
-      jump.append(h("option", { value: String(r === 0 ? 0 : ends[r - 1] + 1) }, `Round ${r + 1}`));
+      jump.append(h("option", { value: String(r === 0 ? 0 : ends[r - 1]), dataset: { deal: r === 0 ? "" : "1" } }, `Round ${r + 1}`));
       jump.append(h("option", { value: String(end) }, `Round ${r + 1}: its end`));
     });
     jump.hidden = !ends.length;
   }
   // The list keeps what was chosen: arrow keys on the closed list step from one entry to the next.
   jump.addEventListener("change", () => {
-    if (jump.value !== "") go(+jump.value);
+    if (jump.value === "") return;
+    const n = +jump.value;
+    go(n, jump.selectedOptions[0]?.dataset.deal ? { before: n + 1 } : {});
   });
 
   /** Show the position after move `n`; `before`: it was asked for as the position before that move (the review's pick). */
