@@ -42,7 +42,19 @@ from rummy500.rules import (
 )
 from rummy500.scoring import new_meld_points
 
-__all__ = ["Round", "explain", "seat_text"]
+__all__ = ["Round", "about_digits", "explain", "seat_text"]
+
+
+def about_digits(value: int) -> int:
+    """About how many decimal digits ``value`` has, found without writing it out.
+
+    For messages that name a number by its length: ``str()`` of an int thousands
+    of digits long would itself fail (Python's limit on int-to-text conversion).
+
+    >>> about_digits(5), about_digits(10**40), about_digits(-(10**5000))
+    (1, 41, 5001)
+    """
+    return int(abs(value).bit_length() * 0.30103) + 1
 
 
 def seat_text(seat: int) -> str:
@@ -51,8 +63,7 @@ def seat_text(seat: int) -> str:
     >>> seat_text(5), seat_text(10**40)
     ('seat 5', 'a seat number of about 41 digits')
     """
-    # (str() of an int thousands of digits long would itself fail)
-    digits = int(abs(seat).bit_length() * 0.30103) + 1
+    digits = about_digits(seat)
     return f"seat {seat}" if digits < 20 else f"a seat number of about {digits} digits"
 
 

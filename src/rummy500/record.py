@@ -17,6 +17,7 @@ from typing import Any
 
 from rummy500.actions import Action, ActionError, Decline, action_from_record
 from rummy500.cards import JOKER, Card, CardError, parse_card
+from rummy500.explain import about_digits
 from rummy500.match import Match
 from rummy500.rules import Rules, RulesError
 from rummy500.state import IllegalAction, RoundState, build_pack
@@ -63,7 +64,7 @@ def _too_large(where: str, value: int | _TooLarge) -> RecordError:
         shown = text if len(text) <= 24 else f"{text[:12]}... ({len(text.lstrip('-'))} digits)"
     else:
         # str() of an int thousands of digits long may itself fail: describe it without converting.
-        digits = int(value.bit_length() * 0.30103) + 1
+        digits = about_digits(value)
         shown = str(value) if digits <= 24 else f"a number of about {digits} digits"
     return RecordError(f"{where}: {shown} is too large (a record's numbers stay within +/-{MAX_NUMBER})")
 

@@ -86,8 +86,8 @@ from rummy500.state import IllegalAction, ResampleError, RoundState, state_from_
 from rummy500.views import View
 
 __all__ = [
-    "MAX_SAMPLES",
     "ACCURACY_SCALE",
+    "MAX_SAMPLES",
     "THRESHOLDS",
     "Budget",
     "Decision",

@@ -18,6 +18,7 @@ __all__ = [
     "GameStatus",
     "RoundResult",
     "card_value",
+    "divide_points",
     "game_status",
     "hand_value",
     "in_round_points",
@@ -164,7 +165,12 @@ class RoundResult:
     went_out: int | None
 
 
-def _divide(x: int, d: int) -> int:
+def divide_points(x: int, d: int) -> int:
+    """Points ``x`` divided by ``d`` (a ``score_divisor``) as round scores are: rounded, halves away from zero.
+
+    >>> divide_points(12, 5), divide_points(13, 5), divide_points(-13, 5), divide_points(7, 1)
+    (2, 3, -3, 7)
+    """
     if d == 1:
         return x
     q, r = divmod(abs(x), d)
@@ -228,7 +234,7 @@ def score_round(
     bonus = rules.masters_hand_score
     if masters is not None and bonus is not None:
         scores[masters] = bonus  # "500 for the round", divided like every score by score_divisor
-    scores = [_divide(s, rules.score_divisor) for s in scores]
+    scores = [divide_points(s, rules.score_divisor) for s in scores]
     return RoundResult(scores, table, in_hand, went_out)
 
 

@@ -59,7 +59,7 @@ from rummy500.events import (
     Swapped,
     Took,
 )
-from rummy500.explain import explain, seat_text
+from rummy500.explain import about_digits, explain, seat_text
 from rummy500.fastmeld import RANK_COLUMN, RANKS
 from rummy500.melds import (
     RUN,
@@ -2669,7 +2669,7 @@ def unseen_cards(view: View) -> list[Card]:
 def _count_text(value: object) -> str:
     """``repr(value)``, or a description of an int too long for ``str()`` to write."""
     if isinstance(value, int) and value.bit_length() > 64:
-        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return f"a number of about {about_digits(value)} digits"
     return repr(value)
 
 

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["seed"]
+__all__ = ["seed", "shown"]
+
+
+def shown(text: str) -> str:
+    """An option's value as a refusal quotes it: whole, or its start and its length when long.
+
+    >>> shown("q"), shown("9" * 40)
+    ("'q'", "'999999999999'... (40 characters)")
+    """
+    return repr(text) if len(text) <= 24 else f"{text[:12]!r}... ({len(text)} characters)"
 
 
 def seed(text: str) -> int:
@@ -23,8 +32,7 @@ def seed(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        shown = repr(text) if len(text) <= 24 else f"{text[:12]!r}... ({len(text)} characters)"
-        raise argparse.ArgumentTypeError(f"takes a whole number 0 or more, not {shown}") from None
+        raise argparse.ArgumentTypeError(f"takes a whole number 0 or more, not {shown(text)}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(
             f"must be 0 or more, not {value} (a negative seed plays the same games as its positive twin)"

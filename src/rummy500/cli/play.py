@@ -447,7 +447,7 @@ class Game:
             elif isinstance(event, Took) and event.removed:  # Dealer's Gambit split
                 self.console.print(
                     f"    The split spends a joker: only the {self.cards(event.cards)} comes to hand;"
-                    f" {self.cards(tuple(reversed(event.removed)))} {'leaves' if len(event.removed) == 1 else 'leave'} play for the hand"
+                    f" {self.cards(tuple(reversed(event.removed)))} {_leave_play(len(event.removed))}"
                 )
             elif isinstance(event, Reshuffled):  # stock_out: reshuffle
                 self.console.print(
@@ -543,8 +543,7 @@ class Game:
         if isinstance(action, Take) and action.split and 2 <= action.n <= len(view.discard):
             top_first = list(reversed(view.discard))
             gone = self.cards(top_first[: action.n - 1])
-            leave = "leaves" if action.n == 2 else "leave"
-            return f" - spends a joker: only the {_card_markup(top_first[action.n - 1])} comes to hand; {gone} {leave} play for the hand"
+            return f" - spends a joker: only the {_card_markup(top_first[action.n - 1])} comes to hand; {gone} {_leave_play(action.n - 1)}"
         if not isinstance(action, CallRummy):
             return ""
         top_first = list(reversed(view.discard))
@@ -1459,6 +1458,11 @@ def _check_load_options(args: argparse.Namespace, match: Match) -> None:
             "--opponents cannot change a loaded game: its bots keep the levels their names say"
             f" ({', '.join(printable(n) for n in named)})"
         )
+
+
+def _leave_play(cards: int) -> str:
+    """What a Dealer's Gambit split does to the ``cards`` above the card taken (the move list and the line after it say it alike)."""
+    return f"{'leaves' if cards == 1 else 'leave'} play for the hand"
 
 
 def _same_name(a: str, b: str) -> bool:

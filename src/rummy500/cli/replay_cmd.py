@@ -18,6 +18,7 @@ import os
 import sys
 from typing import Any, NoReturn
 
+from rummy500.cli.args import shown
 from rummy500.record import RecordError, load_record, parse_record_json, replay, replay_match
 
 __all__ = ["main", "printable"]
@@ -63,8 +64,7 @@ def _indent(text: str) -> int:
     """``--indent``'s value: ASCII digits only (``str.isdigit`` also takes ``²`` and ``١``), 0..16."""
     # (A value thousands of digits long is refused before int(), which would refuse it in Python's words.)
     if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > 2 or int(text) > 16:
-        shown = repr(text) if len(text) <= 24 else f"{text[:12]!r}... ({len(text)} characters)"
-        raise argparse.ArgumentTypeError(f"--indent takes a number of spaces 0..16, not {shown}")
+        raise argparse.ArgumentTypeError(f"--indent takes a number of spaces 0..16, not {shown(text)}")
     return int(text)
 
 

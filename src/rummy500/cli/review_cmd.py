@@ -6,7 +6,7 @@ accuracy and expected points lost; ``--json`` prints the whole review as JSON
 instead. A progress bar runs on standard error.
 Exit status 0, or 2 with one line on standard error for an option it does
 not take (with the usage, as ``rummy500 replay`` says it; ``--budget`` takes 2
-to :data:`MAX_BUDGET`), a file that cannot be
+to :data:`rummy500.review.MAX_SAMPLES`, as the web server), a file that cannot be
 read or a record that cannot be reviewed (malformed, an illegal action, no
 round, or a game that is not finished: ``--unfinished`` reviews one anyway).
 Names and other text from the record are printed with their control
@@ -38,13 +38,12 @@ from rummy500.review import (
     parse_horizon,
     review_record,
 )
+from rummy500.rules import HandPenalty
 
 T = TypeVar("T")
 
 __all__ = ["main", "print_review", "print_scores", "replay_scores"]
 
-#: The most ``--budget`` takes: as many samples per batch as the web server allows.
-MAX_BUDGET = MAX_SAMPLES
 USAGE = "rummy500 review FILE|- [options]; rummy500 review --help lists them"
 
 _STYLE = {"good": "green", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
@@ -98,19 +97,12 @@ class Scores:
     others: list[str] = field(default_factory=list)
     #: the rules' ``score_divisor``
     divisor: int = 1
-
-
-def _in_points(x: int, d: int) -> int:
-    """Card points in the game's points, rounded half away from zero as :func:`rummy500.scoring.score_round` rounds."""
-    q, r = divmod(abs(x), d)
-    q += 1 if 2 * r >= d else 0  # half away from zero
-    return q if x >= 0 else -q
+    #: ``hand_penalty: to_goer``: the cards left in hand count for the player who went out, not off their holders
+    to_goer: bool = False
 
 
 def _others(rules: Any) -> list[str]:
     """What else than melded minus in hand may go into a round score under ``rules`` (the ``other`` column)."""
-    from rummy500.rules import HandPenalty
-
     out = []
     if rules.hand_penalty is HandPenalty.TO_GOER:
         stock = " (when the stock runs out, each side scores the other's)" if rules.n_sides == 2 and rules.stock_out_penalty else ""
@@ -134,7 +126,7 @@ def replay_scores(record: Any) -> Scores:
     """
     from rummy500.match import Match
     from rummy500.record import RecordError, load_record, replay_match
-    from rummy500.rules import HandPenalty
+    from rummy500.scoring import divide_points
     from rummy500.state import IllegalAction
 
     rounds: list[tuple[list[int], list[int], list[int], list[int], list[int], int | None]] = []
@@ -151,8 +143,8 @@ def replay_scores(record: Any) -> Scores:
             # empty stock only with stock_out_penalty (score_round); to_goer scores them under other.
             taken = res.went_out is not None or rules.stock_out_penalty
             own = rules.hand_penalty is HandPenalty.OWN and taken
-            melded = [_in_points(x, d) for x in res.table_points]
-            hand = [_in_points(x, d) if own else 0 for x in res.hand_points]
+            melded = [divide_points(x, d) for x in res.table_points]
+            hand = [divide_points(x, d) if own else 0 for x in res.hand_points]
             other = [g - m + h for g, m, h in zip(res.round_scores, melded, hand, strict=True)]
             rounds.append((melded, hand, other, list(res.round_scores), list(match.totals), res.went_out))
         else:
@@ -175,7 +167,7 @@ def replay_scores(record: Any) -> Scores:
     actions = sum(len(spec.actions) for spec in rec.rounds)
     return Scores(
         list(rec.players), rounds, len(rec.rounds), cut, winners, match.side_totals(), bonus, rec.rules.partnership,
-        actions, _others(rec.rules), rec.rules.score_divisor,
+        actions, _others(rec.rules), rec.rules.score_divisor, rec.rules.hand_penalty is HandPenalty.TO_GOER,
     )
 
 
@@ -205,7 +197,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--budget", type=int, default=DEFAULT_BUDGET.samples, metavar="S",
         help=(
-            f"samples: random deals of the cards a player could not see, per batch, 2 to {MAX_BUDGET} "
+            f"samples: random deals of the cards a player could not see, per batch, 2 to {MAX_SAMPLES} "
             f"(default {DEFAULT_BUDGET.samples}; "
             f"a close decision gets up to {DEFAULT_BUDGET.extend} more batches)"
         ),
@@ -248,9 +240,9 @@ def main(argv: list[str]) -> int:
         print("rummy500 review: --jobs must be 0 (one per core) or more", file=sys.stderr)
         return 2
     jobs = args.jobs or cores()
-    if not 2 <= args.budget <= MAX_BUDGET:
+    if not 2 <= args.budget <= MAX_SAMPLES:
         _say(
-            f"--budget must be 2 to {MAX_BUDGET} samples per batch (a difference needs two samples to be judged), "
+            f"--budget must be 2 to {MAX_SAMPLES} samples per batch (a difference needs two samples to be judged), "
             f"not {args.budget if len(str(args.budget)) <= 20 else 'a number that large'}"
         )
         return 2
@@ -349,6 +341,8 @@ def print_scores(scores: Scores, console: object) -> None:
     for col, just in (*cols, ("round score", "right"), ("total", "right")):
         t.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
     bonus = scores.bonus if scores.bonus is not None and scores.bonus[1] and scores.winners else None
+    # (A partnership's bonus is its side's, added to its first seat's total.)
+    bonus_to = None if bonus is None else sides[bonus[0] % 2 if scores.partnership else bonus[0]]
     for r, (melded, hand, other, got, totals, out) in enumerate(scores.rounds):
         last = r == len(scores.rounds) - 1
         for s, label in enumerate(labels):
@@ -360,15 +354,14 @@ def print_scores(scores: Scores, console: object) -> None:
             t.add_row(*cells, f"{got[s]:+d}", str(totals[s]), end_section=s == len(labels) - 1 and not (last and bonus))
         if last and bonus is not None:
             seat, points = bonus
-            who = sides[seat % 2 if scores.partnership else seat]  # a partnership's bonus is its side's
-            t.add_row("", Text(f"final bonus to {who}"), "", "", *([""] if extra else []), f"{points:+d}", str(totals[seat] + points), end_section=True)
+            t.add_row("", Text(f"final bonus to {bonus_to}"), "", "", *([""] if extra else []), f"{points:+d}", str(totals[seat] + points), end_section=True)
     if scores.rounds:
         console.print(t)  # type: ignore[attr-defined]
     div = f", divided by {scores.divisor} and rounded as the round score is" if scores.divisor != 1 else ""
     line = Text(
         f"melded: points of the cards the player melded and laid off{div}; "
         "in hand: points of the cards left in the hand at the end, taken off the round score"
-        + (" (none are taken off when they count for the player who went out)" if any("count for" in o for o in scores.others) else "")
+        + (" (none are taken off when they count for the player who went out)" if scores.to_goer else "")
         + ". "
     )
     if extra:
@@ -382,8 +375,7 @@ def print_scores(scores: Scores, console: object) -> None:
         line.append("; final totals: " + ", ".join(f"{n} {v}" for n, v in zip(sides, scores.side_totals, strict=True)))
         if bonus is not None:
             seat, points = bonus
-            who = sides[seat % 2 if scores.partnership else seat]
-            line.append(f" (with the final bonus of {points} to {who}, the line under the last round")
+            line.append(f" (with the final bonus of {points} to {bonus_to}, the line under the last round")
             line.append(f": it is added to {labels[seat]}'s total)" if scores.partnership else ")")
         line.append(".")
     else:

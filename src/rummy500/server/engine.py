@@ -294,8 +294,12 @@ class LiveGame:
         return view_json(self.view(seat))
 
     def hands(self) -> list[list[str]]:
-        """Every seat's hand (only ever sent once the game is finished)."""
-        return [list(self.view_dict(s).get("hand") or []) for s in range(len(self.names))]
+        """Every seat's true hand, sorted (only ever sent once the game is finished).
+
+        The match's own hands, not what each seat's view holds: a Dealer's Gambit
+        deal lies face down (no seat's view shows it) until the dealer nominates.
+        """
+        return [[str(c) for c in sorted(hand)] for hand in self._state().hands]
 
     def record(self) -> dict[str, Any]:
         """The RECORD.md record of the match so far."""

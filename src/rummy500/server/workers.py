@@ -68,19 +68,13 @@ def replay_steps(
     that round's first move), except at the game's last step.
     The step that ended the game carries its result too (``game_over``: totals and winner).
 
-    ``hands`` are the true hands, taken from the match itself: not what a seat's
-    view holds, which is empty while a Dealer's Gambit deal lies face down before
-    the nomination (the game is over, so every hand may be shown).
+    ``hands`` are the true hands (:meth:`LiveGame.hands`): not what a seat's view
+    holds, which is empty while a Dealer's Gambit deal lies face down before the
+    nomination (the game is over, so every hand may be shown).
     """
     game = LiveGame(parse_rules(rules, len(names)), names, seed)
-
-    def hands() -> list[list[str]]:
-        state = game.match.state
-        assert state is not None, "a replayed game always has a round"
-        return [[str(c) for c in sorted(hand)] for hand in state.hands]
-
     steps: list[dict[str, Any]] = [
-        {"action": None, "view": game.view_dict(None), "hands": hands(), "round": 0, "round_over": None, "game_over": None}
+        {"action": None, "view": game.view_dict(None), "hands": game.hands(), "round": 0, "round_over": None, "game_over": None}
     ]
     for seat, record in actions:
         events = game.apply(seat, parse_action(record))
@@ -89,7 +83,7 @@ def replay_steps(
             {
                 "action": dict(events[0], name=names[seat]),
                 "view": game.view_dict(None),
-                "hands": hands(),
+                "hands": game.hands(),
                 "round": ended["round"] if ended else game.match.round_index,
                 "round_over": ended,
                 "game_over": game.result() if any(e["kind"] == "game_over" for e in events) else None,

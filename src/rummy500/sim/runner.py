@@ -156,9 +156,10 @@ def play_game(
     if match.winner is None:
         best = max(match.side_totals())
         sides = [i for i, t in enumerate(match.side_totals()) if t == best]
-        winners = _seats_of(rules, sides[0]) if len(sides) == 1 else []
-        if len(sides) > 1:
-            tied = [seat for side in sides for seat in _seats_of(rules, side)]
+        if len(sides) == 1:
+            winners = _seats_of(rules, sides[0])
+        else:
+            winners, tied = [], [seat for side in sides for seat in _seats_of(rules, side)]
     else:
         winners = list(match.winner) if isinstance(match.winner, list) else [match.winner]
     return GameResult(

@@ -9,18 +9,12 @@ import { cardEl } from "./cards.js";
 import { entryText, eventText } from "./events.js";
 import { h, clear } from "./dom.js";
 import { reviewPanel } from "./review.js";
+import { GAMBIT_WORDS, DEALER_JOKER_WORDS } from "./rules.js";
 
 const SIDE_NAMES = ["A", "B", "C", "D"];
 
 // Phases in a player's words (never the engine's codes).
 const PHASE_WORDS = { draw: "to draw", play: "to meld, lay off and discard", nominate: "(the dealer) to nominate", round_over: "round over" };
-// Dealer's Gambit, in the table's words (table.js): what the dealer nominated, and where the dealer's joker is.
-const GAMBIT_WORDS = {
-  wild: "jokers are wild and count 0.",
-  double: "jokers are not wild; a joker put on a set as it is melded doubles the set and seals it.",
-  split: "jokers are not wild; spend one to take a single card from deep in the pile (the cards above it leave play).",
-};
-const DEALER_JOKER_WORDS = { available: "free", used: "used", blocked: "blocked" };
 
 /**
  * What a step played, in words, a reshuffle it brought included: "Ann: discarded 7♦, then the discard
@@ -248,7 +242,7 @@ export function renderReplay(root, gameId) {
   function gambitLine(v) {
     if (!v.gambit && !v.dealer_joker) return null;
     const dj = DEALER_JOKER_WORDS[v.dealer_joker];
-    return h("span", { class: "hint gambit", dataset: { testid: "replay-gambit" }, title: GAMBIT_WORDS[v.gambit] ?? "" }, [
+    return h("span", { class: "hint gambit", dataset: { testid: "replay-gambit" }, title: GAMBIT_WORDS[v.gambit]?.[1] ?? "" }, [
       v.gambit ? `Nominated: jokers ${v.gambit}` : "Jokers: not nominated yet",
       dj ? ` \u00B7 dealer's joker ${dj}` : "",
     ]);

@@ -5,6 +5,15 @@ import { ruleCatalogue } from "./api.js";
 import { h, clear } from "./dom.js";
 import { optionLabel, playerWords, valueText } from "./lobby.js";
 
+// Dealer's Gambit nominations: [name, what it means] (the table and the replay say them alike).
+export const GAMBIT_WORDS = {
+  wild: ["Wild", "jokers are wild and count 0."],
+  double: ["Double", "jokers are not wild; a joker put on a set as it is melded doubles the set and seals it."],
+  split: ["Split", "jokers are not wild; spend one to take a single card from deep in the pile (the cards above it leave play)."],
+};
+// Where the dealer's joker is (a view's dealer_joker), in a player's words.
+export const DEALER_JOKER_WORDS = { available: "free", used: "used", blocked: "blocked" };
+
 // Per option and value: one sentence. Options missing here are said from the rules catalogue
 // (GET /api/rules: the option's label, the value's label and description) once it has come,
 // else as "name: value".

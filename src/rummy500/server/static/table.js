@@ -15,20 +15,13 @@ import { TableConnection } from "./connection.js";
 import { h, clear, toast, setContent, goTo } from "./dom.js";
 import { chooseAction } from "./chooser.js";
 import { ScoreSheet } from "./scores.js";
-import { rulesInWords, loadRuleCatalogue, ruleCatalogueLoaded } from "./rules.js";
+import { rulesInWords, loadRuleCatalogue, ruleCatalogueLoaded, GAMBIT_WORDS, DEALER_JOKER_WORDS } from "./rules.js";
 import { playTurnSound, isMuted, setMuted } from "./sound.js";
 import { animateArrivals } from "./motion.js";
 import { entryText, ownEntryText } from "./events.js";
 import { distinctNames, plural, chatClean, chatLength } from "./names.js";
 
 const SIDE_NAMES = ["A", "B", "C", "D"];
-// Dealer's Gambit nominations: [name, what it means].
-const GAMBIT_WORDS = {
-  wild: ["Wild", "jokers are wild and count 0."],
-  double: ["Double", "jokers are not wild; a joker put on a set as it is melded doubles the set and seals it."],
-  split: ["Split", "jokers are not wild; spend one to take a single card from deep in the pile (the cards above it leave play)."],
-};
-const DEALER_JOKER_WORDS = { available: "free", used: "used", blocked: "blocked" };
 // The longest chat line the server keeps (docs/protocol.md), unless the table says otherwise.
 const CHAT_LIMIT = 500;
 // A chat line the server has not sent back after this long was dropped (too many messages at once).
