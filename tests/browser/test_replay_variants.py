@@ -206,8 +206,14 @@ def test_a_reshuffle_is_said_in_the_moves_line(seeded_server, new_page, artifact
     # sometimes not enough. The first game with a reshuffle is used.
     for seed in range(1, 13):
         game = _public_game(seeded_server, seed, 2, {"rounds": 1, "short_pack": True, "stock_out": "reshuffle"})
+        entries = _get(base, f"/api/games/{game}/record")["rounds"][0]["actions"]
+        first = next((k for k, entry in enumerate(entries) if "reshuffle" in entry), None)
+        if first is None:
+            continue
+        # The viewer's moves are the players' actions (a reshuffle is no move of its own), so the
+        # move it follows is at most the number of entries before it: look back from there.
         total = _get(base, f"/api/games/{game}/replay/0")["steps"]
-        for n in range(1, total + 1):
+        for n in range(min(first, total), 0, -1):
             action = _get(base, f"/api/games/{game}/replay/{n}")["action"]
             shuffled = [e for e in action["events"] if e.get("event") == "reshuffled"]
             if shuffled:
