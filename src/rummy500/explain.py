@@ -322,6 +322,8 @@ def _explain_call(state: Round, action: CallRummy, seat: int) -> str:
         return "a steal names where the card goes: 'on' a meld id, or the pile cards it melds with"
     if rules.calling_rummy is not CallingRummy.STEAL and (action.on is not None or action.meld is not None):
         return "name only the depth of the claimed card; you then meld or lay it off yourself"
+    if rules.discard_draw is DiscardDraw.TOP_ONLY and action.meld is not None:
+        return "a steal may only lay the top card off: a meld would take other pile cards with it (discard_draw: top_only)"
     if action.on is not None:
         melds = state.public.melds
         if not 0 <= action.on < len(melds):

@@ -51,6 +51,9 @@ def _run_positions(ranks: list[int], rules: Rules) -> list[int] | None:
     if n > 13 or len(set(ranks)) != n:
         return None
     rs = sorted(ranks)
+    if n == 13:
+        # Every rank: the ace fits both ends of 2..K and goes high, as it does when laid off on 2..K.
+        return list(range(2, 15))
     # Ace low: a plain block in 1..13.
     if rs[-1] - rs[0] == n - 1:
         if rs[0] == 1 and n > 1 and rs[1] != 2:

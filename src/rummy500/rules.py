@@ -437,7 +437,7 @@ _CHOICE_ITEMS: tuple[tuple[StrEnum, tuple[str, str]], ...] = (
     (GoingOut.DISCARD_REQUIRED, ("With a discard", "you must keep a card to discard, so you may not meld your last cards")),
     (GoingOut.FLOATING, ("Floating", "you may meld all your cards, then float and go out only by discarding on a later turn")),
     (GoingOut.UNPLAYABLE_DISCARD, ("Unplayable discard", "your going-out discard must not fit a meld on the table, else you float")),
-    (StockOut.END_ROUND, ("End the round", "when the stock is empty, the next player may take from the pile if they can use it; otherwise the round ends")),
+    (StockOut.END_ROUND, ("End the round", "when the stock is empty, the next player may still take from the pile under the usual rules; if they do not, the round ends")),
     (StockOut.IMMEDIATE, ("End at once", "the round ends as soon as the player who drew the last stock card finishes that turn")),
     (StockOut.RESHUFFLE, ("Reshuffle", "the pile below its top card is shuffled into a new stock")),
     (StockOut.PLAY_ON, ("Play on", "play goes on, taking from the pile and discarding each turn, until someone goes out")),

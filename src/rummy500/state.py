@@ -1669,9 +1669,13 @@ class RoundState:
         # (first_meld_min, layoff_needs_own_meld), a meld that opens alone (first_meld_min).
         may_lay_off = self._may_layoff_now(seat)
         opened = p.opened[seat]
-        pile_melds = [m for m in find_melds(pile, r, 0) if opened or self._opening_ok(seat, m, in_turn=False)]
-        # discard_draw: top_only: nobody takes from below the top card, by a steal neither.
-        deepest = len(pile) if r.discard_draw is _DISCARD_DRAW_ANY_DEPTH else min(1, len(pile))
+        # discard_draw: top_only: nobody takes from below the top card, by a steal neither: the top
+        # card alone is stolen, so only laid off (a meld would take other pile cards with it).
+        if r.discard_draw is _DISCARD_DRAW_ANY_DEPTH:
+            deepest = len(pile)
+            pile_melds = [m for m in find_melds(pile, r, 0) if opened or self._opening_ok(seat, m, in_turn=False)]
+        else:
+            deepest, pile_melds = min(1, len(pile)), []
         for k in range(1, deepest + 1):
             c = pile[-k]
             if c in seen or c == JOKER:

@@ -167,6 +167,14 @@ def test_calling_rummy_steal_under_top_only_takes_the_top_card_only():
     assert deep.message == "only the top card of the pile may be taken, by a steal too (discard_draw: top_only)"
     top = play(rules, ["5H 6H 7H 8H KS", "KD QD 2S 3S", "TC 4D 4S"], "9D 3C 3D", "JS", ["0 draw", "0 meld 5H 6H 7H", "0 discard 8H", "2 rummy 1 on 0"])
     assert top.ok and top.meld(0) == ["5H", "6H", "7H", "8H"]
+    # A stolen meld takes other pile cards with it: under top_only the top card alone is stolen, laid off.
+    pile = ["0 draw", "0 discard 7H"]
+    hands = ["9C 4D 7H", "KS QD 3H", "TC JD 5S"]
+    assert _calls(play(rules, hands, "8C 9H 4S", "2C 7D 7S", pile), 2) == []
+    meld = play(rules, hands, "8C 9H 4S", "2C 7D 7S", [*pile, {"p": 2, "rummy": 1, "meld": ["7D", "7H", "7S"]}])
+    assert meld.refused_at == 2
+    assert meld.message == "a steal may only lay the top card off: a meld would take other pile cards with it (discard_draw: top_only)"
+    assert _calls(play({"calling_rummy": "steal"}, hands, "8C 9H 4S", "2C 7D 7S", pile), 2)  # at any depth it may
 
 
 # ------------------------------------------------------------- rummy_card_value

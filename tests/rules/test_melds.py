@@ -95,6 +95,16 @@ def test_first_meld_min_refuses_an_opening_too_small(minimum):
     assert opt.refused_at == 1 and f"at least {minimum}" in opt.message
 
 
+def test_first_meld_min_counts_the_cards_values_before_the_score_divisor():
+    # quick: flat values (5 a card from 2 to 9) divided by 5. A minimum of 30 asks for 30 points of
+    # cards, not of score: 5H..9H is 25 and falls short; a sixth card makes 30.
+    actions = ["0 draw", "0 meld 5H 6H 7H 8H 9H", "0 discard KC"]
+    short = play({"preset": "quick", "first_meld_min": 30}, ["5H 6H 7H 8H 9H KC", OTHER], "2C", "8D", actions)
+    assert short.refused_at == 1 and "at least 30 points (this makes 25" in short.message
+    six = ["0 draw", "0 meld 4H 5H 6H 7H 8H 9H", "0 discard KC"]
+    assert play({"preset": "quick", "first_meld_min": 30}, ["4H 5H 6H 7H 8H 9H KC", OTHER], "2C", "8D", six).ok
+
+
 def test_first_meld_min_counts_every_meld_of_the_opening_turn():
     actions = ["0 draw", "0 meld 2H 3H 4H", "0 meld KC KD KS", "0 discard 9C"]
     out = play({"first_meld_min": 30}, ["2H 3H 4H KC KD KS 9C", "QD JD 2S"], "2C", "8D", actions)

@@ -194,3 +194,16 @@ def test_masters_hand_needs_the_run_laid_at_once_and_a_discard():
     assert play({"masters_hand": True}, SEVEN, "KS", "8D", in_parts).scores == [42, -22]
     melded_out = ["0 draw", "0 meld 3H 4H 5H 6H 7H 8H 9H TH"]
     assert play({"masters_hand": True}, SEVEN, "TH", "8D", melded_out).scores == [52, -22]
+
+
+def test_an_ace_closing_a_run_of_every_rank_goes_high_whether_melded_at_once_or_laid_off():
+    # docs/rules.md: an ace that fits both ends of 2..K goes high. All thirteen hearts melded at once
+    # scored the ace 1 (as A 2 ... K), where the same cards with the ace laid off scored it 15.
+    hearts = "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"
+    at_once = play({}, [hearts, "KS QS 4D"], "9C 3C", "8D", ["0 draw", f"0 meld {hearts}", "0 discard 9C"])
+    laid_off = play({}, [hearts, "KS QS 4D"], "9C 3C", "8D",
+                    ["0 draw", f"0 meld {hearts[:-3]}", "0 layoff AH on 0", "0 discard 9C"])
+    for out in (at_once, laid_off):
+        assert out.ok and out.over, out.message
+        assert out.scores == [2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10 * 4 + 15, -(10 + 10 + 4)] == [99, -24]
+    assert at_once.meld(0)[-1] == "AH"
