@@ -468,3 +468,25 @@ def test_your_finished_private_game_is_found_from_replays_and_your_tables(
     expect(page.get_by_test_id("replay-meta")).to_contain_text(re.compile(r"\d{4}"))  # the date
     expect(page.get_by_test_id("replay-step")).to_contain_text("move 0 of")
     _shot(page, artifacts, f"fix3-replay-title-{size}.png")
+
+
+def test_the_page_cleans_a_chat_line_as_the_server_does(server, new_page):
+    # The page matches the server's copy of a line it sent against what it typed (its echo): a line
+    # the two clean differently came back as "Not sent" after the server had said it. An emoji newer
+    # than the server's Unicode (🫨, 🩷) was dropped by the server only; a joiner (👩‍💻, Persian
+    # "می‌خواهم") by both, which it should not be.
+    from rummy500.server.session.guards import clean_text
+
+    lines = [
+        "lol \U0001fae8",
+        "\U0001fa77",
+        "\U0001f469\u200d\U0001f4bb can code",
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+        "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+        "gg\u202e evil\u200b \u0007bell\tand  tab \ue000",
+    ]
+    page = new_page()
+    page.goto(server)
+    cleaned = page.evaluate("async (lines) => { const m = await import('/static/names.js'); return lines.map(m.chatClean); }", lines)
+    assert cleaned == [clean_text(line, 500) for line in lines]
+    assert cleaned[:4] == lines[:4] and cleaned[5] == "gg evil bell and tab"

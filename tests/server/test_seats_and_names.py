@@ -29,6 +29,7 @@ from rummy500.server.storage import (
     SqliteStorage,
     SqlStorage,
     StorageError,
+    name_key,
 )
 
 from .helpers import (
@@ -103,6 +104,24 @@ def test_a_name_already_at_the_table_is_refused_whatever_its_case_and_spaces(cli
     assert join(client, table_id, "Ann Marie")["seat"] == 3
     # A full table says it is full, whatever the name.
     _refused(client.post(f"/api/tables/{table_id}/join", json={"name": "Bob"}), 409, "cannot_join")
+
+
+def test_a_name_that_looks_like_one_at_the_table_is_refused(client: TestClient) -> None:
+    # At the table these all read "Ann": a Cyrillic А, a Braille blank or a Hangul filler after it,
+    # a zero-width space, full-width letters. Each took a seat before.
+    made = create_table(client, seats=3)
+    table_id = made["table_id"]
+    for twin in ("\u0410nn", "Ann\u2800", "Ann\u3164", "A\u200bnn", "\uff21\uff4e\uff4e"):
+        message = _refused(client.post(f"/api/tables/{table_id}/join", json={"name": twin}), 409, "name_taken")
+        assert message.startswith("Ann is already at this table"), (twin, message)
+    # A blank-looking character is a space in the name kept, and a name of nothing else is no name.
+    assert join(client, table_id, "Bo\u2800b")["seat"] == 1
+    assert join(client, table_id, "\u3164")["seat"] == 2
+    table = client.get(f"/api/tables/{table_id}").json()
+    assert _seats(table) == [("human", "Ann"), ("human", "Bo b"), ("human", "Player")]
+    # Names in other scripts stay apart; only look-alikes meet ("Мария" with Latin M, a, p is "Мария").
+    assert name_key("Мария") != name_key("Марина") and name_key("José") != name_key("Jose")
+    assert name_key("Мария") == name_key("Mapия")
 
 
 def test_a_bot_s_name_cannot_be_taken_and_bots_never_take_a_person_s(client: TestClient) -> None:

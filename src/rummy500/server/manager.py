@@ -45,7 +45,7 @@ from rummy500.server.session import (
     MatchSession,
     SeatInfo,
     SessionError,
-    clean_text,
+    clean_name,
     keep_chat_line,
     short_id,
     without_id,
@@ -212,7 +212,7 @@ class TableManager:
             problems += server_rules_problems(rules)
         if problems or rules is None:
             raise LobbyError(422, "bad_rules", "; ".join(problems), problems)
-        seats: list[SeatRow] = [SeatRow(0, "human", clean_text(req.name, 40) or "Player 1")]
+        seats: list[SeatRow] = [SeatRow(0, "human", clean_name(req.name, 40) or "Player 1")]
         # Names are unique at a table, case aside: a bot never takes the creator's.
         taken = {name_key(seats[0].name or "")}
         bots: dict[int, str] = {}
@@ -230,7 +230,7 @@ class TableManager:
                 seats.append(SeatRow(seat, "open"))
         table_id = secrets.token_urlsafe(16)
         token = secrets.token_urlsafe(24)
-        title = clean_text(req.title or "", 80) or f"{seats[0].name}'s table"
+        title = clean_name(req.title or "", 80) or f"{seats[0].name}'s table"
         await asyncio.to_thread(
             self.storage.create_table,
             game_id=table_id,
@@ -253,7 +253,7 @@ class TableManager:
             LobbyError: No such table, already started, full, or the name is taken.
         """
         token = secrets.token_urlsafe(24)
-        display = clean_text(name, 40) or "Player"
+        display = clean_name(name, 40) or "Player"
         try:
             seat = await asyncio.to_thread(self.storage.join, table_id, display, hash_token(token))
         except NameTakenError as exc:

@@ -26,7 +26,7 @@ others must hear of (a stored action, a chat line, the driver's stand-ins) goes
 to the :class:`SessionRelay`; the session itself never touches the bus.
 """
 
-from rummy500.server.session.guards import SessionError, clean_text
+from rummy500.server.session.guards import SessionError, clean_name, clean_text
 from rummy500.server.session.ids import short_id, without_id
 from rummy500.server.session.match import ActionStore, MatchSession, SessionListener, SessionRelay, keep_chat_line
 from rummy500.server.session.presence import SeatInfo
@@ -38,6 +38,7 @@ __all__ = [
     "SessionError",
     "SessionListener",
     "SessionRelay",
+    "clean_name",
     "clean_text",
     "keep_chat_line",
     "short_id",

@@ -13,8 +13,9 @@ import unicodedata
 from typing import Any
 
 from rummy500.server.engine import Action, IllegalAction, LiveGame, parse_action
+from rummy500.server.storage.base import BLANK_LOOKING
 
-__all__ = ["SessionError", "chat_text", "check_move", "clean_text", "parse_request", "seat_of"]
+__all__ = ["SessionError", "chat_text", "check_move", "clean_name", "clean_text", "parse_request", "seat_of"]
 
 
 class SessionError(Exception):
@@ -26,10 +27,46 @@ class SessionError(Exception):
         super().__init__(f"{code}: {message}")
 
 
+#: Format characters that are part of what a person writes: the zero-width joiner and non-joiner
+#: (emoji sequences such as 👩‍💻, Persian and Indic words) and the tag characters of a flag such as 🏴󠁧󠁢󠁳󠁣󠁴󠁿.
+_KEPT_FORMAT = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
+
+
+def _dropped(ch: str) -> bool:
+    """Whether a character is taken out of chat text and names.
+
+    Out go controls (but tabs and line breaks, which are spaces), lone surrogates,
+    private use, and format characters other than :data:`_KEPT_FORMAT`
+    (bidirectional overrides, zero-width spaces).
+
+    A character this Python's Unicode does not know yet (``Cn``: an emoji newer than it) is kept,
+    as the browser keeps it; dropping it made the page's copy of a line differ from the server's.
+    """
+    category = unicodedata.category(ch)
+    if category == "Cc":
+        return ch not in "\t\n\x0b\x0c\r"  # line breaks and tabs are spaces: "gg\nwp" is "gg wp"
+    return category in ("Cs", "Co") or (category == "Cf" and ch not in _KEPT_FORMAT)
+
+
 def clean_text(text: str, limit: int) -> str:
-    """Chat text with control characters removed, trimmed to ``limit`` characters."""
-    kept = "".join(ch for ch in text if ch in " " or not unicodedata.category(ch).startswith("C"))
+    r"""Chat text with control and format characters removed (see :func:`_dropped`), trimmed to ``limit`` characters.
+
+    >>> clean_text("gg \u202eevil\x00\nlol \U0001fae8", 40) == "gg evil lol \U0001fae8"
+    True
+    >>> clean_text("\U0001f469\u200d\U0001f4bb  can  code", 40) == "\U0001f469\u200d\U0001f4bb can code"
+    True
+    """
+    kept = "".join(ch for ch in text if not _dropped(ch))
     return " ".join(kept.split())[:limit]
+
+
+def clean_name(text: str, limit: int) -> str:
+    """A seat's or a table's name: as :func:`clean_text`, and blank-looking characters are spaces.
+
+    >>> clean_name("Ann\u2800", 40), clean_name("\u3164", 40)
+    ('Ann', '')
+    """
+    return clean_text(text.translate(BLANK_LOOKING), limit)
 
 
 def parse_request(record: Any) -> Action:

@@ -17,11 +17,18 @@ export function plural(n, one, many = `${one}s`) {
 }
 
 /**
+ * Controls (but tabs and line breaks, which are spaces), lone surrogates, private use, and format characters other than the zero-width joiner
+ * and non-joiner and a flag's tag characters: what the server takes out (session/guards.py).
+ * Characters unknown to a Unicode version (an emoji newer than the server's Python) are kept.
+ */
+const DROPPED = /(?![\t\n\v\f\r])\p{Cc}|[\p{Cs}\p{Co}]|(?![\u200c\u200d\u{e0020}-\u{e007f}])\p{Cf}/gu;
+
+/**
  * A chat line as the server keeps it (docs/protocol.md): control and format characters removed,
  * runs of spaces made one, trimmed; its length is counted in characters (code points), as the server's.
  */
 export function chatClean(text) {
-  return String(text ?? "").replace(/\p{C}/gu, "").split(/\s+/u).filter(Boolean).join(" ");
+  return String(text ?? "").replace(DROPPED, "").split(/\s+/u).filter(Boolean).join(" ");
 }
 
 export function chatLength(text) {

@@ -14,12 +14,14 @@ Methods are synchronous; the server calls them from worker threads.
 
 from __future__ import annotations
 
+import unicodedata
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
 __all__ = [
+    "BLANK_LOOKING",
     "AlreadyJoinedError",
     "ChatLine",
     "ConflictError",
@@ -94,15 +96,38 @@ class NextSeat:
     reissued: bool = False
 
 
-def name_key(name: str) -> str:
-    """What two seat names are compared by: spaces trimmed and collapsed, case folded.
+#: Characters that show as blank space but are not spaces (a Braille blank, the Hangul fillers):
+#: in a name they are spaces ("Ann⠀" is "Ann").
+BLANK_LOOKING = {ord(ch): " " for ch in "\u2800\u115f\u1160\u3164\uffa0"}
 
-    >>> name_key("  Bob ") == name_key("BOB") == name_key("bob")
+#: Letters of other scripts that look like a Latin letter (after case folding): "Аnn" with a Cyrillic
+#: А reads as "Ann" at the table, so it is the same name.
+_LOOK_ALIKES = str.maketrans(
+    "авекмнорстухіјѕԁӏԛԝαβεηικμνορτυχζ",
+    "abekmhopctyxijsdlqwabehikmvoptuxz",
+)
+
+
+def name_key(name: str) -> str:
+    """What two seat names are compared by: what a player sees of them at the table.
+
+    Compatibility forms made plain (a full-width "Ｂｏｂ" is "Bob"), invisible
+    characters dropped and blank-looking ones (a Braille blank, a Hangul filler)
+    read as spaces, letters of other scripts that look like a Latin letter read as
+    that letter, spaces trimmed and collapsed, case folded.
+
+    >>> name_key("  Bob ") == name_key("BOB") == name_key("bob") == name_key("Ｂｏｂ")
     True
     >>> name_key("Ann  Marie") == name_key("ann marie")
     True
+    >>> name_key("\u0410nn") == name_key("Ann") == name_key("Ann\u200b") == name_key("Ann\u2800")
+    True
+    >>> name_key("Ann") == name_key("Anna") or name_key("José") == name_key("Jose")
+    False
     """
-    return " ".join(name.split()).casefold()
+    plain = unicodedata.normalize("NFKC", name).translate(BLANK_LOOKING)
+    kept = "".join(ch for ch in plain if unicodedata.category(ch) not in ("Cf", "Cc"))
+    return " ".join(kept.casefold().translate(_LOOK_ALIKES).split())
 
 
 def bot_name(seat: int, taken: set[str]) -> str:
