@@ -169,3 +169,30 @@ def test_an_outage_refuses_moves_as_unavailable_and_the_bot_plays_on_once_it_is_
     rows = store.actions(table_id)
     assert [a.seq for a in rows] == list(range(len(rows)))
     assert {a.seat for a in rows[version:]} == {0, 1}
+
+
+def test_the_rest_api_answers_503_unavailable_while_the_database_is_away(
+    store: SqlStorage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # It answered a plain-text 500 and logged a traceback per request; the page could not say "try again".
+    outage = Outage(store, monkeypatch)
+    with TestClient(create_app(make_settings(tmp_path), storage=store, seed_source=fixed_seeds(3))) as client:
+        made = create_table(client, seats=2)
+        store.engine.dispose()  # no pooled connection outlives the outage: each request opens one
+        outage.down()
+        with caplog.at_level(logging.WARNING, logger="rummy500.server.app"):
+            for method, path, body in (
+                ("GET", f"/api/tables/{made['table_id']}", None),
+                ("POST", "/api/tables", {"name": "Bob", "seats": 2}),
+                ("POST", f"/api/tables/{made['table_id']}/join", {"name": "Cy"}),
+                ("GET", "/api/games", None),
+            ):
+                res = client.request(method, path, json=body)
+                assert res.status_code == 503, (path, res.status_code, res.text)
+                assert res.headers["retry-after"] == "5"
+                assert res.json() == {"detail": {"code": "unavailable", "message": "the games' database is unavailable; try again shortly"}}
+        logged = [r.getMessage() for r in caplog.records if r.name == "rummy500.server.app"]
+        assert len(logged) == 4 and all("storage unavailable" in m and made["table_id"] not in m for m in logged), logged
+        assert not any(r.exc_info for r in caplog.records)
+        outage.up()
+        assert client.get(f"/api/tables/{made['table_id']}").status_code == 200

@@ -30,7 +30,7 @@ from rummy500.server.config import Settings
 from rummy500.server.hub import Hub
 from rummy500.server.limits import BodyLimit, ClientLimits
 from rummy500.server.manager import TableManager
-from rummy500.server.storage import Storage, open_storage
+from rummy500.server.storage import Storage, StorageError, open_storage
 
 __all__ = ["create_app"]
 
@@ -102,6 +102,25 @@ HTTP_CODES = {
     422: "bad_request",
     429: "rate_limited",
 }
+
+
+#: Seconds a client is asked to wait when the database is away (``Retry-After``).
+RETRY_AFTER_S = 5
+
+
+async def _storage_error(request: Request, exc: Exception) -> Response:
+    """503 ``unavailable`` when the database cannot be reached: the request may work shortly.
+
+    One warning line names the kind of route, never a table's id (no traceback: the outage is the
+    operator's news, not a bug).
+    """
+    where = "/".join(request.url.path.split("/")[:3])  # /api/tables, /api/games
+    log.warning("%s %s...: storage unavailable (%s)", request.method, where, type(exc).__name__)
+    return JSONResponse(
+        status_code=503,
+        content={"detail": {"code": "unavailable", "message": "the games' database is unavailable; try again shortly"}},
+        headers={"Retry-After": str(RETRY_AFTER_S)},
+    )
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -203,6 +222,7 @@ def create_app(
     app.include_router(router)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(StorageError, _storage_error)
 
     @app.middleware("http")
     async def _headers(request: Request, call_next: Callable) -> Response:
