@@ -1,8 +1,10 @@
 """The review budget's command-line flags, shared by ``review_quality.py`` and ``review_speed.py``.
 
 Every field of :class:`rummy500.review.Budget` but ``candidates`` gets a flag
-whose default is :data:`rummy500.review.DEFAULT_BUDGET`'s, so a script run
-without flags measures the default review.
+(``confirm_guesses``: ``--confirm-guesses``, and so on) whose default is
+:data:`rummy500.review.DEFAULT_BUDGET`'s, so a script run without flags
+measures the default review. ``tests/review/test_budget_flags.py`` checks
+that no field but ``candidates`` is left without one.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ def add_budget_flags(parser: argparse.ArgumentParser) -> None:
     add = parser.add_argument
     add("--samples", type=int, default=d.samples, help="budget: determinizations per batch")
     add("--confirm", type=int, default=d.confirm, help="budget: batches before a mistake is settled")
+    add("--confirm-guesses", type=int, default=d.confirm_guesses, help="budget: guesses before a mistake is settled (with --confirm)")
+    add("--confidence", type=float, default=d.confidence, help="budget: standard errors a loss must clear to count")
     add("--first-reach", type=float, default=d.first_reach, help="budget: reach after the first batch")
     add("--reach", type=float, default=d.reach, help="budget: reach after the later batches")
     add("--futile", type=float, default=d.futile, help="budget: give up on a decision this near the line (projected)")
@@ -45,6 +49,8 @@ def budget_from(args: argparse.Namespace) -> Budget:
         DEFAULT_BUDGET,
         samples=args.samples,
         confirm=args.confirm,
+        confirm_guesses=args.confirm_guesses,
+        confidence=args.confidence,
         first_reach=args.first_reach,
         reach=args.reach,
         futile=args.futile,

@@ -1,7 +1,7 @@
 """Compare two ``strength.py --out`` runs played on the same seed, deal by deal.
 
-Two runs of ``benchmarks/strength.py`` with the same ``--seed``, ``--games``
-and ``--duplicate`` play the same deals (every round of game ``i`` is dealt
+Two runs of ``benchmarks/strength.py`` with the same ``--seed``, ``--games``,
+``--duplicate`` and cells before the one compared play the same deals (every round of game ``i`` is dealt
 the same cards in both runs as long as the match lasts that long); only the
 settings of the bots differ. This prints, per cell both runs measured:
 
@@ -13,6 +13,12 @@ settings of the bots differ. This prints, per cell both runs measured:
   game ``i`` in one run against round ``k`` of game ``i`` in the other), each
   with a 95% interval over deals (a deal's games are one unit, so their
   correlation is accounted for).
+
+Cells are matched on (preset, level, opponent, table). Each cell of a run is
+dealt from its own seed (``--seed`` plus the cell's place in the run), so two
+runs deal a cell alike only when the same cells come before it: a pair of
+cells whose seed, duplicate deals or target differ is refused (exit 2, one
+line), as are two files with no cell in common.
 
 Usage: ``python benchmarks/compare_strength.py base.json candidate.json``
 """
@@ -75,8 +81,42 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     return lines
 
 
+#: The settings two cells must share to be dealt the same cards and played to the same end.
+SAME = ("seed", "duplicate", "target")
+
+
+def cell_key(cell: dict[str, Any]) -> tuple[str, str, str, str]:
+    """A cell's (preset, level, opponent, table); a file from before presets is all ``standard``."""
+    return (str(cell.get("preset") or "standard"), str(cell["level"]), str(cell["opponent"]), str(cell["table"]))
+
+
+def cell_label(key: tuple[str, str, str, str]) -> str:
+    """``hard vs medium at 2p, preset standard``."""
+    preset, level, opponent, table = key
+    return f"{level} vs {opponent} at {table}, preset {preset}"
+
+
+def settings_differ(a: dict[str, Any], b: dict[str, Any], run_seeds: tuple[Any, Any]) -> str | None:
+    """Why cells ``a`` and ``b`` were not dealt the same games (None when they were).
+
+    Each cell of a ``strength.py`` run is dealt from its own seed (the run's
+    ``--seed`` plus the cell's place in the run), so the same ``--seed`` with
+    other ``--pairs``, ``--tables`` or ``--presets`` before a cell deals it
+    other cards. A cell without a seed (an old file) falls back on its run's.
+    """
+    for field in SAME:
+        x, y = a.get(field), b.get(field)
+        if field == "seed" and x is None and y is None:
+            x, y = run_seeds
+        if field == "duplicate":
+            x, y = max(1, int(x or 1)), max(1, int(y or 1))
+        if x != y:
+            return f"{field} ({x!r} and {y!r})"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Print the comparison of two ``strength.py --out`` files (exit 2, one line, on a bad file)."""
+    """Print the comparison of two ``strength.py --out`` files (exit 2, one line, on a bad file or cells that differ)."""
     parser = argparse.ArgumentParser(
         prog="compare_strength.py", description=__doc__.splitlines()[0], epilog="The second run is compared against the first."
     )
@@ -94,16 +134,32 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{path} is not JSON: {exc}")
         if not isinstance(run, dict) or not isinstance(run.get("cells"), list) or "seed" not in run:
             parser.error(f"{path} is not a strength.py --out file (no seed and cells)")
-        runs.append(run)
-    if runs[0]["seed"] != runs[1]["seed"]:
-        print(f"compare_strength: different seeds ({runs[0]['seed']} and {runs[1]['seed']}): the deals differ", file=sys.stderr)
-    cells = {(c["level"], c["opponent"], c["table"]): c for c in runs[0]["cells"]}
-    for c in runs[1]["cells"]:
-        key = (c["level"], c["opponent"], c["table"])
-        if key in cells:
-            print(" ".join(key))
-            for line in compare(cells[key], c):
-                print("  " + line)
+        try:
+            by_key = {cell_key(c): c for c in run["cells"]}
+        except (KeyError, TypeError, AttributeError):
+            parser.error(f"{path} is not a strength.py --out file (a cell without level, opponent and table)")
+        runs.append((run, by_key))
+    (first, cells), (second, others) = runs
+    common = [key for key in cells if key in others]
+    if not common:
+        print(f"compare_strength.py: error: no cells in common: {args.base} and {args.candidate} measured no same pair, table and preset", file=sys.stderr)
+        return 2
+    for key in common:
+        why = settings_differ(cells[key], others[key], (first["seed"], second["seed"]))
+        if why is not None:
+            print(
+                f"compare_strength.py: error: {cell_label(key)}: the cells differ in {why}: not the same games "
+                "(a cell is dealt from --seed plus its place in the run)",
+                file=sys.stderr,
+            )
+            return 2
+    for path, (run, _) in zip((args.base, args.candidate), runs, strict=True):
+        if run.get("oracle"):
+            print(f"{path}: {run['oracle']}")
+    for key in common:
+        print(cell_label(key))
+        for line in compare(cells[key], others[key]):
+            print("  " + line)
     return 0
 
 

@@ -21,7 +21,9 @@ times, so a load that comes and goes weighs on all of them alike; the median
 of the runs is printed. ``--baseline DIR`` adds another rummy500 (a checkout
 or its ``src/``, e.g. ``git archive`` of an older commit), timed in a child
 process in the same rotation; ``--compiled DIR`` likewise the compiled build of
-``scripts/build_compiled.py`` (``build/compiled``).
+``scripts/build_compiled.py`` (``build/compiled``). A folder with no
+``rummy500`` package (nor in its ``src/``), or one a child process does not
+import rummy500 from, is refused with one line (exit 2) before any timing.
 
 Peers need ``pip install -e '.[bench]'``. Run::
 
@@ -44,6 +46,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from engine_folder import engine_src  # noqa: E402
 
 Result = tuple[int, float, int]  # steps, seconds, engine decisions
 
@@ -123,13 +128,15 @@ def run_rlcard_gin(seconds: float, seed: int) -> Result:
     return steps, clock() - start, steps
 
 
-def baseline_runner(src: str, cpu: bool) -> Callable[[float, int], Result]:
-    """A run of another rummy500's ``raw_env`` (``src``: a checkout or its ``src/``) in a child process."""
-    path = Path(src)
-    if (path / "src" / "rummy500").is_dir():
-        path = path / "src"
-    if not (path / "rummy500").is_dir():
-        raise SystemExit(f"--baseline {src}: no rummy500 package there")
+def baseline_runner(src: str, cpu: bool, flag: str = "--baseline") -> Callable[[float, int], Result]:
+    """A run of another rummy500's ``raw_env`` (``src``: a checkout or its ``src/``) in a child process.
+
+    Raises:
+        ValueError: no rummy500 package in ``src`` (nor in its ``src/``), or a
+            child process does not import it from there; the message names
+            ``flag`` (see :func:`engine_folder.engine_src`).
+    """
+    path = engine_src(flag, src)
 
     def run(seconds: float, seed: int) -> Result:
         cmd = [sys.executable, __file__, "--worker", "--seconds", str(seconds), "--seed", str(seed)]
@@ -142,7 +149,7 @@ def baseline_runner(src: str, cpu: bool) -> Callable[[float, int], Result]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="env_speed.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one run")
     parser.add_argument("--reps", type=int, default=5, help="runs per environment (the median is printed)")
     parser.add_argument("--cpu", action="store_true", help="time CPU seconds of the process, not wall time")
@@ -151,6 +158,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if not args.seconds > 0:  # (NaN too)
+        parser.error(f"--seconds must be more than 0, not {args.seconds:g}")
+    if args.reps < 1:
+        parser.error(f"--reps must be at least 1, not {args.reps}")
     if args.cpu:
         CLOCK[0] = time.process_time
     if args.worker:  # one run of the rummy500 on PYTHONPATH, for --baseline
@@ -160,10 +171,12 @@ def main(argv: list[str] | None = None) -> None:
         ("rummy500 raw_env", run_ours),
         ("rummy500 env() (PettingZoo wrappers)", run_ours_wrapped),
     ]
-    if args.baseline:
-        envs.append((f"baseline raw_env ({args.baseline})", baseline_runner(args.baseline, args.cpu)))
-    if args.compiled:
-        envs.append((f"compiled raw_env ({args.compiled})", baseline_runner(args.compiled, args.cpu)))
+    for flag, label, folder in (("--baseline", "baseline", args.baseline), ("--compiled", "compiled", args.compiled)):
+        if folder:
+            try:
+                envs.append((f"{label} raw_env ({folder})", baseline_runner(folder, args.cpu, flag)))
+            except ValueError as exc:
+                parser.error(str(exc))
     envs += [("pettingzoo gin_rummy_v4", run_pettingzoo_gin), ("rlcard gin-rummy env", run_rlcard_gin)]
     per_step: dict[str, list[float]] = {}
     per_decision: dict[str, list[float]] = {}

@@ -17,7 +17,10 @@ compiled engine of ``scripts/build_compiled.py``), and ``--env`` adds a line
 for the PettingZoo environment (``rummy500.env.raw_env``, the standard game,
 one round per episode) driven as ``benchmarks/env_speed.py`` drives it, per
 token step (the ``research`` extra). OpenBLAS is held to one thread (its
-spinning threads add instructions at random).
+spinning threads add instructions at random). ``--ours`` and ``--baseline``
+take a checkout or its ``src`` (or a compiled build); a folder with no
+``rummy500`` package, or one a child process does not import rummy500 from,
+is refused with one line (exit 2) before callgrind runs.
 
 Usage::
 
@@ -38,6 +41,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from engine_folder import checked_engine  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 LINES = (("standard", 2, 10, 30), ("popular", 4, 5, 15))
@@ -118,8 +124,8 @@ def per_decision(src: Path, short: list[str], long: list[str]) -> tuple[float, i
 
 def main(argv: list[str] | None = None) -> int:
     """Print instructions per decision for this engine (and a baseline's)."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--baseline", type=Path, help="another engine's src folder, measured the same way")
+    parser = argparse.ArgumentParser(prog="instructions.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--baseline", type=Path, help="another engine's checkout or src folder, measured the same way")
     parser.add_argument("--ours", type=Path, default=SRC, help="the engine measured (default: this checkout's src)")
     parser.add_argument("--env", action="store_true", help="add the PettingZoo environment, per token step")
     parser.add_argument("--bots", action="store_true", help="add medium bots in every seat, per decision")
@@ -136,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.play_env is not None:
         print("decisions", play_env(args.play_env))
         return 0
+    ours = checked_engine(parser, "--ours", args.ours)
+    baseline = checked_engine(parser, "--baseline", args.baseline)
+    assert ours is not None
     lines = [
         (
             f"{preset} {players}p",
@@ -157,14 +166,14 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(("raw_env token step", ["--play-env", str(ENV_GAMES[0])], ["--play-env", str(ENV_GAMES[1])]))
     print(f"{'line':<22}{'instructions/decision':>24}{'baseline':>12}{'ratio':>8}")
     for name, short, long in lines:
-        ours, decisions = per_decision(args.ours, short, long)
+        mine, decisions = per_decision(ours, short, long)
         base_text = ratio = ""
-        if args.baseline:
-            base, base_decisions = per_decision(args.baseline, short, long)
+        if baseline is not None:
+            base, base_decisions = per_decision(baseline, short, long)
             if base_decisions != decisions:
                 print(f"  note: the baseline made {base_decisions} decisions, this engine {decisions}")
-            base_text, ratio = f"{base:,.0f}", f"{ours / base:.3f}"
-        print(f"{name:<22}{ours:>24,.0f}{base_text:>12}{ratio:>8}")
+            base_text, ratio = f"{base:,.0f}", f"{mine / base:.3f}"
+        print(f"{name:<22}{mine:>24,.0f}{base_text:>12}{ratio:>8}")
     return 0
 
 

@@ -19,7 +19,10 @@ to one of them in turn: compare its CPU per action with ``pg``'s), and ``hard``
 (one process, the same K tables plus N tables against the ``hard`` bot, whose
 search must not slow the others down: compare its p99 with ``one``'s). The
 ``failover`` setup kills (-9) the process driving a table's bot on the bot's
-turn and times how long until the other process plays it.
+turn and times how long until the other process plays it. ``--setups``
+names any of them (comma-separated); another name is refused (exit 2),
+as is a ``--src`` or ``--baseline`` folder with no ``rummy500`` package in it
+(nor in its ``src/``).
 
 Run: ``python benchmarks/load.py --tables 20 --seconds 20`` (add
 ``--postgres URL --redis URL`` for ``two``; scripts/test.sh's services are the
@@ -63,6 +66,11 @@ import httpx
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from engine_folder import checked_engine  # noqa: E402
+
+#: The setups ``--setups`` names.
+SETUPS = ("one", "hard", "pg", "two", "failover")
 LIMITS = [
     "--sockets-per-client",
     "100000",
@@ -618,7 +626,7 @@ def _comparisons(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="load.py", description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, default=20, help="measured tables (person + bot) per setup")
     p.add_argument("--hard", type=int, default=10, help="extra tables against the hard bot in the 'hard' setup")
     p.add_argument("--seconds", type=float, default=20.0, help="measured window per setup")
@@ -627,7 +635,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bot-delay", type=float, default=0.5, help="the server's pause before each bot action")
     p.add_argument("--level", default="medium", help="bot level at the measured tables")
     p.add_argument("--workers", type=int, default=2, help="the servers' bot worker processes")
-    p.add_argument("--setups", default="one,hard,pg,two,failover", help="comma-separated: one, hard, pg, two, failover")
+    p.add_argument("--setups", default=",".join(SETUPS), help=f"comma-separated: {', '.join(SETUPS)}")
     p.add_argument(
         "--postgres", default=os.environ.get("RUMMY500_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
     )
@@ -694,15 +702,21 @@ def main(argv: list[str] | None = None) -> int:
     if first.scenario is not None:
         p.set_defaults(**SCENARIOS[first.scenario])
     opts = p.parse_args(argv)
+    setups = [x.strip() for x in opts.setups.split(",") if x.strip()]
+    unknown = [x for x in setups if x not in SETUPS]
+    if unknown or not setups:
+        p.error(f"--setups: unknown setup(s) {', '.join(map(repr, unknown)) or '(none given)'} (setups: {', '.join(SETUPS)})")
+    opts.src = checked_engine(p, "--src", opts.src)
+    opts.baseline = checked_engine(p, "--baseline", opts.baseline)
     common = ["--bot-delay", str(opts.bot_delay), "--grace", "3600", "--workers", str(opts.workers), *LIMITS]
     print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     rows: list[dict[str, Any]] = []
     failover: dict[str, Any] | None = None
     with tempfile.TemporaryDirectory() as tmp:
-        for setup in opts.setups.split(","):
-            versions = [("", opts.src.resolve())]
+        for setup in setups:
+            versions = [("", opts.src)]
             if opts.baseline is not None and setup != "failover":
-                versions.insert(0, (" (baseline)", opts.baseline.resolve()))
+                versions.insert(0, (" (baseline)", opts.baseline))
             runs: dict[str, list[dict[str, Any]]] = {}
             for suffix, src in [v for _ in range(opts.reps) for v in versions]:
                 if setup == "one":

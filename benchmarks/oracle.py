@@ -12,9 +12,11 @@ that on purpose, to split what a searching bot lacks into two parts. If the
 level seeing the hands beats its opponent by far more than the fair level
 does, guessing the hidden cards better (inference from play) is worth
 working on; if not, the search's judge is what limits it. The file written
-by ``--out`` carries an ``"oracle"`` entry so that it cannot pass for a fair
-run; its games pair with a fair run's of the same seed in
-``benchmarks/compare_strength.py`` (the same deals).
+by ``--out`` carries an ``"oracle"`` entry, from its first save on (a run
+stopped early included), so that it cannot pass for a fair run:
+``strength.py --resume`` refuses it, as ``oracle.py --resume`` refuses a fair
+run's file (or another level's oracle run). Its games pair with a fair run's
+of the same seed in ``benchmarks/compare_strength.py`` (the same deals).
 
 Usage: ``python benchmarks/oracle.py [--oracle LEVEL] STRENGTH.PY ARGUMENTS``, e.g.
 ``python benchmarks/oracle.py --duplicate --pairs expert:hard --tables 2p --games 100 --seed 9101 --out o.json``
@@ -23,7 +25,6 @@ Usage: ``python benchmarks/oracle.py [--oracle LEVEL] STRENGTH.PY ARGUMENTS``, e
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from collections.abc import Mapping, Sequence
@@ -85,26 +86,40 @@ def install(level: str) -> None:
     hard_module.determinize = oracle_guess
 
 
+def marker(level: str) -> str:
+    """The ``"oracle"`` entry of the ``--out`` file: what the level saw, and that the run was not fair."""
+    return f"{level} saw the opponents' hands (benchmarks/oracle.py): not a fair run"
+
+
 def main(argv: list[str] | None = None) -> int:
-    # --oracle is this script's own; every other argument goes to strength.py, whose --out is read back.
-    own = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    own.add_argument("--oracle", default="expert")
+    """Run ``strength.py`` with ``--oracle``'s level shown the hands; ``-h`` describes ``--oracle``, then strength's options."""
+    # --oracle (and -h) are this script's own; every other argument goes to strength.py.
+    own = argparse.ArgumentParser(
+        prog="oracle.py",
+        usage="oracle.py [-h] [--oracle LEVEL] STRENGTH.PY ARGUMENTS",
+        description=__doc__.splitlines()[0],
+        epilog="Every other argument is strength.py's (below). The --out file carries an \"oracle\" entry from its "
+        "first save on: strength.py --resume refuses it, and oracle.py --resume refuses a fair run's file.",
+        add_help=False,
+        allow_abbrev=False,
+    )
+    own.add_argument("-h", "--help", action="store_true", help="show this help, then strength.py's, and exit")
+    own.add_argument(
+        "--oracle", default="expert", metavar="LEVEL",
+        help=f"the level whose searches see the opponents' real hands (default expert; levels: {', '.join(BOT_LEVELS)})",
+    )
     ours, args = own.parse_known_args(argv)
-    peek = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    peek.add_argument("--out")
-    out = peek.parse_known_args(args)[0].out
+    if ours.help:
+        own.print_help()
+        print("\nstrength.py's arguments:\n")
+        sys.stdout.flush()
+        return strength.main(["--help"])  # (exits 0)
     level = ours.oracle
     if level not in BOT_LEVELS:
         print(f"oracle: unknown level {level!r} (levels: {', '.join(BOT_LEVELS)})", file=sys.stderr)
         return 2
     install(level)
-    code = strength.main(args)
-    if out is not None and code == 0:
-        path = Path(out)
-        data = json.loads(path.read_text())
-        data["oracle"] = f"{level} saw the opponents' hands (benchmarks/oracle.py): not a fair run"
-        path.write_text(json.dumps(data, indent=1))
-    return code
+    return strength.main(args, oracle=marker(level))
 
 
 if __name__ == "__main__":

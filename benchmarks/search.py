@@ -22,8 +22,10 @@ The figures move with the machine's load: compare versions within one sitting
 after this process's pure-Python run, and prints both columns; a fingerprint
 of every action played shows that the games were the same. ``--baseline DIR``
 runs another version's ``src`` folder the same way (its bots may play other
-games: compare the rates, not the games). ``--to-end`` plays every playout
-to the end of the round, as ``hard`` did before its 4-turn horizon, so that
+games: compare the rates, not the games). Either folder may be a checkout
+(its ``src`` is used); one without a ``rummy500`` package, or one a child
+process does not import rummy500 from, is refused (one line, exit 2).
+``--to-end`` plays every playout to the end of the round, as ``hard`` did before its 4-turn horizon, so that
 an old version and this one do the same kind of work; without it each
 version plays out as far as its default says (the ``playouts`` line names it).
 
@@ -45,10 +47,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rummy500.bots import make_bot
-from rummy500.bots.hard import HardBot
-from rummy500.rules import Rules
-from rummy500.state import Phase, RoundState
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from engine_folder import checked_engine  # noqa: E402
+
+from rummy500.bots import make_bot  # noqa: E402
+from rummy500.bots.hard import HardBot  # noqa: E402
+from rummy500.rules import Rules  # noqa: E402
+from rummy500.state import Phase, RoundState  # noqa: E402
 
 
 def _public(state: RoundState) -> Any:
@@ -160,9 +165,9 @@ def _play(rounds: int, seed: int, rules: Rules, hard: Any, medium: Any, applied:
     }
 
 
-def measure_in(folder: str, rounds: int, iterations: int, seed: int, *, to_end: bool = False) -> dict[str, Any]:
-    """:func:`measure` for the engine in ``folder`` (first on the path of a child process)."""
-    env = dict(os.environ, PYTHONPATH=str(Path(folder).resolve()))
+def measure_in(folder: Path, rounds: int, iterations: int, seed: int, *, to_end: bool = False) -> dict[str, Any]:
+    """:func:`measure` for the engine in ``folder`` (checked by :func:`engine_folder.engine_src`), first on the path of a child process."""
+    env = dict(os.environ, PYTHONPATH=str(folder))
     cmd = [sys.executable, __file__, "--json", "--rounds", str(rounds), "--iterations", str(iterations), "--seed", str(seed)]
     if to_end:
         cmd.append("--to-end")
@@ -175,7 +180,7 @@ def measure_in(folder: str, rounds: int, iterations: int, seed: int, *, to_end: 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the benchmark lines."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="search.py", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=4, help="rounds of hard against medium")
     parser.add_argument("--iterations", type=int, default=24, help="hard's playouts per searched decision")
     parser.add_argument("--seed", type=int, default=0)
@@ -185,13 +190,18 @@ def main(argv: list[str] | None = None) -> int:
     other.add_argument("--baseline", metavar="DIR", help="also run the engine and bots of another version's src folder")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, not {args.rounds}")
+    if args.iterations < 1:
+        parser.error(f"--iterations must be at least 1, not {args.iterations}")
+    flag = "--compiled" if args.compiled else "--baseline"
+    folder = checked_engine(parser, flag, args.compiled or args.baseline)
     res = measure(args.rounds, args.iterations, args.seed, to_end=args.to_end)
     if args.json:
         print(json.dumps(res))
         return 0
     print(f"hard vs medium, {args.rounds} standard rounds, {args.iterations} playouts a search (Python {sys.version.split()[0]})")
-    if args.compiled or args.baseline:
-        folder = args.compiled or args.baseline
+    if folder is not None:
         other_res = measure_in(folder, args.rounds, args.iterations, args.seed, to_end=args.to_end)
         if args.compiled:
             return _side_by_side(("pure Python", res), ("compiled", other_res), same_games=True)

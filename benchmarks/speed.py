@@ -20,11 +20,15 @@ Enumeration is part of what is timed, as are the deal and ``apply``. Prints
 installed (``pip install -e '.[bench]'``) the same run measures OpenSpiel's
 ``gin_rummy`` and RLCard's gin-rummy engine and prints the ratios. With
 ``--baseline DIR`` the same run also measures the engine found in ``DIR``
-(another version's ``src`` folder, e.g. ``git archive main src | tar -x -C
-/tmp/main``) in a subprocess, and prints this version's figures against it.
-``--compiled DIR`` measures the compiled build of ``scripts/build_compiled.py``
-(``build/compiled``) the same way, in the same run, and prints its ratios to
-the peers and to the pure-Python engine (which is what this process runs).
+(another version's checkout or its ``src`` folder, e.g. ``git archive main
+src | tar -x -C /tmp/main``) in a subprocess, and prints this version's
+figures against it. ``--compiled DIR`` measures the compiled build of
+``scripts/build_compiled.py`` (``build/compiled``) the same way, in the same
+run, and prints its ratios to the peers and to the pure-Python engine (which
+is what this process runs). A folder with no ``rummy500`` package in it (nor
+in its ``src/``), or one a child process does not import rummy500 from, is
+refused with one line (exit 2) before anything is measured: the child would
+otherwise run the installed rummy500, this checkout, under the other label.
 
 Usage: ``python benchmarks/speed.py [--seconds 2] [--reps 5] [--no-peers] [--baseline DIR] [--compiled DIR] [--cpu] [--profile]``
 
@@ -47,6 +51,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import peers  # noqa: E402
+from engine_folder import checked_engine  # noqa: E402
 from peers import _result, measure_openspiel, measure_rlcard, median_of  # noqa: E402
 
 from rummy500.rules import Rules  # noqa: E402
@@ -128,9 +133,9 @@ def _warm(preset: str, players: int, lazy: bool, seed: int) -> None:
     measure_rummy500(WARM_S, seed + 1000, preset, players, lazy)
 
 
-def _baseline(src: str, seconds: float, reps: int, seed: int, cpu: bool = False) -> dict[str, float]:
-    """µs per decision of each line for the engine in ``src``, measured in a subprocess."""
-    env = dict(os.environ, PYTHONPATH=str(Path(src).resolve()))
+def _baseline(src: Path, seconds: float, reps: int, seed: int, cpu: bool = False) -> dict[str, float]:
+    """µs per decision of each line for the engine in ``src`` (checked by :func:`engine_folder.engine_src`), measured in a subprocess."""
+    env = dict(os.environ, PYTHONPATH=str(src))
     out = subprocess.run(
         [sys.executable, __file__, "--json", "--no-peers", "--seconds", str(seconds), "--reps", str(reps), "--seed", str(seed)]
         + (["--cpu"] if cpu else []),
@@ -149,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reps", type=int, default=5, help="repetitions (>= 5); the median is reported")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peers", action="store_true", help="measure rummy500 only")
-    parser.add_argument("--baseline", metavar="DIR", help="also measure the engine in DIR (a src folder) and compare")
+    parser.add_argument("--baseline", metavar="DIR", help="also measure the engine in DIR (a checkout or its src folder) and compare")
     parser.add_argument("--compiled", metavar="DIR", help="also measure the compiled build in DIR (scripts/build_compiled.py)")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one repetition instead")
@@ -159,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--reps must be at least {peers.MIN_REPS} (the median of fewer is too noisy), not {args.reps}")
     if not args.seconds > 0:  # (NaN too)
         parser.error(f"--seconds must be more than 0, not {args.seconds:g}")
+    baseline = checked_engine(parser, "--baseline", args.baseline)
+    compiled_src = checked_engine(parser, "--compiled", args.compiled)
     if args.cpu:
         peers.use_cpu_clock()
     if args.profile:
@@ -194,13 +201,13 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     before = compiled = None
     for i, (name, fn) in enumerate(rows):
-        if i == 1 and args.baseline:
+        if i == 1 and baseline is not None:
             # Measured between our two lines, so that both versions see the same load.
-            before = _baseline(args.baseline, args.seconds, args.reps, args.seed, args.cpu)
+            before = _baseline(baseline, args.seconds, args.reps, args.seed, args.cpu)
             for bname, us in before.items():
                 print(f"{'(baseline) ' + bname.removeprefix('rummy500 '):<22} {us:>12.2f}")
-        if i == 1 and args.compiled:
-            compiled = _baseline(args.compiled, args.seconds, args.reps, args.seed, args.cpu)
+        if i == 1 and compiled_src is not None:
+            compiled = _baseline(compiled_src, args.seconds, args.reps, args.seed, args.cpu)
             for bname, us in compiled.items():
                 print(f"{'(compiled) ' + bname.removeprefix('rummy500 '):<22} {us:>12.2f}")
         try:

@@ -38,7 +38,9 @@ it finished, from the first on, for that comparison. ``--resume`` (with
 ``--out``) goes on with that file's run: the games it holds are kept and only
 the rest are played, the same games an uninterrupted run plays (a larger
 ``--games`` lengthens a finished run). A file played with other settings, or
-holding more games than asked, is refused.
+holding more games than asked, is refused, as is a file of
+``benchmarks/oracle.py`` (its ``"oracle"`` entry, in every save): a fair run
+does not go on with an oracle run's games, nor an oracle run with a fair one's.
 
 ``--presets standard,quick`` (or ``all``) plays every cell once per preset,
 each under that preset's own rules and target (``--target`` overrides it),
@@ -314,7 +316,14 @@ def deal_outcomes(share: list[float], per_deal: int) -> dict[str, int]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, oracle: str | None = None) -> int:
+    """Play the cells and print the table; 2 (after one line) on bad arguments or a file that cannot be resumed.
+
+    ``oracle``: set by ``benchmarks/oracle.py``, what its bot sees that a fair
+    one does not. It goes into every save of ``--out`` (the ``"oracle"``
+    entry), and ``--resume`` goes on only with a file played the same way:
+    an oracle run never with a fair file, nor a fair run with an oracle one.
+    """
     p = argparse.ArgumentParser(prog="strength.py", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games a cell, pairs {QUICK_PAIRS}")
     p.add_argument("--games", type=int, default=None, help="matches per cell (default 400; --quick: 4)")
@@ -362,12 +371,15 @@ def main(argv: list[str] | None = None) -> int:
                 options[level] = bot_options(level, text)
             except ValueError as exc:
                 p.error(f"--{level}-options: {exc}")
-    old = load_resumable(args.out, {"duplicate": args.duplicate, "seed": args.seed, "target": target, "presets": presets, "options": options}) if args.resume else {}
+    settings = {"duplicate": args.duplicate, "seed": args.seed, "target": target, "presets": presets, "options": options, "oracle": oracle}
+    old = load_resumable(args.out, settings) if args.resume else {}
     if old is None:
         return 2
     dup = ", duplicate deals" if args.duplicate else ""
     to = f"matches to {target}" if target is not None else "matches to each preset's target"
     print(f"strength: {games} games a cell{dup}, {to}, seed {args.seed} (Python {sys.version.split()[0]})")
+    if oracle is not None:
+        print(f"oracle: {oracle}")
     head = "| preset " if presets else ""
     print(
         f"{head}| level | opponent | table | games | wins | win rate | 95% interval | fair share | bar | pts/round (level / opp.) "
@@ -379,11 +391,9 @@ def main(argv: list[str] | None = None) -> int:
     def save(cells: list[dict[str, Any]]) -> None:
         if args.out:
             with open(args.out, "w") as f:
-                json.dump(
-                    {"games_per_cell": games, "duplicate": args.duplicate, "seed": args.seed, "target": target, "presets": presets, "options": options, "cells": cells},
-                    f,
-                    indent=1,
-                )
+                # A fair run's file has no "oracle" entry; an oracle run's has it from its first save on.
+                kept = {k: v for k, v in settings.items() if k != "oracle" or v is not None}
+                json.dump({"games_per_cell": games, **kept, "cells": cells}, f, indent=1)
 
     plan = [
         (preset, level, opponent, bar, table)
@@ -450,7 +460,8 @@ def load_resumable(path: str | None, settings: dict[str, Any]) -> dict[tuple[str
 
     A missing file is a run not yet started (nothing to keep). The file must
     have been played with the same ``settings`` (seed, duplicate deals,
-    target, presets, bot options) and hold every game's result.
+    target, presets, bot options, and ``oracle``: None for a fair run, which
+    a file of ``benchmarks/oracle.py`` is not) and hold every game's result.
     """
     if not path:
         print("strength: --resume needs --out, the file of the run to go on with", file=sys.stderr)
@@ -465,6 +476,11 @@ def load_resumable(path: str | None, settings: dict[str, Any]) -> dict[tuple[str
         print(f"strength: cannot read {path} to resume it: {e!r}", file=sys.stderr)
         return None
     for key, want in settings.items():
+        if key == "oracle" and prior.get(key) != want:
+            was = f"an oracle run ({prior[key]})" if prior.get(key) else "a fair run"
+            now = f"an oracle run ({want})" if want else "a fair run"
+            print(f"strength: {path} is {was}, this run is {now}: cannot resume it", file=sys.stderr)
+            return None
         if prior.get(key) != want:
             print(f"strength: {path} was played with {key} {prior.get(key)!r}, this run asks for {want!r}: cannot resume it", file=sys.stderr)
             return None

@@ -57,14 +57,19 @@ def play(game: pyspiel.Game, ismcts_seat: int, simulations: int, seed: int) -> t
 
 def main(argv: list[str] | None = None) -> None:
     """Play ``--games`` games, ISMCTS alternating seats."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=2)
+    parser = argparse.ArgumentParser(prog="openspiel_ismcts_vs_medium.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2, help="games to play, at least 1 (default 2)")
     parser.add_argument("--simulations", type=int, default=20, help="per decision, at least 2 (default 20)")
-    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--preset", default="standard", help="the rules preset (default standard; 2 players)")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, not {args.games}")
     if args.simulations < 2:  # (OpenSpiel's ISMCTS fails an assertion with one)
         parser.error(f"--simulations must be at least 2, not {args.simulations}")
-    game = pyspiel.load_game("python_rummy500", {"preset": args.preset, "rounds": "1", "max_rounds": 1})
+    try:
+        game = pyspiel.load_game("python_rummy500", {"preset": args.preset, "rounds": "1", "max_rounds": 1})
+    except ValueError as exc:  # (RulesError: an unknown preset, or one that is not for two players)
+        parser.error(f"--preset {args.preset}: {exc}")
     total = 0.0
     wins = 0
     for g in range(args.games):

@@ -99,14 +99,20 @@ def evaluate(policy: LinearPolicy | None, feats: Features, opponent: str, games:
 
 def main(argv: list[str] | None = None) -> None:
     """Train, report, evaluate, plot."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--episodes", type=int, default=600)
+    parser = argparse.ArgumentParser(prog="train_reinforce.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--episodes", type=int, default=600, help="training episodes, 0 or more (default 600)")
     parser.add_argument("--opponent", default="random", help="bot level to train against")
     parser.add_argument("--lr", type=float, default=0.02)
-    parser.add_argument("--eval-games", type=int, default=100)
+    parser.add_argument("--eval-games", type=int, default=100, help="games per evaluation line, at least 1 (default 100)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--curve", default=None, help="save the learning curve (PNG, needs matplotlib)")
     args = parser.parse_args(argv)
+    if args.episodes < 0:
+        parser.error(f"--episodes must be 0 or more, not {args.episodes}")
+    if args.eval_games < 1:
+        parser.error(f"--eval-games must be at least 1, not {args.eval_games}")
+    if args.curve and args.episodes < 50:
+        parser.error(f"--curve needs at least 50 --episodes (it plots the mean of the last 50), not {args.episodes}")
     if args.curve:
         try:  # checked now, not after the training
             import matplotlib  # noqa: F401
@@ -114,7 +120,10 @@ def main(argv: list[str] | None = None) -> None:
             parser.error("--curve needs matplotlib (pip install matplotlib)")
 
     rng = np.random.default_rng(args.seed)
-    env = SingleAgentEnv(rules=RULES, opponents=args.opponent, seat="random")
+    try:
+        env = SingleAgentEnv(rules=RULES, opponents=args.opponent, seat="random")
+    except ValueError as exc:  # (an unknown bot level)
+        parser.error(f"--opponent {args.opponent}: {exc}")
     feats = Features(env.rules)
     policy = LinearPolicy(feats.size, rng)
     baseline = 0.0

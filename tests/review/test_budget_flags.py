@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
 
-from rummy500.review import DEFAULT_BUDGET
+from rummy500.review import DEFAULT_BUDGET, Budget
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 try:
@@ -18,10 +18,14 @@ finally:
     sys.path.pop(0)
 
 
-def parse(*argv: str) -> argparse.Namespace:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser()
     add_budget_flags(parser)
-    return parser.parse_args(list(argv))
+    return parser
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    return _parser().parse_args(list(argv))
 
 
 def test_no_flags_measure_the_default_review() -> None:
@@ -39,6 +43,13 @@ def test_each_flag_sets_its_field() -> None:
     )
     assert budget_from(parse("--horizon", "8")).horizon == 8
     assert budget_from(parse("--horizon", "auto")).horizon == "auto" == DEFAULT_BUDGET.horizon
+
+
+def test_every_field_but_candidates_has_a_flag() -> None:
+    flags = {action.dest for action in _parser()._actions}
+    assert {f.name for f in fields(Budget)} - flags == {"candidates"}
+    got = budget_from(parse("--confidence", "1.5", "--confirm-guesses", "12", "--confirm", "3"))
+    assert got == replace(DEFAULT_BUDGET, confidence=1.5, confirm_guesses=12, confirm=3)
 
 
 def test_an_unknown_leaf_is_refused_by_the_parser(capsys: pytest.CaptureFixture[str]) -> None:

@@ -118,9 +118,10 @@ def play_rounds(rules: CasinoRules, chart: Chart, rounds: int, seed: int) -> Sim
     """Play ``rounds`` rounds by basic strategy from a continuous shuffler seeded with ``seed``.
 
     Raises:
-        ValueError: a negative seed.
+        ValueError: a negative seed or number of rounds.
     """
     _check_seed(seed)
+    _check_rounds(rounds)
     rng = random.Random(seed)
     shoe = ContinuousShoe(rules.decks, rng)
     res = SimResult()
@@ -144,6 +145,11 @@ def _check_seed(seed: int) -> None:
         raise ValueError(f"the seed must be 0 or more, not {seed}")
 
 
+def _check_rounds(rounds: int) -> None:
+    if rounds < 0:  # (range() would play none, and simulate() a negative count of chunks)
+        raise ValueError(f"the number of rounds must be 0 or more, not {rounds}")
+
+
 def _ignore_ctrl_c() -> None:
     """In a worker: leave Ctrl-C to the parent, which stops the pool (no traceback per worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -164,9 +170,12 @@ def simulate(
     interrupt goes on to the caller.
 
     Raises:
-        ValueError: a negative seed.
+        ValueError: a negative seed or number of rounds, or a chunk of fewer than one round.
     """
     _check_seed(seed)
+    _check_rounds(rounds)
+    if chunk < 1:
+        raise ValueError(f"a chunk must hold at least 1 round, not {chunk}")
     sizes = [chunk] * (rounds // chunk) + ([rounds % chunk] if rounds % chunk else [])
     jobs = [(rules, chart.to_dict(), n, seed * 1_000_003 + i) for i, n in enumerate(sizes)]
     total = SimResult()
