@@ -162,7 +162,7 @@ def test_serve_on_port_0_serves_the_port_it_names(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["--grace", "-1"], "--grace must be 0 or more (got -1)"),
+        (["--grace", "-1"], "--grace must be from 0 to 604800 (got -1)"),
         (["--port", "99999"], "--port must be from 0 to 65535 (got 99999)"),
         (["--call-window", "-5"], "--call-window must be from 0 to 60 (got -5)"),
         (["--summary", "nan"], "--summary must be from 0 to 600 (got nan)"),

@@ -11,7 +11,12 @@ The main CLI dispatches ``rummy500 serve ...`` to :func:`serve_main`.
 The listening socket is bound before anything is said: ``open http://...``
 names the port it got (``--port 0``: one the system picked), and a port it
 cannot have is one line (``cannot listen on HOST:PORT: Address already in
-use``), exit status 2, as a bad option or a database that cannot be opened is.
+use``), exit status 2, as a bad option (any: the command line's or the
+environment's) or a database that cannot be opened is.
+
+``SIGTERM`` (``systemctl stop``, ``kill``) stops the server as Ctrl-C does:
+uvicorn closes the sockets (websockets with 1012), the games' database is
+closed (SQLite's write-ahead log folded into its file) and the exit status is 0.
 """
 
 from __future__ import annotations
@@ -21,15 +26,20 @@ import logging
 import math
 import os
 import re
+import signal
 import socket
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from pydantic import ValidationError
 
     from rummy500.server.config import Settings
+    from rummy500.server.storage import Storage
 
 __all__ = ["build_parser", "serve_main"]
 
@@ -104,11 +114,41 @@ class RedactTokens(logging.Filter):
         return True
 
 
+class BadOption(Exception):
+    """An option the command line parser refused (its message is one line)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, raised as :class:`BadOption` (no usage text)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise the parser's complaint in the words of the other refusals.
+
+        Raises:
+            BadOption: Always.
+        """
+        raise BadOption(_parser_complaint(message))
+
+
+#: argparse's words for a value its ``type`` refused: ``argument --port: invalid int value: 'abc'``.
+_INVALID_VALUE = re.compile(r"argument (?P<flag>[^:]+): invalid (?P<kind>int|float) value: (?P<got>.*)")
+
+
+def _parser_complaint(message: str) -> str:
+    """The parser's message, in the words of the other refusals (``--port must be a whole number (got 'abc')``)."""
+    bad = _INVALID_VALUE.fullmatch(message)
+    if bad is not None:
+        kind = "a whole number" if bad["kind"] == "int" else "a number"
+        return f"{bad['flag']} must be {kind} (got {bad['got']})"
+    message = message.removeprefix("argument ")
+    if message.startswith("unrecognized arguments"):
+        message += " (rummy500 serve --help lists the options)"
+    return message
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The ``serve`` command's options."""
-    p = argparse.ArgumentParser(
-        prog="rummy500 serve", description="Run the Rummy 500 web app (lobby, live tables, replays)."
-    )
+    """The ``serve`` command's options (a bad one raises :class:`BadOption`)."""
+    p = _Parser(prog="rummy500 serve", description="Run the Rummy 500 web app (lobby, live tables, replays).")
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     p.add_argument(
@@ -172,7 +212,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--chat-max-chars",
         type=int,
         metavar="N",
-        default=os.environ.get("RUMMY500_CHAT_MAX_CHARS") or None,
         help="longest chat line kept, in characters (default: $RUMMY500_CHAT_MAX_CHARS, else 500)",
     )
     limits = p.add_argument_group("limits (see docs/deploy.md; a client is one peer address)")
@@ -189,6 +228,12 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("--idle-days", type=float, metavar="DAYS", help="do not rebuild games idle this long at start (7)")
     limits.add_argument(
         "--allow-origin", action="append", metavar="URL", help="another site whose pages may open websockets"
+    )
+    limits.add_argument(
+        "--connections-per-client", type=int, metavar="N", help="HTTP connections open at once per client (64)"
+    )
+    limits.add_argument(
+        "--header-timeout", type=float, metavar="SECONDS", help="time a connection has to send a request's head (10)"
     )
     p.add_argument("--workers", type=int, metavar="N", help="processes for bot thinking and replays (2; 0: a thread); with N > 0 hints get two processes of their own")
     p.add_argument(
@@ -231,6 +276,9 @@ def quiet_bad_text() -> None:
         logger.addFilter(QuietBadText())
 
 
+#: Seconds an idle HTTP connection is kept after its last answer (uvicorn's ``timeout_keep_alive``).
+KEEP_ALIVE_SECONDS = 5
+
 #: Websocket frames up to this size reach the app, which answers ``bad_message``
 #: past ``ws_max_message_bytes``; larger ones close the socket (1009).
 FRAME_CAP = 1024 * 1024
@@ -247,6 +295,8 @@ def uvicorn_options(settings: Settings, log_level: str = "info") -> dict[str, An
     (:class:`QuietBadText`, installed here). An oversized handshake gets a 4xx
     at once. tests/server/test_uvicorn.py holds these behaviours.
     """
+    from rummy500.server.limits import guarded_http
+
     quiet_bad_text()
     return {
         "host": settings.host,
@@ -254,6 +304,12 @@ def uvicorn_options(settings: Settings, log_level: str = "info") -> dict[str, An
         "log_level": log_level,
         # Our logging (set up by serve_main, with the token filter) rather than uvicorn's.
         "log_config": None,
+        # Connections that send nothing, or a request head byte by byte, are closed; one
+        # client holds a bounded number of them (docs/deploy.md, Limits).
+        "http": guarded_http(
+            header_timeout=settings.header_timeout, connections_per_client=settings.connections_per_client
+        ),
+        "timeout_keep_alive": KEEP_ALIVE_SECONDS,
         "ws": "websockets-sansio",
         "ws_max_size": max(FRAME_CAP, 4 * settings.ws_max_message_bytes),
         "ws_per_message_deflate": settings.ws_compression,
@@ -291,6 +347,8 @@ _OPTIONS: dict[str, tuple[str, str]] = {
     "api_docs": ("api_docs", "--api-docs"),
     "ws_compression": ("ws_compression", "--ws-compression"),
     "chat_max_chars": ("chat_max_chars", "--chat-max-chars"),
+    "connections_per_client": ("connections_per_client", "--connections-per-client"),
+    "header_timeout": ("header_timeout", "--header-timeout"),
 }
 
 #: Options whose default comes from an environment variable (named in a refusal when the value came from it).
@@ -303,14 +361,43 @@ _ENVIRONMENT = {
 
 
 def _fields(args: argparse.Namespace) -> dict[str, Any]:
-    """The :class:`~rummy500.server.config.Settings` fields the options give (those left out keep their defaults)."""
+    """The :class:`~rummy500.server.config.Settings` fields the options give (those left out keep their defaults).
+
+    An option left out whose environment variable is set takes its text (the
+    settings check it, and a refusal names the variable).
+    """
     fields: dict[str, Any] = {}
     for field, (dest, _) in _OPTIONS.items():
         value = getattr(args, dest)
+        if value is None and dest in _ENVIRONMENT:
+            value = _typed(dest, os.environ.get(_ENVIRONMENT[dest]) or None)
         if value is None or value is False:  # not given: the settings' default
             continue
         fields[field] = tuple(value) if isinstance(value, list) else value
     return fields
+
+
+def _typed(dest: str, text: str | None) -> Any:
+    """An environment variable's text as its option's type makes it (``"37"``: 37), else the text as it is."""
+    kind = next((a.type for a in build_parser()._actions if a.dest == dest), None)
+    if text is None or not callable(kind):
+        return text
+    try:
+        return kind(text)
+    except ValueError:
+        return text  # the settings refuse it, naming the variable
+
+
+def _named(dest: str, flag: str, argv: list[str]) -> str:
+    """How to name an option in a message: ``--redis``, or ``$RUMMY500_REDIS_URL`` when its value came from there."""
+    if dest not in _ENVIRONMENT:
+        return flag
+    unset = object()  # not a string: argparse never runs it through the option's type
+    given = build_parser()
+    given.set_defaults(**{dest: unset})
+    if getattr(given.parse_known_args(argv)[0], dest) is unset:  # the option's default: the environment's value
+        return f"${_ENVIRONMENT[dest]}"
+    return flag
 
 
 def _number(value: object) -> str:
@@ -360,15 +447,17 @@ def refusal(exc: ValidationError, argv: list[str]) -> str:
     error = exc.errors()[0]
     field = str(error["loc"][0]) if error["loc"] else ""
     dest, flag = _OPTIONS.get(field, (field, f"--{field.replace('_', '-')}"))
-    if dest in _ENVIRONMENT:
-        unset = object()  # not a string: argparse never runs it through the option's type
-        given = build_parser()
-        given.set_defaults(**{dest: unset})
-        if getattr(given.parse_known_args(argv)[0], dest) is unset:  # the option's default: the environment's value
-            flag = f"${_ENVIRONMENT[dest]}"
+    flag = _named(dest, flag, argv)
     value = error.get("input")
     got = repr(value) if isinstance(value, str) else _number(value)
+    if error.get("type") == "value_error":  # a URL's own check: its words say what it takes
+        reason = error.get("ctx", {}).get("error")
+        return f"{flag} {reason or error.get('msg', 'is not allowed')} (got {got})"
     bounds = _bounds(field) if field in _OPTIONS else None
+    if error.get("type") in ("int_parsing", "int_from_float"):
+        return f"{flag} must be a whole number{f', {bounds}' if bounds else ''} (got {got})"
+    if error.get("type") == "float_parsing":
+        return f"{flag} must be a number{f', {bounds}' if bounds else ''} (got {got})"
     if bounds is not None:
         return f"{flag} must be {bounds} (got {got})"
     return f"{flag}: {str(error.get('msg', 'not allowed')).lower()} (got {got})"
@@ -383,20 +472,58 @@ def _say(message: object) -> None:
     print(f"rummy500 serve: {printable(text)}", file=sys.stderr)
 
 
+class Terminated(BaseException):
+    """``SIGTERM`` arrived: unwind (closing the database on the way) and exit with status 0.
+
+    A :class:`BaseException`, as :class:`KeyboardInterrupt` is: no ``except Exception`` swallows it.
+    """
+
+
+@contextmanager
+def stop_on_sigterm() -> Iterator[None]:
+    """While inside, ``SIGTERM`` raises :class:`Terminated` instead of killing the process outright.
+
+    uvicorn handles ``SIGTERM`` itself while it serves (a graceful shutdown:
+    requests finished, websockets closed with 1012, the app's shutdown run),
+    then sends it to the process again with the handler it found, this one:
+    so the caller's ``finally`` runs (the database is closed) and the process
+    exits normally, as after Ctrl-C, rather than dying of the signal (status
+    143) with SQLite's write-ahead log left beside its file and the worker
+    pools' semaphores leaked. Only in the main thread (signals go there);
+    elsewhere this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def serve_main(argv: list[str]) -> int:
     """Run ``rummy500 serve`` with these arguments (without ``serve``).
 
     Returns:
-        The exit status: 0 after a clean shutdown, 2 on bad options, a port it
-        cannot listen on or a database that cannot be opened (one line on
-        standard error).
+        The exit status: 0 after a clean shutdown (Ctrl-C or ``SIGTERM``), 2 on
+        bad options, a port it cannot listen on or a database that cannot be
+        opened (one line on standard error).
     """
-    args = build_parser().parse_args(argv)
     try:
-        import uvicorn
+        args = build_parser().parse_args(argv)
+    except BadOption as exc:
+        _say(exc)
+        return 2
+    try:
+        import uvicorn  # noqa: F401 - a missing server package is said here, before anything starts
         from pydantic import ValidationError
 
-        from rummy500.server.app import create_app
+        from rummy500.server.app import create_app  # noqa: F401 - as above
         from rummy500.server.config import Settings
         from rummy500.server.storage import StorageError, open_storage
     except ImportError as exc:  # pragma: no cover - depends on the installation
@@ -415,8 +542,8 @@ def serve_main(argv: list[str]) -> int:
 
         if not settings.database_url().lower().startswith(("postgresql", "postgres")):
             _say(
-                "--redis shares the tables between processes, which must share one "
-                "database: add --db postgresql://..."
+                f"{_named('redis', '--redis', argv)} shares the tables between processes, which must share one "
+                "database: add --db postgresql://... (or set $RUMMY500_DB_URL)"
             )
             return 2
         try:
@@ -438,24 +565,36 @@ def serve_main(argv: list[str]) -> int:
         _say(exc)
         return 2
     try:
-        try:
-            sock = listen(settings.host, settings.port)
-        except OSError as exc:
-            _say(f"cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}")
-            return 2
-        with sock:
-            logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-            redact = RedactTokens()
-            for handler in logging.getLogger().handlers:
-                handler.addFilter(redact)
-            for name in ("uvicorn", "uvicorn.access", "uvicorn.error"):
-                logging.getLogger(name).addFilter(redact)
-            for line in startup_lines(settings, sock.getsockname()[1]):
-                print(line, file=sys.stderr)
-            app = create_app(settings, storage=storage)
-            options = uvicorn_options(settings, args.log_level)
-            del options["host"], options["port"]  # the socket bound above is served, by its file descriptor
-            uvicorn.run(app, fd=sock.fileno(), **options)
+        with stop_on_sigterm():
+            return _serve(args, settings, storage)
+    except Terminated:
+        return 0
     finally:
         storage.close()
+
+
+def _serve(args: argparse.Namespace, settings: Settings, storage: Storage) -> int:
+    """Listen and serve until stopped (the caller closes ``storage``); the exit status."""
+    import uvicorn
+
+    from rummy500.server.app import create_app
+
+    try:
+        sock = listen(settings.host, settings.port)
+    except OSError as exc:
+        _say(f"cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}")
+        return 2
+    with sock:
+        logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+        redact = RedactTokens()
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(redact)
+        for name in ("uvicorn", "uvicorn.access", "uvicorn.error"):
+            logging.getLogger(name).addFilter(redact)
+        for line in startup_lines(settings, sock.getsockname()[1]):
+            print(line, file=sys.stderr)
+        app = create_app(settings, storage=storage)
+        options = uvicorn_options(settings, args.log_level)
+        del options["host"], options["port"]  # the socket bound above is served, by its file descriptor
+        uvicorn.run(app, fd=sock.fileno(), **options)
     return 0

@@ -72,6 +72,15 @@ CSP = (
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 
+#: Sent with every answer (the API docs pages, when served, go without the CSP: they load a CDN's scripts).
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    # Invite links carry the table id: keep it out of other sites' logs.
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": CSP,
+}
+
 
 def _problem(error: Mapping[str, Any]) -> str:
     """One validation problem in words, without the input (it may be huge or not encodable)."""
@@ -227,14 +236,16 @@ def create_app(
     @app.middleware("http")
     async def _headers(request: Request, call_next: Callable) -> Response:
         response = await call_next(request)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        # Invite links carry the table id: keep it out of other sites' logs.
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        if not (settings.api_docs and request.url.path in ("/docs", "/redoc")):
-            response.headers.setdefault("Content-Security-Policy", CSP)
+        docs = settings.api_docs and request.url.path in ("/docs", "/redoc")
+        for name, value in SECURITY_HEADERS.items():
+            if not (docs and name == "Content-Security-Policy"):
+                response.headers.setdefault(name, value)
         if request.url.path.startswith("/api/"):
             response.headers.setdefault("Cache-Control", "no-store")
+        elif request.url.path.startswith("/static/"):
+            # Unversioned URLs: after an upgrade the browser must not run yesterday's
+            # modules. It keeps its copy and asks each time (If-None-Match: 304 when unchanged).
+            response.headers.setdefault("Cache-Control", "no-cache")
         return response
 
     static = settings.static_dir
@@ -243,16 +254,21 @@ def create_app(
     def _index() -> Response:
         if index.is_file():
             return FileResponse(index, headers={"Cache-Control": "no-cache"})
-        return HTMLResponse(_NO_CLIENT)
+        return HTMLResponse(_NO_CLIENT, headers={"Cache-Control": "no-cache"})
 
-    @app.get("/", include_in_schema=False)
+    # HEAD as well as GET: uptime monitors ask with HEAD (the answer has the headers, no body).
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def home() -> Response:
         return _index()
 
-    @app.get("/t/{table_id}", include_in_schema=False)
+    @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def invite(table_id: str) -> Response:
         return _index()
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_body_bytes,
+        headers=[*SECURITY_HEADERS.items(), ("Cache-Control", "no-store")],
+    )
     return app

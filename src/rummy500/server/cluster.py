@@ -46,6 +46,10 @@ log is the only truth; the cluster adds, per process:
 Notices are handled per table by one worker task, coalesced (ten version
 notices cost one catch-up), so a slow database read never holds up other
 tables.
+
+While Redis is away every step fails at every beat and sweep; each kind of
+failure (heartbeat, leases, versions, presence, notices...) is logged once,
+as a warning, and once more when it works again (info), never at every try.
 """
 
 from __future__ import annotations
@@ -67,6 +71,18 @@ log = logging.getLogger(__name__)
 
 #: Sweeps between two scans of the database for running games nobody drives.
 ORPHAN_EVERY = 3
+
+#: The kinds of bus work whose failures are logged once per outage, in words.
+STEPS = {
+    "heartbeat": "heartbeat",
+    "leases": "renewing leases",
+    "versions": "reading the announced versions",
+    "presence": "reading presence",
+    "notices": "sending notices",
+    "chat": "reading the chat history",
+    "orphans": "looking for undriven games",
+    "sweep": "sweep",
+}
 
 
 class TableHost(Protocol):
@@ -125,6 +141,31 @@ class Cluster:
         self._stopping = False
         #: Nodes seen dead (their orphans were looked for once).
         self._mourned: set[str] = set()
+        #: The kinds of :data:`STEPS` failing now (their failure was logged; their recovery will be).
+        self.failing: set[str] = set()
+
+    # ---------------------------------------------------------------- outages
+    def _failed(self, step: str, exc: object, detail: str = "") -> None:
+        """Log a failure of ``step`` if it is the first since it last worked (a debug line otherwise).
+
+        Args:
+            step: A key of :data:`STEPS`.
+            exc: What failed.
+            detail: What it means for this process (``; not driving``).
+        """
+        if step in self.failing:
+            log.debug("cluster: %s failed again: %s", STEPS[step], exc)
+            return
+        self.failing.add(step)
+        log.warning(
+            "cluster: %s failed: %s%s (not logged again until it works)", STEPS[step], exc, detail
+        )
+
+    def _worked(self, step: str) -> None:
+        """``step`` worked: say so once if it had failed."""
+        if step in self.failing:
+            self.failing.discard(step)
+            log.info("cluster: %s works again", STEPS[step])
 
     # ------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -192,11 +233,13 @@ class Cluster:
     async def chat_history(self, table_id: str) -> list[dict[str, Any]] | None:
         """The table's recent chat lines, said through any process (``None`` if the bus does not answer)."""
         try:
-            return await self.bus.chat_history(table_id)
+            lines = await self.bus.chat_history(table_id)
         except Exception as exc:  # noqa: BLE001 - fall back on the lines heard here
             _reraise_cancellation(exc)
-            log.warning("cluster: could not read the chat history: %s", exc)
+            self._failed("chat", exc)
             return None
+        self._worked("chat")
+        return lines
 
     def autoplay_changed(self, session: MatchSession, seats: tuple[int, ...]) -> None:
         """Announce (as the driver) which away seats the bots play."""
@@ -244,7 +287,9 @@ class Cluster:
             raise
         except Exception as exc:  # noqa: BLE001 - the sweep repairs what a lost notice misses
             _reraise_cancellation(exc)
-            log.warning("cluster: could not send %d version notices: %s", len(versions), exc)
+            self._failed("notices", exc, f" ({len(versions)} version notices lost; the sweep repairs them)")
+            return
+        self._worked("notices")
 
     async def _send(self, kind: str, table_id: str, data: Any) -> None:
         # One sender, in order: chat lines keep their order, and presence is
@@ -276,7 +321,9 @@ class Cluster:
             raise
         except Exception as exc:  # noqa: BLE001 - the sweep repairs what a lost notice misses
             _reraise_cancellation(exc)
-            log.warning("cluster: could not send a %s notice: %s", kind, exc)
+            self._failed("notices", exc, f" (a {kind} notice lost; the sweep repairs it)")
+            return
+        self._worked("notices")
 
     async def _watching(self, table_id: str) -> None:
         """This process's presence at a table is written: what it may have missed before reaches it now.
@@ -393,11 +440,13 @@ class Cluster:
     async def presence(self, table_id: str) -> Presence:
         """The other processes' presence at a table (empty if the bus does not answer)."""
         try:
-            return await self.bus.presence(table_id)
+            found = await self.bus.presence(table_id)
         except Exception as exc:  # noqa: BLE001 - show local presence only
             _reraise_cancellation(exc)
-            log.warning("cluster: could not read presence: %s", exc)
+            self._failed("presence", exc)
             return Presence()
+        self._worked("presence")
+        return found
 
     async def refresh_presence(self, table_id: str) -> None:
         """Read the others' presence into the session (or refresh a lobby's sockets)."""
@@ -423,10 +472,10 @@ class Cluster:
             holding = await self.bus.hold(table_id)
         except Exception as exc:  # noqa: BLE001 - unsure of the lease: stop driving
             _reraise_cancellation(exc)
-            log.warning(
-                "cluster: lease of table %s unknown (%s); not driving it", short_id(table_id), without_id(exc, table_id)
-            )
+            self._failed("leases", without_id(exc, table_id), "; not driving the tables whose lease is unknown")
             holding = False
+        else:
+            self._worked("leases")
         self._holding(session, holding)
 
     async def _hold_all(self, sessions: list[MatchSession]) -> None:
@@ -435,8 +484,10 @@ class Cluster:
             found = await self.bus.hold_many([s.game_id for s in sessions])
         except Exception as exc:  # noqa: BLE001 - unsure of the leases: stop driving
             _reraise_cancellation(exc)
-            log.warning("cluster: leases unknown (%s); not driving", exc)
+            self._failed("leases", exc, "; not driving the tables whose lease is unknown")
             found = {}
+        else:
+            self._worked("leases")
         for session in sessions:
             if self.manager.sessions.get(session.game_id) is session:
                 self._holding(session, found.get(session.game_id, False))
@@ -472,7 +523,9 @@ class Cluster:
                 raise
             except Exception as exc:  # noqa: BLE001 - try again next period
                 _reraise_cancellation(exc)
-                log.warning("cluster: sweep failed: %s", exc)
+                self._failed("sweep", exc)
+            else:
+                self._worked("sweep")
 
     async def sweep(self, *, orphans: bool = False) -> None:
         """Heartbeat, renew or take leases, repair missed notices, and forget idle sessions.
@@ -496,8 +549,10 @@ class Cluster:
             announced = await self.bus.versions(interesting)
         except Exception as exc:  # noqa: BLE001
             _reraise_cancellation(exc)
-            log.warning("cluster: could not read versions: %s", exc)
+            self._failed("versions", exc)
             announced = {}
+        else:
+            self._worked("versions")
         self._repair(announced)
         for table_id, session in sessions.items():
             # A next table opened through a process that died (or lost the bus)
@@ -524,7 +579,9 @@ class Cluster:
                 await self.adopt_orphans()
             except Exception as exc:  # noqa: BLE001
                 _reraise_cancellation(exc)
-                log.warning("cluster: could not look for undriven games: %s", exc)
+                self._failed("orphans", exc)
+            else:
+                self._worked("orphans")
         self.manager.prune()
 
     async def _beat_loop(self) -> None:
@@ -535,7 +592,9 @@ class Cluster:
                 raise
             except Exception as exc:  # noqa: BLE001 - try again next beat
                 _reraise_cancellation(exc)
-                log.warning("cluster: heartbeat failed: %s", exc)
+                self._failed("heartbeat", exc)
+            else:
+                self._worked("heartbeat")
             await asyncio.sleep(self.bus.heartbeat_seconds / 3)
 
     async def beat(self) -> None:

@@ -10,15 +10,28 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Annotated
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-__all__ = ["CHAT_MAX_CHARS", "STATIC_DIR", "Settings", "default_data_dir", "safe_url"]
+__all__ = [
+    "CHAT_MAX_CHARS",
+    "MAX_CONNECTIONS_PER_CLIENT",
+    "STATIC_DIR",
+    "Settings",
+    "check_origin",
+    "check_public_url",
+    "default_data_dir",
+    "safe_url",
+]
 
 #: The browser client's files, served at ``/``.
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 #: The longest chat line unless configured (``Settings.chat_max_chars``).
 CHAT_MAX_CHARS = 500
+#: HTTP connections one client may hold open unless configured (``Settings.connections_per_client``).
+MAX_CONNECTIONS_PER_CLIENT = 64
 
 
 _PASSWORD_PARAM = re.compile(r"(?i)([?&]password=)[^&]*")
@@ -42,6 +55,72 @@ def safe_url(url: str) -> str:
         rest = "***@" + rest.rsplit("@", 1)[1]
     rest = _PASSWORD_PARAM.sub(r"\1***", rest)
     return f"{scheme}{sep}{rest}"
+
+
+def _web_address(url: str) -> tuple[str, str, str]:
+    """``url``'s scheme, host and path, if it is an ``http://`` or ``https://`` address with a host.
+
+    Raises:
+        ValueError: It is not (no scheme, another scheme, no host, a bad port,
+            a user name, a query or a fragment).
+    """
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 - raises ValueError for a port that is not one
+    except ValueError:
+        parts = None
+    if (
+        parts is None
+        or parts.scheme.lower() not in ("http", "https")
+        or not parts.hostname
+        or "@" in parts.netloc
+        or parts.query
+        or parts.fragment
+        or any(c.isspace() for c in url.strip())
+    ):
+        raise ValueError("must be an http:// or https:// URL with a host, such as https://cards.example.org")
+    return parts.scheme.lower(), parts.netloc.lower(), parts.path
+
+
+def check_public_url(url: str) -> str:
+    """A ``public_url`` as given (trimmed) if it is an ``http(s)://`` URL with a host (a path is allowed).
+
+    >>> check_public_url("https://cards.example.org/")
+    'https://cards.example.org/'
+    >>> check_public_url("cards.example.org")
+    Traceback (most recent call last):
+    ...
+    ValueError: must be an http:// or https:// URL with a host, such as https://cards.example.org
+
+    Raises:
+        ValueError: It is not one.
+    """
+    _web_address(url)
+    return url.strip()
+
+
+def check_origin(url: str) -> str:
+    """An ``allowed_origins`` entry as browsers send it: ``scheme://host[:port]``, lower case, no path.
+
+    >>> check_origin("https://Friends.example.org:8443/")
+    'https://friends.example.org:8443'
+    >>> check_origin("https://friends.example.org/play")
+    Traceback (most recent call last):
+    ...
+    ValueError: must be an origin, with no path (https://friends.example.org)
+
+    Raises:
+        ValueError: It is not one.
+    """
+    try:
+        scheme, netloc, path = _web_address(url)
+    except ValueError as exc:
+        raise ValueError(
+            "must be an origin: http:// or https://, a host and an optional port (https://friends.example.org:8443)"
+        ) from exc
+    if path not in ("", "/"):
+        raise ValueError(f"must be an origin, with no path ({scheme}://{netloc})")
+    return f"{scheme}://{netloc}"
 
 
 def default_data_dir() -> Path:
@@ -68,9 +147,9 @@ class Settings(BaseModel):
             SQLite file ``rummy500.sqlite3`` in ``data_dir``.
         data_dir: Folder for the embedded database.
         grace_seconds: How long a seated player may be away before a bot plays
-            their seat (until they come back).
+            their seat (until they come back); at most a week.
         bot_delay: Seconds a bot waits before each of its actions, so people can
-            follow the play.
+            follow the play (at most 60).
         call_window: Seconds every seat gets to call Rummy! after a discard
             that leaves a claimable card, when a person could call (bots decide
             at the end; only-bot windows last ``bot_delay``). 0: no windows.
@@ -86,8 +165,9 @@ class Settings(BaseModel):
         log_length: Public events kept in each state message.
         send_queue: Messages queued for one slow connection before it is dropped
             (it may reconnect and resync).
-        public_url: Base URL used in invite links (e.g. ``https://cards.example``);
-            ``None`` means the URL the request came in on.
+        public_url: Base URL used in invite links (e.g. ``https://cards.example``):
+            ``http://`` or ``https://`` with a host; ``None`` means the URL
+            the request came in on.
         static_dir: Folder of the browser client.
         redis_url: ``redis://host:6379/0`` when several server processes share
             the tables (with PostgreSQL); ``None`` (the default) for one process.
@@ -111,7 +191,13 @@ class Settings(BaseModel):
         idle_days: Games with no action for this long are not rebuilt at
             startup (they load when someone opens them).
         allowed_origins: Origins (``https://host[:port]``) whose pages may open
-            websockets, besides the server's own and ``public_url``'s.
+            websockets, besides the server's own and ``public_url``'s (kept as
+            browsers send them: lower case, no trailing ``/``).
+        connections_per_client: HTTP connections (websockets not counted) one
+            client may hold open at once in one process; more are answered
+            503 and closed.
+        header_timeout: Seconds a connection has to send a whole request
+            head (after it opens, or after its last answer); then it is closed.
         workers: Processes that run bot thinking and replays off the event
             loop (``0``: a thread of the server process instead).
         cpu: Run the event loop and the server's threads on this CPU only
@@ -126,14 +212,15 @@ class Settings(BaseModel):
             is a good part of the CPU a move costs.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # ``inf`` and ``nan`` are refused for every number: they pass ``ge=0`` and break later.
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
     db_url: str | None = None
     data_dir: Path = Field(default_factory=default_data_dir)
-    grace_seconds: float = Field(default=60.0, ge=0)
-    bot_delay: float = Field(default=0.8, ge=0)
+    grace_seconds: float = Field(default=60.0, ge=0, le=7 * 24 * 3600)
+    bot_delay: float = Field(default=0.8, ge=0, le=60)
     call_window: float = Field(default=4.0, ge=0, le=60)
     summary_seconds: float = Field(default=45.0, ge=0, le=600)
     default_bot_level: str | None = None
@@ -143,7 +230,7 @@ class Settings(BaseModel):
     chat_max_chars: int = Field(default=CHAT_MAX_CHARS, ge=1)
     log_length: int = Field(default=40, ge=0)
     send_queue: int = Field(default=256, ge=1)
-    public_url: str | None = None
+    public_url: Annotated[str, AfterValidator(check_public_url)] | None = None
     static_dir: Path = STATIC_DIR
     redis_url: str | None = None
     redis_prefix: str = Field(default="rummy500:", min_length=1, max_length=64)
@@ -155,9 +242,11 @@ class Settings(BaseModel):
     client_rate_burst: int = Field(default=90, ge=1)
     tables_per_client: int = Field(default=20, ge=1)
     table_rate_per_minute: float = Field(default=20.0, gt=0)
-    lobby_expiry_hours: float = Field(default=24.0, gt=0)
-    idle_days: float = Field(default=7.0, gt=0)
-    allowed_origins: tuple[str, ...] = ()
+    lobby_expiry_hours: float = Field(default=24.0, gt=0, le=87_600)
+    idle_days: float = Field(default=7.0, gt=0, le=36_500)
+    allowed_origins: tuple[Annotated[str, AfterValidator(check_origin)], ...] = ()
+    connections_per_client: int = Field(default=MAX_CONNECTIONS_PER_CLIENT, ge=1)
+    header_timeout: float = Field(default=10.0, gt=0, le=300)
     workers: int = Field(default=2, ge=0, le=64)
     cpu: int | None = Field(default=None, ge=0)
     api_docs: bool = False

@@ -9,16 +9,25 @@ open ``table_rate_per_minute`` tables a minute and keep at most
 clear error (HTTP 429 or a websocket ``rate_limited`` / ``too_many_sockets``),
 never a dropped table. :class:`BodyLimit` refuses request bodies over
 ``max_body_bytes`` with 413 before anything parses them.
+
+Connections themselves are guarded below the app, in uvicorn's HTTP protocol
+(:func:`guarded_http`): one client may hold at most ``connections_per_client``
+HTTP connections at once (more are answered 503 and closed), and a connection
+that has not sent a whole request head within ``header_timeout`` seconds of
+opening (or of its last answer) is closed, so idle or trickling connections
+cannot use up the process's file descriptors.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+import weakref
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
-__all__ = ["BodyLimit", "ClientLimits", "TokenBucket", "client_key"]
+__all__ = ["BodyLimit", "ClientLimits", "TokenBucket", "client_key", "guarded_http"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -161,10 +170,18 @@ class ClientLimits:
 class BodyLimit:
     """ASGI middleware: refuse HTTP request bodies over ``max_bytes`` with 413, before parsing."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        """Wrap ``app``."""
+    def __init__(self, app: ASGIApp, max_bytes: int, headers: Iterable[tuple[str, str]] = ()) -> None:
+        """Wrap ``app``.
+
+        Args:
+            app: The application.
+            max_bytes: Largest request body.
+            headers: Sent with the 413 besides its content headers (the app's
+                security headers and ``Cache-Control``, as on its other answers).
+        """
         self.app = app
         self.max_bytes = max_bytes
+        self.headers = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Pass the request on, counting its body."""
@@ -216,7 +233,11 @@ class BodyLimit:
             {
                 "type": "http.response.start",
                 "status": 413,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    *self.headers,
+                ],
             }
         )
         await send({"type": "http.response.body", "body": body})
@@ -224,3 +245,101 @@ class BodyLimit:
 
 def _too_large(max_bytes: int) -> dict[str, str]:
     return {"code": "too_large", "message": f"request body larger than {max_bytes} bytes"}
+
+
+_TOO_MANY_TEXT = b"too many connections from your address; close some and try again\n"
+#: The answer to a connection over its client's limit (then it is closed).
+_TOO_MANY_CONNECTIONS = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"retry-after: 5\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s"
+    % (len(_TOO_MANY_TEXT), _TOO_MANY_TEXT)
+)
+
+
+def guarded_http(*, header_timeout: float, connections_per_client: int) -> type[asyncio.Protocol]:
+    """Uvicorn's HTTP protocol (``auto``: httptools, else h11) with two guards for each connection.
+
+    - A connection must send a whole request head within ``header_timeout``
+      seconds of opening, and again after each answer once it sends anything
+      (uvicorn's keep-alive timeout closes one that sends nothing); else it is
+      closed. A request being answered, or a websocket, is never cut.
+    - One client (peer address) may hold ``connections_per_client`` HTTP
+      connections at once; another one is answered 503 and closed. A
+      connection that became a websocket no longer counts (websockets have
+      their own limit, ``sockets_per_client``).
+
+    Args:
+        header_timeout: Seconds a request head may take.
+        connections_per_client: HTTP connections one client may hold.
+
+    Returns:
+        A protocol class for ``uvicorn.Config(http=...)``.
+    """
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    base: Any = AutoHTTPProtocol
+    #: Connections per client, per server (its ``server_state``).
+    held: weakref.WeakKeyDictionary[Any, dict[str, int]] = weakref.WeakKeyDictionary()
+
+    class GuardedHTTP(base):
+        """An HTTP connection with a deadline for request heads, counted against its client."""
+
+        _client_key: str | None = None
+        _deadline: asyncio.TimerHandle | None = None
+        #: The request being answered when the deadline was set: a newer one means the head came.
+        _awaited: object = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:
+            super().connection_made(transport)
+            key = str(self.client[0]) if self.client else "unknown"
+            counts = held.setdefault(self.server_state, {})
+            if counts.get(key, 0) >= connections_per_client:
+                transport.write(_TOO_MANY_CONNECTIONS)
+                transport.close()
+                return
+            counts[key] = counts.get(key, 0) + 1
+            self._client_key = key
+            self._arm()
+
+        def _release(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+            key, self._client_key = self._client_key, None
+            if key is not None:
+                counts = held.get(self.server_state, {})
+                left = counts.get(key, 0) - 1
+                if left > 0:
+                    counts[key] = left
+                else:
+                    counts.pop(key, None)
+
+        def _arm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._awaited = self.cycle
+            self._deadline = self.loop.call_later(header_timeout, self._too_slow)
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            transport = self.transport
+            if transport is None or transport.is_closing() or transport.get_protocol() is not self:
+                return  # closed, or a websocket now
+            if self.cycle is self._awaited:  # no new request head since the deadline was set
+                transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            between = self.cycle is None or self.cycle.response_complete
+            if between and (self._deadline is None or self._awaited is not self.cycle):
+                self._arm()  # a new request begins: its head has header_timeout seconds
+            super().data_received(data)
+
+        def handle_websocket_upgrade(self, *args: Any) -> None:
+            self._release()  # a websocket: counted by the app (sockets_per_client), never timed out here
+            super().handle_websocket_upgrade(*args)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._release()
+            super().connection_lost(exc)
+
+    return GuardedHTTP
