@@ -46,7 +46,7 @@ class Store:
     def __init__(self) -> None:
         self.actions: list[tuple[int, int, dict[str, Any]]] = []
 
-    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any], *, auto: bool = False) -> None:
         self.actions.append((seq, seat, action))
 
     def append_chat(self, game_id: str, line: ChatLine) -> None:

@@ -50,7 +50,7 @@ class MemoryStore:
         self.actions: list[tuple[int, dict[str, Any]]] = []
         self.finished: dict[str, Any] | None = None
 
-    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any], *, auto: bool = False) -> None:
         assert seq == len(self.actions)
         self.actions.append((seat, action))
 

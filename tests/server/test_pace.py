@@ -41,7 +41,7 @@ class Store:
         self.actions: list[tuple[int, dict[str, Any]]] = []
         self.chat: list[ChatLine] = []
 
-    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any], *, auto: bool = False) -> None:
         self.actions.append((seat, action))
 
     def append_chat(self, game_id: str, line: ChatLine) -> None:

@@ -27,7 +27,7 @@ class Store:
         self.actions: list[tuple[int, int, dict[str, Any]]] = []
         self.chat: list[ChatLine] = []
 
-    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any], *, auto: bool = False) -> None:
         if self.fail is not None:
             raise self.fail
         self.actions.append((seq, seat, action))

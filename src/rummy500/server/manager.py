@@ -28,7 +28,7 @@ import logging
 import random
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -51,7 +51,7 @@ from rummy500.server.session import (
     without_id,
 )
 from rummy500.server.session.events import label_actions
-from rummy500.server.session.guards import chat_text
+from rummy500.server.session.guards import ChatRate, chat_text
 from rummy500.server.session.match import search_hint
 from rummy500.server.storage import (
     AlreadyJoinedError,
@@ -177,6 +177,8 @@ class TableManager:
         #: process's hint threads, :data:`~rummy500.server.hints.SEARCHES`).
         self.hint_searches = HintSearches(processes=True) if settings.workers > 0 else None
         self._lobby_chat_lock = asyncio.Lock()
+        #: How fast each seat may chat (its sockets here together, waiting room and game alike).
+        self.chat_rate = ChatRate()
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._replaying: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
         #: Coordination with the other server processes (``None``: this one is alone).
@@ -414,12 +416,16 @@ class TableManager:
         await self._vacate(table_id, seat, hash_token(token))
 
     async def remove(self, table_id: str, seat: int, token: str) -> None:
-        """The creator opens another person's seat before the start (the same as that person leaving).
+        """The creator opens another seat before the start: a person's (as if they had left) or a bot's.
+
+        A table made with bots in its extra seats is full: removing a bot opens
+        its seat for a friend with the invite link (an open seat left at the
+        start gets a bot again).
 
         Raises:
             LobbyError: No such table (404), not the creator's token (403),
-                the game has started (409 ``not_in_lobby``), or a seat that is
-                not another person's (409 ``cannot_remove``).
+                the game has started (409 ``not_in_lobby``), or seat 0, an open
+                seat or a seat the table does not have (409 ``cannot_remove``).
         """
         row, asking = await self._seated(table_id, token)
         if asking != 0:
@@ -433,8 +439,6 @@ class TableManager:
         target = row.seats[seat]
         if target.kind == "open":
             raise LobbyError(409, "cannot_remove", f"seat {seat} is open already")
-        if target.kind == "bot":
-            raise LobbyError(409, "cannot_remove", f"seat {seat} is a bot ({target.name}): only players can be removed")
         await self._vacate(table_id, seat, None)
 
     async def _vacate(self, table_id: str, seat: int, token_hash: str | None) -> None:
@@ -808,13 +812,16 @@ class TableManager:
         events: list[dict[str, Any]],
         chat: Sequence[ChatLine] = (),
         seat_tokens: dict[int, str] | None = None,
+        played_for: Collection[int] = frozenset(),
     ) -> MatchSession:
         """Wrap a dealt or rebuilt game.
 
         ``events``: the public events of its replay; ``chat``: its stored chat;
-        ``seat_tokens``: its seats' token hashes (:attr:`MatchSession.seat_tokens`).
+        ``seat_tokens``: its seats' token hashes (:attr:`MatchSession.seat_tokens`);
+        ``played_for``: the versions the computer played for a person, as stored
+        (their events are marked ``auto``, as they were when played).
         """
-        label_actions(events, row.players, lambda seat: row.seats[seat].kind == "bot")
+        label_actions(events, row.players, lambda seat: row.seats[seat].kind == "bot", played_for)
         session = MatchSession(
             game_id=row.id,
             title=row.title,
@@ -878,13 +885,14 @@ class TableManager:
     async def _load(self, row: GameRow) -> MatchSession:
         stored = await asyncio.to_thread(self.storage.actions, row.id)
         actions = [(a.seat, a.action) for a in stored]
+        played_for = {a.seq + 1 for a in stored if a.auto}  # an action's event carries the version it made
         # Replaying a long log takes a while: in a worker, never in the event loop.
         game, events = await self.workers.call(rebuild, row.rules, row.players, row.seed or 0, actions)
         chat = await self.stored_chat(row.id)
         tokens = await self._seat_tokens(row.id)
         if row.id in self.sessions:  # started here while this replayed
             return self.sessions[row.id]
-        session = self._make_session(row, game, events, chat, tokens)
+        session = self._make_session(row, game, events, chat, tokens, played_for)
         self._connect_watchers(session)
         if session.finished and row.status != "finished":
             # The last action was stored but the end was not: finish it now.

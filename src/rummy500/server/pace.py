@@ -20,6 +20,13 @@ hand):
   starts when a person's turn starts (after the call window) and covers the
   whole turn. When it runs out, the seat's bot plays the rest of that turn, for
   a connected but idle player too.
+* **Idle limit** (tables without a turn clock). A connected person who has not
+  finished their turn :data:`IDLE_TURN_SECONDS` after it started (five
+  minutes: long enough for anyone thinking, or fetching a drink) has the rest
+  of that turn played by the computer, as a turn clock would, marked ``auto``
+  in the log; their next turn is theirs again. So one idle page never stalls
+  the table for ever. (An away person is played for after the grace period, as
+  with a clock.)
 * **Round summary.** When a round ends and the game goes on, the table holds
   (nobody acts, bots wait) until every connected person has said ``ready`` or
   ``summary_seconds`` pass. The summary (each seat's melded and in-hand points,
@@ -33,10 +40,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["TURN_CLOCKS", "Pace", "TableSettings"]
+__all__ = ["IDLE_TURN_SECONDS", "TURN_CLOCKS", "Pace", "TableSettings"]
 
 #: The turn clocks a table may have, in seconds (0: no clock).
 TURN_CLOCKS: tuple[int, ...] = (0, 30, 60, 120)
+
+#: Seconds a connected person may take over one turn at a table without a turn clock before the
+#: computer plays the rest of it for them (a server setting: the same at every table).
+IDLE_TURN_SECONDS = 300.0
 
 
 @dataclass(frozen=True)
@@ -97,6 +108,7 @@ class Pace:
         call_window: float,
         short_window: float,
         summary_seconds: float,
+        idle_turn: float = IDLE_TURN_SECONDS,
     ) -> None:
         """Set up the timers.
 
@@ -106,8 +118,10 @@ class Pace:
                 (0: no windows at all).
             short_window: Seconds of a window when only bots could call.
             summary_seconds: Longest hold of a round summary (0: no hold).
+            idle_turn: The idle limit of a turn without a turn clock (seconds).
         """
         self.settings = settings
+        self.idle_turn = idle_turn
         self.call_window = call_window
         self.short_window = short_window
         self.summary_seconds = summary_seconds
@@ -207,6 +221,17 @@ class Pace:
         if not self.settings.turn_clock or self.turn_seat is None:
             return None
         return self.turn_since + self.settings.turn_clock - now
+
+    def idle_left(self, now: float) -> float | None:
+        """Seconds left of the idle limit of the seat to move, or ``None`` (the table has a turn clock, or no turn).
+
+        Only for tables without a turn clock: the limit counts from when the
+        turn started, as a turn clock would (after a call window, after a
+        round summary).
+        """
+        if self.settings.turn_clock or self.turn_seat is None:
+            return None
+        return self.turn_since + self.idle_turn - now
 
     def person_clock(self, now: float, *, present: bool, grace: float | None) -> tuple[str, float] | None:
         """The clock that runs for a person to move: ``("turn" or "away", seconds left)``, or ``None``.

@@ -176,11 +176,13 @@ async def leave_table(table_id: str, token: BearerToken, manager: ManagerDep) ->
 
 @router.post("/tables/{table_id}/seats/{seat}/remove", response_model=TableInfo)
 async def remove_seat(table_id: str, seat: int, token: BearerToken, manager: ManagerDep) -> TableInfo:
-    """The creator (seat 0's token) opens another person's seat before the start, as if they had left.
+    """The creator (seat 0's token) opens another seat before the start: a person's, as if they had left, or a bot's.
 
-    Only a person's seat other than the creator's (409 ``cannot_remove`` for
-    seat 0, an open seat, a bot or no such seat); never once the game started
-    (409 ``not_in_lobby``). Answers the table's public facts.
+    The seat is ``open`` again (for anyone with the invite link; a seat still
+    open at the start gets a bot) and everyone at the table gets a ``table``
+    message. Never seat 0 nor an open seat or one the table does not have (409
+    ``cannot_remove``); never once the game started (409 ``not_in_lobby``).
+    Answers the table's public facts.
     """
     try:
         await manager.remove(table_id, seat, token)

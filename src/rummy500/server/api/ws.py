@@ -3,7 +3,7 @@
 The handler only translates between frames and the session: it authenticates
 the seat once, registers the connection with the hub, and for each message
 runs the first links of the chain of checks (rate, size, well-formed, a seat,
-a started game) before handing the action to the session, which runs the rest
+a started game; for chat, the seat's own chat rate) before handing the action to the session, which runs the rest
 (not stale, not over, your turn, legal). A hint is searched beside the loop
 that reads the socket, so the seat's move is never held up by it; the answer
 is sent when found, with the version it is for. Every refusal is an ``error`` message with a
@@ -41,7 +41,7 @@ from rummy500.server.protocol import (
     client_message_adapter,
 )
 from rummy500.server.session import MatchSession, SessionError, short_id, without_id
-from rummy500.server.session.guards import parse_request, seat_of
+from rummy500.server.session.guards import chat_text, parse_request, seat_of
 from rummy500.server.storage import StorageError
 
 router = APIRouter(tags=["play"])
@@ -367,6 +367,10 @@ async def _handle(
             task.add_done_callback(tasks.discard)
         case ClientChat(text=said):
             try:
+                # A spectator's or an empty line is refused first (it costs the seat nothing);
+                # then the seat's own chat rate: a line over it is neither kept nor sent.
+                speaker, _ = chat_text(conn.seat, said, chat_limit)
+                manager.chat_rate.check(conn.table_id, speaker)
                 if session is None:  # the waiting room
                     if not await manager.still_seated(conn.table_id, conn):
                         # Its seat was given back through a process whose notice never came:

@@ -1,7 +1,8 @@
 """The bot driver of a table: plays bot seats and stand-ins for away players.
 
-Bot seats, and seats whose player has been away longer than the grace period,
-are played after a short delay; bot seats are also asked, once per position,
+Bot seats, seats whose player has been away longer than the grace period, and
+a person's turn once their turn clock (or, without one, the idle limit of
+:data:`~rummy500.server.pace.IDLE_TURN_SECONDS`) runs out, are played after a short delay; bot seats are also asked, once per position,
 whether they call Rummy out of turn. The driver only runs while its table is
 ``driving`` (with several server processes, only the lease holder's is).
 
@@ -302,8 +303,8 @@ class BotDriver:
         Returns:
             ``(seat, None, out_of_turn)`` when a bot should act for ``seat``;
             ``(None, seconds, False)`` when a timer (the round summary, a call
-            window, a person's turn clock, an away player's grace period) runs
-            out in ``seconds``; ``(None, None, False)`` when no bot has anything
+            window, a person's turn clock or idle limit, an away player's grace
+            period) runs out in ``seconds``; ``(None, None, False)`` when no bot has anything
             to do until the state or the presence changes.
         """
         t = self.table
@@ -341,7 +342,12 @@ class BotDriver:
             return seat, None, False
         # A person: their bot plays the turn once their clock runs out (the turn
         # clock, or for an away person the grace period if that ends first).
-        clock = t.pace.person_clock(now, present=t.seats[seat].present, grace=t.presence.grace_left(seat))
+        present = t.seats[seat].present
+        clock = t.pace.person_clock(now, present=present, grace=t.presence.grace_left(seat))
+        if clock is None and present:
+            # No turn clock: a connected person idle past the idle limit is played for all the same.
+            idle = t.pace.idle_left(now)
+            clock = None if idle is None else ("idle", idle)
         if clock is None:
             return None, None, False
         left = clock[1]

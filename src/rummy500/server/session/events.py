@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from typing import Any
 
 import orjson
@@ -23,19 +23,31 @@ def dumps(value: Any) -> bytes:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
-def label_actions(events: Iterable[dict[str, Any]], names: list[str], auto: Callable[[int], bool]) -> None:
-    """Add the actor's ``name`` and whether a bot played it (``auto``) to each action event.
+def label_actions(
+    events: Iterable[dict[str, Any]],
+    names: list[str],
+    auto: Callable[[int], bool],
+    played_for: Container[int] = frozenset(),
+) -> None:
+    """Add the actor's ``name`` and whether the computer played it (``auto``) to each action event.
 
     Args:
         events: Events from the engine door (changed in place).
         names: Display names by seat.
         auto: Whether a bot played the action of a seat.
+        played_for: Versions (an action event's ``version``) the computer
+            played whatever the seat (a person's turn played for them), as stored.
+
+    >>> events = [{"kind": "action", "seat": 0, "version": 1}, {"kind": "action", "seat": 0, "version": 2}]
+    >>> label_actions(events, ["Ann"], lambda seat: False, played_for={2})
+    >>> [(e["name"], e["auto"]) for e in events]
+    [('Ann', False), ('Ann', True)]
     """
     for event in events:
         if event["kind"] == "action":
             seat = event["seat"]
             event["name"] = names[seat]
-            event["auto"] = auto(seat)
+            event["auto"] = auto(seat) or event.get("version") in played_for
 
 
 class EventLog:

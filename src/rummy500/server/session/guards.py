@@ -3,19 +3,39 @@
 An action goes through, in order: well-formed (:func:`parse_request`), a seat
 (:func:`seat_of`), then under the session's lock the game running, not stale,
 the seat may act now, and legal (:func:`check_move`). A chat line must come
-from a seat and hold some text (:func:`chat_text`). Every check leaves the game
+from a seat and hold some text (:func:`chat_text`), and the seat must not be
+talking faster than :class:`ChatRate` allows. Every check leaves the game
 unchanged; the codes are listed in docs/protocol.md.
 """
 
 from __future__ import annotations
 
+import time
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from rummy500.server.engine import Action, IllegalAction, LiveGame, parse_action
+from rummy500.server.limits import TokenBucket
 from rummy500.server.storage.base import BLANK_LOOKING
 
-__all__ = ["SessionError", "chat_text", "check_move", "clean_name", "clean_text", "parse_request", "seat_of"]
+__all__ = [
+    "CHAT_BURST",
+    "CHAT_LINES_PER_SECOND",
+    "ChatRate",
+    "SessionError",
+    "chat_text",
+    "check_move",
+    "clean_name",
+    "clean_text",
+    "parse_request",
+    "seat_of",
+]
+
+#: Chat lines a second one seat may say over time (all its sockets together, per server process).
+CHAT_LINES_PER_SECOND = 1.0
+#: Chat lines one seat may say at once before :data:`CHAT_LINES_PER_SECOND` applies.
+CHAT_BURST = 5
 
 
 class SessionError(Exception):
@@ -141,3 +161,64 @@ def chat_text(seat: int | None, text: Any, limit: int) -> tuple[int, str]:
     if not clean:
         raise SessionError("bad_message", "empty chat message")
     return speaker, clean
+
+
+class ChatRate:
+    """How fast each seat may chat: :data:`CHAT_BURST` lines at once, then :data:`CHAT_LINES_PER_SECOND`.
+
+    One bucket per seat of a table, whatever socket the lines come through
+    (a seat's several tabs share it), in the waiting room and during the game
+    alike. A line over the limit is refused with ``rate_limited`` (the
+    connection's own message rate still bounds how many refusals a flood
+    gets): it is neither kept nor sent to anyone.
+
+    >>> now = [0.0]
+    >>> rate = ChatRate(clock=lambda: now[0])
+    >>> for _ in range(5):
+    ...     rate.check("t", 1)
+    >>> try:
+    ...     rate.check("t", 1)
+    ... except SessionError as exc:
+    ...     print(exc.code)
+    rate_limited
+    >>> rate.check("t", 2)  # another seat has its own
+    >>> now[0] += 1.0
+    >>> rate.check("t", 1)
+    """
+
+    def __init__(
+        self,
+        rate: float = CHAT_LINES_PER_SECOND,
+        burst: int = CHAT_BURST,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        keep: int = 10_000,
+    ) -> None:
+        """Buckets of ``rate`` lines a second and bursts of ``burst``, on ``clock``.
+
+        ``keep``: past this many seats, the buckets that have refilled are forgotten.
+        """
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.keep = keep
+        self._buckets: dict[tuple[str, int], TokenBucket] = {}
+
+    def check(self, table_id: str, seat: int) -> None:
+        """Spend one of the seat's lines, or refuse the line.
+
+        Raises:
+            SessionError: ``rate_limited``: the seat said too many lines too fast.
+        """
+        key = (table_id, seat)
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self.keep:
+                self._buckets = {k: b for k, b in self._buckets.items() if not b.full()}
+            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst, self.clock)
+        if not bucket.take():
+            raise SessionError(
+                "rate_limited",
+                f"chat is limited to {self.burst} lines at once, then {self.rate:g} a second: "
+                "that line was not sent; send it again in a moment",
+            )

@@ -92,8 +92,13 @@ class ActionStore(Protocol):
     :meth:`append_action` called directly, on the event loop.
     """
 
-    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> datetime | None:
-        """Append one action durably (returning the time stored with it, if known); raise ``ConflictError`` if ``seq`` is taken."""
+    def append_action(
+        self, game_id: str, seq: int, seat: int, action: dict[str, Any], *, auto: bool = False
+    ) -> datetime | None:
+        """Append one action durably, with whether the computer played it (returning the time stored with it, if known).
+
+        Raises ``ConflictError`` if ``seq`` is taken.
+        """
 
     def finish(self, game_id: str, *, record: dict[str, Any], result: dict[str, Any]) -> datetime | None:
         """Store the finished game's record and result (returning the stored ``finished`` time, if known)."""
@@ -684,9 +689,11 @@ class MatchSession:
             if getattr(self.store, "quick_appends", False):
                 # An embedded database that never waits for the disk here
                 # (SQLite in WAL mode): a thread would cost more than the write.
-                stored_at = self.store.append_action(self.game_id, self.version, seat, record)
+                stored_at = self.store.append_action(self.game_id, self.version, seat, record, auto=auto)
             else:
-                stored_at = await asyncio.to_thread(self.store.append_action, self.game_id, self.version, seat, record)
+                stored_at = await asyncio.to_thread(
+                    self.store.append_action, self.game_id, self.version, seat, record, auto=auto
+                )
         except ConflictError as exc:
             if self.shared:
                 # Another process stored this action number first: catch up and
@@ -761,7 +768,6 @@ class MatchSession:
             log.error("game %s: could not read the log: %s", short_id(self.game_id), without_id(exc, self.game_id))
             raise SessionError("unavailable", "the game could not be read; try again") from exc
         applied = 0
-        remote_autoplay = self.presence.remote_autoplay
         for item in stored:
             if item.seq != self.version:
                 continue  # already applied, or a gap the next catch-up fills
@@ -775,7 +781,9 @@ class MatchSession:
                 raise SessionError("unavailable", self.broken) from exc
             applied += 1
             self._after_apply(events, getattr(item, "created", None))
-            label_actions(events, self.game.names, lambda s: self.seats[s].kind == "bot" or s in remote_autoplay)
+            # Marked as stored by the process that played it (a person's turn played for them included).
+            played_for = {self.version} if getattr(item, "auto", False) else frozenset()
+            label_actions(events, self.game.names, lambda s: self.seats[s].kind == "bot", played_for)
             for event in events:
                 self.events.add(event)
         if applied:

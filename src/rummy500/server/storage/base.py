@@ -180,13 +180,17 @@ class StoredAction:
     """One accepted action of the log: number ``seq`` (from 0), seat and RECORD.md verb.
 
     ``created`` is when it was stored (``None`` where the adapter does not
-    say): the last action's is the game's ``finished`` time.
+    say): the last action's is the game's ``finished`` time. ``auto`` is
+    whether the computer played it (a bot's seat, or a person's turn played
+    for them: turn clock run out, away, idle); actions stored before the flag
+    was kept read as ``False``. It is never part of the game's record.
     """
 
     seq: int
     seat: int
     action: dict[str, Any]
     created: datetime | None = None
+    auto: bool = False
 
 
 @dataclass(frozen=True)
@@ -290,18 +294,19 @@ class Storage(ABC):
 
     @abstractmethod
     def vacate(self, game_id: str, seat: int, token_hash: str | None = None) -> None:
-        """Open a person's seat of a table in the lobby again: its name and token are forgotten.
+        """Open a seat of a table in the lobby again: its name and token (or its bot) are forgotten.
 
         Args:
             game_id: The table.
             seat: The seat to open (never seat 0, the creator's).
             token_hash: When given, the seat is opened only if this token still
-                holds it (someone leaving); ``None``: whoever holds it (removed
-                by the table's creator).
+                holds it (someone leaving); ``None``: whoever holds it, a
+                person or a bot (removed by the table's creator).
 
         Raises:
             ConflictError: The table is not in the lobby, or the seat is not a
-                person's seat other than the creator's (or not that token's).
+                seat other than the creator's held by a person (or a bot, when
+                ``token_hash`` is ``None``), or not that token's.
         """
 
     @abstractmethod
@@ -362,8 +367,14 @@ class Storage(ABC):
         """
 
     @abstractmethod
-    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> datetime | None:
+    def append_action(
+        self, game_id: str, seq: int, seat: int, action: dict[str, Any], *, auto: bool = False
+    ) -> datetime | None:
         """Append action number ``seq`` to a running game's log, durably.
+
+        ``auto``: the computer played it (see :attr:`StoredAction.auto`); kept
+        with the action, so every server process, and every page loaded later,
+        marks it alike.
 
         Returns:
             The time stored with it (``None``: the adapter does not say): the

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
@@ -131,6 +132,9 @@ ACTIONS = Table(
     Column("seat", Integer, nullable=False),
     Column("action", _JSON, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
+    # Whether the computer played it (a bot, or a stand-in for a person); added later:
+    # NULL (read as false) in older rows. Never part of the game's record.
+    Column("auto", Boolean),
 )
 
 
@@ -209,12 +213,13 @@ class SqlStorage(Storage):
         schema = engine.get_execution_options().get("schema_translate_map", {}).get(None)
         games, actions = (f'"{schema}".games', f'"{schema}".actions') if schema else ("games", "actions")
         self._append_sql = (
-            f"INSERT INTO {actions} (game_id, seq, seat, action, created) "
-            f"SELECT {mark}, {mark}, {mark}, {mark}, {mark} "
+            f"INSERT INTO {actions} (game_id, seq, seat, action, created, auto) "
+            f"SELECT {mark}, {mark}, {mark}, {mark}, {mark}, {mark} "
             f"WHERE EXISTS (SELECT 1 FROM {games} WHERE id = {mark} AND status = 'running')"
         )
         self._since_sql = (
-            f"SELECT seq, seat, action, created FROM {actions} WHERE game_id = {mark} AND seq >= {mark} ORDER BY seq"
+            f"SELECT seq, seat, action, created, auto FROM {actions} "
+            f"WHERE game_id = {mark} AND seq >= {mark} ORDER BY seq"
         )
         # Each thread's own driver connection for those statements (see _hot).
         self._local = threading.local()
@@ -250,6 +255,7 @@ class SqlStorage(Storage):
         ("games", "public", "BOOLEAN"),
         ("games", "next_table", "VARCHAR(64)"),
         ("seats", "again_from", "INTEGER"),
+        ("actions", "auto", "BOOLEAN"),
     )
 
     def _add_missing_columns(self) -> None:
@@ -411,12 +417,14 @@ class SqlStorage(Storage):
         """See :meth:`Storage.vacate`."""
         with self._failures(), self.engine.begin() as conn:
             self._lock_lobby(conn, game_id)
-            query = update(SEATS).where(SEATS.c.game_id == game_id, SEATS.c.seat == seat, SEATS.c.kind == "human")
-            if token_hash is not None:
-                query = query.where(SEATS.c.token_hash == token_hash)
+            query = update(SEATS).where(SEATS.c.game_id == game_id, SEATS.c.seat == seat)
+            if token_hash is not None:  # someone leaving: only their own seat
+                query = query.where(SEATS.c.kind == "human", SEATS.c.token_hash == token_hash)
+            else:  # the creator removing a person or a bot
+                query = query.where(SEATS.c.kind.in_(("human", "bot")))
             opened = query.values(kind="open", name=None, bot_level=None, token_hash=None, again_from=None)
             if seat == 0 or not conn.execute(opened).rowcount:
-                raise ConflictError(f"seat {seat} is not a player's seat that can be opened")
+                raise ConflictError(f"seat {seat} is not a seat that can be opened")
 
     def play_again(
         self,
@@ -527,14 +535,16 @@ class SqlStorage(Storage):
             row = conn.execute(select(GAMES).where(GAMES.c.id == game_id)).one()
             return self._row(conn, row, with_record=False)
 
-    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> datetime:
+    def append_action(
+        self, game_id: str, seq: int, seat: int, action: dict[str, Any], *, auto: bool = False
+    ) -> datetime:
         """See :meth:`Storage.append_action`.
 
         The hot path of every move: one statement on a pooled driver connection
         (an insert guarded by the game's status, no separate read), committed.
         """
         created = _now()
-        params = (game_id, seq, seat, self._dump_action(action), self._dump_created(created), game_id)
+        params = (game_id, seq, seat, self._dump_action(action), self._dump_created(created), bool(auto), game_id)
         raw = self._hot()
         try:
             cur = raw.cursor()
@@ -599,12 +609,13 @@ class SqlStorage(Storage):
         """See :meth:`Storage.actions`."""
         with self._failures(), self.engine.connect() as conn:
             rows = conn.execute(
-                select(ACTIONS.c.seq, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.created)
+                select(ACTIONS.c.seq, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.created, ACTIONS.c.auto)
                 .where(ACTIONS.c.game_id == game_id)
                 .order_by(ACTIONS.c.seq)
             )
             return [
-                StoredAction(seq=r.seq, seat=r.seat, action=dict(r.action), created=_utc(r.created)) for r in rows
+                StoredAction(seq=r.seq, seat=r.seat, action=dict(r.action), created=_utc(r.created), auto=bool(r.auto))
+                for r in rows
             ]
 
     def actions_since(self, game_id: str, seq: int) -> list[StoredAction]:
@@ -626,6 +637,7 @@ class SqlStorage(Storage):
                 seat=r[1],
                 action=dict(json.loads(r[2]) if isinstance(r[2], str | bytes) else r[2]),
                 created=_utc(self._load_created(r[3])),
+                auto=bool(r[4]),
             )
             for r in rows
         ]
@@ -731,13 +743,30 @@ class SqliteStorage(SqlStorage):
     :meth:`append_action` directly on the event loop (``quick_appends``): a
     trip to a thread would cost more than the write. What may wait for the
     disk, copying the WAL back into the database (a checkpoint), is done by a
-    thread of its own every second, never by a commit.
+    thread of its own every second after any write (a move, a chat line, a
+    table opened, joined, left or started...), never by a commit.
+
+    The file holds the secret seeds of the games being played: a folder this
+    adapter creates is the owner's alone (``0700``), and so is a database file
+    it creates (``0600``; SQLite gives its ``-wal`` and ``-shm`` files the
+    database file's permissions). A file that others may read is used as it
+    is, with a warning.
+
+    A damaged file is refused when it is opened (``PRAGMA quick_check``, which
+    reads every page once, but checks no index against its table: about 0.2 s
+    per 100 MB once the file is in the page cache), so that ``serve`` says so
+    in one line instead of failing on the first read. A file bigger than
+    :attr:`check_whole_below` has only its ``games`` and ``seats`` checked
+    (what the lobby and a start read); damage elsewhere shows as the games it
+    touches failing to load.
     """
 
     #: Appends are quick enough to call from the event loop (see the class docstring).
     quick_appends = True
     #: Seconds between two checkpoints (when something was written).
     checkpoint_every = 1.0
+    #: Database files (with their WAL) up to this many bytes are checked whole when opened.
+    check_whole_below = 512 * 2**20
 
     def __init__(self, url: str) -> None:
         """Open (or create) the SQLite database at ``url`` (``sqlite:///PATH``).
@@ -747,14 +776,10 @@ class SqliteStorage(SqlStorage):
                 the database cannot be opened.
         """
         parsed = _parse_url(url)
-        if parsed.database and parsed.database != ":memory:":
-            folder = Path(parsed.database).parent
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StorageError(
-                    f"cannot create the folder {str(folder)!r} for the database: {exc.strerror or exc}"
-                ) from exc
+        path: Path | None = None
+        if parsed.database and parsed.database != ":memory:" and not parsed.database.startswith("file:"):
+            path = Path(parsed.database)
+            _private_file(path)
         # hide_parameters: errors and logs never show the values written (an
         # action names cards; the seed is secret until the end).
         try:
@@ -778,22 +803,65 @@ class SqliteStorage(SqlStorage):
             cur.execute("PRAGMA busy_timeout=5000")
             cur.close()
 
-        super().__init__(engine)
         self._written = False
+
+        @event.listens_for(engine, "after_cursor_execute")
+        def _wrote(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            # Every write through the engine (the lobby's, chat, the end of a game) is
+            # checkpointed; the hot appends, on driver connections, mark it themselves.
+            if statement.lstrip()[:6].upper() not in ("SELECT", "PRAGMA"):
+                self._written = True
+
+        super().__init__(engine)
+        try:
+            self._check_pages(path)
+        except StorageError:
+            self.engine.dispose()
+            raise
         self._stop_checkpoints = threading.Event()
         self._checkpoints = threading.Thread(target=self._checkpoint_loop, name="sqlite-checkpoint", daemon=True)
         self._checkpoints.start()
 
-    def append_action(self, game_id: str, seq: int, seat: int, action: dict[str, Any]) -> datetime:
+    def append_action(
+        self, game_id: str, seq: int, seat: int, action: dict[str, Any], *, auto: bool = False
+    ) -> datetime:
         """See :meth:`SqlStorage.append_action`; the next checkpoint copies it into the database file."""
-        created = super().append_action(game_id, seq, seat, action)
+        created = super().append_action(game_id, seq, seat, action, auto=auto)
         self._written = True
         return created
 
-    def append_chat(self, game_id: str, line: ChatLine) -> None:
-        """See :meth:`SqlStorage.append_chat`; the next checkpoint copies it into the database file."""
-        super().append_chat(game_id, line)
-        self._written = True
+    def _check_pages(self, path: Path | None) -> None:
+        """Refuse a damaged database file (``PRAGMA quick_check``: the first problem found, if any; see the class).
+
+        Raises:
+            StorageError: The file is damaged (its header and schema may be
+                fine while pages of data are not), naming it.
+        """
+        size = 0
+        if path is not None:
+            for part in (path, path.with_name(path.name + "-wal")):
+                with contextlib.suppress(OSError):
+                    size += part.stat().st_size
+        checks = ["quick_check(1)"] if size <= self.check_whole_below else ["quick_check(games)", "quick_check(seats)"]
+        found: list[Any] = []
+        try:
+            with self.engine.connect() as conn:
+                for check in checks:
+                    found = [row[0] for row in conn.exec_driver_sql(f"PRAGMA {check}")]
+                    if found != ["ok"]:
+                        break
+        except (SQLAlchemyError, self._dbapi.Error) as exc:
+            problem = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        else:
+            if found == ["ok"]:
+                return
+            lines = [line.strip() for f in found for line in str(f).splitlines() if not line.startswith("***")]
+            problem = " ".join(lines) or "no answer"
+        where = repr(str(path)) if path is not None else "the database"
+        raise StorageError(
+            f"the database file {where} is damaged ({problem[:200]}): restore it from a backup, "
+            "or move it away to start with an empty one"
+        )
 
     def _checkpoint_loop(self) -> None:
         while not self._stop_checkpoints.wait(self.checkpoint_every):
@@ -841,6 +909,40 @@ class PostgresStorage(SqlStorage):
         if schema:
             engine = engine.execution_options(schema_translate_map={None: schema})
         super().__init__(engine)
+
+
+def _private_file(path: Path) -> None:
+    """Make the folder (``0700``) and the empty database file (``0600``) of a SQLite database that does not exist yet.
+
+    Only what is created here is made private: an existing folder keeps its
+    permissions, and an existing file that others may read is used as it is,
+    with a warning (``chmod 600`` it, and its ``-wal`` and ``-shm`` files).
+
+    Raises:
+        StorageError: The folder or the file cannot be created.
+    """
+    folder = path.parent
+    if not folder.is_dir():
+        try:
+            # (Only the last folder gets the mode; parents made on the way get the usual one.)
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(
+                f"cannot create the folder {str(folder)!r} for the database: {exc.strerror or exc}"
+            ) from exc
+    try:
+        # An empty file is an empty database to SQLite, which gives the -wal and -shm files its mode.
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        with contextlib.suppress(OSError):
+            if os.name == "posix" and path.stat().st_mode & 0o077:
+                log.warning(
+                    "the database file %s may be read by other users of this machine (it holds the secret deals "
+                    "of the games being played): chmod 600 it and its -wal and -shm files",
+                    path,
+                )
+    except OSError as exc:
+        raise StorageError(f"cannot create the database file {str(path)!r}: {exc.strerror or exc}") from exc
 
 
 def _in_memory(url: URL) -> bool:
