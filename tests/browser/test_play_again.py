@@ -201,10 +201,12 @@ def test_two_players_play_again_and_a_spectator_watches(server, new_page, artifa
     # The finished table's seats still act there (its review, its chat).
     assert _stored(bob, tid) is not None
 
-    # Cal follows the link: a visitor at the next table, with the join form.
+    # Cal follows the link: a visitor at the next table, which Bob's join filled (Ann, Bob and the
+    # bot): told so and that the game shows here, with no join form.
     watch.click()
     cal.wait_for_url(f"{server}/t/{nid}")
-    expect(cal.get_by_test_id("join-name")).to_be_visible()
+    expect(cal.get_by_test_id("table-full")).to_contain_text("This table is full")
+    expect(cal.get_by_test_id("join-name")).to_have_count(0)
 
 
 def test_refusals_are_said_and_a_lost_seat_is_asked_for_again(server, new_page, artifacts):

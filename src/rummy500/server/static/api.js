@@ -136,6 +136,32 @@ export async function yourTablesNow(stored = storedSeats(), max = 30) {
   return rows.sort((a, b) => when(b) - when(a));
 }
 
+/**
+ * The link that brings this browser's seat at a table to another device: the table's page with
+ * the seat and its token in the fragment (`#seat=1&token=…`), which browsers never send to a
+ * server (no access log or proxy sees it). A secret: whoever opens it plays the seat.
+ */
+export function seatLink(tableId, info) {
+  const words = new URLSearchParams({ seat: String(info.seat), token: info.token });
+  return new URL(`/t/${encodeURIComponent(tableId)}#${words}`, location.href).href;
+}
+
+/**
+ * A seat brought by a link of seatLink: {seat, token} from the address's fragment, or null. The
+ * fragment is taken out of the address bar at once (it stays out of the history, and a copied
+ * address does not carry the token on).
+ */
+export function seatFromLink() {
+  const hash = location.hash.replace(/^#/, "");
+  if (!/(^|&)token=/.test(hash)) return null;
+  const words = new URLSearchParams(hash);
+  history.replaceState(history.state, "", location.pathname + location.search);
+  const token = words.get("token")?.trim();
+  const seat = Number(words.get("seat"));
+  if (!token || !Number.isInteger(seat) || seat < 0) return { seat: null, token: null };
+  return { seat, token };
+}
+
 export function forgetSeat(tableId) {
   localStorage.removeItem(`${PREFIX}seat.${tableId}`);
 }

@@ -160,7 +160,9 @@ export function cardEl(code, opts = {}) {
   } else {
     const r = base.slice(0, -1);
     const sym = SUIT_SYMBOLS[base.slice(-1)] ?? "?";
-    corner.innerHTML = `${r === "T" ? "10" : r}<br>${sym}`;
+    // "10" is set condensed (`ten`), about as wide as a "Q": where cards overlap, the strip that
+    // shows a queen's index shows a whole 10 too (never "1(").
+    corner.innerHTML = `${r === "T" ? '<span class="ten">10</span>' : r}<br>${sym}`;
     pip.textContent = sym;
   }
   el.append(corner, pip);

@@ -38,6 +38,43 @@ export class Hand {
     window.rummyHandTrail = this.trail;
     this.el.addEventListener("pointerdown", (e) => this.pointerDown(e));
     this.el.addEventListener("keydown", (e) => this.keyDown(e));
+    // A new width (a phone turned, a zoom, the side column) may fit more or fewer cards on a row.
+    this.fitWidth = 0;
+    this.resizeObserver = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
+      if (this.el.clientWidth !== this.fitWidth) this.fit();
+    }) : null;
+    this.resizeObserver?.observe(this.el);
+  }
+
+  /**
+   * Rows of the fanned hand: each card shows at least a strip as wide as its index (a "10" with its
+   * suit), so the next card never covers it ("1(" for a 10). One row while the width allows that
+   * (the overlap fits the cards to it); where it cannot (a large default font, a narrow window,
+   * many cards) the cards go on two rows or more, as many on each (`rows`, `row-start`).
+   */
+  fit() {
+    const cards = [...this.el.querySelectorAll(".card.in-hand")];
+    this.fitWidth = this.el.clientWidth;
+    let perRow = Math.max(2, cards.length);
+    const first = cards[0];
+    const corner = first?.querySelector(".corner");
+    if (cards.length > 2 && corner && this.fitWidth > 0) {
+      const style = getComputedStyle(this.el);
+      const room = this.fitWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const width = first.getBoundingClientRect().width;
+      const cs = getComputedStyle(corner);
+      // The index's right edge: the corner's inset and padding, then "10" (set condensed: about 1.1 of its font size).
+      const strip = corner.offsetLeft + parseFloat(cs.paddingLeft) + 1.1 * parseFloat(cs.fontSize) + 1;
+      const fits = Math.max(2, Math.floor((room - width) / strip) + 1);
+      if (fits < cards.length) {
+        const rows = Math.ceil(cards.length / fits);
+        perRow = Math.ceil(cards.length / rows);
+      }
+    }
+    const rows = perRow < cards.length;
+    this.el.classList.toggle("rows", rows);
+    this.el.style.setProperty("--n", String(perRow));
+    cards.forEach((c, i) => c.classList.toggle("row-start", rows && i > 0 && i % perRow === 0));
   }
 
   static keysOf(cards) {
@@ -187,7 +224,6 @@ export class Hand {
     const active = focusKey ?? document.activeElement?.dataset?.key;
     // A big hand overlaps like a held fan so it stays on one or two rows.
     this.el.classList.toggle("many", this.order.length > 10);
-    this.el.style.setProperty("--n", String(Math.max(2, this.order.length)));
     const old = this.els ?? new Map();
     const els = new Map();
     const count = {};
@@ -241,6 +277,7 @@ export class Hand {
         h("p", { class: "hint" }, `Your ${this.faceDown} cards lie face down until the dealer has nominated what jokers do.`),
       ]));
     } else if (!this.order.length) this.el.append(h("p", { class: "hint empty" }, "No cards in hand."));
+    this.fit();
     if (active) this.el.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus({ preventScroll: true });
   }
 

@@ -4,6 +4,7 @@
 
 import {
   api, seatFor, storeSeat, forgetSeat, storedName, storeName, leaveSeat, removeSeat, noteLeaving, unnoteLeaving, leftHere,
+  seatLink, seatFromLink,
 } from "./api.js";
 import { cardEl, cardText, cardLabel, suitedText, listWords, baseCard } from "./cards.js";
 import {
@@ -47,6 +48,9 @@ export function renderTable(root, tableId) {
  */
 let arrival = null;
 
+/** The most of the window's height the pinned hand area may take; a taller one scrolls with the table. */
+const HAND_MAX_SHARE = 0.5;
+
 /** How to rearrange the hand: touch screens drag; keyboards also have Shift+arrows. */
 const REARRANGE = window.matchMedia?.("(pointer: coarse)").matches ? "drag" : "drag, or Shift+arrows";
 
@@ -54,6 +58,14 @@ class TablePage {
   constructor(root, tableId) {
     this.root = root;
     this.tableId = tableId;
+    // A seat brought from another device (its link's fragment, seatLink): kept as this table's seat
+    // until the server refuses its token (onFatal: the seat this browser had before comes back).
+    this.linked = null;         // {prev, bad}: the seat the link replaced; `bad`: the link held none
+    const brought = seatFromLink();
+    if (brought && brought.token !== seatFor(tableId)?.token) {
+      this.linked = { prev: seatFor(tableId), bad: !brought.token };
+      if (brought.token) storeSeat(tableId, { seat: brought.seat, token: brought.token, creator: brought.seat === 0, fromLink: true });
+    }
     this.me = seatFor(tableId); // {seat, token, name, creator} or null
     this.table = null;          // table info (REST or state.table)
     this.view = null;
@@ -115,12 +127,24 @@ class TablePage {
     // meld scrolled into view stops above the hand instead of under it.
     this.handObserver = typeof ResizeObserver === "function" ? new ResizeObserver(() => this.measureHand()) : null;
     this.handObserver?.observe(this.myArea);
+    // The window's height changes the hand's share of it (a phone turned, a zoom) without resizing the hand.
+    this.onResize = () => this.measureHand();
+    window.addEventListener("resize", this.onResize);
   }
 
-  /** Publish the sticky hand area's height as --hand-h (0 while it does not stick). */
+  /**
+   * Publish the sticky hand area's height as --hand-h (0 while it does not stick). On a short
+   * screen (a phone held sideways, a laptop zoomed to 200 %, a large default font) the hand
+   * area would hide most of the table (the status line, the stock, the pile and its Take):
+   * when it would take more than HAND_MAX_SHARE of the window, it is not pinned
+   * (`hand-loose`) and scrolls with the board.
+   */
   measureHand() {
-    const sticky = !this.board.hidden && !this.myArea.hidden && !this.board.classList.contains("summary-open");
-    const px = sticky ? Math.ceil(this.myArea.getBoundingClientRect().height) : 0;
+    const open = !this.board.hidden && !this.myArea.hidden && !this.board.classList.contains("summary-open");
+    const height = open ? this.myArea.getBoundingClientRect().height : 0;
+    const loose = open && height > window.innerHeight * HAND_MAX_SHARE;
+    this.board.classList.toggle("hand-loose", loose);
+    const px = open && !loose ? Math.ceil(height) : 0;
     document.documentElement.style.setProperty("--hand-h", `${px}px`);
   }
 
@@ -136,6 +160,8 @@ class TablePage {
     });
     this.connBadge = h("span", { class: "conn", dataset: { testid: "conn-status" }, "aria-live": "polite" }, "connecting\u2026");
     this.titleEl = h("span", { class: "table-title" }, `Table ${this.tableId}`);
+    // How many people watch the table without a seat (the table's `spectators`): players are told.
+    this.watchEl = h("span", { class: "watching", hidden: true, dataset: { testid: "spectators" } });
     this.errorBanner = h("div", { class: "error-banner", role: "alert", hidden: true, dataset: { testid: "error-banner" } });
     this.waiting = h("section", { class: "waiting panel", hidden: true, dataset: { testid: "waiting-room" } });
     this.players = h("section", { class: "players", "aria-label": "Players", dataset: { testid: "players" } });
@@ -220,9 +246,24 @@ class TablePage {
       this.meldsEl,
       this.myArea,
     ]);
+    // The seat's link for another device (seatLink): closed until asked for, as it is a secret.
+    this.deviceLink = h("input", { type: "text", readonly: true, id: "device-link", value: "", dataset: { testid: "device-link" } });
+    this.deviceCopy = h("button", { type: "button", "aria-label": "Copy the link to your seat", dataset: { testid: "copy-device-link" } }, "Copy");
+    this.deviceCopy.addEventListener("click", () => this.copyField(this.deviceLink, this.deviceCopy, "Link copied. Keep it to yourself."));
+    // (Its content is hidden while it is closed: out of the Tab order, as a closed panel's should be.)
+    const deviceBody = h("div", { hidden: true }, [
+      h("p", { class: "hint" }, "Open this link on your phone, tablet or another computer to play your seat there too: this device keeps it as well."),
+      h("p", { class: "secret", dataset: { testid: "device-secret" } }, "Keep it secret: anyone who opens it plays your seat. Send it only to yourself."),
+      h("label", { for: "device-link" }, "Your seat's link"),
+      h("div", { class: "row" }, [this.deviceLink, this.deviceCopy]),
+    ]);
+    this.devicePanel = h("details", { class: "panel device", hidden: true, dataset: { testid: "device-panel" } }, [
+      h("summary", {}, h("h2", {}, "Play on another device")), deviceBody]);
+    this.devicePanel.addEventListener("toggle", () => { deviceBody.hidden = !this.devicePanel.open; });
     this.side = h("aside", { class: "side" }, [
       h("section", { class: "panel" }, [h("h2", {}, "Scores"), this.scores.el]),
       this.chatPanel,
+      this.devicePanel,
       h("section", { class: "panel" }, [
         h("details", { dataset: { testid: "rules-panel" } }, [h("summary", {}, h("h2", {}, "Rules at this table")), this.rulesList]),
         h("a", { href: "/#rules", target: "_blank" }, "How to play Rummy 500")]),
@@ -233,6 +274,7 @@ class TablePage {
         h("a", { href: "/", class: "brand" }, ["Rummy ", h("span", { class: "accent" }, "500")]),
         this.titleEl,
         this.connBadge,
+        this.watchEl,
         h("a", { href: "/#rules", class: "nav", target: "_blank" }, "Rules"),
         this.muteBtn(),
         h("a", { href: "/#replays", class: "nav2" }, "Replays"),
@@ -270,6 +312,8 @@ class TablePage {
     this.destroyed = true;
     this.conn?.close();
     this.handObserver?.disconnect();
+    window.removeEventListener("resize", this.onResize);
+    this.hand.resizeObserver?.disconnect();
     this.chatObserver?.disconnect();
     clearTimeout(this.chatTimer);
     for (const t of this.goneTimers.values()) clearTimeout(t);
@@ -303,6 +347,14 @@ class TablePage {
     if (s === "reconnecting" && this.dropCode === 4429) text = secs ? `too many tabs \u2014 retrying in ${secs}s` : "too many tabs \u2014 trying again\u2026";
     this.connBadge.textContent = text;
     this.connBadge.className = `conn ${s}`;
+    if (s === "connected" && this.linked && this.me?.fromLink) {
+      // The server took the token the link brought: the seat is on this device now.
+      this.linked = null;
+      const { fromLink, ...seat } = this.me;
+      this.me = seat;
+      storeSeat(this.tableId, seat);
+      toast(`Your seat is on this device now${this.me.name ? ` (${this.me.name})` : ""}.`);
+    }
     if (s === "connected" && this.dropCode) {
       // Back after the server dropped us: the message is no longer true.
       this.dropCode = null;
@@ -336,13 +388,34 @@ class TablePage {
       this.me = { ...this.me, title: name }; // "Your tables" in the lobby lists names, not ids
       storeSeat(this.tableId, this.me);
     }
+    // A seat brought by a link has its name from the table.
+    const myName = this.me && Array.isArray(this.table.seats) ? this.table.seats[this.me.seat]?.name : null;
+    if (this.me && !this.me.name && myName) {
+      this.me = { ...this.me, name: myName };
+      storeSeat(this.tableId, this.me);
+    }
+    if (this.linked?.bad) this.linkRefused();
     this.seatNews();
+    this.renderWatching();
+    this.renderDevice();
     if (!this.view) this.renderWaiting();
     this.renderPlayers();
     this.renderRules(); // in the waiting room too: people see the house rules before they start
     this.scores.setNames(this.names(), this.sides());
     this.noteNextTable();
     this.renderChatCount(); // the table's chat limit (settings.chat_max_chars) may have come with it
+  }
+
+  /** "2 watching" in the top bar while anyone watches without a seat (this page too, when it has none). */
+  renderWatching() {
+    const n = Number(this.table?.spectators) || 0;
+    this.watchEl.hidden = n < 1;
+    if (n < 1) return;
+    const people = n === 1 ? "1 person is" : `${n} people are`;
+    this.watchEl.title = `${people} watching this table without a seat${this.mySeat() === null ? " (you too)" : ""}`;
+    if (this.watchEl.textContent === `${n} watching`) return;
+    // On a phone the word goes to screen readers only (style.css): the eye and the number show.
+    setContent(this.watchEl, [String(n), h("span", { class: "w-words" }, " watching")]);
   }
 
   names() {
@@ -485,9 +558,17 @@ class TablePage {
   // ---------------------------------------------------------- waiting room
   renderWaiting() {
     const w = this.waiting;
+    // No open seat (the creator filled the others with bots, the lobby's default, or people took
+    // them): nobody else can join, and the room says so instead of offering a join that fails.
+    const taken = (s) => {
+      const info = this.seatInfo(s);
+      return info.kind ? info.kind !== "open" : !!(info.bot || info.name);
+    };
+    const seats = this.seatCount();
+    const full = Array.isArray(this.table?.seats) && [...Array(seats).keys()].every(taken);
     // The join form survives a re-render (every table message re-renders the
     // room): a name being typed, or a click on "Join", is never lost to one.
-    const keep = !this.me && !this.isStarted() && this.joinBox?.parentNode === w ? this.joinBox : null;
+    const keep = !this.me && !this.isStarted() && !full && this.joinBox?.parentNode === w ? this.joinBox : null;
     // A control focused in the room gets the focus back once the room is drawn again (by its test id).
     const active = document.activeElement;
     const inRoom = !!active && w.contains(active) && !keep?.contains(active);
@@ -519,6 +600,9 @@ class TablePage {
     // The creator frees another person's seat (never a bot's, never an open one); a second press confirms.
     const creator = !!this.me && me === 0;
     const removable = (s) => creator && s !== 0 && this.seatInfo(s).kind === "human";
+    // ... and turns a bot's seat into an open one, for a person to take (no confirmation: the seat
+    // gets a bot again at the start if nobody takes it).
+    const openable = (s) => creator && s !== 0 && this.seatInfo(s).kind === "bot";
     if (this.removeAsk && !(removable(this.removeAsk.seat) && names[this.removeAsk.seat] === this.removeAsk.name)) this.removeAsk = null;
     // "Bob's seat is open again" is said until someone takes that seat.
     if (this.seatNote?.openSeat !== undefined && this.seatInfo(this.seatNote.openSeat).kind !== "open") this.seatNote = null;
@@ -526,15 +610,15 @@ class TablePage {
     for (let s = 0; s < n; s++) {
       const info = this.seatInfo(s);
       const bot = info.bot;
-      const taken = info.kind ? info.kind !== "open" : !!(bot || info.name);
-      const label = bot ? `${names[s]} (bot \u2014 ${bot})` : taken ? names[s] : "open seat";
+      const label = bot ? `${names[s]} (bot \u2014 ${bot})` : taken(s) ? names[s] : "open seat";
       // Who is here now (the server's `connected`): a person who closed the page is "not here".
       const here = s === me || info.connected !== false;
       const presence = info.kind === "human" ? h("span", {
         class: `presence ${here ? "here" : "gone"}`, dataset: { testid: `presence-${s}` },
       }, [h("span", { class: "sr-only" }, ", "), here ? "here" : "not here"]) : null;
-      list.append(h("li", { class: taken ? "taken" : "open" }, [
-        label, s === me ? h("span", { class: "you" }, " (you)") : null, presence, removable(s) ? this.removeControls(s, names[s]) : null]));
+      list.append(h("li", { class: taken(s) ? "taken" : "open" }, [
+        label, s === me ? h("span", { class: "you" }, " (you)") : null, presence,
+        removable(s) ? this.removeControls(s, names[s]) : openable(s) ? this.openSeatControl(s, names[s]) : null]));
     }
     const removeError = this.removeError ? h("p", {
       class: "field-error", role: "alert", tabindex: "-1", dataset: { testid: "remove-error" },
@@ -551,30 +635,17 @@ class TablePage {
     // Named by the words over it (its label), which say what the link is for.
     const inviteInput = h("input", { type: "text", readonly: true, value: invite, id: "invite-link", dataset: { testid: "invite-link" } });
     const copy = h("button", { type: "button", dataset: { testid: "copy-invite" } }, "Copy");
-    copy.addEventListener("click", async () => {
-      let copied = false;
-      try {
-        await navigator.clipboard.writeText(invite);
-        copied = true;
-      } catch {
-        // No clipboard API (a page not served over HTTPS, an older browser): the selection is copied.
-        inviteInput.select();
-        try {
-          copied = !!document.execCommand?.("copy");
-        } catch {
-          copied = false;
-        }
-      }
-      toast(copied ? "Invite link copied." : "Select the link and copy it.", copied ? "info" : "error");
-      // Copied: the keyboard stays on Copy (the copy command needed the link selected, focused);
-      // not copied: the link stays selected, focused, for the player to copy.
-      if (!copied) return;
-      if (document.activeElement === inviteInput) copy.focus();
-      copy.textContent = "Copied";
-      clearTimeout(this.copiedTimer);
-      this.copiedTimer = setTimeout(() => { copy.textContent = "Copy"; }, 2500);
-    });
+    copy.addEventListener("click", () => this.copyField(inviteInput, copy, "Invite link copied."));
     const inviteBox = (words) => h("div", { class: "invite" }, [h("label", { for: "invite-link" }, words), h("div", { class: "row" }, [inviteInput, copy])]);
+    // The table is full: the link only lets people watch, and the room says how a seat opens.
+    const bots = [...Array(n).keys()].filter((s) => s !== 0 && this.seatInfo(s).kind === "bot").length;
+    const fullWords = !full ? null : h("p", { class: "table-full", dataset: { testid: "table-full" } }, creator
+      ? `The table is full: every seat has a player${bots ? " or a bot" : ""}, so nobody else can join. ${bots
+        ? "To let someone in, press Open seat beside a bot: its seat opens for the next person to join with the invite link."
+        : "To let someone in, remove a player."}`
+      : this.me
+        ? "The table is full: every seat is taken, so nobody else can join. Anyone who opens the link can watch."
+        : `This table is full: every seat has a player${bots ? " or a bot" : ""}, so you cannot join. You can watch here: the game shows on this page once ${host} starts it.`);
     // Before the join form (kept across re-renders) and after it: a visitor (who came by the
     // link) reads whose table it is and takes a seat first; the invite link comes last for them.
     const before = [this.unreadBtns[1]];
@@ -592,13 +663,15 @@ class TablePage {
     }
     if (this.me) {
       this.joinBox = null;
-      before.push(h("h2", { tabindex: "-1", dataset: { testid: "waiting-heading" } }, "Waiting for players"), list, removeError);
-      before.push(inviteBox(me === 0 ? "Invite link \u2014 send it to the people you want to play with"
-        : "Invite link \u2014 send it to anyone else you want to bring along"));
+      before.push(h("h2", { tabindex: "-1", dataset: { testid: "waiting-heading" } }, full ? "Ready to start: the table is full" : "Waiting for players"),
+        list, removeError, fullWords);
+      before.push(inviteBox(full ? "Link to watch \u2014 the table is full: whoever opens it can watch the game"
+        : me === 0 ? "Invite link \u2014 send it to the people you want to play with"
+          : "Invite link \u2014 send it to anyone else you want to bring along"));
       const startBtn = h("button", { type: "button", class: "primary", dataset: { testid: "start-game" } }, "Start the game");
       startBtn.addEventListener("click", () => this.startGame(startBtn));
       if (this.me.seat === 0) {
-        before.push(h("p", { class: "hint" }, "Open seats are filled with bots when you start."), startBtn);
+        before.push(full ? null : h("p", { class: "hint" }, "Open seats are filled with bots when you start."), startBtn);
       } else {
         before.push(hostGone ? h("p", { class: "hint" }, `You sit at seat ${this.me.seat + 1}.`)
           : h("p", { class: "hint", dataset: { testid: "host-line" } }, `You sit at seat ${this.me.seat + 1}. ${host} (who created the table) starts the game.`),
@@ -607,11 +680,17 @@ class TablePage {
     } else {
       before.push(h("h2", { tabindex: "-1", dataset: { testid: "visitor-heading" } }, title ? `You are invited: ${title}` : "You are invited to a game of Rummy 500"),
         h("p", { dataset: { testid: "visitor-intro" } }, `${host} set up this table and starts the game once everyone is here. Seats:`),
-        list, hostWords());
-      after.push(inviteBox("Invite link \u2014 to bring someone else along too"));
+        list, hostWords(), fullWords);
+      if (full) {
+        // No join form to fail with "the table is full": the visitor watches.
+        this.joinBox = null;
+        before.push(h("p", { class: "hint" }, "Have a seat here already? It is on the device and browser you joined from: "
+          + "its Play on another device link brings it here."));
+      }
+      after.push(inviteBox(full ? "Link to watch \u2014 to bring someone else along to watch" : "Invite link \u2014 to bring someone else along too"));
     }
     for (const node of before) if (node) w.insertBefore(node, keep);
-    if (!this.me && !keep) {
+    if (!this.me && !keep && !full) {
       const nameIn = h("input", {
         type: "text", maxlength: "24", value: this.joinName ?? storedName(), placeholder: "Your name", "aria-label": "Your name",
         "aria-describedby": "join-error", autocomplete: "nickname", dataset: { testid: "join-name" },
@@ -645,6 +724,62 @@ class TablePage {
       // or disabled: the focus goes to what just happened, else the room's heading, else its list.
       (w.querySelector("[data-testid=seat-note]") ?? w.querySelector("[data-testid=waiting-heading], [data-testid=visitor-heading]")
         ?? this.focusList(list))?.focus();
+    }
+  }
+
+  /** Copy a link field's text (Copy beside the invite link, the seat's link); ``done``: the toast's words. */
+  async copyField(input, button, done) {
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(input.value);
+      copied = true;
+    } catch {
+      // No clipboard API (a page not served over HTTPS, an older browser): the selection is copied.
+      input.select();
+      try {
+        copied = !!document.execCommand?.("copy");
+      } catch {
+        copied = false;
+      }
+    }
+    toast(copied ? done : "Select the link and copy it.", copied ? "info" : "error");
+    // Copied: the keyboard stays on Copy (the copy command needed the link selected, focused);
+    // not copied: the link stays selected, focused, for the player to copy.
+    if (!copied) return;
+    if (document.activeElement === input) button.focus();
+    button.textContent = "Copied";
+    clearTimeout(button.copiedTimer);
+    button.copiedTimer = setTimeout(() => { button.textContent = "Copy"; }, 2500);
+  }
+
+  /** The seat's link for another device, while this browser holds a seat here (none for a visitor). */
+  renderDevice() {
+    const me = this.me?.token ? this.me : null;
+    this.devicePanel.hidden = !me;
+    const link = me ? seatLink(this.tableId, me) : "";
+    if (this.deviceLink.value !== link) this.deviceLink.value = link;
+  }
+
+  /**
+   * The seat a link brought (seatFromLink) was refused: the token is wrong, old, or its seat was
+   * given back or freed. The seat this browser had before comes back (else it watches), and the
+   * page says so plainly (a note in the waiting room, the banner in a game).
+   */
+  linkRefused() {
+    const prev = this.linked?.prev ?? null;
+    this.linked = null;
+    if (this.me?.fromLink) forgetSeat(this.tableId);
+    if (prev) storeSeat(this.tableId, prev);
+    this.me = prev;
+    const text = `The link you opened holds no seat at this table: it is not whole, or it is old (its seat was given back or freed). ${
+      prev ? "This browser keeps the seat it had." : this.isStarted() ? "You are watching." : "You are watching: join with your name, or ask for a new link."}`;
+    this.renderDevice();
+    if (this.isStarted()) {
+      this.showBanner(text, true);
+    } else {
+      this.seatNote = { text, alert: true, focus: true };
+      this.joinBox = null;
+      if (this.table) this.renderWaiting();
     }
   }
 
@@ -702,7 +837,21 @@ class TablePage {
     return box;
   }
 
-  async removeSeat(s, name) {
+  /** The creator's Open seat beside a bot: its seat becomes open for a person (POST .../seats/N/remove). */
+  openSeatControl(s, name) {
+    const busy = this.removing === s;
+    return h("button", {
+      type: "button", class: "chip seat-open", disabled: busy, dataset: { testid: `open-seat-${s}` },
+      "aria-label": `Open seat ${s + 1} (${name} leaves it) for a person to join`,
+      onclick: () => {
+        this.removeError = null;
+        this.seatNote = null;
+        this.removeSeat(s, name, { bot: true });
+      },
+    }, busy ? "Opening\u2026" : "Open seat");
+  }
+
+  async removeSeat(s, name, { bot = false } = {}) {
     if (this.removing !== null || !this.me) return;
     this.removing = s;
     this.quietSeats.add(s); // the note says it (the table message may come before the answer)
@@ -711,7 +860,12 @@ class TablePage {
       const t = await removeSeat(this.tableId, s, this.me.token);
       this.removeAsk = null;
       this.removeError = null;
-      this.seatNote = { text: `${name}'s seat is open again: the next person to join with the invite link takes it.`, openSeat: s, focus: true };
+      this.seatNote = {
+        text: bot
+          ? `Seat ${s + 1} is open (${name} left it): the next person to join with the invite link takes it. Seats still open when you start get bots.`
+          : `${name}'s seat is open again: the next person to join with the invite link takes it.`,
+        openSeat: s, focus: true,
+      };
       this.focusNext = null;
       this.removing = null;
       if (t && typeof t === "object" && !this.view) this.setTable(t);
@@ -726,7 +880,7 @@ class TablePage {
         return;
       }
       this.renderWaiting();
-      (this.waiting.querySelector(`[data-testid=remove-seat-${s}]`) ?? this.waiting.querySelector("[data-testid=remove-error]"))?.focus();
+      (this.waiting.querySelector(`[data-testid=${bot ? "open" : "remove"}-seat-${s}]`) ?? this.waiting.querySelector("[data-testid=remove-error]"))?.focus();
     }
   }
 
@@ -781,6 +935,7 @@ class TablePage {
     // Another tab of this browser may have joined again meanwhile: its seat is kept.
     if (had && seatFor(this.tableId)?.token === had.token) forgetSeat(this.tableId);
     this.me = null;
+    this.renderDevice();
     this.joinName = had?.name ?? null;
     this.removeAsk = null;
     this.removeError = null;
@@ -1221,6 +1376,12 @@ class TablePage {
   onFatal(reason, code) {
     this.dropCode = null;
     this.setConn("offline");
+    if (code === 4401 && this.linked && this.me?.fromLink) {
+      // The seat a link brought does not exist: say so, and watch (or take back this browser's seat).
+      this.linkRefused();
+      this.connect();
+      return;
+    }
     if (this.me && code === 4401 && this.leaving) {
       // The seat given back by this page's Leave: its answer says the rest.
       this.leaveKilled = true;
@@ -1239,6 +1400,7 @@ class TablePage {
       // The stored seat token is no longer valid: watch instead.
       forgetSeat(this.tableId);
       this.me = null;
+      this.renderDevice();
       this.renderAgain(); // no Play again without a seat
       this.showBanner(`${reason} You are now watching.`);
       this.connect();
@@ -1549,6 +1711,8 @@ class TablePage {
         this.pileDepth = this.pileDepth === depth ? null : depth;
         this.renderPile();
         this.renderActions();
+        // Take and Cancel come into view, above the pinned hand (the page's scroll padding).
+        if (this.pileDepth) this.showPilePreview();
       });
       this.pileEl.append(el);
     });
@@ -1557,6 +1721,18 @@ class TablePage {
     requestAnimationFrame(() => { this.pileEl.scrollLeft = this.pileEl.scrollWidth; });
     this.renderPilePreview();
     if (kept) this.focusPileButton(kept);
+  }
+
+  /**
+   * Bring the pile's preview (what comes with the card, Take, Cancel) into view: the page's
+   * scroll padding (--hand-h) keeps it above the pinned hand. Scrolled only as far as needed.
+   */
+  showPilePreview() {
+    const row = this.pilePreview.querySelector(".row") ?? this.pilePreview;
+    const box = row.getBoundingClientRect();
+    const handTop = this.board.classList.contains("hand-loose") || this.board.classList.contains("summary-open")
+      ? window.innerHeight : this.myArea.getBoundingClientRect().top;
+    if (box.bottom > Math.min(handTop, window.innerHeight) || box.top < 0) this.pilePreview.scrollIntoView({ block: "nearest" });
   }
 
   /** Focus the stock's, the pile's or the preview's button ``testid``, where it is enabled. */
@@ -1856,9 +2032,14 @@ class TablePage {
     const bonusCol = summary.seats.some((x) => x.bonus);
     const sides = this.sides();
     const seatRow = (x) => h("tr", { dataset: { testid: `summary-${x.seat}` } }, [
-      h("th", { scope: "row" }, [names[x.seat], x.seat === this.mySeat() && this.view?.hand != null ? h("span", { class: "you" }, " (you)") : null,
-        x.seat === summary.went_out ? h("span", { class: "out" }, " \u2605 out") : null,
-        x.seat === summary.masters ? h("span", { class: "out", dataset: { testid: "summary-masters-tag" } }, " \u00B7 Master's Hand") : null,
+      h("th", { scope: "row" }, [
+        // The name and its marks on one line; on a phone a long name is cut short ("…", all of it
+        // in its title and in what a screen reader reads), so the figures beside it always show.
+        h("span", { class: "sum-who" }, [
+          h("span", { class: "sum-name", title: names[x.seat] }, names[x.seat]),
+          x.seat === this.mySeat() && this.view?.hand != null ? h("span", { class: "you" }, " (you)") : null,
+          x.seat === summary.went_out ? h("span", { class: "out" }, " \u2605 out") : null,
+          x.seat === summary.masters ? h("span", { class: "out", dataset: { testid: "summary-masters-tag" } }, " \u00B7 Master's Hand") : null]),
         // Each row of cards says what it is: the cards left in hand (they count against), the melds (for).
         x.hand.length ? h("div", { class: "left-cards", role: "group", "aria-label": `left in hand: ${x.hand.map(cardLabel).join(", ")}` },
           [h("span", { class: "what", "aria-hidden": "true" }, "left in hand"), ...x.hand.map((c) => cardEl(c, { small: true }))]) : null,
