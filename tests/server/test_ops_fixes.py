@@ -430,3 +430,49 @@ def test_a_redis_outage_is_logged_once_per_kind_and_its_end_once(caplog: pytest.
             await cluster.close()
 
     asyncio.run(scenario())
+
+
+def test_the_bus_listener_says_a_redis_outage_once_and_its_end_once(caplog: pytest.LogCaptureFixture) -> None:
+    # It logged a warning at every reconnection try (one every 5 s at most) for the whole outage.
+    from rummy500.server.bus import RedisBus
+
+    class Down(ConnectionError):
+        pass
+
+    class FakePubSub:
+        def __init__(self, owner: FakeSub) -> None:
+            self.owner = owner
+
+        async def subscribe(self, channel: str) -> None:
+            self.owner.tries += 1
+            if self.owner.tries <= 4:
+                raise Down("Connection refused")
+
+        async def get_message(self, **_: object) -> None:
+            bus._closing = True  # back and listening: the test is over
+            return None
+
+        async def aclose(self) -> None:
+            return None
+
+    class FakeSub:
+        tries = 0
+
+        def pubsub(self, **_: object) -> FakePubSub:
+            return FakePubSub(self)
+
+    bus = RedisBus("redis://127.0.0.1:1/0", node="quiet")  # nothing connects until start()
+    bus._sub = FakeSub()  # type: ignore[assignment]
+
+    async def listen() -> None:
+        ready = asyncio.Event()
+        await asyncio.wait_for(bus._listen(ready), timeout=10)
+        assert ready.is_set()
+
+    with caplog.at_level(logging.DEBUG, logger="rummy500.server.bus.redis_bus"):
+        asyncio.run(listen())
+    said = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "rummy500.server.bus.redis_bus"]
+    warnings = [m for level, m in said if level == logging.WARNING]
+    assert len(warnings) == 1 and warnings[0].startswith("bus: lost Redis (Connection refused); reconnecting in"), said
+    assert [m for level, m in said if level == logging.INFO] == ["bus: Redis is back"]
+    assert len([m for level, m in said if level == logging.DEBUG and "lost Redis" in m]) == 3

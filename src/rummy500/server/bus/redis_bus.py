@@ -257,12 +257,16 @@ class RedisBus(Bus):
     async def _listen(self, ready: asyncio.Event) -> None:
         inbox = self._k("inbox", self.node)
         connected_before = False
+        lost = False  # an outage is under way: said once when it starts and once when it ends
         delay = 0.1
         while not self._closing:
             pubsub: PubSub = self._sub.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(inbox)
                 ready.set()
+                if lost:
+                    log.info("bus: Redis is back")
+                    lost = False
                 if connected_before and self._handler is not None:
                     # Notices published while we were away are lost: recheck every table.
                     self._handler(Notice("resync", ""))
@@ -276,7 +280,10 @@ class RedisBus(Bus):
                 raise
             except Exception as exc:  # noqa: BLE001 - Redis went away: retry
                 if not self._closing:
-                    log.warning("bus: lost Redis (%s); reconnecting in %.1fs", exc, delay)
+                    # Once per outage: each later try (every 5 s at most) only at debug level.
+                    say = log.debug if lost else log.warning
+                    say("bus: lost Redis (%s); reconnecting in %.1fs", exc, delay)
+                    lost = True
             finally:
                 with contextlib.suppress(Exception, asyncio.CancelledError):
                     await pubsub.aclose()
