@@ -73,7 +73,11 @@ class TokenBucket:
 
 def client_key(scope: Scope) -> str:
     """The client a connection counts against: its peer address."""
-    client = scope.get("client")
+    return peer_key(scope.get("client"))
+
+
+def peer_key(client: Any) -> str:
+    """A peer's ``(host, port)`` as the client it counts as (its address), ``unknown`` if none."""
     return str(client[0]) if client else "unknown"
 
 
@@ -291,7 +295,7 @@ def guarded_http(*, header_timeout: float, connections_per_client: int) -> type[
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
-            key = str(self.client[0]) if self.client else "unknown"
+            key = peer_key(self.client)
             counts = held.setdefault(self.server_state, {})
             if counts.get(key, 0) >= connections_per_client:
                 transport.write(_TOO_MANY_CONNECTIONS)
