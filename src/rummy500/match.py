@@ -14,11 +14,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, SupportsIndex, TypeVar
 
 from rummy500.actions import Action, Decline, Reshuffle
-from rummy500.cards import Card, natural_cards
+from rummy500.cards import Card
 from rummy500.events import Dealt, Event, GameOver
 from rummy500.rules import FirstDealer, NextDealer, Rules
 from rummy500.scoring import game_status
-from rummy500.state import Decision, IllegalAction, Phase, RoundState, seat_number
+from rummy500.state import Decision, IllegalAction, Phase, RoundState, deck_naturals, seat_number
 from rummy500.views import View
 
 __all__ = ["Match", "RoundLog", "cut_for_dealer", "final_bonus_to"]
@@ -54,8 +54,11 @@ class RoundLog:
 
 
 def cut_for_dealer(rules: Rules, rng: random.Random) -> int:
-    """Cut for the first dealer: highest card deals (``low_card``: lowest, ace low); ties cut again."""
-    pack = natural_cards()
+    """Cut for the first dealer: highest card deals (``low_card``: lowest, ace low); ties cut again.
+
+    Each seat cuts one card of a deck of the pack in play (7 to ace under ``short_pack``).
+    """
+    pack = deck_naturals(rules)
     while True:
         cut = rng.sample(pack, rules.players)
         ranks = [c.rank for c in cut]

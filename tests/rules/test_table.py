@@ -154,6 +154,28 @@ def test_first_dealer_low_card_gives_the_deal_to_the_lowest_cut(cut, high, low):
     assert match.state.public.dealer == low and match.record()["rounds"][0]["dealer"] == low
 
 
+class _Watch(random.Random):
+    """A seeded rng that keeps every population the cut draws from."""
+
+    def __init__(self) -> None:
+        super().__init__(11)
+        self.populations: list[list] = []
+
+    def sample(self, population, k, **kw):
+        self.populations.append(list(population))
+        return super().sample(population, k, **kw)
+
+
+def test_the_cut_under_short_pack_shows_only_cards_of_the_short_pack():
+    rules = Rules.from_mapping({"players": 4, "short_pack": True})
+    for seed in range(30):
+        rng = _Watch()
+        rng.seed(seed)
+        cut_for_dealer(rules, rng)
+        cut_cards = {c for pop in rng.populations for c in pop}
+        assert len(cut_cards) == 32 and all(c.rank == 1 or c.rank >= 7 for c in cut_cards)
+
+
 # ----------------------------------------------------------------- next_dealer
 def test_next_dealer_round_winner_deals_the_next_round():
     first = ["AS 2D", "KD 9S", "7C 7D 7H"]
