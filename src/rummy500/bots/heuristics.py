@@ -46,6 +46,8 @@ DENY_WEIGHT = 0.3
 RECYCLE_KEEP = 8.0
 #: (The stock spent, play going on) the share of a discard's danger still weighed.
 RECYCLE_DANGER = 0.25
+#: The worth of a lay that scores nothing (a joker counting 0) but goes out: above nothing, so it is made.
+GOING_OUT_LAY = 0.5
 
 
 def recycling(view: View) -> bool:
@@ -1242,8 +1244,14 @@ class Analysis:
         return best
 
     def best_lay(self, legal: Sequence[Action]) -> tuple[Action | None, float]:
-        """The meld or lay-off that keeps the most points layable, and its worth."""
+        """The meld or lay-off that keeps the most points layable, and its worth.
+
+        A lay worth no points (a wild joker under ``joker_value: 0`` or a Dealer's
+        Gambit) is still worth :data:`GOING_OUT_LAY` when it leaves at most the
+        card to throw: it goes out.
+        """
         best: tuple[Action | None, float] = (None, float("-inf"))
+        out: Action | None = None
         for a in legal:
             if isinstance(a, (Meld, LayOff)):
                 v = self.lay_value(a)
@@ -1251,13 +1259,22 @@ class Analysis:
                 v += 0.01 * len(a.cards) if isinstance(a, Meld) else 0.0
                 if v > best[1]:
                     best = (a, v)
+                if out is None and v > float("-inf") and len(self.view.hand) - len(a.cards) <= 1:
+                    out = a
+        if best[1] <= 0 and out is not None:
+            return out, GOING_OUT_LAY
         return best
 
     def loose_discards(self, discards: list[Discard], *, jokers: bool) -> list[Discard]:
-        """The discards that keep every card of the hand's best plan (and, with ``jokers``, the jokers); all of them when none does."""
+        """The discards that keep every card of the hand's best plan (and, with ``jokers``, the jokers).
+
+        When none does: those that keep the jokers (with ``jokers``), else all of them.
+        """
         keep = {c for g in self.base()[1] for c in g.need}
         if jokers:
             keep.add(_JK)  # (a hand holds its jokers bare)
+            loose = [d for d in discards if not any(c in keep for c in d.cards)]
+            return loose or [d for d in discards if _JK not in d.cards] or discards
         return [d for d in discards if not any(c in keep for c in d.cards)] or discards
 
     def best_discard(self, legal: Sequence[Action]) -> Discard | None:

@@ -55,7 +55,7 @@ from collections import Counter
 
 from rummy500.actions import Action, Block, CallRummy, Discard, Float, LayOff, Meld, Nominate, Swap
 from rummy500.bots.base import Bot
-from rummy500.bots.heuristics import Analysis, recycling
+from rummy500.bots.heuristics import GOING_OUT_LAY, Analysis, recycling
 from rummy500.cards import Card
 from rummy500.views import View
 
@@ -167,7 +167,7 @@ class MediumBot(Bot):
                 return safe
         lay, v = an.best_lay(legal)
         if lay is not None and v > 0:
-            self.last_reason = f"{lay} keeps {v:.0f} points layable"
+            self.last_reason = f"{lay} keeps {v:.0f} points layable" if v != GOING_OUT_LAY else f"{lay}: it goes out"
             return lay
         d = self.unstick(view, an, legal, rng)
         if d is not None:
