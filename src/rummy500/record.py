@@ -25,6 +25,7 @@ from rummy500.state import IllegalAction, RoundState, build_pack
 __all__ = [
     "DEAL_KEYS",
     "MAX_NUMBER",
+    "MAX_RECORD_BYTES",
     "RECORD_KEYS",
     "ROUND_KEYS",
     "Record",
@@ -43,6 +44,14 @@ __all__ = [
 #: integer range (RFC 7493), what every JSON reader represents exactly. No
 #: score, option or index of a real game comes near it.
 MAX_NUMBER = 2**53 - 1
+
+#: The most bytes a record may hold (16 MiB), where the commands read one
+#: (``rummy500 replay``, ``review``, ``play --load``): a larger input is refused
+#: unread, so that an endless one (``/dev/zero``, ``yes |``) cannot exhaust memory.
+#: A whole game to 500 with 8 random bots saves to about 150 KB, one played to
+#: 5000 to about 2 MB (4.5 MB laid out with ``indent=4``): 16 MiB leaves room for
+#: far longer games, and parsing that much JSON stays within a few hundred MB.
+MAX_RECORD_BYTES = 16 * 1024 * 1024
 
 
 class RecordError(ValueError):
@@ -294,81 +303,94 @@ def load_record(obj: Any) -> Record:
     pack = Counter(build_pack(rules))
     if rules.dealers_gambit:
         pack[JOKER] -= 1  # the dealer's joker lies beside the dealer, outside the deal
-    rounds = [_load_round(r, i, rules, pack) for i, r in enumerate(rounds_obj)]
+    top = "rounds" not in obj
+    rounds = [_load_round(r, _round_place(i, top), rules, pack) for i, r in enumerate(rounds_obj)]
     return Record(rules, names, list(scores), rounds, obj)
 
 
-def _load_round(obj: Any, i: int, rules: Rules, pack: Counter[Card]) -> RoundSpec:
-    where = f"rounds[{i}]"
+def _round_place(i: int, top: bool) -> str:
+    """Where round ``i`` is in the record, as its errors name it: ``rounds[i]``, or "" for a one-round record's top level."""
+    return "" if top else f"rounds[{i}]"
+
+
+def _at(where: str, key: str) -> str:
+    """The path of field ``key`` of the object at ``where`` (``rounds[0].deal``; just ``deal`` at the top level)."""
+    return f"{where}.{key}" if where else key
+
+
+def _load_round(obj: Any, place: str, rules: Rules, pack: Counter[Card]) -> RoundSpec:
+    """One round of a record; ``place`` is where it is (``rounds[2]``, or "" for a round given at the top level)."""
     if not isinstance(obj, dict):
-        raise RecordError(f"{where} must be an object")
-    _check_keys(obj, where, ROUND_KEYS)
+        raise RecordError(f"{place} must be an object")
+    _check_keys(obj, place or "top level", ROUND_KEYS)
     n = rules.players
     dealer = obj.get("dealer")
     if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n):
-        raise RecordError(f"{where}.dealer must be a seat 0..{n - 1}")
+        raise RecordError(f"{_at(place, 'dealer')} must be a seat 0..{n - 1}")
     deal = obj.get("deal")
     if not isinstance(deal, dict):
-        raise RecordError(f"{where}.deal is missing: give hands/stock/discard or deck")
-    _check_keys(deal, f"{where}.deal", DEAL_KEYS)
+        raise RecordError(f"{_at(place, 'deal')} is missing: give hands/stock/discard or deck")
+    where = _at(place, "deal")  # (its errors name the deal's fields below it)
+    _check_keys(deal, where, DEAL_KEYS)
     spec = RoundSpec(dealer, None, None, None, None)
     if "deck" in deal:
         if any(k in deal for k in ("hands", "stock", "discard")):
-            raise RecordError(f"{where}.deal gives 'deck' or hands/stock/discard, not both")
-        spec.deck = _cards(deal["deck"], f"{where}.deal.deck")
+            raise RecordError(f"{where} gives 'deck' or hands/stock/discard, not both")
+        spec.deck = _cards(deal["deck"], f"{where}.deck")
         if rules.dealers_gambit:
             pack = pack + Counter({JOKER: 1})
         seen = Counter(spec.deck)
     else:
         hands = deal.get("hands")
         if not isinstance(hands, list) or len(hands) != n:
-            raise RecordError(f"{where}.deal.hands must list {n} hands")
-        spec.hands = [_cards(h, f"{where}.deal.hands[{s}]") for s, h in enumerate(hands)]
-        spec.stock = _cards(deal.get("stock", []), f"{where}.deal.stock")
-        spec.discard = _cards(deal.get("discard", []), f"{where}.deal.discard")
+            raise RecordError(f"{where}.hands must list {n} hands")
+        spec.hands = [_cards(h, f"{where}.hands[{s}]") for s, h in enumerate(hands)]
+        spec.stock = _cards(deal.get("stock", []), f"{where}.stock")
+        spec.discard = _cards(deal.get("discard", []), f"{where}.discard")
         seen = Counter(spec.stock) + Counter(spec.discard)
         for h in spec.hands:
             seen += Counter(h)
     for c, k in seen.items():
         if k > pack[c]:
             raise RecordError(
-                f"{where}.deal holds {k} x {c} but the pack has {pack[c]}"
+                f"{where} holds {k} x {c} but the pack has {pack[c]}"
                 + (" (short pack)" if rules.short_pack and pack[c] == 0 else "")
             )
     if spec.deck is not None and seen != pack:
         missing = sorted((pack - seen).elements())
         raise RecordError(
-            f"{where}.deal.deck must be the whole pack: it has {len(spec.deck)} of {pack.total()} cards "
+            f"{where}.deck must be the whole pack: it has {len(spec.deck)} of {pack.total()} cards "
             f"(missing {' '.join(str(c) for c in missing[:8])}{' ...' if len(missing) > 8 else ''})"
         )
+    where = _at(place, "actions")  # (and, from here, the actions)
     actions = obj.get("actions", [])
     if not isinstance(actions, list):
-        raise RecordError(f"{where}.actions must be a list")
+        raise RecordError(f"{where} must be a list")
     for j, a in enumerate(actions):
         if not isinstance(a, dict):
-            raise RecordError(f"{where}.actions[{j}] must be an object")
+            raise RecordError(f"{where}[{j}] must be an object")
         p = a.get("p")
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < n:
-            raise RecordError(f"{where}.actions[{j}].p must be a seat 0..{n - 1}")
+            raise RecordError(f"{where}[{j}].p must be a seat 0..{n - 1}")
         try:
             act = action_from_record(a)
         except ActionError as exc:
-            raise RecordError(f"{where}.actions[{j}]: {exc}") from None
+            raise RecordError(f"{where}[{j}]: {exc}") from None
         if isinstance(act, Decline):
             # A decline changes no position: it is played live but never recorded.
-            raise RecordError(f"{where}.actions[{j}]: 'decline' is not a record verb (records leave declines out)")
+            raise RecordError(f"{where}[{j}]: 'decline' is not a record verb (records leave declines out)")
         spec.actions.append((p, act))
     return spec
 
 
-def _start_state(rules: Rules, spec: RoundSpec, dealer: int, where: str) -> RoundState:
+def _start_state(rules: Rules, spec: RoundSpec, dealer: int, place: str) -> RoundState:
     try:
         if spec.deck is not None:
             return RoundState.from_deck(rules, dealer, spec.deck)
         assert spec.hands is not None and spec.stock is not None and spec.discard is not None
         return RoundState.from_deal(rules, dealer, spec.hands, spec.stock, spec.discard)
     except ValueError as exc:
-        raise RecordError(f"{where}.deal: {exc}") from None
+        raise RecordError(f"{_at(place, 'deal')}: {exc}") from None
 
 
 def deal_round(match: Match, rec: Record, r: int) -> None:
@@ -378,17 +400,18 @@ def deal_round(match: Match, rec: Record, r: int) -> None:
         RecordError: the game was already won, the round before had not ended, or the deal is bad.
     """
     spec = rec.rounds[r]
+    place = _round_place(r, "rounds" not in rec.raw and len(rec.rounds) == 1)
     if match.is_over:
-        raise RecordError(f"rounds[{r}] comes after the game was already won")
+        raise RecordError(f"{place or 'the round'} comes after the game was already won")
     if match.state is not None and not match.state.is_over:
-        raise RecordError(f"rounds[{r}] follows a round that had not ended")
+        raise RecordError(f"{place or 'the round'} follows a round that had not ended")
     if spec.dealer is not None:
         dealer = spec.dealer
     elif match.state is None:
         dealer = 0
     else:
         dealer = match.next_dealer()
-    match.start_round(_start_state(rec.rules, spec, dealer, f"rounds[{r}]"), auto=False)  # its reshuffles are recorded
+    match.start_round(_start_state(rec.rules, spec, dealer, place), auto=False)  # its reshuffles are recorded
 
 
 def replay_match(

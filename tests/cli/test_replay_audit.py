@@ -183,7 +183,7 @@ TYPO_DEAL = {
          "rounds[0].deal: unknown key 'zzz' (known keys: 'hands', 'stock', 'discard', 'deck')"),
         (
             {"players": 2, "dealer": 1, "deal": {**DEAL, "Stock": []}},
-            "rounds[0].deal: unknown key 'Stock' (did you mean 'stock'?)",
+            "malformed record: deal: unknown key 'Stock' (did you mean 'stock'?)",  # a one-round record: no rounds[0]
         ),
         (
             {"players": 2, "round": [{"dealer": 1, "deal": DEAL}]},
@@ -211,11 +211,11 @@ def test_the_stock_typo_no_longer_surfaces_as_a_misleading_illegal_action(tmp_pa
 @pytest.mark.parametrize(
     ("dealer", "words"),
     [
-        (7, "rounds[0].dealer must be a seat 0..1"),
-        (-1, "rounds[0].dealer must be a seat 0..1"),
-        ("x", "rounds[0].dealer must be a seat 0..1"),
-        (True, "rounds[0].dealer must be a seat 0..1"),
-        (1, "rounds[0].deal is missing"),
+        (7, "malformed record: dealer must be a seat 0..1"),
+        (-1, "malformed record: dealer must be a seat 0..1"),
+        ("x", "malformed record: dealer must be a seat 0..1"),
+        (True, "malformed record: dealer must be a seat 0..1"),
+        (1, "malformed record: deal is missing"),
     ],
 )
 def test_a_top_level_dealer_alone_is_a_round_without_a_deal(dealer, words, tmp_path, capsys):
@@ -291,7 +291,7 @@ def test_rules_players_as_a_float_is_refused_with_or_without_players(players, tm
 def test_rules_players_and_players_must_still_agree(tmp_path, capsys):
     code, _, err = run({"rules": {"players": 3}, "players": 2}, tmp_path, capsys)
     assert code == 2 and "'players' (2) and rules.players (3) disagree" in err
-    code, result, _ = run({"rules": {"players": 2}, "players": ["Ann", "Bob"]}, tmp_path, capsys)
+    code, result, _ = run({"rules": {"players": 2}, "players": ["Ann", "Bob"], "deal": DEAL}, tmp_path, capsys)
     assert code == 0 and result["totals"] == [0, 0]
 
 

@@ -61,6 +61,7 @@ from rummy500.actions import (
 from rummy500.bots import BOT_LEVELS, Bot, make_bot
 from rummy500.bots.hinting import DEFAULT_HINT_BUDGET, strongest_hint
 from rummy500.cards import Card
+from rummy500.cli._input import read_record_bytes
 from rummy500.cli.args import seed as seed_arg
 from rummy500.cli.replay_cmd import printable
 from rummy500.cli.simulate import rules_from_args
@@ -1406,21 +1407,31 @@ def _check_save_path(path: str) -> None:
 
 
 def _load(path: str) -> Match:
+    """The game saved in ``path``, replayed (``ValueError``, in words, when it cannot be).
+
+    It is read as ``rummy500 replay`` reads a record, never more than
+    :data:`rummy500.record.MAX_RECORD_BYTES` (but ``-`` is a file's name here:
+    standard input is the keyboard); running out of memory on it is said in
+    words, not a crash.
+    """
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
+        data = read_record_bytes(path, stdin=False)
+    except OSError as exc:  # a larger file too (RecordTooLarge: its strerror names the limit)
         raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
         record = parse_record_json(data)  # strict UTF-8 and JSON; too deep a nesting is refused, not a crash
     except RecordError as exc:
         raise ValueError(f"cannot read {path}: {exc}") from None
+    except MemoryError:
+        raise ValueError(f"cannot read {path}: out of memory") from None
     if not isinstance(record, dict) or not all(k in record for k in ("rules", "players", "rounds")):
         raise ValueError(f"cannot resume {path}: it is not a saved game (a game record has 'rules', 'players' and 'rounds')")
     try:
         match, error = replay_match(load_record(record))
     except (RecordError, IllegalAction, RulesError) as exc:
         raise ValueError(f"cannot resume {path}: {exc}") from None
+    except MemoryError:
+        raise ValueError(f"cannot resume {path}: out of memory") from None
     if error is not None:  # said as a player counts: the first round is round 1, its first action action 1
         r, i, message = error
         raise ValueError(f"cannot resume {path}: round {r + 1}, action {i + 1} is not allowed: {message}")

@@ -4,7 +4,9 @@ Exit status 0 when every action is legal, 1 at the first illegal action, 2
 for a malformed record (one line on standard error, nothing on standard
 output, never a traceback). The record is read as bytes and decoded as
 strict UTF-8 (a byte-order mark is allowed), from a file and from standard
-input alike. A file that cannot be read, a usage error, and a result that
+input alike, and never more than :data:`rummy500.record.MAX_RECORD_BYTES` of it
+(a larger input, ``/dev/zero`` or ``yes |``, is refused at once); a record
+without a round is malformed. A file that cannot be read (or is too large), a usage error, and a result that
 cannot be written (standard output closed, or full) also exit 2 with one
 line on standard error; so does ``--position`` with ``--indent`` (a position
 is not JSON).
@@ -18,8 +20,9 @@ import os
 import sys
 from typing import Any, NoReturn
 
+from rummy500.cli._input import read_record_bytes
 from rummy500.cli.args import shown
-from rummy500.record import RecordError, load_record, parse_record_json, replay, replay_match
+from rummy500.record import Record, RecordError, load_record, parse_record_json, replay, replay_match
 
 __all__ = ["main", "printable"]
 
@@ -68,20 +71,6 @@ def _indent(text: str) -> int:
     return int(text)
 
 
-def _read(name: str) -> bytes:
-    if name != "-":
-        with open(name, "rb") as f:
-            return f.read()
-    stream: Any = sys.stdin
-    if stream is None:
-        raise OSError("standard input is closed")
-    raw = getattr(stream, "buffer", None)
-    if raw is not None:
-        return raw.read()
-    data = stream.read()  # a text stream put in place of stdin: take its text back as bytes
-    return data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
-
-
 def _write(text: str) -> bool:
     """Write the result; False when standard output is closed, full or gone."""
     out: Any = sys.stdout
@@ -107,18 +96,46 @@ def _drop_stdout() -> None:
         pass
 
 
-def _print_position(record: dict[str, Any]) -> int:
+def _load(record: dict[str, Any]) -> Record:
+    """The record validated, refused without a round (a game is its rounds: there is nothing to replay).
+
+    Raises:
+        RecordError: malformed, or it holds no round.
+    """
+    rec = load_record(record)
+    if not rec.rounds:
+        hint = ""
+        if isinstance(record.get("record"), dict):  # a conformance case: {"name", "checks", "record", "expect"}
+            hint = ' (this looks like a conformance case: its record is under "record")'
+        raise RecordError(f"it has no round{hint}")
+    return rec
+
+
+def _print_position(rec: Record) -> int:
     """``--position``: the round where the replay stopped, in the position notation (for bug reports)."""
-    match, error = replay_match(load_record(record))
-    if match.state is None:
-        return _fail("malformed record: it has no round")
+    match, error = replay_match(rec)
+    assert match.state is not None  # (a record with a round deals it, or is refused as malformed)
     if not _write(match.state.position() + "\n"):
         return 2
     return 0 if error is None else 1
 
 
 def main(argv: list[str]) -> int:
-    """Run the replay checker."""
+    """Run the replay checker.
+
+    Running out of memory or stack on an input (a record nested or sized to
+    exhaust them) is a malformed record too: one line, exit status 2, never a
+    traceback.
+    """
+    try:
+        return _main(argv)
+    except MemoryError:
+        return _fail("cannot replay the record: out of memory")
+    except RecursionError:
+        return _fail("malformed record: nested too deeply")
+
+
+def _main(argv: list[str]) -> int:
     parser = _Parser(prog=PROG, description="Replay a game record and print the result as JSON.")
     parser.add_argument("file", help="the record (JSON), or - for standard input")
     parser.add_argument("--indent", type=_indent, default=None, help="pretty-print the JSON (0..16 spaces)")
@@ -131,7 +148,7 @@ def main(argv: list[str]) -> int:
     if args.position and args.indent is not None:
         return _fail("--indent lays out the JSON result, and --position prints a position instead: give one of them")
     try:
-        data = _read(args.file)
+        data = read_record_bytes(args.file)
     except OSError as exc:
         return _fail(f"cannot read {args.file!r}: {exc.strerror or exc}")
     try:
@@ -139,13 +156,12 @@ def main(argv: list[str]) -> int:
         if not isinstance(record, dict):
             # replay() also accepts JSON text; a file holding a JSON string is still not a record.
             raise RecordError("a record must be a JSON object")
+        rec = _load(record)
         if args.position:
-            return _print_position(record)
-        result = replay(record)
+            return _print_position(rec)
+        result = replay(rec)
     except RecordError as exc:
         return _fail(f"malformed record: {exc}")
-    except RecursionError:
-        return _fail("malformed record: nested too deeply")
     if not _write(json.dumps(result, indent=args.indent) + "\n"):
         return 2
     return 0 if result["ok"] else 1

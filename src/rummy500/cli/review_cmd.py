@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn, TypeVar
 
 from rummy500.bots.hard import LEAVES
+from rummy500.cli._input import read_record_bytes
 from rummy500.cli.args import seed as seed_arg
 from rummy500.cli.replay_cmd import printable
 from rummy500.record import RecordError, parse_record_json
@@ -63,9 +64,17 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _read(path: str) -> object:
-    """The record's JSON, parsed as strictly as ``rummy500 replay`` parses it (:func:`parse_record_json`)."""
-    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
-    return parse_record_json(text)
+    """The record's JSON, read and parsed as ``rummy500 replay`` reads it.
+
+    As bytes, never more than :data:`rummy500.record.MAX_RECORD_BYTES` of them
+    (:func:`rummy500.cli._input.read_record_bytes`), decoded as strict UTF-8
+    and parsed strictly (:func:`parse_record_json`).
+
+    Raises:
+        OSError: the file or standard input cannot be read, or holds more than the limit.
+        RecordError: not UTF-8, not JSON, too deep, a number out of range, a key given twice.
+    """
+    return parse_record_json(read_record_bytes(path))
 
 
 @dataclass
@@ -253,14 +262,14 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         record = _read(args.file)
-    except OSError as exc:  # the same words as `rummy500 replay`
+    except OSError as exc:  # the same words as `rummy500 replay` (a file over the size limit included)
         _say(f"cannot read {args.file!r}: {exc.strerror or exc}")
         return 2
-    except UnicodeDecodeError as exc:
-        _say(f"cannot read {args.file!r}: not UTF-8 text ({exc.reason} at byte {exc.start})")
-        return 2
-    except RecordError as exc:  # not JSON, too deep, a number out of range, a key given twice
+    except RecordError as exc:  # not UTF-8 or not JSON, too deep, a number out of range, a key given twice
         _say(f"malformed record: {exc}")
+        return 2
+    except MemoryError:
+        _say(f"cannot read {args.file!r}: out of memory")
         return 2
     if not isinstance(record, dict):
         _say("malformed record: a record must be a JSON object")
