@@ -270,6 +270,35 @@ class _Quit(Exception):
     """The human typed 'quit' (or the input ended)."""
 
 
+class _SafeBot:
+    """A computer seat that never ends the game: a bot that fails or answers an illegal move plays a random legal one.
+
+    As the server does (``server.bots.settle_choice``): the failure is said in one
+    line (its kind only: a bot's error text might name its cards) and play goes on.
+    """
+
+    def __init__(self, game: Game, seat: int, bot: Agent) -> None:
+        self.game, self.seat, self.bot = game, seat, bot
+
+    def act(self, view: View, rng: random.Random) -> Action | None:
+        legal = list(view.legal)
+        out_of_turn = view.seat != view.to_move
+        try:
+            choice = self.bot.act(view, rng)
+        except Exception as exc:  # noqa: BLE001 (any bug of a bot: the game must go on)
+            problem = f"failed ({type(exc).__name__})"
+        else:
+            if choice is None and out_of_turn:
+                return None
+            if choice is not None and choice in legal:
+                return choice
+            problem = "made no move" if choice is None else "chose a move that is not allowed"
+        fallback = None if out_of_turn else rng.choice(legal)
+        what = "lets the offer pass" if fallback is None else f"plays {fallback} instead, chosen at random"
+        self.game.console.print(f"[red]{self.game.name(self.seat)}'s bot {problem}; it {what}.[/]")
+        return fallback
+
+
 class _Human:
     """The terminal's agent: reads the human's moves (out of turn, Enter declines)."""
 
@@ -386,7 +415,8 @@ class Game:
             self.console.print(
                 "Dealer's Gambit: each hand the dealer says what jokers do ('help' explains wild, double and split)."
             )
-        agents: dict[int, Agent] = {**self.bots, self.human: _Human(self)}
+        agents: dict[int, Agent] = {seat: _SafeBot(self, seat, bot) for seat, bot in self.bots.items()}
+        agents[self.human] = _Human(self)
         while True:
             try:
                 drive(m, agents, self.rng, observe=self._observe)
@@ -761,7 +791,11 @@ class Game:
             self.console.print(f"  [bold]{i:>3}[/]  {esc(a)}{what}")
 
     def _hint(self, view: View) -> None:
-        hint = strongest_hint(view, self.rng.getrandbits(64), self.hint_seconds)
+        try:
+            hint = strongest_hint(view, self.rng.getrandbits(64), self.hint_seconds)
+        except Exception as exc:  # noqa: BLE001 (a failing hint must not end the game)
+            self.console.print(f"[red]No hint this time: the hint failed ({type(exc).__name__}).[/]")
+            return
         act = hint.action
         if act is None or isinstance(act, Decline):
             self.console.print(f"hint ({esc(hint.level)} bot): let it pass")
