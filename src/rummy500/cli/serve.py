@@ -30,7 +30,7 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -43,7 +43,18 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 __all__ = ["build_parser", "serve_main"]
 
-_TOKEN_RE = re.compile(r"(token=)[^&\s\"']+")
+#: A ``key=value`` pair in a log message's text (not a request target: see :func:`redact_target`).
+_PAIR_RE = re.compile(r"(?P<key>[^\s&?#=\"']+)=(?P<value>[^&\s\"']*)")
+#: Query keys whose values never reach the log (compared lower-cased, after percent-decoding: ``%74oken``).
+_SECRET_KEYS = ("token", "password", "secret")
+#: A run of characters that may be a table id or a token (both come from ``secrets.token_urlsafe``:
+#: 22 and 32 characters): shortened wherever it is in a logged path.
+_ID_RUN = re.compile(r"[A-Za-z0-9_-]{20,}")
+#: Path segments after which comes a table's (or its game's) id: ``/t/<id>``, ``/api/tables/<id>``,
+#: ``/ws/tables/<id>``, ``/api/games/<id>``.
+_ID_AFTER = frozenset({"t", "tables", "games"})
+#: What a path segment keeps unencoded when it is written back (RFC 3986's ``pchar`` but ``%``).
+_PCHAR = "!$&'()*+,;=:@~"
 
 
 def startup_lines(settings: Settings, port: int | None = None) -> list[str]:
@@ -99,19 +110,98 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _secret_key(key: str) -> bool:
+    """Whether a query key (as sent: ``%74oken`` is ``token``) names a secret, whatever its case."""
+    from urllib.parse import unquote_plus
+
+    name = unquote_plus(key).strip().lower()
+    return any(word in name for word in _SECRET_KEYS)
+
+
+def redact_target(target: str) -> str:
+    """A request target (path and query, as uvicorn logs it) fit for the log.
+
+    The path is read as the app reads it (percent-decoded: ``/api/%74ables/<id>``
+    and ``/api%2Ftables%2F<id>`` reach the table's route too) and a table id in
+    it is shortened as :func:`~rummy500.server.session.short_id` shortens it in
+    the app's own lines (so are runs of 20 or more id characters anywhere in
+    it); the value of a query key naming a secret (``token``, whatever its case
+    or percent-encoding) is ``***``.
+
+    >>> redact_target("/api/%74ables/AbCdEfGhIjKlMnOpQrStUv/join")
+    '/api/tables/AbCdEfGh/join'
+    >>> redact_target("/ws/tables/AbCdEfGhIjKlMnOpQrStUv?%74oken=s3cret&TOKEN=x&lang=en")
+    '/ws/tables/AbCdEfGh?%74oken=***&TOKEN=***&lang=en'
+    """
+    from urllib.parse import quote, unquote
+
+    from rummy500.server.session.ids import short_id
+
+    path, mark, query = target.partition("?")
+    segments = unquote(path, errors="replace").split("/")
+    for i, segment in enumerate(segments):
+        if i > 0 and segments[i - 1].lower() in _ID_AFTER and segment:
+            segments[i] = short_id(segment)
+        else:
+            segments[i] = _ID_RUN.sub(lambda run: short_id(run[0]), segment)
+    # Written back encoded: a decoded %0A or %22 must not start a line or end the quoted target.
+    said = "/".join(quote(segment, safe=_PCHAR) for segment in segments)
+    if not mark:
+        return said
+    pairs = []
+    for pair in query.split("&"):
+        key, equals, value = pair.partition("=")
+        if _secret_key(key):
+            value = "***" if equals else value
+            key = key if equals else "***"
+        else:
+            value = _ID_RUN.sub(lambda run: short_id(run[0]), value)
+        pairs.append(f"{key}{equals}{value}")
+    return f"{said}?{'&'.join(pairs)}"
+
+
+def redact_text(text: str) -> str:
+    """A log line's text with the value of each ``key=value`` whose key names a secret replaced by ``***``.
+
+    >>> redact_text("GET /x?%54oken=s3cret&a=1 and password=hunter2")
+    'GET /x?%54oken=***&a=1 and password=***'
+    """
+    return _PAIR_RE.sub(lambda m: f"{m['key']}=***" if _secret_key(m["key"]) else m[0], text)
+
+
 class RedactTokens(logging.Filter):
-    """Keep seat tokens out of access logs (websocket URLs carry ``?token=``)."""
+    """Keep seat tokens and whole table ids out of the log (uvicorn's access and websocket lines print request targets).
+
+    A table id is its invite (whoever has it may watch the table, or take an
+    open seat while it waits), and a websocket URL carries its seat's token
+    (``?token=``): each argument of a uvicorn (or ``websockets``) record that
+    is a request target (starts with ``/``) goes through :func:`redact_target`,
+    any other text through :func:`redact_text`. (The app's own lines name
+    tables by their short id already; their file paths are left alone.)
+    """
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite the record's arguments with tokens replaced by ``***``."""
-        if record.args:
-            record.args = tuple(
-                _TOKEN_RE.sub(r"\1***", a) if isinstance(a, str) else a
-                for a in (record.args if isinstance(record.args, tuple) else (record.args,))
-            )
-        if isinstance(record.msg, str):
-            record.msg = _TOKEN_RE.sub(r"\1***", record.msg)
+        """Rewrite the record's arguments, or its message when it has none: ids shortened, secrets ``***``.
+
+        A message with arguments is a format written in the code: what may be
+        secret comes in its arguments (and the format stays as it was, for the
+        filters that know records by it, :class:`QuietBadText`).
+        """
+        args = record.args
+        targets = record.name.startswith(("uvicorn", "websockets"))
+        if isinstance(args, Mapping):
+            record.args = {key: _redact_argument(value, targets) for key, value in args.items()}
+        elif isinstance(args, tuple) and args:
+            record.args = tuple(_redact_argument(value, targets) for value in args)
+        elif isinstance(record.msg, str):
+            record.msg = redact_text(record.msg)
         return True
+
+
+def _redact_argument(value: object, targets: bool) -> object:
+    if not isinstance(value, str):
+        return value
+    return redact_target(value) if targets and value.startswith("/") else redact_text(value)
 
 
 class BadOption(Exception):
@@ -233,7 +323,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--connections-per-client", type=int, metavar="N", help="HTTP connections open at once per client (64)"
     )
     limits.add_argument(
-        "--header-timeout", type=float, metavar="SECONDS", help="time a connection has to send a request's head (10)"
+        "--header-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="time a connection has to send a request's head (10), and then as long for its body",
     )
     p.add_argument("--workers", type=int, metavar="N", help="processes for bot thinking and replays (2; 0: a thread); with N > 0 hints get two processes of their own")
     p.add_argument(

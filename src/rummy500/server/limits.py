@@ -14,8 +14,9 @@ Connections themselves are guarded below the app, in uvicorn's HTTP protocol
 (:func:`guarded_http`): one client may hold at most ``connections_per_client``
 HTTP connections at once (more are answered 503 and closed), and a connection
 that has not sent a whole request head within ``header_timeout`` seconds of
-opening (or of its last answer) is closed, so idle or trickling connections
-cannot use up the process's file descriptors.
+opening (or of its last answer) is closed, and a request whose body has not
+all come within as long again after its head is answered 408 and closed, so
+idle or trickling connections cannot use up the process's file descriptors.
 """
 
 from __future__ import annotations
@@ -251,6 +252,13 @@ def _too_large(max_bytes: int) -> dict[str, str]:
     return {"code": "too_large", "message": f"request body larger than {max_bytes} bytes"}
 
 
+_TOO_SLOW_TEXT = b"the request's body did not all arrive in time; send it again\n"
+#: The answer to a request whose body did not all come in time (then its connection is closed).
+_REQUEST_TIMEOUT = (
+    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(_TOO_SLOW_TEXT), _TOO_SLOW_TEXT)
+)
+
 _TOO_MANY_TEXT = b"too many connections from your address; close some and try again\n"
 #: The answer to a connection over its client's limit (then it is closed).
 _TOO_MANY_CONNECTIONS = (
@@ -260,13 +268,20 @@ _TOO_MANY_CONNECTIONS = (
 )
 
 
-def guarded_http(*, header_timeout: float, connections_per_client: int) -> type[asyncio.Protocol]:
-    """Uvicorn's HTTP protocol (``auto``: httptools, else h11) with two guards for each connection.
+def guarded_http(
+    *, header_timeout: float, connections_per_client: int, body_timeout: float | None = None
+) -> type[asyncio.Protocol]:
+    """Uvicorn's HTTP protocol (``auto``: httptools, else h11) with three guards for each connection.
 
     - A connection must send a whole request head within ``header_timeout``
       seconds of opening, and again after each answer once it sends anything
       (uvicorn's keep-alive timeout closes one that sends nothing); else it is
       closed. A request being answered, or a websocket, is never cut.
+    - A request's body must all come within ``body_timeout`` seconds of the
+      end of its head (a head announcing ``Content-Length: 1000`` and sending
+      one byte held its connection for ever); else the request is answered 408
+      (unless its answer has begun, which is then not cut) and the connection
+      is closed. The app, waiting for the body, sees the client gone.
     - One client (peer address) may hold ``connections_per_client`` HTTP
       connections at once; another one is answered 503 and closed. A
       connection that became a websocket no longer counts (websockets have
@@ -275,6 +290,7 @@ def guarded_http(*, header_timeout: float, connections_per_client: int) -> type[
     Args:
         header_timeout: Seconds a request head may take.
         connections_per_client: HTTP connections one client may hold.
+        body_timeout: Seconds a request body may take after its head (``None``: ``header_timeout``).
 
     Returns:
         A protocol class for ``uvicorn.Config(http=...)``.
@@ -282,6 +298,7 @@ def guarded_http(*, header_timeout: float, connections_per_client: int) -> type[
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     base: Any = AutoHTTPProtocol
+    body_seconds = header_timeout if body_timeout is None else body_timeout
     #: Connections per client, per server (its ``server_state``).
     held: weakref.WeakKeyDictionary[Any, dict[str, int]] = weakref.WeakKeyDictionary()
 
@@ -292,6 +309,9 @@ def guarded_http(*, header_timeout: float, connections_per_client: int) -> type[
         _deadline: asyncio.TimerHandle | None = None
         #: The request being answered when the deadline was set: a newer one means the head came.
         _awaited: object = None
+        #: The deadline of the request whose body is awaited, and that request (uvicorn's cycle).
+        _body_deadline: asyncio.TimerHandle | None = None
+        _body_of: object = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
@@ -306,9 +326,10 @@ def guarded_http(*, header_timeout: float, connections_per_client: int) -> type[
             self._arm()
 
         def _release(self) -> None:
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
+            for timer in (self._deadline, self._body_deadline):
+                if timer is not None:
+                    timer.cancel()
+            self._deadline = self._body_deadline = None
             key, self._client_key = self._client_key, None
             if key is not None:
                 counts = held.get(self.server_state, {})
@@ -337,6 +358,26 @@ def guarded_http(*, header_timeout: float, connections_per_client: int) -> type[
             if between and (self._deadline is None or self._awaited is not self.cycle):
                 self._arm()  # a new request begins: its head has header_timeout seconds
             super().data_received(data)
+            cycle = self.cycle
+            if cycle is not None and cycle is not self._body_of and cycle.more_body and not cycle.response_complete:
+                # A new request's head came without all of its body: the rest has body_seconds.
+                if self._body_deadline is not None:
+                    self._body_deadline.cancel()
+                self._body_of = cycle
+                self._body_deadline = self.loop.call_later(body_seconds, self._body_too_slow)
+
+        def _body_too_slow(self) -> None:
+            self._body_deadline = None
+            transport, cycle = self.transport, self._body_of
+            if transport is None or transport.is_closing() or transport.get_protocol() is not self:
+                return  # closed, or a websocket now
+            if cycle is not self.cycle or not cycle.more_body:
+                return  # the body came (or another request is read now)
+            if cycle.response_started and not cycle.response_complete:
+                return  # being answered: never cut
+            if not cycle.response_started:
+                transport.write(_REQUEST_TIMEOUT)
+            transport.close()
 
         def handle_websocket_upgrade(self, *args: Any) -> None:
             self._release()  # a websocket: counted by the app (sockets_per_client), never timed out here

@@ -17,7 +17,7 @@ from typing import Any
 
 from rummy500.server.engine import Action, IllegalAction, LiveGame, parse_action
 from rummy500.server.limits import TokenBucket
-from rummy500.server.storage.base import BLANK_LOOKING
+from rummy500.server.storage.base import BLANK_LOOKING, IGNORABLE
 
 __all__ = [
     "CHAT_BURST",
@@ -47,44 +47,95 @@ class SessionError(Exception):
         super().__init__(f"{code}: {message}")
 
 
-#: Format characters that are part of what a person writes: the zero-width joiner and non-joiner
-#: (emoji sequences such as 👩‍💻, Persian and Indic words) and the tag characters of a flag such as 🏴󠁧󠁢󠁳󠁣󠁴󠁿.
-_KEPT_FORMAT = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
+#: Format characters kept inside text: the zero-width non-joiner and joiner (emoji sequences such
+#: as 👩‍💻, Persian and Indic words).
+_JOINERS = frozenset("\u200c\u200d")
+#: The black flag that a run of tag characters makes a subdivision's flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿: 🏴 and the tags of
+#: "gbsct", then the cancel tag). Tags anywhere else draw nothing and are dropped.
+_FLAG = "\U0001f3f4"
+#: Variation selectors 15 and 16 (text or emoji presentation: ❤️ is ❤ and VS16), kept right after a
+#: character that may take them: a symbol (``So``, ``Sm``), one this Python does not know (``Cn``: a
+#: newer emoji), or one of the others that have emoji variation sequences (the keycaps' # * 0-9,
+#: ‼ ⁉ ℹ 〰 〽). After a letter ("Ann\ufe0f") they draw nothing and are dropped.
+_PRESENTATION = frozenset("\ufe0e\ufe0f")
+_PRESENTATION_BASES = frozenset("#*0123456789\u203c\u2049\u2139\u3030\u303d")
+#: What a line may hold and still show nothing: spaces, the joiners, selectors and tags kept, a
+#: Braille blank.
+_UNSEEN = _JOINERS | _PRESENTATION | frozenset(map(chr, range(0xE0020, 0xE0080))) | {"\u2800"}
+
+
+def _is_tag(ch: str) -> bool:
+    return "\U000e0020" <= ch <= "\U000e007f"
 
 
 def _dropped(ch: str) -> bool:
-    """Whether a character is taken out of chat text and names.
+    """Whether a character is taken out of chat text and names, wherever it stands.
 
     Out go controls (but tabs and line breaks, which are spaces), lone surrogates,
-    private use, and format characters other than :data:`_KEPT_FORMAT`
-    (bidirectional overrides, zero-width spaces).
+    private use, format characters but the joiners (bidirectional overrides,
+    zero-width spaces) and the default-ignorable code points
+    (:data:`~rummy500.server.storage.base.IGNORABLE`: a combining grapheme joiner,
+    variation selectors, Hangul fillers, tag characters); :func:`clean_text`
+    keeps a flag's tags and an emoji's presentation selector.
 
     A character this Python's Unicode does not know yet (``Cn``: an emoji newer than it) is kept,
-    as the browser keeps it; dropping it made the page's copy of a line differ from the server's.
+    as the browser keeps it; dropping it made the page's copy of a line differ from the server's
+    (but those of the default-ignorable blocks, which browsers draw as nothing).
     """
     category = unicodedata.category(ch)
     if category == "Cc":
         return ch not in "\t\n\x0b\x0c\r"  # line breaks and tabs are spaces: "gg\nwp" is "gg wp"
-    return category in ("Cs", "Co") or (category == "Cf" and ch not in _KEPT_FORMAT)
+    if ch in _JOINERS:
+        return False
+    return category in ("Cs", "Co", "Cf") or IGNORABLE.match(ch) is not None
+
+
+def _kept(text: str) -> str:
+    """``text`` without what :func:`_dropped` drops, and without tags and selectors out of place."""
+    kept = []
+    before = ""  # the character before this one, as sent
+    flag = False  # in the tags after a black flag
+    for ch in text:
+        if _is_tag(ch):
+            flag = flag or before == _FLAG
+            keep = flag
+        else:
+            flag = False
+            if ch in _PRESENTATION:
+                keep = before in _PRESENTATION_BASES or unicodedata.category(before or " ") in ("So", "Sm", "Cn")
+            else:
+                keep = not _dropped(ch)
+        if keep:
+            kept.append(ch)
+        before = ch
+    return "".join(kept)
 
 
 def clean_text(text: str, limit: int) -> str:
-    r"""Chat text with control and format characters removed (see :func:`_dropped`), trimmed to ``limit`` characters.
+    r"""Chat text as it is kept and shown, trimmed to ``limit`` characters.
+
+    Out go controls, format characters and default-ignorable code points (see
+    :func:`_dropped`), but the joiners, a flag's tag characters (right after
+    the black flag) and a presentation selector right after an emoji (a red
+    heart and VS16); runs of spaces are one. A line left showing nothing
+    (joiners, selectors, flags' tags and Braille blanks only) is empty.
 
     >>> clean_text("gg \u202eevil\x00\nlol \U0001fae8", 40) == "gg evil lol \U0001fae8"
     True
-    >>> clean_text("\U0001f469\u200d\U0001f4bb  can  code", 40) == "\U0001f469\u200d\U0001f4bb can code"
+    >>> clean_text("\U0001f469\u200d\U0001f4bb  can  code \u2764\ufe0f", 40) == "\U0001f469\u200d\U0001f4bb can code \u2764\ufe0f"
     True
+    >>> clean_text("Ann\u034f\ufe0f\U000e0100\u17b4\u180b", 40), clean_text("\U000e0041\U000e0042", 40), clean_text("\u200d", 40)
+    ('Ann', '', '')
     """
-    kept = "".join(ch for ch in text if not _dropped(ch))
-    return " ".join(kept.split())[:limit]
+    cleaned = " ".join(_kept(text).split())[:limit]
+    return cleaned if any(ch not in _UNSEEN and not ch.isspace() for ch in cleaned) else ""
 
 
 def clean_name(text: str, limit: int) -> str:
     """A seat's or a table's name: as :func:`clean_text`, and blank-looking characters are spaces.
 
-    >>> clean_name("Ann\u2800", 40), clean_name("\u3164", 40)
-    ('Ann', '')
+    >>> clean_name("Ann\u2800", 40), clean_name("\u3164", 40), clean_name("\u034f", 40)
+    ('Ann', '', '')
     """
     return clean_text(text.translate(BLANK_LOOKING), limit)
 

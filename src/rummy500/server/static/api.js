@@ -146,12 +146,28 @@ export function seatLink(tableId, info) {
   return new URL(`/t/${encodeURIComponent(tableId)}#${words}`, location.href).href;
 }
 
+/** The table of this page's address (`/t/{id}`), or null. */
+function tableOfPage() {
+  const m = location.pathname.match(/^\/t\/([^/]+)\/?$/);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return m[1];
+  }
+}
+
 /**
  * A seat brought by a link of seatLink: {seat, token} from the address's fragment, or null. The
  * fragment is taken out of the address bar at once (it stays out of the history, and a copied
  * address does not carry the token on).
+ *
+ * A link never replaces a seat this browser holds at the table without asking: when it holds
+ * another seat's token there (``tableId``: the page's table), the person is asked, naming both
+ * seats, and a "no" keeps the seat it had (null, as if the link held no seat). A link is a secret
+ * anyone may send, and the seat it would replace could not be found again without its own link.
  */
-export function seatFromLink() {
+export function seatFromLink(tableId = tableOfPage()) {
   const hash = location.hash.replace(/^#/, "");
   if (!/(^|&)token=/.test(hash)) return null;
   const words = new URLSearchParams(hash);
@@ -159,7 +175,22 @@ export function seatFromLink() {
   const token = words.get("token")?.trim();
   const seat = Number(words.get("seat"));
   if (!token || !Number.isInteger(seat) || seat < 0) return { seat: null, token: null };
+  const had = tableId == null ? null : seatFor(tableId);
+  if (had?.token && had.token !== token && !switchSeat(had, seat)) return null;
   return { seat, token };
+}
+
+/** Whether the person takes the seat ``seat`` a link brings, giving up ``had``, the seat this browser holds there. */
+function switchSeat(had, seat) {
+  const linked = `seat ${seat + 1}`;
+  const mine = Number.isInteger(had.seat) ? `seat ${had.seat + 1}` : "a seat";
+  const same = had.seat === seat;
+  const who = had.name ? ` (as ${had.name})` : "";
+  return window.confirm(
+    `The link you opened is for ${linked} at this table, but this browser already holds `
+    + `${same ? "that seat here with another key" : `${mine} here`}${who}.\n\n`
+    + `OK: play ${linked} with the link's key here; this browser forgets the seat it had (only that seat's own link brings it back).\n`
+    + `Cancel: keep ${mine}${same ? " with this browser's key" : ""}.`);
 }
 
 export function forgetSeat(tableId) {

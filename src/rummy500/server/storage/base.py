@@ -14,6 +14,7 @@ Methods are synchronous; the server calls them from worker threads.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from typing import Any, Literal
 
 __all__ = [
     "BLANK_LOOKING",
+    "IGNORABLE",
     "AlreadyJoinedError",
     "ChatLine",
     "ConflictError",
@@ -100,11 +102,32 @@ class NextSeat:
 #: in a name they are spaces ("Ann⠀" is "Ann").
 BLANK_LOOKING = {ord(ch): " " for ch in "\u2800\u115f\u1160\u3164\uffa0"}
 
+#: Unicode's default-ignorable code points (DerivedCoreProperties.txt, Default_Ignorable_Code_Point):
+#: characters a font draws as nothing, whatever their category (a combining grapheme joiner, variation
+#: selectors, Khmer inherent vowels, Mongolian variation selectors, the Hangul fillers, tag characters
+#: and the rest of the U+E0000 block). "Ann\u034f" and "Ann\U000e0100" read as "Ann".
+IGNORABLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+
 #: Letters of other scripts that look like a Latin letter (after case folding): "Аnn" with a Cyrillic
-#: А reads as "Ann" at the table, so it is the same name.
+#: А reads as "Ann" at the table, so it is the same name. A short list of the letters that pass
+#: for Latin ones in a name, not Unicode's whole table of confusables: Cyrillic and Greek; Cherokee
+#: capitals (their small letters fold to them: "ᎪᏴᏟ" reads "ABC"); Armenian ո օ ս հ ց զ
+#: ("n o u h g q"); Latin alpha ɑ and script g ɡ. Letters that only resemble others loosely stay
+#: apart ("Мария" and "Марина", "José" and "Jose" are different names).
 _LOOK_ALIKES = str.maketrans(
-    "авекмнорстухіјѕԁӏԛԝαβεηικμνορτυχζ",
-    "abekmhopctyxijsdlqwabehikmvoptuxz",
+    "авекмнорстухіјѕԁӏԛԝ"  # Cyrillic
+    "αβεηικμνορτυχζ"  # Greek
+    "ᎠᎡᎢᎥᎩᎪᎫᎬᎳᎷᎻᎽᏀᏂᏃᏏᏙᏚᏞᏟᏢᏦᏴ"  # Cherokee
+    "ոօսհցզ"  # Armenian
+    "ɑɡ",  # Latin
+    "abekmhopctyxijsdlqw"  # read as
+    "abehikmvoptuxz"
+    "drtiyajewmhyghzbvslcpkb"
+    "nouhgq"
+    "ag",
 )
 
 
@@ -112,9 +135,11 @@ def name_key(name: str) -> str:
     """What two seat names are compared by: what a player sees of them at the table.
 
     Compatibility forms made plain (a full-width "Ｂｏｂ" is "Bob"), invisible
-    characters dropped and blank-looking ones (a Braille blank, a Hangul filler)
-    read as spaces, letters of other scripts that look like a Latin letter read as
-    that letter, spaces trimmed and collapsed, case folded.
+    characters dropped (controls, format characters, every default-ignorable
+    code point: :data:`IGNORABLE`, joiners and variation selectors included) and
+    blank-looking ones (a Braille blank, a Hangul filler) read as spaces, letters
+    of other scripts that look like a Latin letter read as that letter, spaces
+    trimmed and collapsed, case folded.
 
     >>> name_key("  Bob ") == name_key("BOB") == name_key("bob") == name_key("Ｂｏｂ")
     True
@@ -122,11 +147,15 @@ def name_key(name: str) -> str:
     True
     >>> name_key("\u0410nn") == name_key("Ann") == name_key("Ann\u200b") == name_key("Ann\u2800")
     True
+    >>> name_key("Ann\u034f") == name_key("Ann\ufe0f") == name_key("Ann\U000e0100") == name_key("\u13aann")
+    True
     >>> name_key("Ann") == name_key("Anna") or name_key("José") == name_key("Jose")
     False
     """
     plain = unicodedata.normalize("NFKC", name).translate(BLANK_LOOKING)
-    kept = "".join(ch for ch in plain if unicodedata.category(ch) not in ("Cf", "Cc"))
+    kept = "".join(ch for ch in IGNORABLE.sub("", plain) if unicodedata.category(ch) not in ("Cf", "Cc"))
+    # Composed again: "e\u034f\u0301" (a joiner between a letter and its accent) is "é".
+    kept = unicodedata.normalize("NFKC", kept)
     return " ".join(kept.casefold().translate(_LOOK_ALIKES).split())
 
 
