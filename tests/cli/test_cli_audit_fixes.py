@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("rich")
+import rich  # noqa: F401  (the cli extra: a missing dependency fails, it does not skip)
 
 from rummy500.cli import main as rummy500  # noqa: E402
 from rummy500.cli import play  # noqa: E402
@@ -83,7 +82,7 @@ def test_demo_players_still_sets_the_table_and_a_preset_refuses_a_wrong_one(caps
 
 
 def _no_server(monkeypatch: pytest.MonkeyPatch) -> None:
-    uvicorn = pytest.importorskip("uvicorn")
+    import uvicorn
 
     def never(*args: object, **kwargs: object) -> None:
         raise AssertionError("the server was started")
@@ -109,7 +108,8 @@ def test_serve_says_a_port_in_use_in_one_line_and_never_says_open(
 def test_serve_on_port_0_names_the_port_it_listens_on(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    uvicorn = pytest.importorskip("uvicorn")
+    import uvicorn
+
     from rummy500.cli.serve import serve_main
 
     seen: dict[str, Any] = {}
@@ -129,8 +129,8 @@ def test_serve_on_port_0_names_the_port_it_listens_on(
 
 
 def test_serve_on_port_0_serves_the_port_it_names(tmp_path: Path) -> None:
-    httpx = pytest.importorskip("httpx")
-    pytest.importorskip("uvicorn")
+    import httpx
+    import uvicorn  # noqa: F401  (a dev dependency: missing, it fails)
     cmd = [sys.executable, "-m", "rummy500", "serve", "--port", "0", "--data-dir", str(tmp_path), "--workers", "0"]
     proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
@@ -185,7 +185,8 @@ def test_serve_refuses_a_bad_value_naming_its_option_in_one_line(
 
 
 def test_every_setting_serve_sets_is_named_by_its_option() -> None:
-    pytest.importorskip("pydantic")
+    import pydantic  # noqa: F401  (a dev dependency: missing, it fails)
+
     from rummy500.cli.serve import _OPTIONS, build_parser
     from rummy500.server.config import Settings
 
@@ -209,7 +210,8 @@ def test_serve_names_the_environment_variable_a_bad_value_came_from(
 def test_serve_says_an_unreachable_database_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytest.importorskip("psycopg")
+    import psycopg  # noqa: F401  (a dev dependency: missing, it fails)
+
     from rummy500.cli.serve import serve_main
 
     _no_server(monkeypatch)
@@ -229,7 +231,8 @@ def test_serve_says_an_unreachable_database_in_one_line(
     "url", ["sqlite://", "sqlite:///:memory:", "sqlite+pysqlite:///:memory:", "sqlite:///file:x?mode=memory&uri=true"]
 )
 def test_open_storage_refuses_an_in_memory_sqlite_database(url: str) -> None:
-    pytest.importorskip("sqlalchemy")
+    import sqlalchemy  # noqa: F401  (a dev dependency: missing, it fails)
+
     from rummy500.server.storage import StorageError, open_storage
 
     with pytest.raises(StorageError, match=r"in-memory SQLite database: .*use sqlite:///PATH \(a file\)"):

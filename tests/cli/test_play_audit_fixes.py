@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("rich")
+import rich  # noqa: F401  (the cli extra: a missing dependency fails, it does not skip)
 
 from rummy500.actions import parse_action  # noqa: E402
 from rummy500.cli import main as rummy500  # noqa: E402

@@ -14,9 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("rich")
-
+import rich  # noqa: F401  (the cli extra: a missing dependency fails, it does not skip)
 from tests.rules.scenario import make_record  # noqa: E402
 
 from rummy500.actions import Action, Decline, Draw, parse_action  # noqa: E402

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from rummy500.rules import PRESETS
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -38,7 +40,7 @@ def test_env_speed_measures_ours_and_names_each_peer_it_cannot_load() -> None:
 def test_legal_trace_prints_one_fingerprint_per_preset() -> None:
     out = _run("legal_trace.py", "--rounds", "1")
     lines = dict(line.split() for line in out.splitlines() if line.strip())
-    assert {"standard", "popular", "partnership", "persian", "dealers_gambit"} <= set(lines)
+    assert list(lines) == list(PRESETS) and len(lines) == len(out.split()) // 2  # every preset, each once
     assert all(re.fullmatch(r"[0-9a-f]{64}", digest) for digest in lines.values())
     assert out == _run("legal_trace.py", "--rounds", "1")  # a fingerprint: the same run, the same lines
 

@@ -53,3 +53,30 @@ def test_the_records_guide_examples_replay() -> None:
         match, illegal = replay_match(load_record(json.loads(block)))
         assert illegal is None, illegal
         assert match.rounds, block
+
+
+#: The guides whose examples are whole programs in ```python blocks (not doctests), and how many each shows.
+#: A block that starts with an import is a whole program; the others are signature lists or fragments.
+PROGRAMS = {"README.md": 1, "docs/formats.md": 1, "docs/research.md": 3}
+
+
+def _programs(name: str) -> list[tuple[int, str]]:
+    """The ```python blocks of ``name`` that are whole programs, with the line each starts on."""
+    import re
+
+    text = (API.parents[1] / name).read_text(encoding="utf-8")
+    out = []
+    for m in re.finditer(r"```python\n(.*?)```", text, re.S):
+        if m.group(1).startswith(("import ", "from ")):
+            out.append((text.count("\n", 0, m.start()) + 2, m.group(1)))
+    return out
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_the_guides_example_programs_run(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """README.md, docs/formats.md and docs/research.md show whole programs: each runs as written."""
+    programs = _programs(name)
+    assert len(programs) == PROGRAMS[name], f"{name} shows {len(programs)} example programs"
+    for line, code in programs:
+        exec(compile(code, f"{name}:{line}", "exec"), {"__name__": f"example_{line}"})
+    capsys.readouterr()

@@ -6,6 +6,9 @@
   the wrong seat, the wrong phase) are refused with the state unchanged;
 * no view holds a card hidden from its seat;
 * a finished round scores table points minus hand points, per seat.
+
+Every preset is also played (its own, its largest and a 3-player table), with
+the conservation, termination and view checks.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from tests.rules.playout import table_cards
 
 from rummy500 import IllegalAction, Phase, RoundState, parse_action
 from rummy500.actions import ActionError, Discard, Draw, LayOff, Meld, Take
 from rummy500.cards import JOKER, Card, CardError, parse_card
+from rummy500.rules import PRESETS, Rules, RulesError
 from rummy500.state import build_pack
 
 from .helpers import all_cards, snapshot, standard
@@ -56,6 +61,7 @@ def _check_views(state: RoundState, taken: list[Counter]) -> None:
     """No view shows a card its seat may not see; ``known`` is exactly the cards seen taken from the pile."""
     public: set[str] = {str(c) for c in state.public.discard}
     public |= {str(c) for m in state.public.melds for c in m.cards}
+    public |= {str(c) for c in state.public.removed}  # Dealer's Gambit: split off the pile, or a blocking joker
     for seat in range(state.n):
         assert Counter(state.public.known[seat]) == taken[seat], "known lists exactly the pile cards taken and still held"
         assert not (taken[seat] - Counter(state.hands[seat])), "known cards are in that hand"
@@ -71,12 +77,17 @@ def _check_views(state: RoundState, taken: list[Counter]) -> None:
         if seat is None:
             assert view["hand"] is None and view["legal"] == []
             own: set[str] = set()
+        elif state.public.phase is Phase.NOMINATE:  # Dealer's Gambit: nobody has looked at their cards yet
+            assert view["hand"] == []
+            own = set()
         else:
             assert Counter(view["hand"]) == Counter(str(c) for c in state.hands[seat])
             own = set(view["hand"])
+        # The dealer's joker, still free, lies face up beside the dealer: the dealer's own to declare.
+        dealers = seat == state.public.dealer and state.public.dealer_joker == "available"
         for text in _card_strings(view, skip=frozenset({"hand"})):
             # A declared joker in this seat's legal moves is its own joker.
-            mine = text in own or (text.startswith("JK=") and "JK" in own)
+            mine = text in own or (text.startswith("JK=") and ("JK" in own or dealers))
             assert text in public or mine, f"view of seat {seat} shows hidden card {text}"
 
 
@@ -185,3 +196,61 @@ def test_random_playouts_keep_every_invariant(players):
     for seed in range(3):
         total += _playout(players, 1000 * players + seed)
     assert total > 30
+
+
+def _preset_playout(rules: Rules, seed: int) -> int:
+    """One round of ``rules`` played at random, every view checked (``_check_views``) every few steps.
+
+    Any seat listed by ``actors()`` may act (Rummy calls, blocks, nominations). What a seat is
+    known to hold is tracked from the hands alone: a card that enters a hand by anything but a
+    draw from the stock came from the pile or the table, in everyone's sight; a card that leaves
+    the hand is no longer held.
+    """
+    rng = random.Random(seed)
+    pack = Counter(build_pack(rules))
+    state = RoundState.new(rules, rng.randrange(rules.players), rng)
+    taken: list[Counter] = [Counter() for _ in range(state.n)]
+    steps = 0
+    while True:
+        assert table_cards(state) == pack, "cards are conserved"
+        if steps % 3 == 0 or state.is_over:
+            _check_views(state, taken)
+        if state.is_over:
+            return steps
+        assert steps < MAX_STEPS, "the round terminates"
+        if state.public.phase is Phase.SHUFFLE:
+            state.apply(state.chance_reshuffle(rng))
+            continue
+        actors = state.actors()
+        seat = actors[0] if len(actors) == 1 or rng.random() < 0.8 else rng.choice(actors[1:])
+        action = rng.choice(state.legal_actions(seat))
+        before = [Counter(h) for h in state.hands]
+        state.apply(action, seat)
+        for o in range(state.n):
+            after = Counter(state.hands[o])
+            if not (o == seat and isinstance(action, Draw)):
+                taken[o] += after - before[o]
+            taken[o] -= before[o] - after
+        steps += 1
+
+
+def _table_sizes(preset: str) -> list[int]:
+    """The preset's own table size, its largest legal one and 3 players where legal."""
+    legal = []
+    for n in range(2, 9):
+        try:
+            Rules.preset_rules(preset, players=n)
+        except RulesError:
+            continue
+        legal.append(n)
+    return sorted({Rules.preset_rules(preset).players, max(legal), *(n for n in legal if n == 3)})
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"), [(p, n) for p in PRESETS for n in _table_sizes(p)], ids=lambda v: str(v)
+)
+def test_random_playouts_of_every_preset_show_no_hidden_card(preset, players):
+    """``_check_views`` for every preset at its own, the largest and a middle table size."""
+    rules = Rules.preset_rules(preset, players=players)
+    steps = sum(_preset_playout(rules, 100 * players + seed) for seed in range(2))
+    assert steps > 10

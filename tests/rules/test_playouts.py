@@ -91,6 +91,32 @@ def test_random_playouts_keep_the_invariants_for_every_preset(preset, seed):
     play_match(Rules.preset_rules(preset), seed)
 
 
+def _other_table_sizes(preset: str) -> list[int]:
+    """The largest table the preset allows and a middle one (3 players), where they differ from its own."""
+    legal = []
+    for n in range(2, 9):
+        try:
+            Rules.preset_rules(preset, players=n)
+        except RulesError:
+            continue
+        legal.append(n)
+    return sorted({max(legal), *(n for n in legal if n == 3)} - {Rules.preset_rules(preset).players})
+
+
+OTHER_SIZES = [(preset, n) for preset in PRESETS for n in _other_table_sizes(preset)]
+
+
+def test_the_other_table_sizes_reach_every_presets_largest_table():
+    assert ("standard", 8) in OTHER_SIZES and ("dealers_gambit", 7) in OTHER_SIZES and ("hoyle", 3) in OTHER_SIZES
+    assert not [p for p, n in OTHER_SIZES if p in ("partnership", "persian")]  # four seats only
+
+
+@pytest.mark.parametrize(("preset", "players"), OTHER_SIZES, ids=[f"{p}-{n}" for p, n in OTHER_SIZES])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_playouts_keep_the_invariants_for_every_preset_at_other_table_sizes(preset, players, seed):
+    play_match(Rules.preset_rules(preset, players=players), 10 * players + seed, max_rounds=2)
+
+
 @pytest.mark.parametrize(("preset", "players"), [("standard", 3), ("standard", 5), ("standard", 8), ("partnership", 4)])
 def test_random_playouts_keep_the_invariants_at_other_table_sizes_with_calls_out_of_turn(preset, players):
     rules = Rules.preset_rules(preset, players=players, calling_rummy="pile", meld_out_of_turn=True)

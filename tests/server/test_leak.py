@@ -228,6 +228,8 @@ GAMES = [
     ("partnership", 4, {"target": 150}),
     ("standard", 5, {"rounds": 1}),
     ("popular", 6, {"rounds": 1, "calling_rummy": "top_card"}),
+    ("dealers_gambit", 3, {"rounds": 1}),
+    ("persian", 4, {"rounds": 1}),
 ]
 
 
