@@ -6,7 +6,7 @@ dependencies::
     >>> import random
     >>> from rummy500 import Match, Rules
     >>> match = Match(Rules.from_mapping({"preset": "standard"}), seed=7)
-    >>> state = match.state
+    >>> state = match.round_state()  # (match.state, typed without its None)
     >>> str(state.legal_actions()[0])
     'draw'
 """
@@ -16,6 +16,7 @@ from rummy500.actions import (
     ActionError,
     Block,
     CallRummy,
+    Decline,
     Discard,
     Draw,
     Float,
@@ -48,6 +49,7 @@ __all__ = [
     "CallRummy",
     "Card",
     "CardError",
+    "Decline",
     "Discard",
     "Draw",
     "Float",

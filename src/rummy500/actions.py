@@ -33,7 +33,7 @@ the set of seats that passed on the current position, so game records
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +73,10 @@ def _sorted(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
 
 def _join(cards: tuple[Card, ...]) -> str:
     return " ".join(str(c) for c in cards)
+
+
+#: Writes a field of a frozen action in a hand-written ``__init__`` (bound once: the hot path builds discards).
+_set_field = object.__setattr__
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,10 +163,16 @@ class Discard:
     Several cards go on the pile in the order given, the last one on top; the
     order is kept (``Discard`` of the same cards in another order is another
     move). ``RoundState.legal_actions`` lists each choice of cards once, in
-    ascending order, and ``apply`` accepts those cards in any order.
+    ascending order, and ``apply`` accepts those cards in any order. A list (any
+    iterable) of cards is kept as a tuple, in its order.
     """
 
     cards: tuple[Card, ...]
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        # (Hand-written rather than a __post_init__: legal-move enumeration builds discards, and a
+        # tuple, the usual case, costs one type test.)
+        _set_field(self, "cards", cards if type(cards) is tuple else tuple(cards))
 
     @property
     def card(self) -> Card:
@@ -259,9 +269,15 @@ class Block:
 
 @dataclass(frozen=True, slots=True)
 class Reshuffle:
-    """(``stock_out: reshuffle``) The new stock, top first: a chance event, not a choice."""
+    """(``stock_out: reshuffle``) The new stock, top first: a chance event, not a choice.
+
+    A list (any iterable) of cards is kept as a tuple, in its order.
+    """
 
     cards: tuple[Card, ...]
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        _set_field(self, "cards", cards if type(cards) is tuple else tuple(cards))
 
     def to_record(self) -> dict[str, Any]:
         return {"reshuffle": [str(c) for c in self.cards]}

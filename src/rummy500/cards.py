@@ -18,6 +18,7 @@ Two packs hold identical duplicates, so hands are multisets of these values.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 __all__ = [
     "CLUBS",
@@ -118,6 +119,17 @@ class Card(int):
 
     def __repr__(self) -> str:
         return _TEXT[self]
+
+    # Cards stay singletons through pickle, copy and deepcopy: each comes back as the pre-built
+    # card of its code (``card(code)``), not as a new ``Card`` equal to it.
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return card, (int(self),)
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Card:
+        return self
 
 
 def _make_all() -> tuple[list[Card | None], dict[int, str]]:

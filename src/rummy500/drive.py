@@ -6,7 +6,9 @@ asks the position who decides (:meth:`~rummy500.match.Match.decision`): the
 seat to move, a seat offered an out-of-turn play (it answers with the play or
 :class:`~rummy500.actions.Decline`; ``None`` also means "no call"), or chance
 (a reshuffle, drawn from ``rng``). It checks every answer against the
-decision's legal list and applies it, until the game (or round) ends or
+decision's legal list and applies the engine's own action (an answer only
+*equal* to a legal one, with plain ints for cards, is played and recorded as
+the legal one; ``Take(True)`` is refused), until the game (or round) ends or
 ``until()`` says stop.
 
 >>> import random
@@ -25,7 +27,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
-from rummy500.actions import Action, Decline, listed_form
+from rummy500.actions import Action, Block, Decline, Draw, Float, Pass, listed_form
 from rummy500.events import Event
 from rummy500.match import Match
 from rummy500.state import Decision, DecisionKind, IllegalAction, RoundState
@@ -52,15 +54,19 @@ class AgentError(IllegalAction):
     Attributes:
         seat: the agent's seat.
         action: what it answered (None: nothing, on its own turn).
+        reason: why an answer equal to a legal action is refused (``Take(True)``:
+            a bool where a number goes), or None.
     """
 
-    def __init__(self, seat: int, action: Action | None) -> None:
+    def __init__(self, seat: int, action: Action | None, reason: str | None = None) -> None:
         self.seat = seat
         self.action = action
+        self.reason = reason
         if action is None:
             super().__init__(f"seat {seat} made no move on its turn")
         else:
-            super().__init__(f"seat {seat} chose {action}, which is not among its legal actions")
+            why = f": {reason}" if reason else ""
+            super().__init__(f"seat {seat} chose {action}, which is not among its legal actions{why}")
 
 
 class PolicyAgent:
@@ -82,6 +88,9 @@ class PolicyAgent:
             return Decline()
         return self.policy(view, rng)
 
+
+#: The actions without fields: one equal to a legal action is that action.
+_NO_FIELDS = frozenset({Draw, Pass, Float, Block, Decline})
 
 Observer = Callable[[Decision, Action, list[Event]], None]
 """``observe(decision, action, events)``: called after each applied decision."""
@@ -130,8 +139,25 @@ def drive(
             action = agents[seat].act(game.view(seat), rng)
             if action is None and decision.kind is DecisionKind.OFFER:
                 action = Decline()
-            if action is None or (action not in decision.legal and listed_form(action) not in decision.legal):
-                raise AgentError(seat, action)  # (a discard of several cards may name them in any order)
+            if action is None:
+                raise AgentError(seat, action)
+            legal = decision.legal
+            try:
+                own = legal[legal.index(action)]
+            except ValueError:
+                own = None  # (a discard of several cards may name them in any order)
+            if own is not action:
+                # Not the legal list's own object: play the engine's action equal to it (as Match.apply
+                # does), so nothing but cards and whole numbers reaches the table or a record.
+                if own is not None and type(action) in _NO_FIELDS:
+                    action = own  # (a new Decline(), Draw() ...: nothing in it to check)
+                elif own is None and listed_form(action) not in legal:
+                    raise AgentError(seat, action)
+                else:
+                    try:
+                        action = (game.round_state() if isinstance(game, Match) else game).checked(action, seat)
+                    except IllegalAction as exc:
+                        raise AgentError(seat, action, str(exc)) from exc
             if isinstance(game, Match):
                 events = game.apply(seat, action, check=False)
             else:

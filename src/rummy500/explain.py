@@ -16,6 +16,7 @@ from rummy500.actions import (
     Action,
     Block,
     CallRummy,
+    Decline,
     Discard,
     Draw,
     Float,
@@ -23,6 +24,7 @@ from rummy500.actions import (
     Meld,
     Nominate,
     Pass,
+    Reshuffle,
     Swap,
     Take,
 )
@@ -90,6 +92,31 @@ class Round(Protocol):
 
 _DRAWS = (Draw, Take, Pass)
 _PLAYS = (Meld, LayOff, Swap, Discard, Float)
+_ACTIONS = (Draw, Take, Meld, LayOff, Swap, Discard, Pass, CallRummy, Float, Nominate, Block, Reshuffle, Decline)
+
+
+def _not_an_action(value: object) -> str:
+    """Why ``value``, which is no action object, is refused: it names the parser that makes one."""
+    if isinstance(value, str):
+        how = "parse its text with rummy500.actions.parse_action first"
+    elif isinstance(value, dict):
+        how = "build it from its record with rummy500.actions.action_from_record first"
+    else:
+        how = "an action is one of rummy500.actions' classes (Draw(), Take(n), Discard(cards) ...)"
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} is not an action: {how}"
+
+
+def _explain_decline(state: Round, seat: int) -> str:
+    """Why a Decline by ``seat`` is refused: it had no out-of-turn offer to decline."""
+    p = state.public
+    if seat == p.to_move:
+        return "there is no out-of-turn offer to decline: it is your turn (Decline answers only an offer made out of turn)"
+    if seat in p.declined:
+        return "you have already declined the out-of-turn offer at this position"
+    return "there is no out-of-turn offer to decline: you have no play out of turn now"
 
 
 def _missing(state: Round, seat: int, cards: tuple[Card, ...] | list[Card]) -> str | None:
@@ -111,6 +138,8 @@ def explain(state: Round, action: Action, seat: int) -> str:  # noqa: C901 - one
     rules = state.rules
     if not 0 <= seat < state.n:
         return f"{seat_text(seat)} is not a seat of this {state.n}-player game (seats are 0 to {state.n - 1})"
+    if not isinstance(action, _ACTIONS):
+        return _not_an_action(action)
     if state.public.phase is Phase.ROUND_OVER:
         return "the round is over: nobody may play now"
     if state.public.phase is Phase.SHUFFLE:
@@ -135,6 +164,8 @@ def explain(state: Round, action: Action, seat: int) -> str:  # noqa: C901 - one
         return "you may block the dealer's joker only during your own turn"
     if isinstance(action, CallRummy):
         return _explain_call(state, action, seat)
+    if isinstance(action, Decline):
+        return _explain_decline(state, seat)
     if seat != state.public.to_move:
         if rules.meld_out_of_turn and isinstance(action, (Meld, LayOff)):
             return _explain_lay(state, action, seat, in_turn=False)

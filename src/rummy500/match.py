@@ -89,9 +89,16 @@ class Match:
         players: names, or None for ``Seat 0``, ``Seat 1`` ...
         scores: totals before the first round (default 0).
         rng: the source of every shuffle (default: ``random.Random(seed)``).
-        seed: seed for the default rng.
+        seed: seed for the default rng (give ``rng`` or ``seed``, not both).
         dealer: the first dealer; by default cut for as the rules say.
         deal: start the first round now (False when replaying a record).
+
+    Raises:
+        ValueError: both ``rng`` and ``seed`` given (the seed would be ignored),
+            or a number of names or scores other than ``rules.players``.
+
+    ``match.state`` is the round in play: None only before the first deal
+    (``deal=False``); :meth:`round_state` gives it typed as always there.
     """
 
     def __init__(
@@ -105,6 +112,8 @@ class Match:
         dealer: int | None = None,
         deal: bool = True,
     ) -> None:
+        if rng is not None and seed is not None:
+            raise ValueError("give Match an rng or a seed, not both (the seed would be ignored: seed the rng instead)")
         n = rules.players
         self.rules = rules
         self.players = list(players) if players is not None else [f"Seat {i}" for i in range(n)]
@@ -149,6 +158,27 @@ class Match:
         out.tie_break = self.tie_break
         out.state = self.state.copy() if self.state is not None else None
         return out
+
+    def __repr__(self) -> str:
+        """``<Match standard, 2 players, round 3, totals 120-85>`` (the winner once over)."""
+        rounds = len(self.rounds)
+        where = f"round {rounds}" if rounds else "not dealt"
+        totals = "-".join(str(t) for t in self.totals)
+        if self.winner is not None:
+            won = self.winner if isinstance(self.winner, int) else "+".join(map(str, self.winner))
+            where += f", won by seat {won}"
+        return f"<Match {self.rules.preset}, {self.rules.players} players, {where}, totals {totals}>"
+
+    def round_state(self) -> RoundState:
+        """The round in play (or the last one played), typed as always there: :attr:`state` without its None.
+
+        Raises:
+            IllegalAction: no round was dealt yet (a ``Match(..., deal=False)``).
+        """
+        state = self.state
+        if state is None:
+            raise IllegalAction("no round was dealt yet (the match was built with deal=False)")
+        return state
 
     # ----------------------------------------------------------------- rounds
     def start_round(self, state: RoundState, *, auto: bool = True) -> list[Event]:
@@ -226,10 +256,14 @@ class Match:
         return self.state.is_legal(action, s)
 
     def decision(self, skip: Iterable[int] = ()) -> Decision | None:
-        """Who decides now (see :meth:`RoundState.decision`); None once the game is over.
+        """Who decides now (see :meth:`RoundState.decision`); None once the game is over (or before the first deal).
 
-        With ``auto`` play (the default) chance is resolved by the match itself,
-        so the decision is a seat's turn or an out-of-turn offer.
+        While the match plays with ``auto`` (the default of :meth:`apply`) it
+        draws every reshuffle itself, so the decision is a seat's turn or an
+        out-of-turn offer. It is chance (``DecisionKind.CHANCE``, a reshuffle
+        due) after an :meth:`apply` with ``auto=False``, or in a match rebuilt
+        from a record that stops before a reshuffle: :meth:`continue_play`
+        draws it (and :func:`~rummy500.drive.drive` calls that first).
         """
         if self.state is None or self.is_over:
             return None

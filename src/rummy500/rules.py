@@ -13,10 +13,11 @@ import dataclasses
 import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, NoReturn
 
 from rummy500.cards import CardError, parse_card
 
@@ -27,6 +28,7 @@ __all__ = [
     "CallingRummy",
     "CardValues",
     "Choice",
+    "CustomValues",
     "DiscardCount",
     "DiscardDraw",
     "Direction",
@@ -218,7 +220,7 @@ def _is_bool(v: Any) -> bool:
 
 
 def _custom_values_ok(v: Any) -> bool:
-    if not isinstance(v, dict):
+    if not isinstance(v, Mapping):
         return False
     for key, val in v.items():
         if not _is_int(val):
@@ -234,6 +236,47 @@ def _custom_values_ok(v: Any) -> bool:
         if c.is_declared:
             return False
     return True
+
+
+class CustomValues(dict[str, int]):
+    """``custom_values`` as :class:`Rules` holds it: a read-only ``dict`` with the keys normalised.
+
+    A ``Rules`` is frozen and hashable (memo tables key on it), so its card values
+    cannot change after it is built: every method that would change the dict raises
+    ``TypeError``. Keys are written as :meth:`Rules.from_mapping` writes them (``QS``,
+    ``T``, ``JK``: upper case, ``10`` as ``T``). It is a ``dict`` for everything else:
+    JSON, ``dict(values)``, equality with a plain dict, pickling.
+
+    >>> values = Rules(custom_values={"qs": 40, "10": 5}).custom_values
+    >>> values, values == {"QS": 40, "T": 5}
+    ({'QS': 40, 'T': 5}, True)
+    >>> values["QS"] = 50
+    Traceback (most recent call last):
+    TypeError: a Rules' custom_values cannot be changed: build other rules (rules.replace(custom_values=...))
+    """
+
+    __slots__ = ()
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("a Rules' custom_values cannot be changed: build other rules (rules.replace(custom_values=...))")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only
+
+    def __hash__(self) -> int:  # type: ignore[override]  # (dict's is None: it is mutable)
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, int]]]:
+        return CustomValues, (dict(self),)
+
+    def __copy__(self) -> CustomValues:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> CustomValues:
+        return self
+
+
+#: No custom values: the default of ``custom_values`` (and what a Rules without any holds).
+_NO_CUSTOM = CustomValues()
 
 
 # ------------------------------------------------------------------ choices
@@ -511,7 +554,7 @@ _SPECS: list[OptionSpec] = [
     OptionSpec("card_values", CardValues("standard"), "standard, flat, ace_25, pip_rank, ace_11", "the table of card values", _member_of(CardValues), "scoring", CardValues),
     OptionSpec("low_ace_value", Auto.AUTO, "auto, any integer", "value of an ace at the low end of a run", _words_or(Auto, _is_int), "scoring", words=Auto),
     OptionSpec("joker_value", JokerValue.AUTO, "auto, 0, 15, 20, represented", "value of a joker: from the card values, a fixed 0, 15 or 20, or as the card it stands for (represented)", _words_or(JokerValue, _one_of(0, 15, 20)), "scoring", words=JokerValue),
-    OptionSpec("custom_values", {}, "{} or an object", "house values for particular cards or ranks, applied last, e.g. the queen of spades (QS) 40", _custom_values_ok, "scoring"),
+    OptionSpec("custom_values", _NO_CUSTOM, "{} or an object", "house values for particular cards or ranks, applied last, e.g. the queen of spades (QS) 40", _custom_values_ok, "scoring"),
     OptionSpec("four_aces_bonus", False, "false, true", "a set of four aces laid down at once by one player counts 100", _is_bool, "scoring"),
     OptionSpec("four_of_a_kind_double", False, "false, true", "a set of four laid down at once counts double (Persian)", _is_bool, "scoring"),
     OptionSpec("score_divisor", 1, "1, 5", "all values divided by 5 (use with a winning total of 100)", _one_of(1, 5), "scoring"),
@@ -790,6 +833,11 @@ def _values_equal(a: Any, b: Any) -> bool:
     return a == b and type(a) is type(b)
 
 
+#: While False (:meth:`Rules._any_combination`), a Rules built is not checked for options that make no
+#: sense together (each value still is).
+_CHECK_COMBINATIONS: ContextVar[bool] = ContextVar("rummy500_check_combinations", default=True)
+
+
 # Enum members the engine's hot properties compare with, bound once (reading a
 # member off an Enum class costs ~0.2 us in Python 3.11).
 _CLOCKWISE = Direction.CLOCKWISE
@@ -801,10 +849,15 @@ _SET_SUITS_ANY = SetSuits.ANY
 
 @dataclass(frozen=True)
 class Rules:
-    """The options of one game. Build it with :meth:`from_mapping` or :meth:`preset`.
+    """The options of one game. Build it with :meth:`from_mapping` or :meth:`preset_rules`.
 
     Field names and defaults are those of RULES.md Part 2; the defaults are the
-    standard game of Part 1.
+    standard game of Part 1. Built directly (``Rules(players=3, ...)``) it is
+    checked as :meth:`from_mapping` checks it: a bad value or options that make
+    no sense together raise :class:`RulesError`, words become enum members and
+    ``custom_values`` keys are normalised (``qs`` is ``QS``) into a read-only
+    :class:`CustomValues`. (Unlike :meth:`from_mapping`, nothing is implied: a
+    ``Rules(dealers_gambit=True)`` keeps the default ``direction``.)
     """
 
     players: int = 2
@@ -840,7 +893,7 @@ class Rules:
     card_values: CardValues = CardValues.STANDARD
     low_ace_value: int | Auto = Auto.AUTO
     joker_value: int | JokerValue = JokerValue.AUTO
-    custom_values: dict[str, int] = field(default_factory=dict, hash=False)
+    custom_values: Mapping[str, int] = field(default=_NO_CUSTOM, hash=False)
     four_aces_bonus: bool = False
     four_of_a_kind_double: bool = False
     score_divisor: int = 1
@@ -872,6 +925,14 @@ class Rules:
                 problems.append(_bad_value(spec, value))
         if problems:
             raise RulesError(problems)
+        # Card values as from_mapping writes their keys, read-only (a frozen, hashable Rules holds them).
+        custom = self.custom_values
+        if custom is not _NO_CUSTOM:
+            object.__setattr__(self, "custom_values", CustomValues(_normalise_custom(custom)) if custom else _NO_CUSTOM)
+        if _CHECK_COMBINATIONS.get():
+            combo = self.combination_problems()
+            if combo:
+                raise RulesError(combo)
 
     def __hash__(self) -> int:
         """The hash of the compared fields, worked out once (rules key memo tables everywhere).
@@ -926,19 +987,26 @@ class Rules:
                 problems.append(_bad_value(spec, value))
                 continue
             raw[name] = value
-        if "custom_values" in raw:
-            raw["custom_values"] = _normalise_custom(raw["custom_values"])
         if raw.get("dealers_gambit") is True and "direction" not in merged:
             # RULES.md: Dealer's Gambit is "dealt and played anticlockwise"; an
             # explicit ``direction`` still overrides, as for a preset.
             raw["direction"] = "anticlockwise"
         if problems:
             raise RulesError(problems)
-        rules = cls(preset=preset, **raw)
-        combo = rules.combination_problems()
-        if combo:
-            raise RulesError(combo)
-        return rules
+        return cls(preset=preset, **raw)  # (which refuses options that make no sense together)
+
+    @classmethod
+    def _any_combination(cls, **options: Any) -> Rules:
+        """Rules whose options need not make sense together (each value is still checked).
+
+        Only for tests of code defined for every combination, such as the
+        enumeration of legal moves; no game is played with them.
+        """
+        token = _CHECK_COMBINATIONS.set(False)
+        try:
+            return cls(**options)
+        finally:
+            _CHECK_COMBINATIONS.reset(token)
 
     @classmethod
     def preset_rules(cls, name: str, **overrides: Any) -> Rules:
@@ -964,7 +1032,7 @@ class Rules:
             if full or spec.name == "players" or not _values_equal(value, spec.default):
                 if isinstance(value, StrEnum):
                     value = value.value  # a plain string in records and JSON
-                out[spec.name] = dict(value) if isinstance(value, dict) else value
+                out[spec.name] = dict(value) if isinstance(value, Mapping) else value
         if self.dealers_gambit and "direction" not in out:
             out["direction"] = self.direction.value  # else parsing would imply anticlockwise
         return out
@@ -1158,7 +1226,7 @@ def _bad_value(spec: OptionSpec, value: Any) -> str:
     limit = f"numbers run from {-NUMBER_LIMIT} to {NUMBER_LIMIT}"
     if _too_big(value):
         return f"option {spec.name!r} cannot be {value!r}: {limit}"
-    if spec.name == "custom_values" and isinstance(value, dict):
+    if spec.name == "custom_values" and isinstance(value, Mapping):
         for key, val in value.items():
             if not isinstance(key, str) or not _custom_values_ok({key: 0}):
                 return f"option 'custom_values' cannot hold {key!r}: a key is a card (QS) or a rank (Q, 10, A, JK)"
@@ -1167,7 +1235,7 @@ def _bad_value(spec: OptionSpec, value: Any) -> str:
     return f"option {spec.name!r} cannot be {value!r} (values: {spec.allowed()})"
 
 
-def _normalise_custom(values: dict[str, int]) -> dict[str, int]:
+def _normalise_custom(values: Mapping[str, int]) -> dict[str, int]:
     out: dict[str, int] = {}
     for key, val in values.items():
         k = key.strip().upper()

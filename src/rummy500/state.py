@@ -2722,6 +2722,36 @@ def _check_resampled(view: View, *, spectator: bool = False) -> None:
                     raise ResampleError(f"the view's hand_sizes[{s}] must be a number of cards, not {_count_text(size)}")
 
 
+def _final_hands(view: View, pool: list[Card]) -> tuple[list[list[Card]], list[Card]]:
+    """The hands of a finished round as its view shows them (``final_hands``), and the unseen cards left for the stock.
+
+    Raises:
+        ResampleError: the shown hands do not fit the view (their number, sizes or cards).
+    """
+    final = view.final_hands
+    assert final is not None
+    seat = view.seat
+    if len(final) != view.players:
+        raise ResampleError(f"final_hands has {len(final)} hands for a {view.players}-player round")
+    left = Counter(pool)
+    hands: list[list[Card]] = []
+    for s, shown in enumerate(final):
+        if len(shown) != view.hand_sizes[s]:
+            raise ResampleError(f"final_hands shows {len(shown)} cards for seat {s}, who holds {view.hand_sizes[s]}")
+        hand = list(shown)
+        if s == seat:
+            if Counter(hand) != Counter(view.hand):
+                raise ResampleError(f"final_hands shows seat {s} other cards than its hand")
+        else:
+            hidden = Counter(hand)
+            hidden.subtract(view.known[s])  # (cards it was seen taking: not among the unseen)
+            if any(k < 0 for k in hidden.values()) or any(left[c] < k for c, k in hidden.items()):
+                raise ResampleError(f"final_hands shows seat {s} cards the view has seen elsewhere")
+            left.subtract(hidden)
+        hands.append(hand)
+    return hands, sorted((+left).elements())
+
+
 def state_from_view(view: View, rng: random.Random, weights: Mapping[int, Mapping[Card, float]] | None = None) -> RoundState:
     """A full position consistent with everything ``view.seat`` saw (OpenSpiel's ResampleFromInfostate).
 
@@ -2754,10 +2784,13 @@ def state_from_view(view: View, rng: random.Random, weights: Mapping[int, Mappin
     if seat is None:  # (refused above: for mypy)
         raise ResampleError("a spectator's view has no seat to resample for")
     pool = unseen_cards(view)
-    rng.shuffle(pool)
     n = view.players
     hands: list[list[Card]] = []
-    for s in range(n):
+    if view.final_hands is not None:
+        # The round is over: every hand is shown, so only the stock's order is left to guess.
+        hands, pool = _final_hands(view, pool)
+    rng.shuffle(pool)
+    for s in range(len(hands), n):
         # The seat's own hand is all seen, but while Dealer's Gambit's nomination is awaited it
         # lies face down (an empty view.hand): then it is dealt from the unseen cards like the others.
         known = list(view.hand) if s == seat else list(view.known[s])
