@@ -2307,7 +2307,8 @@ class RoundState:
         Cards still in play are the hands, the stock and the pile; whoever ends
         up holding them, no new meld can be made of them and none can go on a
         table meld, so nobody can meld, lay off or go out again. Jokers still in
-        play or (``joker_swap``) on the table keep the round alive, and so does a
+        play, or (``joker_swap``) on the table standing for a card still in play
+        (it may be swapped back into a hand), keep the round alive, and so does a
         player floating with an empty hand who can still get a card to discard
         (from a reshuffled stock, or the top card taken back under ``discard_back``):
         they go out by that discard.
@@ -2322,7 +2323,8 @@ class RoundState:
         pool += p.discard
         if JOKER in pool or p.dealer_joker == "available":
             return False
-        if self.rules.joker_swap and any(JOKER in m.cards for m in p.melds):
+        # (A joker on the table is a declared card, JK=8H: it can come back into play when the card it stands for is still in play.)
+        if self.rules.joker_swap and any(c >= 128 and c.natural in pool for m in p.melds for c in m.cards):
             return False
         t = fastmeld.tables(self.rules)
         index = fastmeld.scan(pool)
