@@ -923,6 +923,8 @@ class Rules:
             value = getattr(self, spec.name)
             if not spec.check(value):
                 problems.append(_bad_value(spec, value))
+        if not problems and self.custom_values and self.custom_values is not _NO_CUSTOM:
+            problems += _custom_duplicates(self.custom_values)
         if problems:
             raise RulesError(problems)
         # Card values as from_mapping writes their keys, read-only (a frozen, hashable Rules holds them).
@@ -1235,15 +1237,32 @@ def _bad_value(spec: OptionSpec, value: Any) -> str:
     return f"option {spec.name!r} cannot be {value!r} (values: {spec.allowed()})"
 
 
+def _custom_key(key: str) -> str:
+    k = key.strip().upper()
+    if k == "10":
+        k = "T"
+    if k not in _RANK_KEYS and k != "JK":
+        k = str(parse_card(k))
+    return k
+
+
 def _normalise_custom(values: Mapping[str, int]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for key, val in values.items():
-        k = key.strip().upper()
-        if k == "10":
-            k = "T"
-        if k not in _RANK_KEYS and k != "JK":
-            k = str(parse_card(k))
-        out[k] = val
+    return {_custom_key(key): val for key, val in values.items()}
+
+
+def _custom_duplicates(values: Mapping[str, int]) -> list[str]:
+    """Keys of ``custom_values`` that name the same card or rank (``QS`` and ``qs``, ``10`` and ``T``).
+
+    A JSON object's keys have no order, so neither may win: both are refused.
+    """
+    seen: dict[str, str] = {}
+    out = []
+    for key in values:
+        k = _custom_key(key)
+        if k in seen:
+            out.append(f"option 'custom_values' names {k} twice ({seen[k]!r} and {key!r}): give it one value")
+        else:
+            seen[k] = key
     return out
 
 

@@ -281,3 +281,19 @@ def test_a_round_after_the_win_is_malformed_exit_2(tmp_path: Path, capsys: pytes
     won["rounds"].append({"deal": DEAL})
     line = refused(*replay_file(tmp_path, capsys, won))
     assert line == "rummy500 replay: malformed record: rounds[1] comes after the game was already won"
+
+
+# ---------------------------------------------------------------- custom_values naming one card twice
+@pytest.mark.parametrize("values", [{"QS": 40, "qs": 1}, {"qs": 1, "QS": 40}, {"10": 5, "T": 50}])
+def test_custom_values_naming_one_card_twice_are_refused_whatever_their_order(tmp_path, capsys, values):
+    # A JSON object's keys have no order: the last one used to win (QS scored 1 or 40 by key order).
+    game = {
+        "players": 2,
+        "rules": {"custom_values": values},
+        "dealer": 1,
+        "deal": {"hands": [["QS", "QH", "QD"], ["2C"]], "stock": ["9D"], "discard": ["KS"]},
+        "actions": [{"p": 0, "draw": "stock"}, {"p": 0, "meld": ["QS", "QH", "QD"]}, {"p": 0, "discard": "9D"}],
+    }
+    line = refused(*replay_file(tmp_path, capsys, game))
+    name = "T" if "T" in values else "QS"
+    assert f"names {name} twice" in line and "give it one value" in line
