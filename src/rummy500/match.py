@@ -128,7 +128,8 @@ class Match:
         self.winner: int | list[int] | None = None
         self.bonus_to: int | None = None
         #: The game reached its end with the best totals tied: the next round to leave one best total decides it.
-        self.tie_break = False
+        #: (Scores given that already reach the target tied start the game in its tie-break.)
+        self.tie_break = scores is not None and game_status(rules, self.side_totals(), 0).tie_break
         self.state: RoundState | None = None
         if deal:
             first = dealer if dealer is not None else cut_for_dealer(rules, self.rng)

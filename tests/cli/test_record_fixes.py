@@ -297,3 +297,22 @@ def test_custom_values_naming_one_card_twice_are_refused_whatever_their_order(tm
     line = refused(*replay_file(tmp_path, capsys, game))
     name = "T" if "T" in values else "QS"
     assert f"names {name} twice" in line and "give it one value" in line
+
+
+# ---------------------------------------------------------------- scores the record starts from
+#: Both hands stuck, the stock's one card drawn: seat 1 passes on the empty stock, -28 and -29.
+STUCK = {
+    "dealer": 1,
+    "deal": {"hands": [["KC", "QC", "9S"], ["KS", "QS", "9H"]], "stock": ["8H"], "discard": ["2D"]},
+    "actions": [{"p": 0, "draw": "stock"}, {"p": 0, "discard": "9S"}, {"p": 1, "pass": True}],
+}
+
+
+def test_a_record_from_tied_totals_past_the_target_plays_the_tie_break(tmp_path, capsys):
+    # 515-515 can only be a tie at the game's end: the next round decides it, under the target or not,
+    # as it does when the same game is recorded from its start.
+    code, out, err = replay_file(tmp_path, capsys, {"players": 2, "scores": [515, 515], "rounds": [STUCK]})
+    result = json.loads(out)
+    assert code == 0 and result["totals"] == [487, 486]
+    assert result["winner"] == 0 and result["state"]["phase"] == "game_over"
+
