@@ -2,8 +2,11 @@
 
 What a client sees: the first player to press makes the next table with the
 finished one's settings and sits at seat 0 as its creator; the next ones join
-it with their names; every socket at the finished table (seats and spectators,
-in every server process) is sent the ``table`` message with ``next_table``;
+it with their names; every socket at the finished table (in every server
+process) is sent the ``table`` message with ``next_table``, except that at a
+public game (its replay listed for anyone) only the seated sockets are: no
+spectator and no anonymous caller is shown it there (the next table waits in
+the lobby: whoever had its id could take a player's seat);
 two presses at once make one table; refusals say why. Both databases keep the
 link, and a database made before it existed is brought up to date.
 """
@@ -117,14 +120,18 @@ def test_the_first_press_makes_the_same_table_the_next_join_it_and_everyone_is_t
             ("bot", "Bot 4", "medium"),
         ]
 
-        # Everyone at the finished table hears of it: the seats and the spectator.
-        for ws in (*people.values(), watcher):
+        # Everyone seated at the finished table hears of it; the spectator and anonymous callers never do.
+        for ws in people.values():
             told = _told(ws)
             assert told["table"]["next_table"] == next_id and told["table"]["status"] == "finished"
-        assert client.get(f"/api/tables/{table_id}").json()["next_table"] == next_id
-        # A page opened now is told in its first state.
-        with client.websocket_connect(ws_path(table_id)) as late:
+        watcher.send_json({"type": "sync"})
+        assert receive(watcher, "state")["table"]["next_table"] is None
+        assert client.get(f"/api/tables/{table_id}").json()["next_table"] is None
+        # A player's page opened now is told in its first state; a spectator's is not.
+        with client.websocket_connect(ws_path(table_id, tokens[2])) as late:
             assert receive(late, "state")["table"]["next_table"] == next_id
+        with client.websocket_connect(ws_path(table_id)) as late:
+            assert receive(late, "state")["table"]["next_table"] is None
 
     # Cy (seat 2) joins it in her old seat, Ann (seat 0, Bob's now) in the lowest open one.
     cy = _again(client, table_id, tokens[2])
@@ -265,7 +272,7 @@ def test_two_presses_at_once_make_one_table(client: TestClient) -> None:
     ids = {a.json()["table_id"] for a in answers.values()}
     assert len(ids) == 1
     (next_id,) = ids
-    assert client.get(f"/api/tables/{table_id}").json()["next_table"] == next_id
+    assert client.get(f"/api/tables/{table_id}").json()["next_table"] == next_id  # (a private table: its link is its key)
     seats = client.get(f"/api/tables/{next_id}").json()["seats"]
     assert sorted(s["name"] for s in seats if s["kind"] == "human") == ["Ann", "Bob", "Cy"]
     assert sorted(a.json()["seat"] for a in answers.values()) == [0, 1, 2]
@@ -463,7 +470,7 @@ def test_every_process_tells_its_sockets_of_the_next_table(
             res = _again(a.client, table_id, bob)
             assert res.status_code == 201, res.text
             next_id = res.json()["table_id"]
-            for ws in (ws_watcher_b, ws_bob, ws_ann):
+            for ws in (ws_watcher_b, ws_bob, ws_ann):  # (a private table: whoever has its link is told)
                 told = _told(ws)
                 assert told["table"]["next_table"] == next_id
             assert b.client.get(f"/api/tables/{table_id}").json()["next_table"] == next_id

@@ -38,9 +38,9 @@ from rummy500.server.cluster import Cluster
 from rummy500.server.config import Settings
 from rummy500.server.engine import LiveGame, RulesError, parse_rules, server_rules_problems
 from rummy500.server.hints import HintSearches, hint_for
-from rummy500.server.hub import Connection, Hub
+from rummy500.server.hub import Connection, Hub, encode
 from rummy500.server.pace import TableSettings
-from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo, TableSettingsInfo
+from rummy500.server.protocol import CreateTableRequest, SeatPublic, TableInfo, TableMessage, TableSettingsInfo
 from rummy500.server.session import (
     MatchSession,
     SeatInfo,
@@ -133,8 +133,34 @@ def _settings(row: GameRow) -> TableSettings:
         return TableSettings(public=bool(row.settings.get("public")))
 
 
+class _HubListener:
+    """A session's listener: the hub, but its ``table`` messages through :meth:`TableManager.send_table`.
+
+    (A finished table's ``next_table`` goes only to the sockets of its players.)
+    """
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+
+    def state_changed(self, session: MatchSession) -> None:
+        """Send every connection its view (the hub)."""
+        self.manager.hub.state_changed(session)
+
+    def table_changed(self, session: MatchSession) -> None:
+        """Send everyone the table's facts, ``next_table`` to its players only."""
+        self.manager.send_table(session)
+
+    def chat(self, session: MatchSession, sender: str, seat: int, text: str) -> None:
+        """Send a chat line to everyone at the table (the hub)."""
+        self.manager.hub.chat(session, sender, seat, text)
+
+
 class TableManager:
     """Lobby operations and live sessions (one per running game)."""
+
+    #: The least time (seconds) between two ``table`` messages of a table in the lobby sent because a
+    #: socket opened or closed there (each costs a read of the table): :meth:`lobby_presence_changed`.
+    lobby_presence_gap = 0.25
 
     def __init__(
         self,
@@ -165,6 +191,9 @@ class TableManager:
         # Per table in the lobby: [lock, users]. Lobby broadcasts of one table go out
         # in the order their reads began, so the last one is never older than a change.
         self._lobby_locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        #: Per table in the lobby told of a socket opening or closing lately: whether another
+        #: change came since, and the task that tells it once the gap ends (:meth:`lobby_presence_changed`).
+        self._lobby_presence: dict[str, tuple[list[bool], asyncio.Task[None]]] = {}
         self._busy: set[str] = set()
         self._housekeeping: asyncio.Task[None] | None = None
         #: Per game whose seats' tokens could not be read: the task reading them again.
@@ -384,9 +413,38 @@ class TableManager:
         if session is not None:
             if session.next_table != row.next_table:  # (the sweeps ask again and again: told once)
                 session.next_table = row.next_table
-                self.hub.table_changed(session)
+                self.send_table(session)
         elif self.hub.connections(table_id):
-            self.hub.broadcast_table(table_id, await self._table_info(row, None))
+            info = await self._table_info(row, None, player=True)
+            tokens = await self._seat_tokens(table_id) if row.next_table is not None else None
+            self._broadcast_table(
+                table_id,
+                info,
+                lambda seat, token_hash: tokens is not None and seat in tokens and tokens[seat] == token_hash,
+            )
+
+    def send_table(self, session: MatchSession) -> None:
+        """Send this process's sockets at a live table its ``table`` message (what the hub's ``table_changed`` does).
+
+        A public game's ``next_table`` (the rematch its players opened) goes only
+        to the sockets of the people seated at it, their tokens checked: never to
+        spectators (see :meth:`MatchSession.table_info`).
+        """
+        self._broadcast_table(
+            session.game_id, TableInfo.model_validate(session.table_info(seated=True)), session.seat_check
+        )
+
+    def _broadcast_table(
+        self, table_id: str, info: TableInfo, holds: Callable[[int | None, str | None], bool | None]
+    ) -> None:
+        """Send ``info`` to this process's sockets at a table; ``next_table`` only to those whose seat ``holds`` (true)."""
+        if info.next_table is None or not info.settings.public:  # (a private table's link is its key: all are told)
+            self.hub.broadcast_table(table_id, info)
+            return
+        seated = encode(TableMessage(table=info).model_dump(mode="json"))
+        public = encode(TableMessage(table=info.model_copy(update={"next_table": None})).model_dump(mode="json"))
+        for conn in self.hub.connections(table_id):
+            conn.push(seated if conn.seat is not None and holds(conn.seat, conn.token_hash) is True else public)
 
     async def leave(self, table_id: str, token: str) -> None:
         """Give a seat back before the start: it is open again, and the token plays here no more.
@@ -636,16 +694,27 @@ class TableManager:
         session.start()
         return session
 
-    async def table_info(self, table_id: str) -> TableInfo | None:
-        """Public lobby facts, or ``None`` for an unknown table."""
+    async def table_info(self, table_id: str, token: str | None = None) -> TableInfo | None:
+        """Public lobby facts, or ``None`` for an unknown table.
+
+        ``next_table`` (a finished table's rematch) is shown, for a public game,
+        only to a caller whose ``token`` holds a seat at this table (``None`` for
+        anyone else); a private table's is shown to whoever has its link.
+        """
         session = self.sessions.get(table_id)
         row = await self._row(table_id)
         if row is None:
             return None
-        return await self._table_info(row, session)
+        player = (
+            row.next_table is not None and bool(token) and await self.authenticate(table_id, token or "") is not None
+        )
+        return await self._table_info(row, session, player=player)
 
-    async def _table_info(self, row: GameRow, session: MatchSession | None) -> TableInfo:
-        """:meth:`table_info` of a table read from storage (``session``: its live session here, if any)."""
+    async def _table_info(self, row: GameRow, session: MatchSession | None, *, player: bool = False) -> TableInfo:
+        """:meth:`table_info` of a table read from storage (``session``: its live session here, if any).
+
+        ``player``: the caller holds a seat at this table (it is told ``next_table``).
+        """
         table_id = row.id
         if session is None and self.cluster is not None and row.status == "running":
             session = await self.session(table_id)  # played by another process: follow it here
@@ -694,10 +763,12 @@ class TableManager:
                 session.ended = row.finished
         info.invite_path = f"/t/{row.id}"
         # The database is the truth (a notice from another process may be lost).
-        info.next_table = row.next_table
+        # A public game's players only are told where they play again (its replay is listed for anyone);
+        # at a private table whoever has its link may follow, as they could join it.
+        info.next_table = row.next_table if player or not info.settings.public else None
         if session is not None and session.next_table != row.next_table:
             session.next_table = row.next_table
-            self.hub.table_changed(session)
+            self.send_table(session)
         return info
 
     async def authenticate(self, table_id: str, token: str) -> int | None:
@@ -740,12 +811,55 @@ class TableManager:
                 self._lobby_locks.pop(table_id, None)
 
     async def lobby_presence_changed(self, table_id: str) -> None:
-        """Tell a lobby's watchers who is connected (no-op once the game runs)."""
-        if table_id not in self.sessions:
-            await self._lobby_changed(table_id)
+        """Tell a lobby's watchers who is connected (no-op once the game runs): at most once per gap.
+
+        Anyone may open and close spectator sockets, and each broadcast reads
+        the table: the first change after a quiet :attr:`lobby_presence_gap`
+        is told at once (awaited), the changes within the gap after it are told
+        together when it ends, with one fresh read (so the last count always
+        goes out).
+        """
+        if table_id in self.sessions:
+            return
+        due = self._lobby_presence.get(table_id)
+        if due is not None:
+            due[0][0] = True  # told when the gap ends
+            return
+        changed = [False]
+        task = asyncio.get_running_loop().create_task(
+            self._lobby_presence_later(table_id, changed), name=f"lobby-presence-{short_id(table_id)}"
+        )
+        self._lobby_presence[table_id] = (changed, task)
+        await self._lobby_changed(table_id)
+
+    async def _lobby_presence_later(self, table_id: str, changed: list[bool]) -> None:
+        """The end of :meth:`lobby_presence_changed`'s gap: tell the changes made within it (then wait one more gap)."""
+        try:
+            while True:
+                await asyncio.sleep(self.lobby_presence_gap)
+                if not changed[0]:
+                    return
+                changed[0] = False
+                if table_id not in self.sessions:
+                    await self._lobby_changed(table_id)
+        except asyncio.CancelledError:
+            raise
+        except StorageError as exc:  # the next socket to open or close tells them
+            log.warning(
+                "table %s: could not read it to tell who is here: %s", short_id(table_id), without_id(exc, table_id)
+            )
+        except Exception:  # noqa: BLE001 - the next socket to open or close tells them
+            log.exception("table %s: telling who is here failed", short_id(table_id))
+        finally:
+            if self._lobby_presence.get(table_id, (None,))[0] is changed:
+                del self._lobby_presence[table_id]
 
     async def broadcast_lobby(self, table_id: str) -> None:
-        """Send this process's sockets at a table in the lobby its public facts (no-op once it runs)."""
+        """Send this process's sockets at a table in the lobby its public facts (no-op once it runs).
+
+        As :meth:`lobby_presence_changed` (what the other processes report is
+        mostly their sockets coming and going): at most once per gap.
+        """
         await self.lobby_presence_changed(table_id)
 
     def presence_changed(self, table_id: str) -> None:
@@ -850,7 +964,7 @@ class TableManager:
             session.remember_chat(line.name, line.seat, line.text)
         session.next_table = row.next_table
         session.seat_tokens = seat_tokens
-        session.listeners.append(self.hub)
+        session.listeners.append(_HubListener(self))
         self.sessions[row.id] = session
         if seat_tokens is None:  # the database failed: its seated sockets wait until they are read
             self._read_seat_tokens_later(session)
@@ -1006,7 +1120,7 @@ class TableManager:
             self._housekeeping.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._housekeeping
-        for task in list(self._token_reads.values()):
+        for task in [*self._token_reads.values(), *(task for _, task in self._lobby_presence.values())]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

@@ -20,13 +20,16 @@ hand):
   starts when a person's turn starts (after the call window) and covers the
   whole turn. When it runs out, the seat's bot plays the rest of that turn, for
   a connected but idle player too.
-* **Idle limit** (tables without a turn clock). A connected person who has not
+* **Idle limit** (tables without a turn clock). A person who has not
   finished their turn :data:`IDLE_TURN_SECONDS` after it started (five
   minutes: long enough for anyone thinking, or fetching a drink) has the rest
   of that turn played by the computer, as a turn clock would, marked ``auto``
-  in the log; their next turn is theirs again. So one idle page never stalls
-  the table for ever. (An away person is played for after the grace period, as
-  with a clock.)
+  in the log; their next turn is theirs again. It counts whether they stay
+  connected or not, across disconnects and reconnects. So one idle page, or
+  one that closes and reconnects now and then, never stalls the table for
+  ever. (An away person is played for sooner when the grace period, counted
+  from their first disconnect in the turn, ends first; as with a clock. A
+  table where no seated person is connected waits for them.)
 * **Round summary.** When a round ends and the game goes on, the table holds
   (nobody acts, bots wait) until every connected person has said ``ready`` or
   ``summary_seconds`` pass. The summary (each seat's melded and in-hand points,
@@ -45,8 +48,8 @@ __all__ = ["IDLE_TURN_SECONDS", "TURN_CLOCKS", "Pace", "TableSettings"]
 #: The turn clocks a table may have, in seconds (0: no clock).
 TURN_CLOCKS: tuple[int, ...] = (0, 30, 60, 120)
 
-#: Seconds a connected person may take over one turn at a table without a turn clock before the
-#: computer plays the rest of it for them (a server setting: the same at every table).
+#: Seconds a person may take over one turn at a table without a turn clock, connected or not, before
+#: the computer plays the rest of it for them (a server setting: the same at every table).
 IDLE_TURN_SECONDS = 300.0
 
 
@@ -239,7 +242,9 @@ class Pace:
         A connected person has their turn clock (if the table has one). For an
         away person it is the one that runs out first: their turn clock, or
         their grace (``grace``: :meth:`Presence.grace_left`; ``None``: no bot may
-        stand in). Leaving never lengthens a turn. When it runs out (seconds
+        stand in), shortened to the idle limit at a table without a clock (an
+        ``away`` clock too: the limit counts whether they are connected or
+        not). Leaving never lengthens a turn. When it runs out (seconds
         ``<= 0``) their bot plays for them; a grace already up stays ``away``.
 
         Args:
@@ -252,6 +257,9 @@ class Pace:
             return None if turn is None else ("turn", turn)
         if grace is None:
             return None
+        idle = self.idle_left(now)
+        if idle is not None and idle < grace:
+            grace = idle  # the idle limit counts away from the table too
         if turn is not None and turn <= grace and grace > 0:
             return "turn", turn
         return "away", grace

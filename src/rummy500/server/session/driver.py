@@ -1,9 +1,11 @@
 """The bot driver of a table: plays bot seats and stand-ins for away players.
 
-Bot seats, seats whose player has been away longer than the grace period, and
-a person's turn once their turn clock (or, without one, the idle limit of
-:data:`~rummy500.server.pace.IDLE_TURN_SECONDS`) runs out, are played after a short delay; bot seats are also asked, once per position,
-whether they call Rummy out of turn. The driver only runs while its table is
+Bot seats, seats whose player has been away longer than the grace period
+(counted from their first disconnect in the turn: a brief reconnect does not
+start it again), and a person's turn once their turn clock (or, without one,
+the idle limit of :data:`~rummy500.server.pace.IDLE_TURN_SECONDS`, connected or
+not) runs out, are played after a short delay; bot seats are also asked, once
+per position, whether they call Rummy out of turn. The driver only runs while its table is
 ``driving`` (with several server processes, only the lease holder's is).
 
 The seam with the agents is :func:`choose_action`: given a table's game and a
@@ -341,11 +343,13 @@ class BotDriver:
         if t.seats[seat].kind == "bot":
             return seat, None, False
         # A person: their bot plays the turn once their clock runs out (the turn
-        # clock, or for an away person the grace period if that ends first).
+        # clock, or for an away person the grace period, counted from their first
+        # disconnect in this turn, if that ends first).
         present = t.seats[seat].present
         clock = t.pace.person_clock(now, present=present, grace=t.presence.grace_left(seat))
         if clock is None and present:
-            # No turn clock: a connected person idle past the idle limit is played for all the same.
+            # No turn clock: a person idle past the idle limit is played for all the same (when
+            # away, person_clock counts it too: reconnecting now and then never stalls a table).
             idle = t.pace.idle_left(now)
             clock = None if idle is None else ("idle", idle)
         if clock is None:

@@ -42,6 +42,7 @@ from rummy500.server.session.guards import SessionError, chat_text, check_move, 
 from rummy500.server.session.ids import short_id, without_id
 from rummy500.server.session.presence import Presence, SeatInfo
 from rummy500.server.storage import ChatLine, ConflictError, StorageError, StoredAction
+from rummy500.server.storage.sql import WouldWait
 from rummy500.views import View
 
 __all__ = [
@@ -88,8 +89,12 @@ async def search_hint(view: View, seed: int, budget: float) -> dict[str, Any]:
 class ActionStore(Protocol):
     """The part of the storage a session writes to (blocking calls, run in a thread).
 
-    A store whose ``quick_appends`` attribute is true (SQLite) has its
-    :meth:`append_action` called directly, on the event loop.
+    A store whose ``quick_appends`` attribute is true (SQLite) takes
+    ``at_once=True`` in :meth:`append_action`: a call that never waits (for a
+    lock, or the disk), made directly on the event loop; when it raises
+    :class:`~rummy500.server.storage.sql.WouldWait` (another connection holds
+    the write lock) the append is made again, without it, in a thread. Nothing
+    a session stores ever waits on the event loop.
     """
 
     def append_action(
@@ -113,15 +118,13 @@ class ActionStore(Protocol):
 async def keep_chat_line(store: ActionStore, table_id: str, line: ChatLine) -> None:
     """Store a chat line said at a table (in its waiting room too).
 
-    A store with ``quick_appends`` (SQLite) is written on the event loop, any
-    other in a thread. A store that fails is logged, without the line's text,
-    and the caller sends the line all the same: only that line is not kept.
+    Always in a thread: a chat line is rare, and its write may wait for a lock
+    (SQLite's busy timeout) that must never hold up the event loop. A store
+    that fails is logged, without the line's text, and the caller sends the
+    line all the same: only that line is not kept.
     """
     try:
-        if getattr(store, "quick_appends", False):
-            store.append_chat(table_id, line)
-        else:
-            await asyncio.to_thread(store.append_chat, table_id, line)
+        await asyncio.to_thread(store.append_chat, table_id, line)
     except StorageError as exc:
         log.warning("table %s: could not keep a chat line: %s", short_id(table_id), without_id(exc, table_id))
 
@@ -161,6 +164,10 @@ class MatchSession:
     #: The least time (seconds) between two states re-sent to everyone because the clock shown
     #: changed when someone came or went (:meth:`_resend_clock`): rapid reconnects flood no one.
     presence_resend_gap = 0.25
+    #: The least time (seconds) between two ``table`` messages sent because someone came or went
+    #: (:meth:`_announce_presence`): a client opening and closing sockets (spectators need no
+    #: token) floods nobody; the last count always goes out.
+    presence_table_gap = 0.25
 
     def __init__(
         self,
@@ -282,6 +289,9 @@ class MatchSession:
         #: The coalesced re-send of a clock that someone coming or going changed (:meth:`_resend_clock`).
         self._resend_timer: asyncio.TimerHandle | None = None
         self._resent_at = -math.inf
+        #: The coalesced ``table`` message of someone coming or going (:meth:`_announce_presence`).
+        self._table_timer: asyncio.TimerHandle | None = None
+        self._tabled_at = -math.inf
 
     def __repr__(self) -> str:
         return f"MatchSession({short_id(self.game_id)!r}, version={self.version})"  # (never the whole id: the invite)
@@ -336,12 +346,21 @@ class MatchSession:
         """Whether a bot is standing in for this person's seat now."""
         return self.presence.autoplayed(seat, driving=self.driving)
 
-    def table_info(self) -> dict[str, Any]:
+    def table_info(self, *, seated: bool = False) -> dict[str, Any]:
         """Public facts about the table: seats, presence, status (no cards).
 
         The same keys as ``GET /api/tables/{id}`` (:class:`~rummy500.server.protocol.TableInfo`),
         so a ``state``'s table and a ``table`` message look alike; ``created`` is
         ``None`` when the session was not told it, ``finished`` until the game ends.
+
+        Args:
+            seated: For a person seated at this table (their token checked):
+                with ``next_table``, the rematch its players opened. At a
+                public game anyone else (spectators, anyone who found it in the
+                replays) is never told it: it is still in the lobby, and
+                whoever knows its id may take a seat meant for a player. At a
+                private table everyone is told: its link is its key, and
+                whoever holds it could have joined the table itself.
         """
         return {
             "id": self.game_id,
@@ -355,7 +374,7 @@ class MatchSession:
             "created": _iso(self.created),
             "finished": _iso(self.ended),
             "invite_path": f"/t/{self.game_id}",
-            "next_table": self.next_table,
+            "next_table": self.next_table if seated or not self.settings.public else None,
         }
 
     def log(self) -> list[dict[str, Any]]:
@@ -369,12 +388,14 @@ class MatchSession:
         opened mid-game shows every round, not only those in the recent log.
 
         Args:
-            seat: The seat whose view is sent.
+            seat: The seat whose view is sent (its ``table`` has ``next_table``:
+                :meth:`table_info`; the caller checked the seat's token).
             shared: :meth:`shared_state` of this version, when several seats
-                are sent the same state (built once for all of them).
+                are sent the same state (built once for all of them; a
+                spectator's, for a seat the session builds its own if it differs).
         """
-        if shared is None:
-            shared = self.shared_state()
+        if shared is None or (seat is not None and self.next_table is not None):
+            shared = self.shared_state(seated=seat is not None)
         return {"type": "state", "version": self.version, "view": self.game.view_dict(seat), **shared}
 
     def state_text(self, seat: int | None, shared: bytes | None = None) -> str:
@@ -384,17 +405,19 @@ class MatchSession:
         happen, and the parts every seat shares once per broadcast.
 
         Args:
-            seat: The seat whose view is sent.
-            shared: :meth:`shared_json` of this version (built once for several seats).
+            seat: The seat whose view is sent (see :meth:`state_message`).
+            shared: :meth:`shared_json` of this version (built once for several
+                seats: a spectator's; for a seat the session builds its own
+                when they differ, after a finished game's rematch was opened).
         """
-        if shared is None:
-            shared = self.shared_json()
+        if shared is None or (seat is not None and self.next_table is not None):
+            shared = self.shared_json(seated=seat is not None)
         head = b'{"type":"state","version":%d,"view":' % self.version
         return (head + dumps(self.game.view_dict(seat)) + b"," + shared[1:]).decode()
 
-    def shared_json(self) -> bytes:
+    def shared_json(self, *, seated: bool = False) -> bytes:
         """:meth:`shared_state` as JSON text (bytes), the log spliced in from its kept pieces."""
-        table = dumps({"table": self.table_info()})
+        table = dumps({"table": self.table_info(seated=seated)})
         rest = dumps(
             {
                 "rounds": self.game.score_sheet(),
@@ -405,10 +428,10 @@ class MatchSession:
         )
         return table[:-1] + b',"log":' + self.events.recent_json() + b"," + rest[1:]
 
-    def shared_state(self) -> dict[str, Any]:
-        """The parts of a ``state`` message that every seat is sent alike (all public)."""
+    def shared_state(self, *, seated: bool = False) -> dict[str, Any]:
+        """The parts of a ``state`` message that every seat is sent alike (all public; ``seated``: :meth:`table_info`'s)."""
         return {
-            "table": self.table_info(),
+            "table": self.table_info(seated=seated),
             "log": self.log(),
             "rounds": self.game.score_sheet(),
             "table_points": self.game.table_points() if not self.finished else None,
@@ -460,18 +483,21 @@ class MatchSession:
 
     # ----------------------------------------------------------------- timers
     def _new_position(self) -> None:
-        """Start the timers of the position just reached."""
+        """Start the timers of the position just reached (and, on a new turn, the count of who left during it)."""
+        turn = self.pace.turn_key
         if self.finished:
             self.pace.new_position(self._clock(), window=False, person_could_call=False, turn=None)
-            return
-        window = self.game.call_chance()
-        person = window and any(self.seats[s].kind == "human" for s in self.game.may_call())
-        self.pace.new_position(
-            self._clock(),
-            window=window,
-            person_could_call=person,
-            turn=(self.game.match.round_index, self.game.to_move),
-        )
+        else:
+            window = self.game.call_chance()
+            person = window and any(self.seats[s].kind == "human" for s in self.game.may_call())
+            self.pace.new_position(
+                self._clock(),
+                window=window,
+                person_could_call=person,
+                turn=(self.game.match.round_index, self.game.to_move),
+            )
+        if self.pace.turn_key != turn:
+            self.presence.new_turn()
 
     def _after_apply(self, events: list[dict[str, Any]], stored_at: datetime | None = None) -> None:
         """Timers after accepted actions: a new position, and a round summary when a round ended; the time of the end.
@@ -667,6 +693,28 @@ class MatchSession:
             self._check_pace(actor)
             await self.commit_locked(actor, action, auto=False)
 
+    async def _append(self, seat: int, record: dict[str, Any], *, auto: bool) -> datetime | None:
+        """Store an action at this version; never waits on the event loop (lock held).
+
+        An embedded database that never waits for the disk (SQLite in WAL
+        mode) is written on the event loop, where a thread would cost more
+        than the write, but only by a call that never waits for a lock either:
+        while another connection holds the write lock the append goes to a
+        thread, which waits (up to the busy timeout) while every other table
+        and request goes on. Any other store is written in a thread.
+
+        Raises:
+            ConflictError: The action number is taken.
+            StorageError: The store failed (or its lock was not freed in time).
+        """
+        if getattr(self.store, "quick_appends", False):
+            append_now: Callable[..., datetime | None] = self.store.append_action  # (it takes at_once: see ActionStore)
+            try:
+                return append_now(self.game_id, self.version, seat, record, auto=auto, at_once=True)
+            except WouldWait:
+                pass  # locked by another connection: wait in a thread, never here
+        return await asyncio.to_thread(self.store.append_action, self.game_id, self.version, seat, record, auto=auto)
+
     def note_version(self, version: int) -> None:
         """Another process announced this version (it is stored)."""
         self._announced = max(self._announced, version)
@@ -686,14 +734,7 @@ class MatchSession:
         """
         record = action.to_record()
         try:
-            if getattr(self.store, "quick_appends", False):
-                # An embedded database that never waits for the disk here
-                # (SQLite in WAL mode): a thread would cost more than the write.
-                stored_at = self.store.append_action(self.game_id, self.version, seat, record, auto=auto)
-            else:
-                stored_at = await asyncio.to_thread(
-                    self.store.append_action, self.game_id, self.version, seat, record, auto=auto
-                )
+            stored_at = await self._append(seat, record, auto=auto)
         except ConflictError as exc:
             if self.shared:
                 # Another process stored this action number first: catch up and
@@ -889,13 +930,44 @@ class MatchSession:
         person to move leaves, or comes back, everyone gets the state again (the same
         version) so that the countdown starts, or goes, on every screen at once
         (at most one such state every :attr:`presence_resend_gap` seconds: :meth:`_resend_clock`).
+        The ``table`` message goes out at most once every :attr:`presence_table_gap`
+        seconds (:meth:`_announce_presence`).
         """
         if resend:
             self.announce_state()
         elif shown is not None and self._clock_shown() != shown:
             self._resend_clock()
-        self.announce_table()
+        self._announce_presence()
         self.kick()
+
+    def _announce_presence(self) -> None:
+        """:meth:`announce_table` for someone coming or going: at most one every :attr:`presence_table_gap` s.
+
+        Each socket that opens or closes changes the table's counts, and
+        anyone may open spectator sockets: one message per socket would let one
+        client flood every socket at the table. The first change after a quiet
+        gap goes out at once; changes within the gap after a ``table`` message
+        go out together when the gap ends, once, with the counts of that moment
+        (the final count always arrives).
+        """
+        if self._table_timer is not None:
+            return  # one is due: it sends the counts of its moment
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # outside the event loop (a test's direct call): at once
+            self.announce_table()
+            return
+        wait = self._tabled_at + self.presence_table_gap - loop.time()
+        if wait <= 0:
+            self.announce_table()
+        else:
+            self._table_timer = loop.call_later(wait, self._announce_due)
+
+    def _announce_due(self) -> None:
+        """The coalesced ``table`` message of :meth:`_announce_presence`."""
+        self._table_timer = None
+        if not self._closed:
+            self.announce_table()
 
     def _resend_clock(self) -> None:
         """Send everyone the state again because the clock shown changed: at most one every :attr:`presence_resend_gap` s.
@@ -933,8 +1005,23 @@ class MatchSession:
             self._resend_timer.cancel()
             self._resend_timer = None
 
+    def _cancel_timers(self) -> None:
+        """Forget the coalesced messages still due (the session is closing)."""
+        self._cancel_resend()
+        if self._table_timer is not None:
+            self._table_timer.cancel()
+            self._table_timer = None
+
     def announce_table(self) -> None:
-        """Tell the listeners the table changed; the driver also tells the others its stand-ins."""
+        """Tell the listeners the table changed; the driver also tells the others its stand-ins.
+
+        A coalesced ``table`` message still due (:meth:`_announce_presence`) is not needed any more.
+        """
+        if self._table_timer is not None:
+            self._table_timer.cancel()
+            self._table_timer = None
+        with contextlib.suppress(RuntimeError):
+            self._tabled_at = asyncio.get_running_loop().time()
         for listener in list(self.listeners):
             listener.table_changed(self)
         if self.relay is not None and self.driving and not self.finished:
@@ -962,14 +1049,14 @@ class MatchSession:
         """Stop the bot driver without waiting (a session forgotten while its bots are idle)."""
         self._closed = True
         self._stop_hints()
-        self._cancel_resend()
+        self._cancel_timers()
         self.driver.stop()
 
     async def close(self) -> None:
         """Stop the bot driver and the hint searches."""
         self._closed = True
         self._stop_hints()
-        self._cancel_resend()
+        self._cancel_timers()
         await self.driver.close()
 
     def _stop_hints(self) -> None:

@@ -5,6 +5,14 @@ grace period a bot stands in for them, but only while at least one seated
 person is connected (a table everybody left waits for them instead of playing
 itself out). With several server processes the driving one decides by its
 clock and the others repeat the stand-ins it announced.
+
+Within one turn the grace counts from the person's *first* disconnect in it
+(or, for a person away since before the turn began, from when they left, until
+they come back): a brief reconnect does not start it again
+(:meth:`Presence.new_turn` begins a turn's count). So a page that closes and
+comes back for a moment now and then cannot hold a table for ever, while a
+person back for good is not played for until they leave again and the grace
+of that turn ends (or the idle limit of :mod:`~rummy500.server.pace` does).
 """
 
 from __future__ import annotations
@@ -29,6 +37,9 @@ class SeatInfo:
         away_since: Monotonic time the seat's last connection closed (``None``
             while connected).
         remote: Open connections of this seat in other server processes.
+        left_in_turn: Monotonic time of the person's first disconnect in the
+            current turn (:meth:`Presence.new_turn`), kept when they come back
+            for a while: the grace counts from it (``None``: none in this turn).
     """
 
     seat: int
@@ -38,6 +49,7 @@ class SeatInfo:
     connections: int = 0
     away_since: float | None = None
     remote: int = 0
+    left_in_turn: float | None = None
 
     @property
     def present(self) -> bool:
@@ -70,6 +82,17 @@ class Presence:
             if s.kind == "human" and not s.present and s.away_since is None:
                 s.away_since = now
 
+    def new_turn(self) -> None:
+        """A new turn began: nobody has disconnected in it yet (an away person's grace counts from when they left)."""
+        for s in self.seats:
+            s.left_in_turn = None
+
+    def _left(self, info: SeatInfo, now: float) -> None:
+        """``info``'s person has no connection any more (since ``now``)."""
+        info.away_since = now
+        if info.left_in_turn is None:
+            info.left_in_turn = now
+
     def connect(self, seat: int | None) -> None:
         """A connection for ``seat`` (``None``: a spectator) opened."""
         if seat is None:
@@ -87,7 +110,7 @@ class Presence:
             info = self.seats[seat]
             info.connections = max(0, info.connections - 1)
             if not info.present:
-                info.away_since = self.clock()
+                self._left(info, self.clock())
 
     def set_remote(self, seated: dict[int, int], spectators: int, autoplay: Iterable[int]) -> None:
         """Take in the other processes' connections and the driver's stand-ins."""
@@ -96,7 +119,7 @@ class Presence:
             was = info.present
             info.remote = max(0, int(seated.get(info.seat, 0)))
             if was and not info.present:
-                info.away_since = now
+                self._left(info, now)
             elif info.present:
                 info.away_since = None
         self.remote_spectators = max(0, spectators)
@@ -109,6 +132,11 @@ class Presence:
     def grace_left(self, seat: int) -> float | None:
         """Seconds until a bot stands in for an away person (``<= 0``: it does now).
 
+        The grace counts from the person's first disconnect in the current
+        turn (:attr:`SeatInfo.left_in_turn`; away since before the turn: from
+        when they left): coming back for a moment and leaving again does not
+        start it anew.
+
         ``None`` when no bot may stand in: a bot seat, a person who is
         connected, or nobody seated connected at all.
         """
@@ -117,7 +145,8 @@ class Presence:
             return None
         if not self.anyone_seated():
             return None
-        return info.away_since + self.grace_seconds - self.clock()
+        since = info.away_since if info.left_in_turn is None else info.left_in_turn
+        return since + self.grace_seconds - self.clock()
 
     def autoplayed(self, seat: int, *, driving: bool) -> bool:
         """Whether a bot is standing in for this person's seat now.

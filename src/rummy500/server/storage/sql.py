@@ -19,6 +19,12 @@ Every database failure leaves a method as a :class:`StorageError` (the
 driver's own errors included, say a refused connection while the pool
 reconnects), never as an exception of SQLAlchemy or of the driver: the server
 turns it into ``unavailable`` and tries again later.
+
+No method waits for a lock for ever: SQLite waits :attr:`SqliteStorage.busy_timeout`
+for another connection's write lock, PostgreSQL's appends wait
+:attr:`PostgresStorage.lock_timeout` for a table or row lock, then fail
+(``unavailable``). Only :meth:`SqliteStorage.append_action` ``at_once``, meant for
+the event loop, never waits at all (:class:`WouldWait`).
 """
 
 from __future__ import annotations
@@ -78,9 +84,18 @@ from rummy500.server.storage.base import (
     name_key,
 )
 
-__all__ = ["PostgresStorage", "SqlStorage", "SqliteStorage", "metadata", "open_storage"]
+__all__ = ["PostgresStorage", "SqlStorage", "SqliteStorage", "WouldWait", "metadata", "open_storage"]
 
 log = logging.getLogger(__name__)
+
+
+class WouldWait(StorageError):
+    """An append made not to wait (:meth:`SqliteStorage.append_action` ``at_once``) met another connection's lock.
+
+    Nothing was written; the same append with :meth:`SqlStorage.append_action`
+    (in a thread) waits for the lock.
+    """
+
 
 # Plain JSON, not JSONB, on PostgreSQL too: it keeps a record's text as written
 # (key order included), and nothing here queries inside the documents.
@@ -543,10 +558,15 @@ class SqlStorage(Storage):
         The hot path of every move: one statement on a pooled driver connection
         (an insert guarded by the game's status, no separate read), committed.
         """
+        return self._append(game_id, seq, seat, action, auto=auto, wait=True)
+
+    def _append(self, game_id: str, seq: int, seat: int, action: dict[str, Any], *, auto: bool, wait: bool) -> datetime:
+        """:meth:`append_action`; ``wait=False``: :class:`WouldWait` instead of waiting for another writer's lock."""
         created = _now()
         params = (game_id, seq, seat, self._dump_action(action), self._dump_created(created), bool(auto), game_id)
         raw = self._hot()
         try:
+            self._lock_wait(raw, wait=wait)
             cur = raw.cursor()
             try:
                 cur.execute(self._append_sql, params)
@@ -556,11 +576,20 @@ class SqlStorage(Storage):
         except self._dbapi.IntegrityError as exc:
             raise ConflictError(f"action {seq} of game {short_id(game_id)} is already stored") from exc
         except self._dbapi.Error as exc:
+            if not wait and self._locked(exc):  # nothing was written; the connection is sound
+                raise WouldWait(f"game {short_id(game_id)}: another connection holds the write lock") from exc
             self._drop_hot()
             raise StorageError(str(exc)) from exc
         if inserted != 1:
             raise ConflictError(f"game {short_id(game_id)} is not running")
         return created
+
+    def _lock_wait(self, raw: Any, *, wait: bool) -> None:
+        """Make the hot connection ``raw`` wait for locks (its timeout) or not at all (SQLite only; see there)."""
+
+    def _locked(self, exc: Exception) -> bool:
+        """Whether a driver error says another connection holds a lock this one would have waited for."""
+        return False
 
     def _hot(self) -> Any:
         """This thread's own driver connection for the hot statements, in autocommit mode.
@@ -586,6 +615,7 @@ class SqlStorage(Storage):
                 driver.isolation_level = None
             else:
                 driver.autocommit = True
+            self._prepare_hot(driver)
         except self._dbapi.Error as exc:
             with contextlib.suppress(Exception):
                 raw.close()
@@ -594,6 +624,9 @@ class SqlStorage(Storage):
             self._hot_all.append(raw)
         self._local.conn = raw
         return raw
+
+    def _prepare_hot(self, driver: Any) -> None:
+        """Settings of a new hot driver connection (none here; see the adapters)."""
 
     def _drop_hot(self) -> None:
         """Close this thread's hot connection (after an error: it may be broken)."""
@@ -740,9 +773,14 @@ class SqliteStorage(SqlStorage):
 
     Appending an action to SQLite in WAL mode with ``synchronous=NORMAL`` costs
     tens of microseconds and never waits for the disk, so sessions call
-    :meth:`append_action` directly on the event loop (``quick_appends``): a
-    trip to a thread would cost more than the write. What may wait for the
-    disk, copying the WAL back into the database (a checkpoint), is done by a
+    :meth:`append_action` directly on the event loop, ``at_once`` (``quick_appends``):
+    a trip to a thread would cost more than the write. It never waits for a
+    lock either: while another connection (another process, a backup, a
+    person's ``sqlite3`` shell) holds the write lock it raises
+    :class:`WouldWait` at once, and the session makes the same append in a
+    thread, which waits up to :attr:`busy_timeout` (then ``unavailable``):
+    the event loop, every table and every request go on meanwhile. What may
+    wait for the disk, copying the WAL back into the database (a checkpoint), is done by a
     thread of its own every second after any write (a move, a chat line, a
     table opened, joined, left or started...), never by a commit.
 
@@ -761,8 +799,10 @@ class SqliteStorage(SqlStorage):
     touches failing to load.
     """
 
-    #: Appends are quick enough to call from the event loop (see the class docstring).
+    #: Appends are quick enough to call from the event loop, ``at_once`` (see the class docstring).
     quick_appends = True
+    #: Seconds a statement waits for another connection's write lock before failing (never on the event loop).
+    busy_timeout = 5.0
     #: Seconds between two checkpoints (when something was written).
     checkpoint_every = 1.0
     #: Database files (with their WAL) up to this many bytes are checked whole when opened.
@@ -800,7 +840,7 @@ class SqliteStorage(SqlStorage):
             # checkpoint thread below does them.
             cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=5000")
+            cur.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
             cur.close()
 
         self._written = False
@@ -823,12 +863,46 @@ class SqliteStorage(SqlStorage):
         self._checkpoints.start()
 
     def append_action(
-        self, game_id: str, seq: int, seat: int, action: dict[str, Any], *, auto: bool = False
+        self, game_id: str, seq: int, seat: int, action: dict[str, Any], *, auto: bool = False, at_once: bool = False
     ) -> datetime:
-        """See :meth:`SqlStorage.append_action`; the next checkpoint copies it into the database file."""
-        created = super().append_action(game_id, seq, seat, action, auto=auto)
+        """See :meth:`SqlStorage.append_action`; the next checkpoint copies it into the database file.
+
+        Args:
+            game_id: As :meth:`SqlStorage.append_action`.
+            seq: As there.
+            seat: As there.
+            action: As there.
+            auto: As there.
+            at_once: Never wait for a lock (for the event loop): raise
+                :class:`WouldWait` instead, having written nothing.
+
+        Raises:
+            WouldWait: ``at_once``, and another connection holds the write
+                lock: make the append again without it, in a thread.
+        """
+        created = self._append(game_id, seq, seat, action, auto=auto, wait=not at_once)
         self._written = True
         return created
+
+    def _lock_wait(self, raw: Any, *, wait: bool) -> None:
+        """Set the hot connection's ``busy_timeout``: :attr:`busy_timeout`, or 0 (``wait=False``; kept until a waiting call)."""
+        driver = raw.dbapi_connection
+        at_once = getattr(self._local, "at_once", None) is driver
+        if at_once != wait:
+            return  # (as it is)
+        cur = raw.cursor()
+        try:
+            cur.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000) if wait else 0}")
+        finally:
+            cur.close()
+        self._local.at_once = None if wait else driver
+
+    def _locked(self, exc: Exception) -> bool:
+        """SQLite's ``SQLITE_BUSY`` (or ``SQLITE_LOCKED``), extended codes included."""
+        code = getattr(exc, "sqlite_errorcode", None)
+        if isinstance(code, int):
+            return code & 0xFF in (5, 6)
+        return "database is locked" in str(exc)
 
     def _check_pages(self, path: Path | None) -> None:
         """Refuse a damaged database file (``PRAGMA quick_check``: the first problem found, if any; see the class).
@@ -887,7 +961,17 @@ class SqliteStorage(SqlStorage):
 
 
 class PostgresStorage(SqlStorage):
-    """PostgreSQL through psycopg 3, optionally inside one schema (tests use a fresh one)."""
+    """PostgreSQL through psycopg 3, optionally inside one schema (tests use a fresh one).
+
+    Every call runs in a thread, never on the event loop. The hot statements
+    (appends, log reads) wait at most :attr:`lock_timeout` for a lock another
+    session holds (a migration's ``ALTER TABLE``, a ``LOCK TABLE``): the move
+    is then refused as ``unavailable``, as SQLite's are after its busy
+    timeout, instead of holding its table (and a thread) until the lock goes.
+    """
+
+    #: Seconds an append (or a read of the log) waits for a lock before failing.
+    lock_timeout = 5.0
 
     def __init__(self, url: str, *, schema: str | None = None) -> None:
         """Connect to ``url`` (``postgresql://...``; the psycopg driver is chosen).
@@ -909,6 +993,10 @@ class PostgresStorage(SqlStorage):
         if schema:
             engine = engine.execution_options(schema_translate_map={None: schema})
         super().__init__(engine)
+
+    def _prepare_hot(self, driver: Any) -> None:
+        """The hot connection's ``lock_timeout`` (autocommit is on: it holds for the session)."""
+        driver.execute(f"SET lock_timeout = {int(self.lock_timeout * 1000)}")
 
 
 def _private_file(path: Path) -> None:
