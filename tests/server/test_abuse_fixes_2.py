@@ -105,6 +105,8 @@ def test_the_log_shows_short_table_ids_and_no_seat_token_however_the_url_is_spel
     ):
         assert any(said in line for line in lines), (said, out)
     assert sum(f"/api/tables/{short} " in line for line in lines) == 3, out  # the spellings that were decoded
+    # A socket opened is said once (the access line), not three times: "connection open/closed" are debug lines.
+    assert not [line for line in lines if "connection open" in line or "connection closed" in line], out
 
 
 def test_the_log_redaction_of_a_request_target() -> None:

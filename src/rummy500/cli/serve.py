@@ -352,13 +352,22 @@ class QuietBadText(logging.Filter):
     sends or receives (``< TEXT '{"type": "action", ... "meld": ["2C", ...]}'``):
     a refused meld names cards of a hidden hand, and a state names the seat's
     own. Frames are never logged; the connection's other debug lines are kept.
+
+    The websocket's "connection open" and "connection closed" lines move from
+    ``info`` to ``debug``: the access log's ``WebSocket … [accepted]`` line
+    already says a socket opened, and anyone could otherwise write two log
+    lines per socket opened and closed, hundreds a second.
     """
 
     MESSAGE = "Invalid UTF-8 sequence received from client."
     FRAMES = ("< %s", "> %s")
+    CHATTER = ("connection open", "connection closed")
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Keep every record but those."""
+        """Keep every record but those (the chatter at ``debug``, kept only where debug is logged)."""
+        if record.msg in self.CHATTER and record.levelno == logging.INFO:
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
         return record.msg != self.MESSAGE and record.msg not in self.FRAMES
 
 
