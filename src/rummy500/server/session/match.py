@@ -42,7 +42,7 @@ from rummy500.server.session.guards import SessionError, chat_text, check_move, 
 from rummy500.server.session.ids import short_id, without_id
 from rummy500.server.session.presence import Presence, SeatInfo
 from rummy500.server.storage import ChatLine, ConflictError, StorageError, StoredAction
-from rummy500.server.storage.sql import WouldWait
+from rummy500.server.storage.base import WouldWait
 from rummy500.views import View
 
 __all__ = [

@@ -37,6 +37,7 @@ __all__ = [
     "Storage",
     "StorageError",
     "StoredAction",
+    "WouldWait",
     "bot_name",
     "name_key",
 ]
@@ -47,6 +48,14 @@ SeatKind = Literal["open", "human", "bot"]
 
 class StorageError(RuntimeError):
     """The database failed or refused a write."""
+
+
+class WouldWait(StorageError):
+    """An append made not to wait (``SqliteStorage.append_action`` ``at_once``) met another connection's lock.
+
+    Nothing was written; the same append without ``at_once`` (in a thread)
+    waits for the lock.
+    """
 
 
 class ConflictError(StorageError):

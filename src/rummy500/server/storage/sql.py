@@ -80,6 +80,7 @@ from rummy500.server.storage.base import (
     Storage,
     StorageError,
     StoredAction,
+    WouldWait,
     bot_name,
     name_key,
 )
@@ -87,14 +88,6 @@ from rummy500.server.storage.base import (
 __all__ = ["PostgresStorage", "SqlStorage", "SqliteStorage", "WouldWait", "metadata", "open_storage"]
 
 log = logging.getLogger(__name__)
-
-
-class WouldWait(StorageError):
-    """An append made not to wait (:meth:`SqliteStorage.append_action` ``at_once``) met another connection's lock.
-
-    Nothing was written; the same append with :meth:`SqlStorage.append_action`
-    (in a thread) waits for the lock.
-    """
 
 
 # Plain JSON, not JSONB, on PostgreSQL too: it keeps a record's text as written
@@ -972,6 +965,9 @@ class PostgresStorage(SqlStorage):
 
     #: Seconds an append (or a read of the log) waits for a lock before failing.
     lock_timeout = 5.0
+    #: Seconds a new connection may take (libpq's ``connect_timeout``, unless the URL sets one):
+    #: a database host that drops packets would otherwise hold a worker thread for minutes.
+    connect_timeout = 10
 
     def __init__(self, url: str, *, schema: str | None = None) -> None:
         """Connect to ``url`` (``postgresql://...``; the psycopg driver is chosen).
@@ -987,7 +983,8 @@ class PostgresStorage(SqlStorage):
         if parsed.drivername in ("postgresql", "postgres"):
             parsed = parsed.set(drivername="postgresql+psycopg")
         try:
-            engine = create_engine(parsed, pool_pre_ping=True, hide_parameters=True)
+            connect_args = {} if "connect_timeout" in parsed.query else {"connect_timeout": self.connect_timeout}
+            engine = create_engine(parsed, pool_pre_ping=True, hide_parameters=True, connect_args=connect_args)
         except (ArgumentError, ValueError) as exc:
             raise StorageError(f"cannot open the database {safe_url(url)!r}: {exc}") from None
         if schema:
