@@ -200,39 +200,41 @@ async def _serve(
         return
     # No await from here to hub.add(): a session started or loaded meanwhile
     # counts this connection exactly once.
-    conn.start()
-    if session is not None:
-        session.connect(seat)  # the others hear of it now ...
-        conn.counted_by = session
-        conn.push(state_message(session, seat))  # ... this socket starts with the state
-        # (This session's lines were read from the database and heard since;
-        # Redis adds what another process heard that this one missed. After
-        # Redis lost its keys it holds only the lines said since: never fewer.)
-        history = merge_chat(session.chat_history(), shared_history)
-        if history:  # what was said before this page (re)connected
-            conn.push({"type": "chat_history", "messages": history})
-        hub.add(conn)
-    else:
-        hub.add(conn)
-        if token is not None and seat is not None and await manager.authenticate(table_id, token) != seat:
-            # The seat was given back while this socket opened (the check of
-            # the change may have run before it was counted): it plays no more.
-            hub.drop_given_back(conn)
-        conn.push(TableMessage(table=info).model_dump(mode="json"))
-        # What was said in the waiting room so far (a line said meanwhile comes
-        # live as well: the page redraws the whole list from a history).
-        lobby_history = merge_chat([line.message() for line in await manager.stored_chat(table_id)], shared_history)
-        if lobby_history:
-            conn.push({"type": "chat_history", "messages": lobby_history})
-        await manager.lobby_presence_changed(table_id)
-    manager.presence_changed(table_id)  # the other server processes, if any
-    if session is not None and manager.cluster is not None:
-        # A reconnect repairs a missed notice: a newer stored state reaches every socket here.
-        with contextlib.suppress(SessionError):
-            await session.catch_up()
     bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
     hints: set[asyncio.Task[None]] = set()
+    conn.start()
+    # (From here the connection is counted: whatever ends this handler, even a cancellation
+    # while it is being told the table, uncounts it below.)
     try:
+        if session is not None:
+            session.connect(seat)  # the others hear of it now ...
+            conn.counted_by = session
+            conn.push(state_message(session, seat))  # ... this socket starts with the state
+            # (This session's lines were read from the database and heard since;
+            # Redis adds what another process heard that this one missed. After
+            # Redis lost its keys it holds only the lines said since: never fewer.)
+            history = merge_chat(session.chat_history(), shared_history)
+            if history:  # what was said before this page (re)connected
+                conn.push({"type": "chat_history", "messages": history})
+            hub.add(conn)
+        else:
+            hub.add(conn)
+            if token is not None and seat is not None and await manager.authenticate(table_id, token) != seat:
+                # The seat was given back while this socket opened (the check of
+                # the change may have run before it was counted): it plays no more.
+                hub.drop_given_back(conn)
+            conn.push(TableMessage(table=info).model_dump(mode="json"))
+            # What was said in the waiting room so far (a line said meanwhile comes
+            # live as well: the page redraws the whole list from a history).
+            lobby_history = merge_chat([line.message() for line in await manager.stored_chat(table_id)], shared_history)
+            if lobby_history:
+                conn.push({"type": "chat_history", "messages": lobby_history})
+            await manager.lobby_presence_changed(table_id)
+        manager.presence_changed(table_id)  # the other server processes, if any
+        if session is not None and manager.cluster is not None:
+            # A reconnect repairs a missed notice: a newer stored state reaches every socket here.
+            with contextlib.suppress(SessionError):
+                await session.catch_up()
         while True:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
