@@ -268,7 +268,8 @@ def test_floating_then_going_out(seeded_server, new_page):
 
 
 # ------------------------------------------------------------- Dealer's Gambit
-GAMBIT = {"preset": "dealers_gambit"}
+#: The table's rules (the cut for the first dealer is made from its pack: the short one here).
+GAMBIT = {"preset": "dealers_gambit", "target": 1000, "short_pack": True}
 
 
 def _ann_deals(seed: int) -> Plan | None:
