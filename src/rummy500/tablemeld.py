@@ -52,7 +52,7 @@ class TableMeld:
     swapped: bool = False
 
     def to_dict(self) -> dict[str, object]:
-        """The meld as JSON: ``id``, ``cards``, ``laid_by``, ``kind`` and flags."""
+        """The meld as JSON: ``id``, ``cards``, ``laid_by``, ``kind`` and flags (``claimed``: one per card)."""
         out: dict[str, object] = {
             "id": self.id,
             "kind": self.kind,
@@ -66,6 +66,8 @@ class TableMeld:
             out["doubled"] = True
         if self.swapped:
             out["swapped"] = True
+        if any(self.claimed):  # (the cards claimed by calling Rummy, one flag per card: public, as the call was)
+            out["claimed"] = list(self.claimed)
         return out
 
 

@@ -40,7 +40,7 @@ def test_a_close_discard_with_a_bigger_hand_is_searched() -> None:
     assert bot.last_stats["playouts"] > 0  # type: ignore[attr-defined]
     # The reason (a hint's words to a player) names the move and the try-outs in plain words.
     reason = bot.explain()
-    assert reason.startswith(f"{action}: ") and "a few turns ahead, over guesses of the hidden cards" in reason
+    assert reason.startswith(f"{action}: ") and "trial games a few turns ahead, with the hidden cards guessed" in reason
     assert "heuristic" not in reason and "dealt-out" not in reason
     assert re.search(r"\b1 points\b", reason) is None  # "1 point"
 

@@ -322,9 +322,9 @@ def test_moves_are_spoken_in_words_and_each_piece_of_news_once(scripted):  # noq
     script.push(_view(hand=["5H", "6H", "KS", "KD"]), version=11, log=[melded])
     live = page.get_by_test_id("live-moves")
     # Spoken as the card drawn is ("You drew Jack of hearts"), never "JK=Q♣".
-    expect(live).to_have_text("You melded Ace of clubs, King of clubs and a joker as the Queen of clubs")
+    expect(live).to_have_text("You melded a joker as the Queen of clubs, King of clubs and Ace of clubs")
     # The log shows the cards, the joker in the game's words.
-    expect(page.get_by_test_id("game-log")).to_contain_text("Ann: melded A\u2663 K\u2663 joker (as Q\u2663)")
+    expect(page.get_by_test_id("game-log")).to_contain_text("Ann: melded joker (as Q\u2663) K\u2663 A\u2663")
     expect(page.get_by_test_id("game-log")).not_to_contain_text("JK")
     took = _mine(12, "took", seat=1, cards=["9D", "QD"])
     script.push(_view(to_move=1, legal=[]), version=12, log=[melded, took])

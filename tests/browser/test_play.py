@@ -62,7 +62,7 @@ def test_play_a_round_against_a_bot_and_read_its_summary(server, new_page, viewp
         laid = [m for m in summary["melds"] if row["seat"] in m["laid_by"]]
         expect(shown.get_by_test_id(f"summary-melds-{row['seat']}").locator(".meld-cards")).to_have_count(len(laid))
     assert summary["went_out"] is None or summary["melds"]  # whoever went out had melded
-    expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for Ann.")
+    expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for you.")
     # The score sheet has the round's row, and the log says the round ended.
     expect(page.get_by_test_id("score-sheet").locator("tbody tr")).to_have_count(1)
     expect(page.get_by_test_id("game-log")).to_contain_text("Round 1 over")

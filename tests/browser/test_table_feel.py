@@ -369,7 +369,7 @@ def test_the_round_summary_waits_for_ready_and_counts_down(scripted, size):  # n
     countdown = page.get_by_test_id("summary-countdown")
     expect(countdown).to_have_text(re.compile(r"^Next round in \d+ s at most\.$"))
     assert 0 < int(re.search(r"\d+", countdown.inner_text()).group()) <= 30
-    expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for Ann, Bob.")
+    expect(page.get_by_test_id("summary-waiting")).to_have_text("Waiting for you and Bob.")
     ready = page.get_by_test_id("round-over-ok")
     expect(ready).to_be_focused()  # the keyboard is where the next move is
     # The row of cards left in hand fits its cell (the last card's overlap once stuck out by 10 px).

@@ -30,9 +30,9 @@ def test_holding_a_meld_back_says_what_the_search_found(monkeypatch: pytest.Monk
     assert got["action"] == {"discard": "7H"} and got["level"] == "expert"
     # The page shows the move ("Hint: Discard 7♥."): the reason does not repeat it, and names the other move in words.
     assert got["reason"] == (
-        "It fits nothing you hold and is the card you can best spare. Played out 48 times a few turns "
-        "ahead, over guesses of the hidden cards, it ended 8 points better on average than melding 10\u2663 Q\u2663 "
-        "joker (as J\u2663), the first choice by rule of thumb."
+        "It fits nothing you hold and is the card you can best spare. In 48 trial games a few turns ahead, "
+        "with the hidden cards guessed, it did 8 points better on average than melding 10\u2663 Q\u2663 "
+        "joker (as J\u2663), the obvious move."
     )
 
 
@@ -42,7 +42,7 @@ def test_a_lay_off_the_search_passed_over_is_named_with_its_meld_counted_from_1(
     found = Searched(throw, parse_action("layoff 5S on 2"), 0.3, 96, 1.0)
     monkeypatch.setattr(hints, "strongest_hint", lambda v, seed, budget: Hint(throw, "expert", found.words(str), 0.1, found))
     assert hints.hint_for(view, 1)["reason"].endswith(
-        "it ended less than a point better on average than laying off 5\u2660 on meld 3, the first choice by rule of thumb."
+        "it did less than a point better on average than laying off 5\u2660 on meld 3, the obvious move."
     )
 
 

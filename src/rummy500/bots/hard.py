@@ -498,7 +498,7 @@ class HardBot(Bot):
                 best, edge = a, mean
         self.last_stats = {"playouts": float(used), "seconds": time.perf_counter() - start}
         n = len(results[best])
-        self.last_search = Searched(best, fav, edge, n, _mean(results[best]) if n else 0.0)
+        self.last_search = Searched(best, fav, edge, n, _mean(results[best]) if n else 0.0, partners=view.rules.partnership)
         self.last_reason = self.last_search.words(str)
         return best
 
@@ -990,6 +990,7 @@ class Searched:
         edge: how much better ``best`` ended than ``favourite`` on average (0 when they are the same move).
         playouts: the guesses of the hidden cards ``best`` was played out in.
         mean: ``best``'s average playout: the seat's side minus the best other side.
+        partners: the game is played in partnerships (the words then say "your side").
     """
 
     best: Action
@@ -997,36 +998,51 @@ class Searched:
     edge: float
     playouts: int
     mean: float
+    partners: bool = False
 
     def words(self, move: Callable[[Action], str]) -> str:
         """The finding in a player's words, with the moves written by ``move``.
 
         >>> from rummy500.actions import Discard, Draw, parse_action
         >>> Searched(parse_action("discard 7H"), Draw(), 0.3, 48, -2.0).words(str)
-        'discard 7H: played out 48 times a few turns ahead, over guesses of the hidden cards, it ended less than a point better on average than draw, the first choice by rule of thumb'
+        'discard 7H: in 48 trial games a few turns ahead, with the hidden cards guessed, it did less than a point better on average than draw, the obvious move'
         >>> Searched(Draw(), Draw(), 0.0, 48, -14.2).words(str)
-        'draw: the first choice by rule of thumb, and no other move did clearly better when played out 48 times a few turns ahead, over guesses of the hidden cards (in those games your side ended on average 14 points behind the leading other side)'
+        'draw: the obvious move, and in 48 trial games a few turns ahead, with the hidden cards guessed, no other move did clearly better (you ended on average 14 points behind the leader)'
         """
         return f"{move(self.best)}: {self.finding(move)}"
 
     def finding(self, move: Callable[[Action], str]) -> str:
         """:meth:`words` without the move chosen in front.
 
+        The trial games are the search's playouts: the position with the hidden
+        cards dealt at a guess, each move played and the game played on a few
+        turns by the bots' rule of thumb ("the obvious move" is that rule's
+        own first choice). Their outcome is the player's side against the best
+        of the others: "you" and "the leader" (or the next best player) when
+        everyone plays alone, "your side" and "the other side" in partnerships.
+
         >>> from rummy500.actions import Draw, parse_action
         >>> Searched(Draw(), parse_action("take 1"), 6.0, 48, 3.0).finding(lambda a: f"<{a}>")
-        'played out 48 times a few turns ahead, over guesses of the hidden cards, it ended 6 points better on average than <take 1>, the first choice by rule of thumb'
+        'in 48 trial games a few turns ahead, with the hidden cards guessed, it did 6 points better on average than <take 1>, the obvious move'
+        >>> Searched(Draw(), Draw(), 0.0, 48, 3.4).finding(str)
+        'the obvious move, and in 48 trial games a few turns ahead, with the hidden cards guessed, no other move did clearly better (you ended on average 3 points ahead of the next best player)'
+        >>> Searched(Draw(), Draw(), 0.0, 48, 0.2, partners=True).finding(str)
+        'the obvious move, and in 48 trial games a few turns ahead, with the hidden cards guessed, no other move did clearly better (your side ended on average level with the other side)'
+        >>> Searched(Draw(), Draw(), 0.0, 0, 0.0).finding(str)
+        'the obvious move (no guess of the hidden cards fitted what is known, so nothing was tried out)'
         """
         if not self.playouts:
-            return "the first choice by rule of thumb (no guess of the hidden cards added up)"
-        tried = f"played out {self.playouts} times a few turns ahead, over guesses of the hidden cards"
+            return "the obvious move (no guess of the hidden cards fitted what is known, so nothing was tried out)"
+        tried = f"in {self.playouts} trial games a few turns ahead, with the hidden cards guessed"
         if self.best != self.favourite:
-            return f"{tried}, it ended {_points(self.edge)} better on average than {move(self.favourite)}, the first choice by rule of thumb"
+            return f"{tried}, it did {_points(self.edge)} better on average than {move(self.favourite)}, the obvious move"
         avg = self.mean
+        if self.partners:
+            who, rival = "your side", "the other side"
+        else:
+            who, rival = "you", "the leader" if round(avg) <= 0 else "the next best player"
         where = f"{_points(abs(avg))} {'ahead of' if avg >= 0 else 'behind'}" if round(avg) else "level with"
-        return (
-            f"the first choice by rule of thumb, and no other move did clearly better when {tried} "
-            f"(in those games your side ended on average {where} the leading other side)"
-        )
+        return f"the obvious move, and {tried}, no other move did clearly better ({who} ended on average {where} {rival})"
 
 
 def _points(x: float) -> str:

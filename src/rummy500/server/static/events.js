@@ -5,7 +5,7 @@
 // says which cards it took because the server's `took` event lists them, a
 // draw from the stock shows no card because the public event has none.
 
-import { cardText, cardWords, listWords } from "./cards.js";
+import { cardText, cardWords, listWords, parseCard, RANK_ORDER } from "./cards.js";
 import { describe, ordinal } from "./actions.js";
 import { spokenAction } from "./chooser.js";
 
@@ -24,6 +24,51 @@ function cardsIn(spoken) {
     one: (card) => (spoken ? cardWords(card) : cardText(card)),
     all: (cards) => (spoken ? listWords((cards || []).map(cardWords)) : (cards || []).map(cardText).join(" ")),
   };
+}
+
+/** The card a card of a meld shows: a joker's declared card ("JK=QS" -> "QS"), a natural itself; null for a bare joker. */
+function shown(code) {
+  const { base, standsFor } = parseCard(code);
+  return base === "JK" ? standsFor : base;
+}
+
+/**
+ * Cards laid on the table in the order the table shows them. The server lists a meld's cards as
+ * they were sent ("A♠ 10♠ J♠ K♠ joker (as Q♠)", a joker last); the table lays a run out in rank
+ * order (10 J Q K A). A run (one suit, each rank once: a joker counts as the card it stands for)
+ * is put in rank order with the ace where the run has it: the order starts after the widest gap
+ * between its ranks, counted round the ace (A 2 3, 10 J Q K A, and Q K A 2 3 where a run may go
+ * round the corner). Cards laid off on a run need not touch each other (2♠ and 9♠ on 3♠..8♠):
+ * they go low to high, the ace high beside a king, else low. Anything else (a set, jokers alone)
+ * stays as laid.
+ */
+export function tableOrder(cards) {
+  const list = Array.isArray(cards) ? [...cards] : [];
+  if (list.length < 2) return list;
+  const faces = list.map(shown);
+  if (faces.some((c) => !c)) return list;
+  const suits = new Set(faces.map((c) => c.slice(-1)));
+  const ranks = faces.map((c) => RANK_ORDER.indexOf(c.slice(0, -1)));
+  if (suits.size !== 1 || ranks.some((r) => r < 0) || new Set(ranks).size !== ranks.length) return list;
+  const byRank = (r) => list[ranks.indexOf(r)];
+  const sorted = [...ranks].sort((a, b) => a - b);
+  const n = sorted.length;
+  // The widest gap, the one from the highest rank round to the lowest (past the ace) included.
+  let widest = n - 1;
+  let gap = sorted[0] + RANK_ORDER.length - sorted[n - 1];
+  for (let i = 0; i < n - 1; i++) {
+    if (sorted[i + 1] - sorted[i] > gap) {
+      gap = sorted[i + 1] - sorted[i];
+      widest = i;
+    }
+  }
+  const rotated = [...sorted.slice(widest + 1), ...sorted.slice(0, widest + 1)];
+  const span = (rotated[n - 1] - rotated[0] + RANK_ORDER.length) % RANK_ORDER.length;
+  if (span === n - 1) return rotated.map(byRank); // next to each other: in order round the widest gap
+  // Apart (lay-offs at both ends of a run): low to high, an ace high beside a king (and no 2).
+  const aceHigh = sorted.includes(12) && !sorted.includes(1);
+  const key = (r) => (r === 0 && aceHigh ? RANK_ORDER.length : r);
+  return [...ranks].sort((a, b) => key(a) - key(b)).map(byRank);
 }
 
 function count(n, one, many) {
@@ -54,8 +99,8 @@ export function eventText(ev, names = [], { spoken = false } = {}) {
       if (ev.removed?.length) t += ` (split: ${cardsText(ev.removed)} left play)`;
       return t;
     }
-    case "melded": return `melded ${cardsText(ev.cards)}`;
-    case "laid_off": return `laid off ${cardsText(ev.cards)} on meld ${ev.on + 1}`;
+    case "melded": return `melded ${cardsText(tableOrder(ev.cards))}`;
+    case "laid_off": return `laid off ${cardsText(tableOrder(ev.cards))} on meld ${ev.on + 1}`;
     case "swapped": return `swapped ${oneCard(ev.card)} for the joker on meld ${ev.on + 1}`;
     case "discarded": return `discarded ${cardsText(ev.cards)}`;
     case "floated": return "melded out and floats (goes out by discarding later)";

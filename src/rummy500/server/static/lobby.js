@@ -613,6 +613,38 @@ export function renderLobby(root) {
     createBtn,
   ]);
 
+  /**
+   * The house rules as set in the form: each option that differs from what the engine would play
+   * without it (an implied value included). null, with the first refused option shown and focused,
+   * when one cannot be sent.
+   */
+  function formRules() {
+    const rules = {};
+    for (const [optName, c] of controls) {
+      const bad = c.problem();
+      if (bad) {
+        showError(errorBox, `House rules: ${bad}`);
+        c.row.classList.add("invalid");
+        c.row.closest("details")?.setAttribute("open", "");
+        (c.row.querySelector("[aria-invalid=true]") ?? c.row.querySelector("input:not([hidden])") ?? c.row.querySelector("select"))?.focus();
+        return null;
+      }
+      const v = c.get();
+      if (!same(v, effectiveDefault(c.spec))) rules[optName] = v;
+    }
+    return rules;
+  }
+
+  /** Every other seat's computer level for Play against the computer: the form's, a friend's seat the default. */
+  function quickBots() {
+    const bots = {};
+    for (let s = 1; s < +seatsSel.value; s++) {
+      const sel = botsBox.querySelector(`select[data-seat="${s}"]`);
+      bots[String(s)] = sel?.value || defaultLevel;
+    }
+    return bots;
+  }
+
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     errorBox.hidden = true;
@@ -625,20 +657,8 @@ export function renderLobby(root) {
       return;
     }
     storeName(name);
-    const rules = {};
-    for (const [optName, c] of controls) {
-      const bad = c.problem();
-      if (bad) {
-        showError(errorBox, `House rules: ${bad}`);
-        c.row.classList.add("invalid");
-        c.row.closest("details")?.setAttribute("open", "");
-        (c.row.querySelector("[aria-invalid=true]") ?? c.row.querySelector("input:not([hidden])") ?? c.row.querySelector("select"))?.focus();
-        return;
-      }
-      // Sent when it differs from what the engine would play without it (an implied value included).
-      const v = c.get();
-      if (!same(v, effectiveDefault(c.spec))) rules[optName] = v;
-    }
+    const rules = formRules();
+    if (!rules) return;
     const bots = {};
     botsBox.querySelectorAll("select").forEach((s) => {
       if (s.value) bots[s.dataset.seat] = s.value;
@@ -664,15 +684,40 @@ export function renderLobby(root) {
     }
   });
 
-  // One click to a game: two players, the standard rules, a medium computer opponent.
-  const quickBtn = h("button", { type: "button", class: "primary big", dataset: { testid: "play-computer" } },
-    "Play against the computer");
+  // One click to a game against the computer, started at once, with what the form below says: its
+  // preset and house rules, its seats (every other one the computer: its level there, else the
+  // default), turn clock and hints. Untouched, the form is two players, the standard rules and a
+  // medium computer opponent. The line beside the button says which game it starts.
+  const quickBtn = h("button", { type: "button", class: "primary big", dataset: { testid: "play-computer" },
+    "aria-describedby": "quick-what" }, "Play against the computer");
+  const quickWhat = h("span", { class: "quick-what", id: "quick-what", dataset: { testid: "play-computer-what" } });
+  function renderQuickWhat() {
+    const preset = presetSel.selectedOptions[0]?.textContent || "Standard";
+    const changed = [...controls.values()].filter((c) => c.row.classList.contains("changed")).length;
+    const levels = Object.values(quickBots());
+    const counts = levels.reduce((m, l) => m.set(l, (m.get(l) ?? 0) + 1), new Map());
+    const who = [...counts].map(([l, k]) => `${k === 1 ? "one" : k} ${l} computer player${k === 1 ? "" : "s"}`).join(" and ");
+    const house = changed ? ` with ${changed} house rule${changed === 1 ? "" : "s"} changed` : "";
+    const text = `Rules: ${preset}${house} \u00B7 you against ${who || "the computer"} (as set in the form below).`;
+    if (quickWhat.textContent !== text) quickWhat.textContent = text;
+  }
+  // Said again after any change to the form (once its own handlers have run).
+  for (const type of ["change", "input", "click"]) form.addEventListener(type, () => queueMicrotask(renderQuickWhat));
   quickBtn.addEventListener("click", async () => {
     const name = nameInput.value.trim() || storedName() || "Player";
     storeName(name);
+    errorBox.hidden = true;
+    for (const c of controls.values()) unmark(c);
+    const rules = formRules();
+    if (!rules) return;
     quickBtn.disabled = true;
     try {
-      const res = await createTable({ name, seats: 2, preset: "standard", bots: { 1: defaultLevel } }, name);
+      const body = {
+        name, seats: +seatsSel.value, preset: presetSel.value || "standard", rules, bots: quickBots(),
+        turn_clock: +clockSel.value, hints: hintsBox.checked, public: publicBox.checked,
+      };
+      if (titleInput.value.trim()) body.title = titleInput.value.trim();
+      const res = await createTable(body, name);
       await api("POST", `/api/tables/${encodeURIComponent(res.table_id)}/start`, {}, res.token);
       goTo(`/t/${res.table_id}`);
     } catch (e) {
@@ -685,7 +730,8 @@ export function renderLobby(root) {
     h("header", { class: "lobby-head" }, [
       h("h1", {}, ["Rummy ", h("span", { class: "accent" }, "500")]),
       h("p", { class: "tagline" }, "Meld, lay off, and race to 500. No account needed \u2014 pick a name and deal."),
-      h("div", { class: "row quick" }, [quickBtn, h("span", {}, "or set up a table below to play with friends.")]),
+      h("div", { class: "row quick" }, [quickBtn,
+        h("span", { class: "quick-words" }, [quickWhat, " Or set up a table below to play with friends."])]),
       h("nav", { class: "row" }, [
         h("a", { href: "/#rules", dataset: { testid: "nav-rules" } }, "How to play"),
         h("a", { href: "/#replays", dataset: { testid: "nav-replays" } }, "Replays of finished games"),
@@ -696,6 +742,7 @@ export function renderLobby(root) {
   ]));
 
   renderBots();
+  renderQuickWhat();
   ruleCatalogue().then((data) => {
     catalogue = normaliseCatalogue(data);
     if (catalogue.botLevels?.length) {
@@ -713,6 +760,7 @@ export function renderLobby(root) {
     }
     presetSel.value = names.includes("standard") ? "standard" : names[0] ?? "standard";
     renderRules();
+    renderQuickWhat();
   }).catch((e) => {
     rulesBox.textContent = `Could not load the rules catalogue: ${e.message}`;
   }).finally(() => {

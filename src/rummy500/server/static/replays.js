@@ -131,7 +131,18 @@ export function renderReplay(root, gameId) {
     });
     jump.hidden = !ends.length;
   }
-  // The list keeps what was chosen: arrow keys on the closed list step from one entry to the next.
+  /**
+   * The list follows the position shown: the entry of the deal or the round's end it is, else its
+   * "Jump to a round…" (stepping with Start, Back, Next or the slider never leaves an old choice
+   * showing). The arrow keys on the closed list still step from one entry to the next.
+   */
+  function followJump(step, deal) {
+    const opts = [...jump.options];
+    const at = opts.findIndex((o) => o.value !== "" && +o.value === step
+      && (deal ? o.dataset.deal === "1" : step === 0 ? o.dataset.deal === "" : o.dataset.deal === undefined));
+    const index = Math.max(0, at);
+    if (jump.selectedIndex !== index) jump.selectedIndex = index;
+  }
   jump.addEventListener("change", () => {
     if (jump.value === "") return;
     const n = +jump.value;
@@ -162,6 +173,7 @@ export function renderReplay(root, gameId) {
         : ev ? `Move ${step} of ${total}: ${actionWords(ev, names)}`
           : `The deal (move 0 of ${total}).`;
       drawBoard(data, { deal });
+      followJump(step, deal);
       review.onStep(step);
       errorBox.hidden = true;
     } catch (e) {

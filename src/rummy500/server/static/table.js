@@ -94,6 +94,11 @@ class TablePage {
     // going_out: unplayable_discard: log versions whose discard left its thrower floating, not out
     // ({seat, cards}); the log's own words ("discarded J♦") do not say it.
     this.floatNotes = new Map();
+    // Cards claimed by calling Rummy!, as the log told them: {round, seat, card, meld} (meld: where
+    // the card was laid, null until then; card null when the log does not say which card it was).
+    // A summary marks them where they score (rummy_card_value: 15); see summaryClaims.
+    this.claims = [];
+    this.claimsSeen = -1;       // the newest log version read for claims
     this.readySent = -1;        // the round whose summary this page said Ready to
     this.wasMyTurn = false;
     this.announcedVersion = null;
@@ -1029,6 +1034,7 @@ class TablePage {
     // does on every later turn (renderActions' kept focus), not 20 Tabs away behind the hand.
     if (first && this.focusLost()) this.keptFocus = "btn-draw";
     this.noteFloats(msg.version);
+    this.noteClaims(before);
     this.announceMoves(first, before);
     this.waiting.hidden = true;
     this.board.hidden = false;
@@ -1086,6 +1092,42 @@ class TablePage {
     if (!thrown || events.some((ev) => ev?.event === "left_rummy")) return;
     const seat = thrown.seat ?? e.seat;
     if (v.floating?.[seat] && v.hand_sizes?.[seat] === 0) this.floatNotes.set(version, { seat, cards: thrown.cards || [] });
+  }
+
+  /**
+   * Note the Rummy! calls of the log's new entries, and where each claimed card was laid: a call
+   * takes the pile down to the claimed card (the `called_rummy` event's first card), which its
+   * caller then melds or lays off (the next `melded` / `laid_off` event of that seat holding it).
+   * A steal lays it at once (`on` / `meld`); a stolen meld's event does not say which of its cards
+   * was the one called, so it is read from the pile the page showed just before (when it did).
+   */
+  noteClaims(before) {
+    const fresh = this.log.filter((e) => e?.kind === "action" && (e.version ?? -1) > this.claimsSeen)
+      .sort((a, b) => a.version - b.version);
+    for (const e of fresh) {
+      this.claimsSeen = Math.max(this.claimsSeen, e.version);
+      const round = e.round ?? null;
+      for (const ev of Array.isArray(e.events) ? e.events : []) {
+        const seat = ev?.seat ?? e.seat;
+        if (ev?.event === "called_rummy") {
+          const cards = (ev.cards || []).map(baseCard);
+          let card = cards[0] ?? null;
+          let meld = ev.on ?? null;
+          if (ev.meld !== null && ev.meld !== undefined) {
+            meld = ev.meld;
+            const pile = before?.discard;
+            const fromPile = this.conn?.version === e.version && Array.isArray(pile) ? pile[pile.length - (ev.depth ?? 1)] : null;
+            card = fromPile && cards.includes(baseCard(fromPile)) ? baseCard(fromPile) : null;
+          }
+          this.claims.push({ round, seat, card, meld });
+        } else if (ev?.event === "melded" || ev?.event === "laid_off") {
+          const laid = (ev.cards || []).map(baseCard);
+          const claim = this.claims.find((c) => c.round === round && c.seat === seat && c.meld === null && laid.includes(c.card));
+          if (claim) claim.meld = ev.event === "melded" ? ev.meld : ev.on;
+        }
+      }
+    }
+    if (this.claims.length > 40) this.claims.splice(0, this.claims.length - 40);
   }
 
   /** The words of a float noted for log entry `e` (noteFloats), or "": "Not out: J♦ could be laid off — Ann floats". */
@@ -1525,6 +1567,8 @@ class TablePage {
     const totals = v?.scores ?? [];
     // While a round's summary holds the table, nobody is to move: the next deal's first player waits too.
     const held = this.summaryHolds();
+    // The game's final bonus is in its seat's total: a tag beside it says so (the sum checks out).
+    const fb = this.gameOver() ? this.finalBonus() : null;
     // The points each seat has on the table this round, in the game's own points as the totals beside
     // them are (the quick game divides card points by 5: 45 card points are +9, not "+45").
     for (let s = 0; s < n; s++) {
@@ -1556,6 +1600,10 @@ class TablePage {
             class: `tag side side-${side}`, dataset: { testid: `side-tag-${s}` },
             title: sideTotal === null ? false : `Side ${SIDE_NAMES[side]}'s total: ${sideTotal} points`,
           }, sideTotal === null ? `side ${SIDE_NAMES[side]}` : `side ${SIDE_NAMES[side]}: ${sideTotal}`) : null,
+          fb && fb.seat === s ? h("span", {
+            class: "tag bonus", dataset: { testid: `final-bonus-tag-${s}` },
+            title: `${totals[s] ?? 0} points, the +${fb.points} final bonus included`,
+          }, `incl. +${fb.points} final bonus`) : null,
           v?.floating?.[s] ? h("span", { class: "tag float", title: "Emptied the hand without going out: goes out by discarding at a later turn" }, "floating") : null,
           info.kind === "human" && info.autoplay ? h("span", { class: "tag off" }, "away — bot plays") : null,
           info.kind === "human" && info.connected === false && !info.autoplay ? h("span", { class: "tag off" }, "away") : null,
@@ -1570,7 +1618,9 @@ class TablePage {
           h("span", { class: "score", "aria-hidden": "true", dataset: { testid: `score-${s}` } }, [`${totals[s] ?? 0} pts`,
             onTable ? h("span", { class: "on-table", title: "points on the table this round" }, ` +${onTable}`) : null]),
         ]) : null,
-        v?.known?.[s]?.length && s !== this.mySeat()
+        // What was seen taken from the pile, while hands are hidden: once the round is over its
+        // summary shows every hand whole, and a stale "known: A♠ 4♠" would contradict it.
+        v?.known?.[s]?.length && s !== this.mySeat() && !isOver(v) && !this.gameOver()
           ? h("div", { class: "known", "aria-label": `Known cards in ${names[s]}'s hand: ${v.known[s].map(cardLabel).join(", ")}` },
             ["known: ", suitedText(v.known[s].map(cardText).join(" "))])
           : null,
@@ -1942,7 +1992,7 @@ class TablePage {
     // The summary's card faces are pictures: drawn again only when what it shows changes (not
     // at every state while it is held; the countdown is written into it by renderTimers).
     const inputs = [held && { ...held, left: null }, b, this.lastRound, names, this.sides(), me,
-      this.readySent, this.view?.hand != null, this.view?.scores, this.tableId];
+      this.readySent, this.view?.hand != null, this.view?.scores, this.tableId, this.table?.rules, this.claims.length];
     if (!this.changed("banner", inputs)) return;
     // Play again's controls are kept across redraws: one of them focused keeps the focus.
     const againFocus = [this.againBtn, this.watchNextLink].find((x) => x && x === document.activeElement) ?? null;
@@ -2007,9 +2057,11 @@ class TablePage {
           if (this.focusLost(active) || active === this.actionsEl) ok.focus();
         });
       }
-      const waiting = held.waiting.filter((s) => s !== me || !mineReady).map((s) => names[s]);
+      // "Waiting for you and Bob." (you first, never by your own name; "you" only while your Ready is to press).
+      const others = held.waiting.filter((s) => s !== me).map((s) => names[s] ?? `Seat ${s + 1}`);
+      const waiting = [...(seated && !mineReady && held.waiting.includes(me) ? ["you"] : []), ...others];
       row.append(h("span", { class: "hint", dataset: { testid: "summary-waiting" } },
-        waiting.length ? `Waiting for ${waiting.join(", ")}.` : "Starting the next round\u2026"));
+        waiting.length ? `Waiting for ${listWords(waiting)}.` : "Starting the next round\u2026"));
       row.append(h("span", { class: "hint", dataset: { testid: "summary-countdown" } }, ""));
     } else if (!go) {
       const ok = h("button", { type: "button", class: "primary", dataset: { testid: "round-over-ok" } }, "Continue");
@@ -2031,6 +2083,18 @@ class TablePage {
     const sign = (x) => `${x > 0 ? "+" : ""}${x}`;
     const bonusCol = summary.seats.some((x) => x.bonus);
     const sides = this.sides();
+    // The round that decided the game with a final bonus: the seats' totals as sent include it. Each
+    // row shows its total before it, and a row of its own adds it, as the score sheet does: every row
+    // adds up (total before + Round), and the bonus row (+50) gives the total with it.
+    const fb = summary.final_bonus && summary.final_bonus.points ? summary.final_bonus : null;
+    const before = (x) => x.total - (fb && x.seat === fb.seat ? fb.points : 0);
+    const claims = this.summaryClaims(summary);
+    const bonusRow = (who, total) => h("tr", { class: "final-bonus-row", dataset: { testid: "summary-final-bonus" } }, [
+      h("th", { scope: "row" }, ["Final bonus", h("span", { class: "sub" }, ` (${who}: total incl. bonus)`)]),
+      h("td", { colspan: bonusCol ? "3" : "2" }, ""),
+      h("td", { class: "num", dataset: { testid: "final-bonus-points" } }, h("b", {}, `+${fb.points}`)),
+      h("td", { class: "num", dataset: { testid: "final-bonus-total" } }, h("b", {}, String(total))),
+    ]);
     const seatRow = (x) => h("tr", { dataset: { testid: `summary-${x.seat}` } }, [
       h("th", { scope: "row" }, [
         // The name and its marks on one line; on a phone a long name is cut short ("…", all of it
@@ -2045,29 +2109,32 @@ class TablePage {
           [h("span", { class: "what", "aria-hidden": "true" }, "left in hand"), ...x.hand.map((c) => cardEl(c, { small: true }))]) : null,
         // The cards this seat laid as the round ended, meld by meld (its melds and its lay-offs on
         // anyone's): what its "Melded" points count. Cards others laid off on its melds are theirs.
-        this.summaryMelds(summary, x.seat, names)]),
+        this.summaryMelds(summary, x.seat, names, claims)]),
       h("td", { class: "num", dataset: { testid: "melded" } }, `+${x.melded}`),
       h("td", { class: "num", dataset: { testid: "in-hand" } }, String(x.in_hand)),
       bonusCol ? h("td", { class: "num", dataset: { testid: "bonus" }, title: x.bonus ? "for going out" : false },
         x.bonus ? [`+${x.bonus}`, h("span", { class: "sr-only" }, " for going out")] : "") : null,
       h("td", { class: "num" }, h("b", {}, sign(x.round_score))),
-      h("td", { class: "num" }, String(x.total)),
+      h("td", { class: "num", dataset: { testid: "total" } }, String(before(x))),
     ]);
     const groups = sides
       ? sides.map((seats, i) => {
         const mine = summary.seats.filter((x) => seats.includes(x.seat));
-        const sum = (k) => mine.reduce((t, x) => t + (x[k] ?? 0), 0);
+        const sum = (f) => mine.reduce((t, x) => t + (f(x) ?? 0), 0);
+        const theirs = fb && seats.includes(fb.seat);
         return h("tbody", { class: `side-group side-${i}` }, [
           h("tr", { class: "side-row", dataset: { testid: `summary-side-${i}` } }, [
             h("th", { scope: "row" }, [`Side ${SIDE_NAMES[i]}`, h("span", { class: "sub" }, ` (${seats.map((s) => names[s]).join(" & ")})`)]),
             h("td", { colspan: bonusCol ? "3" : "2" }, ""),
-            h("td", { class: "num", dataset: { testid: "side-round" } }, h("b", {}, sign(sum("round_score")))),
-            h("td", { class: "num", dataset: { testid: "side-total" } }, h("b", {}, String(sum("total")))),
+            h("td", { class: "num", dataset: { testid: "side-round" } }, h("b", {}, sign(sum((x) => x.round_score)))),
+            h("td", { class: "num", dataset: { testid: "side-total" } }, h("b", {}, String(sum(before)))),
           ]),
           ...mine.map(seatRow),
+          theirs ? bonusRow(`Side ${SIDE_NAMES[i]}`, sum((x) => x.total)) : null,
         ]);
       })
-      : [h("tbody", {}, summary.seats.map(seatRow))];
+      : [h("tbody", {}, summary.seats.flatMap((x) => [seatRow(x),
+        fb && x.seat === fb.seat ? bonusRow(names[x.seat] ?? `Seat ${x.seat + 1}`, x.total) : null]))];
     const table = h("table", { class: `summary${sides ? " by-side" : ""}`, dataset: { testid: "round-summary" } }, [
       h("thead", {}, h("tr", {}, [h("th", { scope: "col" }, sides ? "Side / player" : "Player"), h("th", { scope: "col" }, "Melded"),
         h("th", { scope: "col" }, "Left in hand"), bonusCol ? h("th", { scope: "col" }, "Bonus") : null,
@@ -2075,7 +2142,7 @@ class TablePage {
       ...groups,
     ]);
     // Where "Round" is not Melded minus Left in hand, a line under the table says how it comes.
-    const notes = this.summaryNotes(summary, names, bonusCol);
+    const notes = this.summaryNotes(summary, names, bonusCol, claims);
     return notes.length ? h("div", { class: "summary-wrap" }, [table, ...notes]) : table;
   }
 
@@ -2085,7 +2152,7 @@ class TablePage {
    * `hand_penalty: to_goer` (the hands left score for the player who went out), `stock_out_penalty:
    * false` (no hand counts when the stock ran out), and a score divisor (the quick game).
    */
-  summaryNotes(summary, names, bonusCol) {
+  summaryNotes(summary, names, bonusCol, claims = null) {
     const rules = this.table?.rules || {};
     const divisor = Number(rules.score_divisor ?? 1);
     const note = (testid, text) => h("p", { class: "hint summary-note", dataset: { testid } }, text);
@@ -2113,6 +2180,13 @@ class TablePage {
       out.push(note("summary-hands", `Cards left in hand count for the player who went out, not against their holders: `
         + `${named(goer)}'s Round = Melded + ${others} Left in hand${bonusCol ? " + Bonus" : ""}; everyone else's Round = Melded.`));
     }
+    // rummy_card_value: 15: a claimed card counts 15 in its claimer's Melded, whatever its face says.
+    if (claims?.value) {
+      const marked = claims.marked.map((c) => `${named(c.seat)}'s ${cardText(c.card)}`);
+      const which = marked.length ? ` (here ${listWords(marked)})` : "";
+      out.push(note("summary-rummy", `Rummy!: at this table a card claimed by calling Rummy! scores ${claims.value} in its claimer's Melded,`
+        + ` whatever its face value${which}.`));
+    }
     // With a score divisor (the quick game) "Round" is not melded minus in hand: say how it comes.
     if (divisor > 1) {
       const points = rules.hand_penalty === "to_goer" ? "the card points" : `(Melded \u2212 Left in hand${bonusCol ? " + Bonus" : ""})`;
@@ -2122,11 +2196,50 @@ class TablePage {
   }
 
   /**
+   * Where the round's claimed cards lie in ``summary``'s melds, when they score a value of their own
+   * (rummy_card_value: 15; else null): {value, at: Set of "meldId:index", marked: [{seat, card}],
+   * known}. A meld's `claimed` flags (one a card) say it where the server sends them; else the
+   * calls the page read in the log (noteClaims) are looked for among the cards their caller laid.
+   */
+  summaryClaims(summary) {
+    const value = Number(this.table?.rules?.rummy_card_value);
+    if (!Number.isFinite(value)) return null;
+    const at = new Set();
+    const marked = [];
+    const melds = summary.melds || [];
+    const by = (m, i) => (m.laid_by ? m.laid_by[i] : m.owner);
+    const flagged = melds.some((m) => Array.isArray(m.claimed));
+    if (flagged) {
+      for (const m of melds) {
+        (m.claimed || []).forEach((f, i) => {
+          if (!f) return;
+          at.add(`${m.id}:${i}`);
+          marked.push({ seat: by(m, i), card: m.cards[i] });
+        });
+      }
+    }
+    const calls = this.claims.filter((c) => c.round === summary.round);
+    if (!flagged) {
+      for (const c of calls) {
+        const m = melds.find((x) => x.id === c.meld);
+        if (!m || !c.card) continue;
+        const i = m.cards.findIndex((card, k) => baseCard(card) === c.card && by(m, k) === c.seat && !at.has(`${m.id}:${k}`));
+        if (i < 0) continue;
+        at.add(`${m.id}:${i}`);
+        marked.push({ seat: c.seat, card: m.cards[i] });
+      }
+    }
+    // Nothing to say about a round without a call (or one the page did not see).
+    if (!marked.length && !calls.length) return null;
+    return { value, at, marked };
+  }
+
+  /**
    * The cards ``seat`` laid this round, meld by meld, each group named: its own melds whole (a
    * card another player laid off on one is shown dimmed with that player's tag: it counts for
    * them), and its lay-offs on the others' melds, "laid off on meld N (owner)".
    */
-  summaryMelds(summary, seat, names) {
+  summaryMelds(summary, seat, names, claims = null) {
     const groups = [];
     for (const m of summary.melds || []) {
       const by = (i) => (m.laid_by ? m.laid_by[i] : m.owner);
@@ -2136,19 +2249,32 @@ class TablePage {
       const n = m.id !== undefined ? m.id + 1 : null;
       const title = own ? (n !== null ? `meld ${n}` : "meld")
         : `laid off on meld ${n ?? "?"} (${names[m.owner] ?? `seat ${m.owner + 1}`})`;
+      // A card claimed by calling Rummy! that scores its own value here (rummy_card_value: 15).
+      const claimed = (i) => !!claims?.value && by(i) === seat && claims.at.has(`${m.id}:${i}`);
+      const scored = `claimed by calling Rummy!, scores ${claims?.value}`;
+      const mineCard = (c, i) => {
+        if (!claimed(i)) return cardEl(c, { small: true });
+        const el = cardEl(c, { small: true, extraLabel: scored });
+        el.classList.add("claimed");
+        el.dataset.testid = "summary-claimed";
+        return el;
+      };
       const cards = own
         ? m.cards.map((c, i) => {
-          if (by(i) === seat) return cardEl(c, { small: true });
+          if (by(i) === seat) return mineCard(c, i);
           const who = names[by(i)] ?? `seat ${by(i) + 1}`;
           const el = cardEl(c, { small: true, extraLabel: `laid off by ${who}, counts for ${who}` });
           el.classList.add("other-layer");
           el.append(h("span", { class: "by", "aria-hidden": "true", title: `laid off by ${who}` }, initials(who, by(i))));
           return el;
         })
-        : mine.map((c) => cardEl(c, { small: true }));
+        : m.cards.map((c, i) => (by(i) === seat ? mineCard(c, i) : null)).filter(Boolean);
+      // "6♦ (Rummy! 15)" under the cards: what the card scored, against its face.
+      const notes = m.cards.map((c, i) => (claimed(i) ? `${cardText(c)} (Rummy! ${claims.value})` : null)).filter(Boolean);
       groups.push(h("span", { class: `summary-meld${own ? "" : " layoff"}` }, [
         h("span", { class: "meld-tag", "aria-hidden": "true" }, title),
-        h("span", { class: "meld-cards", role: "group", "aria-label": `${title}: ${mine.map(cardLabel).join(", ")}` }, cards)]));
+        h("span", { class: "meld-cards", role: "group", "aria-label": `${title}: ${mine.map(cardLabel).join(", ")}` }, cards),
+        notes.length ? h("span", { class: "claim-tag", "aria-hidden": "true", dataset: { testid: "summary-claim-tag" } }, notes.join(" ")) : null]));
     }
     return h("div", { class: "summary-melds", dataset: { testid: `summary-melds-${seat}` } },
       groups.length ? [h("span", { class: "what", "aria-hidden": "true" }, "melded"), ...groups] : []);
@@ -2337,9 +2463,16 @@ class TablePage {
     goTo(`/t/${encodeURIComponent(id)}`);
   }
 
+  /** The game's final bonus ({seat, points}: in that seat's total), or null: none, or the game goes on. */
+  finalBonus() {
+    const fb = this.pace?.summary?.final_bonus ?? this.lastRound?.final_bonus
+      ?? [...this.scores.rounds.values()].find((r) => r.bonus)?.bonus ?? null;
+    return fb && fb.points ? fb : null;
+  }
+
   renderGameOver(el, go, names, summary) {
     const groups = this.standings(go, names);
-    const bonus = summary?.final_bonus ?? [...this.scores.rounds.values()].find((r) => r.bonus)?.bonus ?? null;
+    const bonus = summary?.final_bonus ?? this.finalBonus();
     const won = groups.filter((g) => g.won);
     if (won.length) {
       el.append(h("p", { class: "winner", dataset: { testid: "winner" } }, `${won.map((g) => g.label).join(" & ")} won the game!`));
