@@ -14,11 +14,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, SupportsIndex, TypeVar
 
 from rummy500.actions import Action, Decline, Reshuffle
-from rummy500.cards import Card
+from rummy500.cards import Card, natural_cards
 from rummy500.events import Dealt, Event, GameOver
 from rummy500.rules import FirstDealer, NextDealer, Rules
 from rummy500.scoring import game_status
-from rummy500.state import Decision, IllegalAction, Phase, RoundState, deck_naturals, seat_number
+from rummy500.state import Decision, IllegalAction, Phase, RoundState, seat_number
 from rummy500.views import View
 
 __all__ = ["Match", "RoundLog", "cut_for_dealer", "final_bonus_to"]
@@ -56,9 +56,14 @@ class RoundLog:
 def cut_for_dealer(rules: Rules, rng: random.Random) -> int:
     """Cut for the first dealer: highest card deals (``low_card``: lowest, ace low); ties cut again.
 
-    Each seat cuts one card of a deck of the pack in play (7 to ace under ``short_pack``).
+    The cut is drawn from a full 52-card deck whatever the pack, ``short_pack``
+    included (where a table would cut the 32 cards it plays with). It only picks
+    the dealer, and a stored game's deals follow from its seed through this
+    cut: cutting from the short pack re-dealt every short-pack game saved
+    before, and they could no longer be resumed or replayed (tried and undone
+    on 8 December 2026).
     """
-    pack = deck_naturals(rules)
+    pack = natural_cards()
     while True:
         cut = rng.sample(pack, rules.players)
         ranks = [c.rank for c in cut]

@@ -181,17 +181,12 @@ def _set_declined(view: View, seats: frozenset[int]) -> None:
 _T = TypeVar("_T")
 
 
-def deck_naturals(rules: Rules) -> list[Card]:
-    """One deck's natural cards under these rules (32 of them under ``short_pack``), in a fixed order."""
+def build_pack(rules: Rules) -> list[Card]:
+    """The whole pack for these rules, in a fixed order (shuffle it yourself)."""
     naturals = natural_cards()
     if rules.short_pack:
         naturals = [c for c in naturals if c.rank == 1 or c.rank >= 7]
-    return naturals
-
-
-def build_pack(rules: Rules) -> list[Card]:
-    """The whole pack for these rules, in a fixed order (shuffle it yourself)."""
-    return deck_naturals(rules) * rules.n_decks + [JOKER] * rules.n_jokers
+    return naturals * rules.n_decks + [JOKER] * rules.n_jokers
 
 
 def _remove(hand: list[Card], cards: Iterable[Card]) -> None:
