@@ -30,13 +30,13 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from rummy500.server.bots import bot_levels, default_level
 from rummy500.server.bus import Bus
 from rummy500.server.cluster import Cluster
 from rummy500.server.config import Settings
-from rummy500.server.engine import LiveGame, RulesError, parse_rules, server_rules_problems
+from rummy500.server.engine import IllegalAction, LiveGame, RulesError, parse_rules, server_rules_problems
 from rummy500.server.hints import HintSearches, hint_for
 from rummy500.server.hub import Connection, Hub, encode
 from rummy500.server.pace import TableSettings
@@ -70,9 +70,11 @@ from rummy500.server.storage import (
 from rummy500.server.workers import Workers, rebuild, replay_steps
 from rummy500.views import View
 
-__all__ = ["LobbyError", "TableManager", "hash_token"]
+__all__ = ["DAMAGED_MESSAGE", "GameDamaged", "LobbyError", "TableManager", "hash_token"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: Seconds between two housekeeping rounds (expired lobby tables, idle sessions).
 HOUSEKEEPING_SECONDS = 60.0
@@ -85,6 +87,21 @@ CHAT_LINES = 50
 SEAT_TOKENS_RETRY_FIRST = 0.5
 #: The longest wait between two tries to read a game's seat tokens.
 SEAT_TOKENS_RETRY_MAX = 5.0
+#: Stored games this version could not rebuild, remembered until the server stops (the last so many
+#: found): opening one again is refused at once, without replaying its log again (:class:`GameDamaged`).
+DAMAGED_KEPT = 512
+#: What players are told of a stored game this version cannot rebuild (also the websocket's close reason).
+DAMAGED_MESSAGE = "this game cannot be opened by this version of the server"
+#: What a replay of a stored log raises when this version's engine refuses it (a move it finds
+#: illegal, rules it no longer accepts, a verb it cannot read) or trips over it: the same every time.
+_REPLAY_REFUSED: tuple[type[Exception], ...] = (
+    ValueError,
+    LookupError,
+    TypeError,
+    AttributeError,
+    AssertionError,
+    ArithmeticError,
+)
 
 
 class LobbyError(Exception):
@@ -113,6 +130,41 @@ class LobbyError(Exception):
             out["problems"] = self.problems
         out.update(self.extra)
         return out
+
+
+class GameDamaged(Exception):
+    """A stored game that this version of the engine cannot rebuild from its rules, seed and moves.
+
+    Its log was played by an older version (a rules fix since, a deal that
+    changed): replaying it is refused. ``reason`` says why in words that name
+    no card; the engine's own message may name a card of a hidden hand ("you
+    do not hold JK"), so it goes to the server's log only, once, never to a
+    page. Its websocket is closed with 4410 (``message`` as the close reason:
+    at most 123 bytes), its replay answers 409 ``damaged``.
+    """
+
+    code = "damaged"
+
+    def __init__(self, table_id: str, reason: str) -> None:
+        self.table_id = table_id
+        self.reason = reason
+        self.message = f"{DAMAGED_MESSAGE}: {reason}"
+        super().__init__(self.message)
+
+    def detail(self) -> dict[str, Any]:
+        """The JSON ``detail`` of the HTTP error."""
+        return {"code": self.code, "message": self.message}
+
+
+def _damage_reason(exc: Exception) -> str:
+    """Why a stored game could not be rebuilt, in words that name no card (whatever ``exc`` says)."""
+    if isinstance(exc, IllegalAction):
+        return "a stored move breaks its rules now"
+    if isinstance(exc, RulesError):
+        return "its rules are no longer accepted"
+    if isinstance(exc, ValueError):
+        return "a stored move can no longer be read"
+    return "replaying its stored moves failed"
 
 
 def hash_token(token: str) -> str:
@@ -210,6 +262,9 @@ class TableManager:
         self.chat_rate = ChatRate()
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self._replaying: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
+        #: Per stored game this version could not rebuild: why (words that name no card), the last
+        #: :data:`DAMAGED_KEPT` found. Opening it again is refused at once (:class:`GameDamaged`).
+        self._damaged: OrderedDict[str, str] = OrderedDict()
         #: Coordination with the other server processes (``None``: this one is alone).
         self.cluster: Cluster | None = Cluster(self, bus) if bus is not None and bus.shared else None
         levels = bot_levels()
@@ -717,7 +772,10 @@ class TableManager:
         """
         table_id = row.id
         if session is None and self.cluster is not None and row.status == "running":
-            session = await self.session(table_id)  # played by another process: follow it here
+            try:
+                session = await self.session(table_id)  # played by another process: follow it here
+            except GameDamaged:  # its sockets are told; the stored facts are shown
+                session = None
         elif (
             session is not None
             and self.cluster is not None
@@ -894,6 +952,7 @@ class TableManager:
 
         Raises:
             SessionError: Not seated, an empty or non-text line, or no such table.
+            GameDamaged: The game started meanwhile and this version cannot rebuild it.
         """
         speaker, clean = chat_text(seat, text, limit)
         row = await self._row(table_id)
@@ -976,18 +1035,24 @@ class TableManager:
         Finished games are rebuilt on demand too (their final position is shown
         to anyone who opens the table). A session whose seats' tokens could not
         be read is tried again first (:meth:`learn_seat_tokens`).
+
+        Raises:
+            GameDamaged: This version cannot rebuild the stored game (found
+                now, or earlier: then at once, without replaying it again).
         """
         found = self.sessions.get(table_id)
         if found is not None:
             if found.seat_tokens is None:
                 await self.learn_seat_tokens(found)
             return found
+        self._check_damaged(table_id)
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         try:
             async with lock:
                 found = self.sessions.get(table_id)
                 if found is not None:
                     return found
+                self._check_damaged(table_id)  # (found by the load this one waited for)
                 row = await self._row(table_id)
                 if row is None or row.status == "lobby" or row.seed is None:
                     return None
@@ -1001,7 +1066,7 @@ class TableManager:
         actions = [(a.seat, a.action) for a in stored]
         played_for = {a.seq + 1 for a in stored if a.auto}  # an action's event carries the version it made
         # Replaying a long log takes a while: in a worker, never in the event loop.
-        game, events = await self.workers.call(rebuild, row.rules, row.players, row.seed or 0, actions)
+        game, events = await self._replayed(row, rebuild, actions)
         chat = await self.stored_chat(row.id)
         tokens = await self._seat_tokens(row.id)
         if row.id in self.sessions:  # started here while this replayed
@@ -1022,6 +1087,49 @@ class TableManager:
             self.hub.state_changed(session)
         session.start()
         return session
+
+    def _check_damaged(self, table_id: str) -> None:
+        """Refuse at once a game found unrebuildable before.
+
+        Raises:
+            GameDamaged: This version could not rebuild it.
+        """
+        reason = self._damaged.get(table_id)
+        if reason is not None:
+            self._damaged.move_to_end(table_id)
+            raise GameDamaged(table_id, reason)
+
+    async def _replayed(self, row: GameRow, fn: Callable[..., T], actions: list[tuple[int, dict[str, Any]]]) -> T:
+        """``fn(rules, names, seed, actions)``, a replay of a stored game, in a worker.
+
+        A log this version refuses is remembered (:data:`DAMAGED_KEPT` games)
+        and logged once, with the engine's words (here only: they may name a
+        card of a hidden hand).
+
+        Raises:
+            GameDamaged: This version cannot rebuild the game.
+        """
+        self._check_damaged(row.id)
+        try:
+            return await self.workers.call(fn, row.rules, row.players, row.seed or 0, actions)
+        except _REPLAY_REFUSED as exc:
+            reason = _damage_reason(exc)
+            if row.id not in self._damaged:
+                log.error(
+                    "game %s (%s, %d stored actions) cannot be rebuilt by this version: %s (%s: %s); "
+                    "opening it is refused until the server restarts",
+                    short_id(row.id),
+                    row.status,
+                    len(actions),
+                    reason,
+                    type(exc).__name__,
+                    without_id(exc, row.id),
+                )
+            self._damaged[row.id] = reason
+            self._damaged.move_to_end(row.id)
+            while len(self._damaged) > DAMAGED_KEPT:
+                self._damaged.popitem(last=False)
+            raise GameDamaged(row.id, reason) from None
 
     async def store_end(self, session: MatchSession) -> None:
         """Store a finished game's record and result (again: it is idempotent)."""
@@ -1068,7 +1176,7 @@ class TableManager:
 
         Returns:
             The number of games restored. A game whose log cannot be replayed is
-            logged and left alone.
+            logged (once) and left alone: opening it is refused (:class:`GameDamaged`).
 
         Raises:
             BusError: The shared bus cannot be reached.
@@ -1082,6 +1190,8 @@ class TableManager:
             try:
                 if await self.session(game_id) is not None:
                     count += 1
+            except GameDamaged:  # logged once as found; its players are told as they open it
+                continue
             except Exception:  # noqa: BLE001 - one bad game must not stop the server
                 log.exception("game %s could not be restored", short_id(game_id))
         return count
@@ -1158,9 +1268,14 @@ class TableManager:
             ``(steps, step)`` where ``step`` is ``None`` when out of range, else
             the action's event, the spectator view, every hand and the steps
             that end each round (``round_ends``).
+
+        Raises:
+            GameDamaged: This version cannot replay the game (its record, which
+                carries its deals, can still be read).
         """
         steps = self._replays.get(row.id)
         if steps is None:
+            self._check_damaged(row.id)
             pending = self._replaying.get(row.id)
             if pending is None:
                 pending = asyncio.ensure_future(self._replay_all(row))
@@ -1175,7 +1290,7 @@ class TableManager:
 
     async def _replay_all(self, row: GameRow) -> list[dict[str, Any]]:
         actions = await self.stored_actions(row.id)
-        steps = await self.workers.call(replay_steps, row.rules, row.players, row.seed or 0, actions)
+        steps = await self._replayed(row, replay_steps, actions)
         self._replays[row.id] = steps
         while len(self._replays) > REPLAYS_KEPT:
             self._replays.popitem(last=False)

@@ -1,7 +1,10 @@
 """REST routes of played games: the list, a finished game's record, stepping through it.
 
 Nothing here reveals a deal, a hand or the seed before the game is over: the
-record and the replay answer 409 until then.
+record and the replay answer 409 until then. A game that this version of the
+server cannot replay (its stored moves are refused by the engine now) answers
+409 ``damaged`` for its replay; its record (which carries its deals) and its
+seed are still given.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException, Query
 
 from rummy500.server.api.deps import ManagerDep
-from rummy500.server.manager import LobbyError
+from rummy500.server.manager import GameDamaged, LobbyError
 from rummy500.server.protocol import GameSummary, ReplayStep
 from rummy500.server.storage import GameRow
 
@@ -80,9 +83,15 @@ async def get_seed(game_id: str, manager: ManagerDep) -> dict[str, str]:
 
 @router.get("/{game_id}/replay/{step}", response_model=ReplayStep)
 async def get_replay_step(game_id: str, step: int, manager: ManagerDep) -> ReplayStep:
-    """A finished game after ``step`` actions: the spectator view and every hand."""
+    """A finished game after ``step`` actions: the spectator view and every hand.
+
+    409 ``damaged``: this version of the server cannot replay the game (its record is still given).
+    """
     row = await _finished(manager, game_id)
-    steps, found = await manager.replay_step(row, step)
+    try:
+        steps, found = await manager.replay_step(row, step)
+    except GameDamaged as exc:
+        raise HTTPException(409, detail=exc.detail()) from None
     if found is None:
         raise HTTPException(404, detail={"code": "no_step", "message": f"steps run from 0 to {steps}"})
     return ReplayStep(step=step, steps=steps, **found)

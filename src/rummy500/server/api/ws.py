@@ -8,10 +8,12 @@ a started game; for chat, the seat's own chat rate) before handing the action to
 that reads the socket, so the seat's move is never held up by it; the answer
 is sent when found, with the version it is for. Every refusal is an ``error`` message with a
 stable code; the socket stays open and the game is unchanged. Only an unknown
-table (4404), a bad token (4401), a page from another site (4403) or a client
-holding too many sockets (4429) closes the socket, right after it opens; and a
-seat given back in the waiting room (left, or removed by the table's creator)
-closes the sockets that held it (4401, see :meth:`TableManager.drop_stale_seats`).
+table (4404), a bad token (4401), a page from another site (4403), a client
+holding too many sockets (4429) or a stored game this version of the server
+cannot rebuild (4410, see :class:`~rummy500.server.manager.GameDamaged`) closes
+the socket, right after it opens; and a seat given back in the waiting room
+(left, or removed by the table's creator) closes the sockets that held it
+(4401, see :meth:`TableManager.drop_stale_seats`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from rummy500.server.api.deps import HubDep, LimitsDep, ManagerDep, SettingsDep
 from rummy500.server.config import Settings
 from rummy500.server.hub import CLOSE_BAD_TOKEN, SEAT_GIVEN_BACK, Connection, Hub, state_message
 from rummy500.server.limits import TokenBucket, client_key
-from rummy500.server.manager import TableManager, hash_token
+from rummy500.server.manager import GameDamaged, TableManager, hash_token
 from rummy500.server.protocol import (
     ClientAction,
     ClientChat,
@@ -52,6 +54,8 @@ CLOSE_BAD_ORIGIN = 4403
 CLOSE_TOO_MANY = 4429
 #: The storage could not be read as the socket opened (the page tries again: a standard "try again later").
 CLOSE_TRY_LATER = 1013
+#: The stored game cannot be rebuilt by this version of the server ("gone": the page does not try again).
+CLOSE_DAMAGED = 4410
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -105,6 +109,14 @@ def merge_chat(stored: list[dict[str, Any]], shared: list[dict[str, Any]] | None
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
     await websocket.send_json(ErrorMessage(code=code, message=message).model_dump())
     await websocket.close(close_code)
+
+
+async def _close_damaged(websocket: WebSocket, damaged: GameDamaged) -> None:
+    """Close a socket at a game this version cannot rebuild: 4410, why in the close reason (no card named).
+
+    No ``error`` message comes before it: the close reason says it all.
+    """
+    await websocket.close(CLOSE_DAMAGED, damaged.message.encode()[:123].decode(errors="ignore"))
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -192,7 +204,13 @@ async def _serve(
     # With several processes: the lines said through any of them (read first:
     # nothing may wait between loading the session and counting this socket).
     shared_history = await manager.shared_chat_history(table_id)
-    session = await manager.session(table_id)
+    try:
+        session = await manager.session(table_id)
+    except GameDamaged as exc:
+        # Its stored moves no longer replay (logged once, with why, at the server): a final close,
+        # the page does not try again (nor would it help: the failure is remembered, not replayed).
+        await _close_damaged(websocket, exc)
+        return
     if session is not None and not session.holds_seat(seat, conn.token_hash):
         # The seat was given back before the start while this socket opened:
         # its token is not the seat's now (the game's tokens are final).
@@ -253,6 +271,11 @@ async def _serve(
             except StorageError as exc:  # the database is away: the same message may work later
                 log.warning("table %s: storage unavailable: %s", short_id(table_id), without_id(exc, table_id))
                 conn.error("unavailable", "the games' database is unavailable; try again shortly")
+            except GameDamaged as exc:  # started through another process, and this one cannot rebuild it
+                hub.remove(conn)
+                with contextlib.suppress(Exception):  # the socket may be gone already
+                    await _close_damaged(websocket, exc)
+                break
             except Exception:  # noqa: BLE001 - garbage never takes a table down
                 log.exception("table %s: error handling a message", short_id(table_id))
                 conn.error("internal", "the server could not handle that message")

@@ -3,8 +3,9 @@
 
 // Close codes the server sends (docs/protocol.md). After these, trying again
 // cannot help: 4401 the token has no seat here, 4403 this page's address may
-// not open sockets to the server, 4404 no such table.
-const CLOSE_CODES_FINAL = new Set([4401, 4403, 4404]);
+// not open sockets to the server, 4404 no such table, 4410 the server cannot
+// rebuild this stored game (its moves no longer replay in this version).
+const CLOSE_CODES_FINAL = new Set([4401, 4403, 4404, 4410]);
 // 4429: this client holds too many sockets already; wait longer before trying again.
 export const CLOSE_TOO_MANY = 4429;
 // 4408: this connection fell too far behind; reconnect (and resync) at once.
@@ -17,6 +18,8 @@ export const CLOSE_WORDS = {
     + "Open the game from the server's own address (its host may need --public-url or --allow-origin).",
   4404: "There is no such table (it may have expired).",
   4408: "Your connection fell behind the table and the server dropped it. Reconnecting\u2026",
+  4410: "This game cannot be opened by this version of the server: its stored moves no longer replay "
+    + "under the rules as this version plays them. Tell the server's host; reloading will not help.",
   4429: "Too many rummy500 tabs are open from your network: the server allows only so many connections. "
     + "Close some tabs; this page keeps trying.",
 };

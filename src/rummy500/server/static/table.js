@@ -1448,7 +1448,8 @@ class TablePage {
       this.connect();
       return;
     }
-    this.showBanner(reason);
+    // A game this server cannot open (4410) stays so: the reason stays up.
+    this.showBanner(reason, code === 4410);
   }
 
   /** Show a message above the table (for 10 s, or until hidden when `sticky`). */

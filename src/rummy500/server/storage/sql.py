@@ -33,6 +33,7 @@ import contextlib
 import json
 import logging
 import os
+import stat
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
@@ -999,9 +1000,10 @@ class PostgresStorage(SqlStorage):
 def _private_file(path: Path) -> None:
     """Make the folder (``0700``) and the empty database file (``0600``) of a SQLite database that does not exist yet.
 
-    Only what is created here is made private: an existing folder keeps its
-    permissions, and an existing file that others may read is used as it is,
-    with a warning (``chmod 600`` it, and its ``-wal`` and ``-shm`` files).
+    An existing folder keeps its permissions. An existing file that others may
+    read (an older version made it so) is made private once, with its ``-wal``
+    and ``-shm`` files, when this process's user owns them (logged); else it is
+    used as it is, with a warning (``chmod 600`` it, and its ``-wal`` and ``-shm`` files).
 
     Raises:
         StorageError: The folder or the file cannot be created.
@@ -1020,7 +1022,7 @@ def _private_file(path: Path) -> None:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     except FileExistsError:
         with contextlib.suppress(OSError):
-            if os.name == "posix" and path.stat().st_mode & 0o077:
+            if os.name == "posix" and path.stat().st_mode & 0o077 and not _tighten(path):
                 log.warning(
                     "the database file %s may be read by other users of this machine (it holds the secret deals "
                     "of the games being played): chmod 600 it and its -wal and -shm files",
@@ -1028,6 +1030,37 @@ def _private_file(path: Path) -> None:
                 )
     except OSError as exc:
         raise StorageError(f"cannot create the database file {str(path)!r}: {exc.strerror or exc}") from exc
+
+
+def _tighten(path: Path) -> bool:
+    """Take away what others may do with a database file and its ``-wal`` and ``-shm`` files (owner's bits kept).
+
+    Only files this process's user owns are changed, and only if every one of them is.
+
+    Returns:
+        Whether the files are private now (logged); ``False``: not owned here, or ``chmod`` failed.
+    """
+    files = [p for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")) if p.exists()]
+    try:
+        modes = {p: p.stat() for p in files}
+        if any(st.st_uid != os.geteuid() for st in modes.values()):
+            return False
+        changed = []
+        for p, st in modes.items():
+            mode = stat.S_IMODE(st.st_mode)
+            if mode & 0o077:
+                p.chmod(mode & 0o700)
+                changed.append(f"{p.name} {mode:04o} -> {mode & 0o700:04o}")
+    except OSError as exc:
+        log.warning("could not make the database file %s private: %s", path, exc.strerror or exc)
+        return False
+    log.warning(
+        "the database file %s could be read by other users of this machine (it holds the secret deals of the "
+        "games being played; an older version made it so): made private, as chmod 600 would (%s)",
+        path,
+        ", ".join(changed),
+    )
+    return True
 
 
 def _in_memory(url: URL) -> bool:
