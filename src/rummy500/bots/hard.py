@@ -498,7 +498,7 @@ class HardBot(Bot):
                 best, edge = a, mean
         self.last_stats = {"playouts": float(used), "seconds": time.perf_counter() - start}
         n = len(results[best])
-        self.last_search = Searched(best, fav, edge, n, _mean(results[best]) if n else 0.0, partners=view.rules.partnership)
+        self.last_search = Searched(best, fav, edge, n, _mean(results[best]) if n else 0.0, partners=view.rules.n_sides != view.rules.players)
         self.last_reason = self.last_search.words(str)
         return best
 
