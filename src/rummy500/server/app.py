@@ -53,8 +53,9 @@ GC_THRESHOLDS = (2_000, 50, 100)
 def tune_gc() -> None:
     """Set the collector up for serving: what start-up made is frozen out of it, thresholds raised.
 
-    ``gc.freeze`` moves every object alive now (modules, the app, the games
-    restored at start-up) to a generation the collector never scans again.
+    ``gc.freeze`` moves every object alive now (modules, the app) to a
+    generation the collector never scans again; it runs before the games are
+    restored, which must stay collectable.
     """
     gc.collect()
     gc.freeze()
@@ -202,13 +203,19 @@ def create_app(
         app.state.settings = settings
         app.state.hub = hub
         app.state.manager = manager
+        # Frozen before the games are restored: a restored game is dropped from memory like any
+        # other once nobody watches it (a frozen one never was: its session and bot driver hold
+        # each other, and the collector never looks at frozen objects again).
+        tune_gc()
         restored = await manager.restore()
         if restored:
             log.info("restored %d unfinished game(s)", restored)
-        tune_gc()
         try:
             yield
         finally:
+            queue = getattr(app.state, "review_queue", None)
+            if queue is not None:  # a review running would hold the exit until it ends (minutes)
+                queue.close()
             await manager.close()
             if storage is None:
                 store.close()

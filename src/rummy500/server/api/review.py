@@ -203,10 +203,14 @@ class ReviewQueue:
             del self.jobs[g]
 
     def close(self) -> None:
-        """Stop the worker task and the worker process."""
+        """Stop the worker task and the worker process (a review running is ended: it is pure computation)."""
         if self._worker is not None:
             self._worker.cancel()
         if self._pool is not None:
+            # (The executor has no public way to end a call already running, and the interpreter's
+            # exit waits for it: a review of a long game held a SIGTERM for 97 s.)
+            for process in list(getattr(self._pool, "_processes", {}).values()):
+                process.terminate()
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
