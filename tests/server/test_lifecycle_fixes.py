@@ -24,7 +24,7 @@ from rummy500.server.api.review import ReviewQueue
 from rummy500.server.app import create_app
 from rummy500.sim.runner import play_game
 
-from .helpers import create_table, fixed_seeds, make_settings, start
+from .helpers import create_table, fixed_seeds, make_settings, run_async, start
 
 
 def test_a_restored_game_nobody_watches_is_freed(tmp_path: Path) -> None:
@@ -64,5 +64,5 @@ def test_closing_the_review_queue_ends_the_review_running() -> None:
             await asyncio.sleep(0.05)
         return workers, time.monotonic() - closed
 
-    workers, took = asyncio.run(go())
+    workers, took = run_async(go())
     assert workers and not any(p.is_alive() for p in workers), f"the review worker still ran {took:.1f} s after close"
